@@ -5,5 +5,10 @@
 
 extern crate alloc;
 
+pub mod class;
 pub mod input;
 pub mod model;
+#[cfg(feature = "yaml")]
+pub mod position;
+pub mod status;
+pub mod validation;

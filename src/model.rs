@@ -359,3 +359,18 @@ impl Object {
         }
     }
 }
+
+impl core::fmt::Display for IngressBackend {
+    /// `service:port` (number or name), `resource:<apiGroup>/<Kind>/<name>`, as the tests file writes them.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match (&self.service, &self.resource) {
+            (Some(s), _) => match &s.port {
+                Some(ServiceBackendPort { number: Some(n), .. }) if *n != 0 => write!(f, "{}:{}", s.name, n),
+                Some(ServiceBackendPort { name: Some(p), .. }) => write!(f, "{}:{}", s.name, p),
+                _ => write!(f, "{}", s.name),
+            },
+            (None, Some(r)) => write!(f, "resource:{}/{}/{}", r.api_group.as_deref().unwrap_or(""), r.kind, r.name),
+            (None, None) => f.write_str("(empty backend)"),
+        }
+    }
+}
