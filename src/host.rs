@@ -1,0 +1,143 @@
+//! Host matching (SEMANTICS.md section 2).
+//!
+//! ```
+//! use ingress_router::host::{RuleHost, normalize_request_host, wildcard_suffix};
+//! let mut buf = [0u8; 256];
+//! // Port, one trailing dot and case are dropped from the request host.
+//! assert_eq!(normalize_request_host(b"Shop.Example.COM.:8443", &mut buf), Some(&b"shop.example.com"[..]));
+//! // `*.foo.com` covers exactly one label.
+//! assert_eq!(RuleHost::parse("*.foo.com"), RuleHost::Wildcard("foo.com"));
+//! assert_eq!(wildcard_suffix(b"bar.foo.com"), Some(&b"foo.com"[..]));
+//! assert_eq!(wildcard_suffix(b".foo.com"), None);
+//! ```
+
+use serde::Serialize;
+
+/// Longest host that can match a rule (DNS names are at most 253 characters); longer request
+/// hosts can only fall to host-less rules. Also the size of the lookup's stack buffer.
+pub const MAX_HOST_LEN: usize = 256;
+
+/// A rule's host, classified.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RuleHost<'a> {
+    /// No host: the rule matches every host.
+    Any,
+    /// An exact host.
+    Exact(&'a str),
+    /// `*.<suffix>`: any one label followed by `.<suffix>`.
+    Wildcard(&'a str),
+}
+
+impl<'a> RuleHost<'a> {
+    pub fn parse(host: &'a str) -> RuleHost<'a> {
+        if host.is_empty() {
+            RuleHost::Any
+        } else if let Some(suffix) = host.strip_prefix("*.") {
+            RuleHost::Wildcard(suffix)
+        } else {
+            RuleHost::Exact(host)
+        }
+    }
+}
+
+/// The host tiers, in the order they are tried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Tier {
+    /// Rules whose host equals the request host.
+    Exact,
+    /// Rules whose wildcard host covers the request host.
+    Wildcard,
+    /// Rules without a host.
+    Any,
+}
+
+impl Tier {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tier::Exact => "exact",
+            Tier::Wildcard => "wildcard",
+            Tier::Any => "any",
+        }
+    }
+}
+
+/// Normalises a `Host` header (or `:authority`) into `buf`: strips a `:port` (IPv6 literals keep
+/// their brackets), one trailing dot, and lowercases ASCII. Returns `None` when the host is longer
+/// than [`MAX_HOST_LEN`]: no rule host can equal it. Never allocates.
+pub fn normalize_request_host<'b>(raw: &[u8], buf: &'b mut [u8; MAX_HOST_LEN]) -> Option<&'b [u8]> {
+    let mut host = strip_port(raw);
+    if let Some(rest) = host.strip_suffix(b".") {
+        host = rest;
+    }
+    if host.len() > MAX_HOST_LEN {
+        return None;
+    }
+    let out = &mut buf[..host.len()];
+    out.copy_from_slice(host);
+    out.make_ascii_lowercase();
+    Some(out)
+}
+
+fn strip_port(raw: &[u8]) -> &[u8] {
+    if raw.first() == Some(&b'[') {
+        return match raw.iter().position(|&b| b == b']') {
+            Some(end) => &raw[..=end],
+            None => raw,
+        };
+    }
+    match raw.iter().position(|&b| b == b':') {
+        Some(colon) => &raw[..colon],
+        None => raw,
+    }
+}
+
+/// The part of a request host a wildcard rule is keyed by: everything after the first label.
+/// `None` when the first label is empty or there is no second label.
+pub fn wildcard_suffix(host: &[u8]) -> Option<&[u8]> {
+    let dot = host.iter().position(|&b| b == b'.')?;
+    let suffix = &host[dot + 1..];
+    (dot > 0 && !suffix.is_empty()).then_some(suffix)
+}
+
+/// Does a rule host match a normalised request host? (The reference form of the tiered lookup.)
+pub fn host_matches(rule: RuleHost<'_>, request: &[u8]) -> bool {
+    match rule {
+        RuleHost::Any => true,
+        RuleHost::Exact(h) => h.as_bytes() == request,
+        RuleHost::Wildcard(suffix) => wildcard_suffix(request) == Some(suffix.as_bytes()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn norm(raw: &str) -> Option<alloc::string::String> {
+        let mut buf = [0u8; MAX_HOST_LEN];
+        normalize_request_host(raw.as_bytes(), &mut buf).map(|h| alloc::string::String::from_utf8_lossy(h).into_owned())
+    }
+
+    #[test]
+    fn ports_dots_and_case() {
+        assert_eq!(norm("Foo.COM:80").as_deref(), Some("foo.com"));
+        assert_eq!(norm("foo.com.").as_deref(), Some("foo.com"));
+        assert_eq!(norm("[::1]:8080").as_deref(), Some("[::1]"));
+        assert_eq!(norm("").as_deref(), Some(""));
+    }
+
+    #[test]
+    fn overlong_hosts_are_refused() {
+        assert_eq!(norm(&"a".repeat(MAX_HOST_LEN + 1)), None);
+        assert!(norm(&"a".repeat(MAX_HOST_LEN)).is_some());
+    }
+
+    #[test]
+    fn wildcard_covers_one_label() {
+        let w = RuleHost::parse("*.foo.com");
+        assert!(host_matches(w, b"bar.foo.com"));
+        assert!(!host_matches(w, b"foo.com"));
+        assert!(!host_matches(w, b"baz.bar.foo.com"));
+        assert!(!host_matches(w, b".foo.com"));
+    }
+}

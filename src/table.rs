@@ -1,0 +1,667 @@
+//! The compiled routing table: build once with [`compile`], then [`Router::route`] many times.
+//!
+//! Layout: the request host picks one host table through two hash maps (exact hosts, and wildcard
+//! hosts keyed by everything after their `*.`), else the host-less table. Inside a host table every
+//! path is stored under its match key (the path, without one trailing `/` for element-wise
+//! prefixes) in a hash map whose entries hold the precomputed winner for three situations: the
+//! request path equals the key, continues it with `/`, or continues it with anything else. A lookup
+//! tries the request's prefixes from the longest, only at lengths some key has, so it costs a few
+//! hash probes whatever the number of rules, and never allocates.
+//!
+//! Precedence among matching paths (SEMANTICS.md section 4), stated as tests:
+//!
+//! ```
+//! use ingress_router::{compile, CompileOptions, Request, input};
+//! let yaml = r#"
+//! apiVersion: networking.k8s.io/v1
+//! kind: Ingress
+//! metadata: {name: shop, namespace: default}
+//! spec:
+//!   rules:
+//!   - http:
+//!       paths:
+//!       - {path: /, pathType: Prefix, backend: {service: {name: root, port: {number: 80}}}}
+//!       - {path: /foo, pathType: Prefix, backend: {service: {name: foo-prefix, port: {number: 80}}}}
+//!       - {path: /foo, pathType: Exact, backend: {service: {name: foo-exact, port: {number: 80}}}}
+//!       - {path: /foo/, pathType: Prefix, backend: {service: {name: foo-slash, port: {number: 80}}}}
+//! "#;
+//! let objects = input::parse("shop.yaml", yaml).unwrap().into_objects();
+//! let (router, _) = compile(&objects, &CompileOptions::default());
+//! let backend = |path| router.route(&Request::new("example.com", path)).backend_label();
+//! // 1. The longest matching path wins.
+//! assert_eq!(backend("/foo/bar"), "foo-slash:80");
+//! // 2. At equal length, Exact beats Prefix.
+//! assert_eq!(backend("/foo"), "foo-exact:80");
+//! // 3. Then the longer raw path: Prefix /foo/ beats Prefix /foo (both cover /foo/...).
+//! assert_eq!(backend("/foo/"), "foo-slash:80");
+//! // Nothing longer matches: the root prefix.
+//! assert_eq!(backend("/bar"), "root:80");
+//! ```
+
+use alloc::boxed::Box;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec;
+use alloc::vec::Vec;
+use core::cmp::Ordering;
+
+use hashbrown::HashMap;
+use serde::Serialize;
+
+use crate::class::{self, Participation};
+use crate::diagnostics::{Diagnostic, ObjectRef, Severity, code};
+use crate::host::{self, MAX_HOST_LEN, RuleHost, Tier};
+use crate::model::{Ingress, IngressBackend, IngressClass, Object};
+use crate::path::{self, ImplementationSpecific, MatchKind, PathType};
+use crate::request::Request;
+use crate::validation;
+
+/// Behaviour beyond the specification, by controller (SEMANTICS.md section 7).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum Profile {
+    /// The Kubernetes specification: longest match, element-wise prefixes.
+    #[default]
+    Spec,
+}
+
+impl Profile {
+    pub fn parse(s: &str) -> Option<Profile> {
+        match s {
+            "spec" => Some(Profile::Spec),
+            _ => None,
+        }
+    }
+}
+
+/// How to compile.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CompileOptions {
+    /// The IngressClass served; `None`: every Ingress takes part.
+    pub ingress_class: Option<String>,
+    /// How `ImplementationSpecific` paths match.
+    pub implementation_specific: ImplementationSpecific,
+    pub profile: Profile,
+    /// The controller's own default backend, used when no Ingress declares a `defaultBackend`.
+    pub default_backend: Option<IngressBackend>,
+}
+
+/// An Ingress that takes part in the table. Its index in [`Router::ingresses`] is its age rank
+/// (oldest first), which is precedence key 4.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IngressInfo {
+    pub namespace: String,
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub creation_timestamp: Option<String>,
+    pub participation: Participation,
+}
+
+impl IngressInfo {
+    /// `namespace/name`.
+    pub fn key(&self) -> String {
+        format!("{}/{}", self.namespace, self.name)
+    }
+
+    fn object_ref(&self) -> ObjectRef {
+        ObjectRef::ingress(&self.namespace, &self.name)
+    }
+}
+
+/// An Ingress left out of the table, and why.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExcludedIngress {
+    pub namespace: String,
+    pub name: String,
+    pub reason: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<validation::FieldError>,
+}
+
+/// Whether a path can be chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum Standing {
+    /// Some request chooses it.
+    Active,
+    /// Another declaration of the same host, path and pathType wins (a conflict).
+    Shadowed { by: usize },
+    /// Another path with the same match key always beats it.
+    Unreachable { by: usize },
+}
+
+/// One compiled path of one rule.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Route {
+    /// Index into [`Router::ingresses`].
+    pub ingress: usize,
+    pub rule_index: usize,
+    pub path_index: usize,
+    /// The rule host as written (`""` for a host-less rule).
+    pub host: String,
+    /// The rule path as written (`""` when absent).
+    pub path: String,
+    pub path_type: PathType,
+    pub match_kind: MatchKind,
+    pub backend: IngressBackend,
+    pub standing: Standing,
+}
+
+impl Route {
+    /// Precedence key 1: the length of the path that must match.
+    pub fn effective_len(&self) -> usize {
+        path::match_key(self.match_kind, &self.path).len()
+    }
+
+    /// The JSON-pointer-like field of this path in its Ingress.
+    pub fn field(&self) -> String {
+        format!("spec.rules[{}].http.paths[{}]", self.rule_index, self.path_index)
+    }
+}
+
+/// Orders routes by precedence (SEMANTICS.md section 4): the first is the strongest.
+pub fn precedence(a: &Route, b: &Route) -> Ordering {
+    b.effective_len()
+        .cmp(&a.effective_len())
+        .then(a.path_type.rank().cmp(&b.path_type.rank()))
+        .then(b.path.len().cmp(&a.path.len()))
+        .then(a.ingress.cmp(&b.ingress))
+        .then(a.rule_index.cmp(&b.rule_index))
+        .then(a.path_index.cmp(&b.path_index))
+}
+
+/// A declared `defaultBackend` (or the configured one).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DefaultBackend {
+    /// Index into [`Router::ingresses`]; `None` for the configured default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ingress: Option<usize>,
+    pub backend: IngressBackend,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// The winners stored under one match key (indices into [`Router::routes`], `NONE` when empty).
+#[derive(Clone, Copy, Debug)]
+struct Slots {
+    /// The request path equals the key.
+    equal: u32,
+    /// The request path continues the key with `/`.
+    boundary: u32,
+    /// The request path continues the key with another byte (string prefixes only).
+    inside: u32,
+}
+
+/// The paths of one host (or of the host-less rules).
+#[derive(Clone, Debug)]
+pub struct HostTable {
+    /// The rule host (`*.foo.com` for wildcards, `""` for host-less).
+    pub host: String,
+    pub tier: Tier,
+    /// Routes in precedence order.
+    pub routes: Vec<usize>,
+    /// The Ingresses with a rule for this host, oldest first.
+    pub ingresses: Vec<usize>,
+    /// Index into [`Router::defaults`].
+    pub default: Option<usize>,
+    keys: HashMap<Box<[u8]>, Slots>,
+    /// Distinct key lengths, longest first, and whether a string prefix has that length.
+    lengths: Vec<(usize, bool)>,
+}
+
+impl HostTable {
+    fn new(host: String, tier: Tier) -> Self {
+        HostTable {
+            host,
+            tier,
+            routes: Vec::new(),
+            ingresses: Vec::new(),
+            default: None,
+            keys: HashMap::new(),
+            lengths: Vec::new(),
+        }
+    }
+
+    /// The best route for a request path, or `None`.
+    fn lookup(&self, path: &[u8]) -> Option<usize> {
+        let start = self.lengths.partition_point(|&(len, _)| len > path.len());
+        for &(len, has_inside) in &self.lengths[start..] {
+            let pick: fn(&Slots) -> u32 = if len == path.len() {
+                |s| s.equal
+            } else if path[len] == b'/' {
+                |s| s.boundary
+            } else if has_inside {
+                |s| s.inside
+            } else {
+                continue;
+            };
+            if let Some(slots) = self.keys.get(&path[..len]) {
+                let winner = pick(slots);
+                if winner != NONE {
+                    return Some(winner as usize);
+                }
+            }
+        }
+        None
+    }
+}
+
+/// How a request was answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Via {
+    /// A rule's path matched.
+    Rule,
+    /// No path matched; a `defaultBackend` (or the configured default) answered.
+    DefaultBackend,
+    /// Nothing matched and there is no default: 404.
+    None,
+}
+
+impl Via {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Via::Rule => "rule",
+            Via::DefaultBackend => "defaultBackend",
+            Via::None => "none",
+        }
+    }
+}
+
+/// The result of [`Router::route`]: borrowed from the router, built without allocating.
+#[derive(Clone, Copy, Debug)]
+pub struct Decision<'r> {
+    pub via: Via,
+    pub backend: Option<&'r IngressBackend>,
+    /// The winning path, when `via` is `Rule`.
+    pub route: Option<&'r Route>,
+    /// The Ingress the answer comes from (the rule's, or the defaultBackend's).
+    pub ingress: Option<&'r IngressInfo>,
+    /// The host table chosen, if any host tier matched.
+    pub host_table: Option<&'r HostTable>,
+}
+
+impl Decision<'_> {
+    /// `service:port`, `resource:group/Kind/name` or `404`.
+    pub fn backend_label(&self) -> String {
+        match self.backend {
+            Some(b) => b.to_string(),
+            None => String::from("404"),
+        }
+    }
+}
+
+/// The compiled table.
+#[derive(Clone, Debug, Default)]
+pub struct Router {
+    /// The Ingresses taking part, oldest first.
+    pub ingresses: Vec<IngressInfo>,
+    /// The Ingresses left out, with the reason.
+    pub excluded: Vec<ExcludedIngress>,
+    /// Every compiled path.
+    pub routes: Vec<Route>,
+    /// Host tables: exact hosts, then wildcards, then the host-less table, each sorted by host.
+    pub hosts: Vec<HostTable>,
+    /// Declared default backends, oldest Ingress first, then the configured one.
+    pub defaults: Vec<DefaultBackend>,
+    /// The default used when no host tier matches.
+    pub default: Option<usize>,
+    pub options: CompileOptions,
+    exact_hosts: HashMap<Box<[u8]>, usize>,
+    wildcard_hosts: HashMap<Box<[u8]>, usize>,
+    any_host: Option<usize>,
+}
+
+/// Compiles objects into a [`Router`]. Invalid Ingresses, and Ingresses of another class, are
+/// left out on their own (with a diagnostic); the others still route.
+pub fn compile(objects: &[Object], options: &CompileOptions) -> (Router, Vec<Diagnostic>) {
+    let mut diagnostics = Vec::new();
+    let classes: Vec<&IngressClass> = objects
+        .iter()
+        .filter_map(|o| match o {
+            Object::IngressClass(c) => Some(c),
+            _ => None,
+        })
+        .collect();
+
+    let mut taking_part: Vec<(&Ingress, Participation)> = Vec::new();
+    let mut excluded = Vec::new();
+    for object in objects {
+        let Object::Ingress(ingress) = object else { continue };
+        let meta = &ingress.metadata;
+        let namespace = meta.namespace_or_default();
+        let participation = class::participation(ingress, options.ingress_class.as_deref(), &classes);
+        if let Some(reason) = options.ingress_class.as_deref().and_then(|c| participation.reason(c)) {
+            diagnostics.push(Diagnostic {
+                code: code::NOT_SERVED,
+                severity: Severity::Note,
+                message: format!("Ingress {namespace}/{} is not served: it {reason}", meta.name),
+                objects: vec![ObjectRef::ingress(namespace, &meta.name)],
+                fix: String::from("set spec.ingressClassName to the served class if this Ingress should route"),
+            });
+            excluded.push(ExcludedIngress {
+                namespace: namespace.into(),
+                name: meta.name.clone(),
+                reason,
+                errors: Vec::new(),
+            });
+            continue;
+        }
+        let errors = validation::validate_ingress(ingress, validation::Operation::Create);
+        if !errors.is_empty() {
+            let message = validation::invalid_message("Ingress.networking.k8s.io", &meta.name, &errors);
+            diagnostics.push(Diagnostic {
+                code: code::INVALID_INGRESS,
+                severity: Severity::Error,
+                message: message.clone(),
+                objects: vec![ObjectRef::ingress(namespace, &meta.name).with_field(errors[0].field.clone())],
+                fix: String::from("correct the fields named above; the apiserver would reject this Ingress"),
+            });
+            excluded.push(ExcludedIngress {
+                namespace: namespace.into(),
+                name: meta.name.clone(),
+                reason: String::from("invalid: the apiserver would reject it"),
+                errors,
+            });
+            continue;
+        }
+        taking_part.push((ingress, participation));
+    }
+    // Age order is precedence key 4: creationTimestamp (objects without one count as newest), then namespace/name.
+    taking_part.sort_by(|(a, _), (b, _)| {
+        let ta = a.metadata.creation_timestamp.as_deref();
+        let tb = b.metadata.creation_timestamp.as_deref();
+        ta.is_none()
+            .cmp(&tb.is_none())
+            .then(ta.cmp(&tb))
+            .then(a.metadata.namespace_or_default().cmp(b.metadata.namespace_or_default()))
+            .then(a.metadata.name.cmp(&b.metadata.name))
+    });
+
+    let mut builder = Builder { router: Router { excluded, options: options.clone(), ..Router::default() } };
+    for (index, (ingress, participation)) in taking_part.into_iter().enumerate() {
+        builder.add_ingress(index, ingress, participation);
+    }
+    builder.finish(&mut diagnostics);
+    (builder.router, diagnostics)
+}
+
+struct Builder {
+    router: Router,
+}
+
+impl Builder {
+    fn host_table(&mut self, host: &str) -> usize {
+        let (map, key, tier) = match RuleHost::parse(host) {
+            RuleHost::Any => {
+                if let Some(t) = self.router.any_host {
+                    return t;
+                }
+                let t = self.router.hosts.len();
+                self.router.hosts.push(HostTable::new(String::new(), Tier::Any));
+                self.router.any_host = Some(t);
+                return t;
+            }
+            RuleHost::Exact(h) => (&mut self.router.exact_hosts, h, Tier::Exact),
+            RuleHost::Wildcard(suffix) => (&mut self.router.wildcard_hosts, suffix, Tier::Wildcard),
+        };
+        let next = self.router.hosts.len();
+        let t = *map.entry(Box::from(key.as_bytes())).or_insert(next);
+        if t == next {
+            self.router.hosts.push(HostTable::new(host.to_string(), tier));
+        }
+        t
+    }
+
+    fn add_ingress(&mut self, index: usize, ingress: &Ingress, participation: Participation) {
+        let meta = &ingress.metadata;
+        self.router.ingresses.push(IngressInfo {
+            namespace: meta.namespace_or_default().to_string(),
+            name: meta.name.clone(),
+            creation_timestamp: meta.creation_timestamp.clone(),
+            participation,
+        });
+        if let Some(backend) = &ingress.spec.default_backend {
+            self.router.defaults.push(DefaultBackend { ingress: Some(index), backend: backend.clone() });
+        }
+        let mode = self.router.options.implementation_specific;
+        for (rule_index, rule) in ingress.spec.rules.iter().flatten().enumerate() {
+            let host = rule.host.as_deref().unwrap_or("");
+            let table = self.host_table(host);
+            if self.router.hosts[table].ingresses.last() != Some(&index) {
+                self.router.hosts[table].ingresses.push(index);
+            }
+            for (path_index, p) in rule.http.iter().flat_map(|h| h.paths.iter()).enumerate() {
+                // Validation has checked pathType; unknown ones never reach here.
+                let Some(path_type) = p.path_type.as_deref().and_then(PathType::parse) else { continue };
+                let route = self.router.routes.len();
+                self.router.routes.push(Route {
+                    ingress: index,
+                    rule_index,
+                    path_index,
+                    host: host.to_string(),
+                    path: p.path.clone().unwrap_or_default(),
+                    path_type,
+                    match_kind: MatchKind::of(path_type, mode),
+                    backend: p.backend.clone(),
+                    standing: Standing::Active,
+                });
+                self.router.hosts[table].routes.push(route);
+            }
+        }
+    }
+
+    fn finish(&mut self, diagnostics: &mut Vec<Diagnostic>) {
+        let router = &mut self.router;
+        if let Some(backend) = &router.options.default_backend {
+            router.defaults.push(DefaultBackend { ingress: None, backend: backend.clone() });
+        }
+        // Exact hosts, then wildcards, then host-less; by host inside a tier (stable views).
+        let mut order: Vec<usize> = (0..router.hosts.len()).collect();
+        order.sort_by(|&a, &b| {
+            let (a, b) = (&router.hosts[a], &router.hosts[b]);
+            a.tier.cmp(&b.tier).then_with(|| a.host.cmp(&b.host))
+        });
+        let mut new_index = vec![0; order.len()];
+        for (new, &old) in order.iter().enumerate() {
+            new_index[old] = new;
+        }
+        let mut hosts: Vec<Option<HostTable>> = core::mem::take(&mut router.hosts).into_iter().map(Some).collect();
+        router.hosts = order.iter().map(|&old| hosts[old].take().expect("each host table moves once")).collect();
+        for t in router.exact_hosts.values_mut().chain(router.wildcard_hosts.values_mut()) {
+            *t = new_index[*t];
+        }
+        router.any_host = router.any_host.map(|t| new_index[t]);
+
+        let routes = &mut router.routes;
+        for table in &mut router.hosts {
+            table.routes.sort_by(|&a, &b| precedence(&routes[a], &routes[b]));
+            build_slots(table, routes);
+            // The oldest Ingress with a rule for this host that declares a defaultBackend.
+            table.default = router.defaults.iter().position(|d| d.ingress.is_some_and(|i| table.ingresses.contains(&i)));
+        }
+        router.default = (!router.defaults.is_empty()).then_some(0);
+        report_standing(router, diagnostics);
+        report_default_conflicts(router, diagnostics);
+    }
+}
+
+/// Fills the match-key map of a host table from its routes (already in precedence order), and
+/// marks routes that win no slot as shadowed or unreachable.
+fn build_slots(table: &mut HostTable, routes: &mut [Route]) {
+    let mut lengths: Vec<(usize, bool)> = Vec::new();
+    for &r in &table.routes {
+        let (kind, key_len) = (routes[r].match_kind, path::match_key(routes[r].match_kind, &routes[r].path).len());
+        let key = &routes[r].path.as_bytes()[..key_len];
+        let slots = table.keys.entry(Box::from(key)).or_insert(Slots { equal: NONE, boundary: NONE, inside: NONE });
+        let id = r as u32;
+        let mut won = false;
+        let mut take = |slot: &mut u32| {
+            if *slot == NONE {
+                *slot = id;
+                won = true;
+            }
+        };
+        take(&mut slots.equal);
+        // The slot only this kind of path can win; whoever holds it is what beats this path.
+        let own_slot = match kind {
+            MatchKind::Exact => slots.equal,
+            MatchKind::ElementPrefix => {
+                take(&mut slots.boundary);
+                slots.boundary
+            }
+            MatchKind::StringPrefix => {
+                take(&mut slots.boundary);
+                take(&mut slots.inside);
+                slots.inside
+            }
+        };
+        if !won {
+            let by = own_slot as usize;
+            let duplicate = routes[by].path == routes[r].path && routes[by].path_type == routes[r].path_type;
+            routes[r].standing = if duplicate { Standing::Shadowed { by } } else { Standing::Unreachable { by } };
+        }
+        let is_string = kind == MatchKind::StringPrefix;
+        match lengths.iter_mut().find(|(len, _)| *len == key_len) {
+            Some(entry) => entry.1 |= is_string,
+            None => lengths.push((key_len, is_string)),
+        }
+    }
+    lengths.sort_by(|a, b| b.0.cmp(&a.0));
+    table.lengths = lengths;
+}
+
+fn report_standing(router: &Router, diagnostics: &mut Vec<Diagnostic>) {
+    for route in &router.routes {
+        let (by, shadowed) = match route.standing {
+            Standing::Active => continue,
+            Standing::Shadowed { by } => (by, true),
+            Standing::Unreachable { by } => (by, false),
+        };
+        let winner = &router.routes[by];
+        let loser_ing = &router.ingresses[route.ingress];
+        let winner_ing = &router.ingresses[winner.ingress];
+        let host = if route.host.is_empty() { String::from("(any host)") } else { route.host.clone() };
+        let why = if winner.ingress != route.ingress {
+            format!("Ingress {} is older", winner_ing.key())
+        } else {
+            String::from("it comes first in the same Ingress")
+        };
+        let objects = vec![
+            loser_ing.object_ref().with_field(route.field()),
+            winner_ing.object_ref().with_field(winner.field()),
+        ];
+        diagnostics.push(if shadowed {
+            Diagnostic {
+                code: code::DUPLICATE_PATH,
+                severity: Severity::Warning,
+                message: format!(
+                    "{host} {} {} is declared by {} ({}) and {} ({}); {} wins because {why}, the other is shadowed",
+                    route.path_type,
+                    display_path(&route.path),
+                    winner_ing.key(),
+                    winner.field(),
+                    loser_ing.key(),
+                    route.field(),
+                    winner_ing.key(),
+                ),
+                objects,
+                fix: String::from("remove the duplicate path, or give it another host or path"),
+            }
+        } else {
+            Diagnostic {
+                code: code::UNREACHABLE_PATH,
+                severity: Severity::Warning,
+                message: format!(
+                    "{host} {} {} in {} ({}) can never be chosen: {} {} in {} ({}) matches the same requests and takes precedence",
+                    route.path_type,
+                    display_path(&route.path),
+                    loser_ing.key(),
+                    route.field(),
+                    winner.path_type,
+                    display_path(&winner.path),
+                    winner_ing.key(),
+                    winner.field(),
+                ),
+                objects,
+                fix: String::from("remove the unreachable path or change its path or pathType"),
+            }
+        });
+    }
+}
+
+fn report_default_conflicts(router: &Router, diagnostics: &mut Vec<Diagnostic>) {
+    let declared: Vec<&DefaultBackend> = router.defaults.iter().filter(|d| d.ingress.is_some()).collect();
+    if declared.len() < 2 {
+        return;
+    }
+    let name = |d: &DefaultBackend| router.ingresses[d.ingress.unwrap_or(0)].key();
+    let others: Vec<String> = declared[1..].iter().map(|d| format!("{} ({})", name(d), d.backend)).collect();
+    diagnostics.push(Diagnostic {
+        code: code::DEFAULT_BACKEND_CONFLICT,
+        severity: Severity::Warning,
+        message: format!(
+            "{} Ingresses declare a defaultBackend; requests no rule matches go to the oldest, {} ({}), \
+             except on hosts whose own Ingress declares one; also declared: {}",
+            declared.len(),
+            name(declared[0]),
+            declared[0].backend,
+            others.join(", "),
+        ),
+        objects: declared.iter().map(|d| router.ingresses[d.ingress.unwrap_or(0)].object_ref().with_field("spec.defaultBackend")).collect(),
+        fix: String::from("declare spec.defaultBackend in one Ingress only"),
+    });
+}
+
+pub(crate) fn display_path(path: &str) -> &str {
+    if path.is_empty() { "\"\"" } else { path }
+}
+
+impl Router {
+    /// Routes a request. Never allocates; costs a few hash probes whatever the table's size.
+    pub fn route<'r>(&'r self, request: &Request<'_>) -> Decision<'r> {
+        let mut buf = [0u8; MAX_HOST_LEN];
+        let table = self.host_table_for(request.host, &mut buf).map(|t| &self.hosts[t]);
+        let path = path::request_path(request.path);
+        if let Some(route) = table.and_then(|t| t.lookup(path)).map(|r| &self.routes[r]) {
+            return Decision {
+                via: Via::Rule,
+                backend: Some(&route.backend),
+                route: Some(route),
+                ingress: Some(&self.ingresses[route.ingress]),
+                host_table: table,
+            };
+        }
+        let default = table.map_or(self.default, |t| t.default.or(self.default)).map(|d| &self.defaults[d]);
+        Decision {
+            via: if default.is_some() { Via::DefaultBackend } else { Via::None },
+            backend: default.map(|d| &d.backend),
+            route: None,
+            ingress: default.and_then(|d| d.ingress).map(|i| &self.ingresses[i]),
+            host_table: table,
+        }
+    }
+
+    /// The host table a request host selects: exact, then wildcard, then host-less.
+    pub fn host_table_for(&self, raw_host: &[u8], buf: &mut [u8; MAX_HOST_LEN]) -> Option<usize> {
+        if let Some(host) = host::normalize_request_host(raw_host, buf) {
+            if let Some(&t) = self.exact_hosts.get(host) {
+                return Some(t);
+            }
+            if let Some(&t) = host::wildcard_suffix(host).and_then(|s| self.wildcard_hosts.get(s)) {
+                return Some(t);
+            }
+        }
+        self.any_host
+    }
+
+    /// The Ingress a route belongs to.
+    pub fn ingress_of(&self, route: &Route) -> &IngressInfo {
+        &self.ingresses[route.ingress]
+    }
+}

@@ -1,0 +1,95 @@
+//! Every case of `../shared/cases/routing.json` through the library.
+//!
+//! The shared folder sits beside the repository on the project's machines; a fresh clone elsewhere
+//! has none, and then this test says so and checks nothing else.
+
+use ingress_router::model::{Ingress, Object};
+use ingress_router::normalize::{EscapedSlashes, PathNormalization, normalize_path};
+use ingress_router::{CompileOptions, ImplementationSpecific, Request, Via, compile};
+use serde_json::Value;
+
+fn cases() -> Option<Vec<Value>> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/cases/routing.json");
+    let text = std::fs::read_to_string(path).ok()?;
+    Some(serde_json::from_str(&text).expect("routing.json is JSON"))
+}
+
+/// Compile options and proxy normalisation for a case; `None` for modes this build does not have.
+fn options(case: &Value) -> Option<(CompileOptions, PathNormalization)> {
+    let mut compile = CompileOptions::default();
+    let mut normalization = PathNormalization::default();
+    let Some(opts) = case.get("options").and_then(Value::as_object) else {
+        return Some((compile, normalization));
+    };
+    for (key, value) in opts {
+        match key.as_str() {
+            "implementation_specific" => {
+                compile.implementation_specific = ImplementationSpecific::parse(value.as_str()?)?;
+            }
+            "normalize_path" => normalization.normalize_path = value.as_bool()?,
+            "merge_slashes" => normalization.merge_slashes = value.as_bool()?,
+            "escaped_slashes" => normalization.escaped_slashes = EscapedSlashes::parse(value.as_str()?)?,
+            _ => return None, // e.g. mode: ingress-nginx (a later profile)
+        }
+    }
+    Some((compile, normalization))
+}
+
+#[test]
+fn shared_routing_cases() {
+    let Some(cases) = cases() else {
+        eprintln!("../shared/cases/routing.json not found: shared cases skipped");
+        return;
+    };
+    let mut failures = Vec::new();
+    let mut skipped = Vec::new();
+    for case in &cases {
+        let id = case["id"].as_str().unwrap();
+        let Some((options, normalization)) = options(case) else {
+            skipped.push(id);
+            continue;
+        };
+        let objects: Vec<Object> = case["ingresses"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| Object::Ingress(serde_json::from_value::<Ingress>(i.clone()).unwrap()))
+            .collect();
+        let (router, _) = compile(&objects, &options);
+        let host = case["request"]["host"].as_str().unwrap();
+        let raw_path = case["request"]["path"].as_str().unwrap();
+        let path = normalize_path(raw_path.as_bytes(), &normalization).unwrap();
+        let decision = router.route(&Request::from_bytes(host.as_bytes(), &path));
+        let expect = &case["expect"];
+        let want = expect["backend"].as_str().unwrap();
+        let got = decision.backend_label();
+        let ok = match want {
+            "404" => decision.via == Via::None,
+            "default" => {
+                decision.via == Via::DefaultBackend && Some(got.as_str()) == expect["default_service"].as_str()
+            }
+            _ => decision.via == Via::Rule && got == want,
+        };
+        let matched_ok = match expect.get("matched") {
+            None => true,
+            Some(m) => {
+                let view = decision.view();
+                view.matched.is_some_and(|v| {
+                    m["ingress"] == v.ingress.as_str()
+                        && m["host"] == v.host.as_str()
+                        && m["path"] == v.path.as_str()
+                        && m["pathType"] == v.path_type.as_str()
+                })
+            }
+        };
+        // The explanation must agree with the fast path.
+        let explained = router.explain(&Request::from_bytes(host.as_bytes(), &path));
+        let explain_ok = explained.decision == decision.view();
+        if !(ok && matched_ok && explain_ok) {
+            failures.push(format!("{id}: expected {expect}, got {:?} (explain agrees: {explain_ok})", decision.view()));
+        }
+    }
+    eprintln!("{} cases, {} skipped (profile not built yet): {:?}", cases.len(), skipped.len(), skipped);
+    assert!(failures.is_empty(), "{} failing cases:\n{}", failures.len(), failures.join("\n"));
+    assert!(cases.len() - skipped.len() >= cases.len() * 9 / 10, "too many cases skipped");
+}
