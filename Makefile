@@ -1,0 +1,50 @@
+# ingress-router task runner. Every target installs what it needs on a fresh machine
+# (Debian 12 with rustup); tools are cached under $(TOOLS).
+SHELL := /bin/bash
+CARGO ?= cargo
+TOOLS ?= $(HOME)/.cache/ingress-router/tools
+FUZZ_SECONDS ?= 60
+EXAMPLE := examples/shop
+
+.PHONY: all build demo test test-rust test-nostd lint bench fuzz clean wasm-target
+
+all: build
+
+build:
+	$(CARGO) build --release
+
+# The main job on the bundled example: which backend serves a URL, and why.
+demo: build
+	./target/release/ingress-router explain -f $(EXAMPLE)/manifests https://shop.example.com/cart/items?id=1
+	./target/release/ingress-router test -f $(EXAMPLE)/manifests $(EXAMPLE)/tests.yaml
+
+# Every test the project has.
+test: test-rust test-nostd
+
+test-rust:
+	$(CARGO) test --locked
+
+wasm-target:
+	@rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
+
+# The core must build without std (no_std + alloc), for the browser and the proxy.
+test-nostd: wasm-target
+	$(CARGO) build --locked -p ingress-router --lib --no-default-features --target wasm32-unknown-unknown
+	$(CARGO) build --locked -p ingress-router --lib --no-default-features
+
+lint:
+	$(CARGO) clippy --locked --all-targets -- -D warnings
+	$(CARGO) fmt --check
+
+bench:
+	$(CARGO) bench --locked --bench route
+
+fuzz:
+	@rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
+	@test -x $(TOOLS)/bin/cargo-fuzz || $(CARGO) install cargo-fuzz --locked --root $(TOOLS)
+	cd fuzz && for target in $$(PATH=$(TOOLS)/bin:$$PATH cargo +nightly fuzz list); do \
+	  PATH=$(TOOLS)/bin:$$PATH cargo +nightly fuzz run $$target -- -max_total_time=$(FUZZ_SECONDS) || exit 1; \
+	done
+
+clean:
+	$(CARGO) clean
