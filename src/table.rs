@@ -526,13 +526,11 @@ fn build_slots(table: &mut HostTable, routes: &mut [Route]) {
             let duplicate = routes[by].path == routes[r].path && routes[by].path_type == routes[r].path_type;
             routes[r].standing = if duplicate { Standing::Shadowed { by } } else { Standing::Unreachable { by } };
         }
-        let is_string = kind == MatchKind::StringPrefix;
-        match lengths.iter_mut().find(|(len, _)| *len == key_len) {
-            Some(entry) => entry.1 |= is_string,
-            None => lengths.push((key_len, is_string)),
-        }
+        lengths.push((key_len, kind == MatchKind::StringPrefix));
     }
-    lengths.sort_by(|a, b| b.0.cmp(&a.0));
+    // Longest first; one entry per length, flagged when any string prefix has it.
+    lengths.sort_unstable_by(|a, b| b.cmp(a));
+    lengths.dedup_by_key(|(len, _)| *len);
     table.lengths = lengths;
 }
 
