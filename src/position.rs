@@ -41,6 +41,15 @@ pub struct Positions {
     key_bytes: usize,
     /// Root node of each document (`NONE` when the document has no recorded root).
     documents: Vec<u32>,
+    limits: Limits,
+}
+
+/// The bounds of one reading (the `MAX_*` constants, smaller in tests).
+#[derive(Clone, Copy, Debug, Default)]
+struct Limits {
+    nodes: usize,
+    key_bytes: usize,
+    depth: usize,
 }
 
 const NONE: u32 = u32::MAX;
@@ -70,7 +79,11 @@ impl Positions {
     /// Reads `text` (YAML, multi-document YAML, or JSON). Never panics; on a syntax error keeps
     /// what was read before it.
     pub fn new(text: &str) -> Positions {
-        let mut builder = Builder { out: Positions::default(), stack: Vec::new(), skip: 0 };
+        Positions::read(text, Limits { nodes: MAX_NODES, key_bytes: MAX_KEY_BYTES, depth: MAX_DEPTH })
+    }
+
+    fn read(text: &str, limits: Limits) -> Positions {
+        let mut builder = Builder { out: Positions { limits, ..Positions::default() }, stack: Vec::new(), skip: 0 };
         let mut parser = Parser::new_from_str(text);
         while let Some(Ok((event, span))) = parser.next_event() {
             builder.event(event, span.start);
@@ -208,8 +221,14 @@ fn parse_path(path: &str) -> Vec<PathSegment<'_>> {
 enum Frame {
     /// Expecting a key (`None`) or the value of the recorded key (`Some`), or the value of a key
     /// that is not recorded (`Some(None)`).
-    Mapping { node: u32, pending: Option<Option<(u32, Position)>> },
-    Sequence { node: u32, next: u32 },
+    Mapping {
+        node: u32,
+        pending: Option<Option<(u32, Position)>>,
+    },
+    Sequence {
+        node: u32,
+        next: u32,
+    },
 }
 
 struct Builder {
@@ -285,7 +304,7 @@ impl Builder {
             }
         };
         if collection {
-            if node == NONE || self.stack.len() >= MAX_DEPTH {
+            if node == NONE || self.stack.len() >= self.out.limits.depth {
                 self.skip = 1;
             } else if kind == Kind::Mapping {
                 self.stack.push(Frame::Mapping { node, pending: None });
@@ -298,7 +317,7 @@ impl Builder {
 
 impl Positions {
     fn add_node(&mut self, kind: Kind, at: Position) -> u32 {
-        if self.nodes.len() >= MAX_NODES {
+        if self.nodes.len() >= self.limits.nodes {
             return NONE;
         }
         let line = u32::try_from(at.line).unwrap_or(u32::MAX);
@@ -323,7 +342,7 @@ impl Positions {
         if let Some(&id) = self.keys.get(key) {
             return Some(id);
         }
-        if self.key_bytes + key.len() > MAX_KEY_BYTES {
+        if self.key_bytes + key.len() > self.limits.key_bytes {
             return None;
         }
         self.key_bytes += key.len();
@@ -453,7 +472,10 @@ spec:
     fn aliases_are_not_expanded() {
         let mut text = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
         for i in 1..30 {
-            text.push_str(&format!("a{i}: &a{i} [*a{j}, *a{j}, *a{j}, *a{j}, *a{j}, *a{j}, *a{j}, *a{j}, *a{j}, *a{j}]\n", j = i - 1));
+            text.push_str(&format!(
+                "a{i}: &a{i} [*a{j}, *a{j}, *a{j}, *a{j}, *a{j}, *a{j}, *a{j}, *a{j}, *a{j}, *a{j}]\n",
+                j = i - 1
+            ));
         }
         let p = Positions::new(&text);
         assert!(p.nodes.len() < 400, "{} nodes", p.nodes.len());
@@ -463,14 +485,21 @@ spec:
 
     #[test]
     fn deep_nesting_and_many_values_stay_bounded() {
-        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        // Block sequences nested 2000 deep (saphyr itself refuses flow nesting past 255).
+        let deep = format!("{}x\n", "- ".repeat(2000));
         let p = Positions::new(&deep);
-        assert!(p.nodes.len() <= MAX_DEPTH + 1);
-        let wide = format!("[{}0]", "0,".repeat(MAX_NODES + 10));
-        let p = Positions::new(&wide);
-        assert_eq!(p.nodes.len(), MAX_NODES);
+        assert_eq!(p.nodes.len(), MAX_DEPTH + 1);
+        assert_eq!(p.locate(1, "[0][0]"), at(1, 5));
+        let limits = Limits { nodes: 1000, key_bytes: 10, depth: 4 };
+        let wide = format!("[{}0]", "0,".repeat(2000));
+        let p = Positions::read(&wide, limits);
+        assert_eq!(p.nodes.len(), 1000);
         assert_eq!(p.locate(1, "[5]"), at(1, 12));
-        assert_eq!(p.locate(1, format!("[{}]", MAX_NODES + 5).as_str()), at(1, 1));
+        assert_eq!(p.locate(1, "[1500]"), at(1, 1));
+        // Keys beyond the key budget are not recorded; their values fall back to the parent.
+        let p = Positions::read("m:\n  short: 1\n  a-rather-long-key: 2\n", limits);
+        assert_eq!(p.locate(1, "m.short"), at(2, 10));
+        assert_eq!(p.locate(1, "m.a-rather-long-key"), at(1, 1));
     }
 
     #[test]
@@ -480,13 +509,28 @@ spec:
         assert_eq!(p.locate(1, "plain"), at(3, 8));
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+        /// Arbitrary YAML-looking text never panics, and every recorded document answers.
+        #[test]
+        fn never_panics(text in "[-a-z0-9:{}\\[\\],&*!|>'\"#?. \n]{0,200}") {
+            let p = Positions::new(&text);
+            for d in 1..=p.documents() {
+                let _ = p.locate(d, "a.b[0].c");
+            }
+        }
+    }
+
     #[test]
     fn path_parsing() {
         use PathSegment::{Index, Key};
         assert_eq!(parse_path("spec.rules[0].host"), alloc::vec![Key("spec"), Key("rules"), Index(0), Key("host")]);
         assert_eq!(parse_path("items[3]"), alloc::vec![Key("items"), Index(3)]);
         assert_eq!(parse_path("[1][2].a"), alloc::vec![Index(1), Index(2), Key("a")]);
-        assert_eq!(parse_path("labels[app.kubernetes.io/name]"), alloc::vec![Key("labels"), Key("app.kubernetes.io/name")]);
+        assert_eq!(
+            parse_path("labels[app.kubernetes.io/name]"),
+            alloc::vec![Key("labels"), Key("app.kubernetes.io/name")]
+        );
         assert_eq!(parse_path(""), alloc::vec![]);
     }
 }

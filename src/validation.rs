@@ -30,7 +30,7 @@ use serde_json::Value;
 
 use crate::model::{
     HttpIngressPath, HttpIngressRuleValue, Ingress, IngressBackend, IngressClass, IngressClassParameters,
-    IngressClassSpec, IngressRule, IngressSpec, ObjectMeta, TypedLocalObjectReference, LEGACY_CLASS_ANNOTATION,
+    IngressClassSpec, IngressRule, IngressSpec, LEGACY_CLASS_ANNOTATION, ObjectMeta, TypedLocalObjectReference,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -343,7 +343,8 @@ fn validate_ingress_tls(spec: &IngressSpec, path: &FieldPath, opts: IngressOptio
         let tls_path = path.index(tls_index);
         for (i, host) in tls.hosts.iter().enumerate() {
             let host_path = tls_path.child("hosts").index(i);
-            let messages = if host.contains('*') { is_wildcard_dns1123_subdomain(host) } else { is_dns1123_subdomain(host) };
+            let messages =
+                if host.contains('*') { is_wildcard_dns1123_subdomain(host) } else { is_dns1123_subdomain(host) };
             errs.extend(invalid_each(&host_path, host, messages));
         }
         if !opts.allow_invalid_secret_name {
@@ -395,7 +396,11 @@ fn validate_ingress_rule_value(rule: &IngressRule, path: &FieldPath, opts: Ingre
 }
 
 /// `validateHTTPIngressRuleValue`: at least one path, each valid.
-fn validate_http_ingress_rule_value(http: &HttpIngressRuleValue, path: &FieldPath, opts: IngressOptions) -> Vec<FieldError> {
+fn validate_http_ingress_rule_value(
+    http: &HttpIngressRuleValue,
+    path: &FieldPath,
+    opts: IngressOptions,
+) -> Vec<FieldError> {
     let mut errs = Vec::new();
     let paths_path = path.child("paths");
     if http.paths.is_empty() {
@@ -479,7 +484,9 @@ fn validate_ingress_backend(backend: &IngressBackend, path: &FieldPath, opts: In
                 }
                 (false, true) => {
                     let number_path = port_path.child("number");
-                    errs.extend(is_valid_port_num(port_number).into_iter().map(|m| invalid(&number_path, port_number, &m)));
+                    errs.extend(
+                        is_valid_port_num(port_number).into_iter().map(|m| invalid(&number_path, port_number, &m)),
+                    );
                 }
                 (false, false) => errs.push(required(path, "port name or number is required")),
             }
@@ -717,7 +724,8 @@ const DNS1035_LABEL_MAX: usize = 63;
 const WILDCARD_DNS1123_SUBDOMAIN_FMT: &str = "\\*\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
 const WILDCARD_DNS1123_SUBDOMAIN_ERR: &str = "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character";
 const LABEL_KEY_FMT: &str = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
-const LABEL_KEY_ERR: &str = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const LABEL_KEY_ERR: &str =
+    "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const LABEL_KEY_MAX: usize = 63;
 const LABEL_VALUE_FMT: &str = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
 const LABEL_VALUE_ERR: &str = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
@@ -882,7 +890,10 @@ fn is_qualified_name(value: &str) -> Vec<String> {
         errs.push(format!("name part {}", content_max_len_error(LABEL_KEY_MAX)));
     }
     if !matches_label_key_name(name) {
-        errs.push(format!("name part {}", regex_error(LABEL_KEY_ERR, LABEL_KEY_FMT, &["MyName", "my.name", "123-abc"])));
+        errs.push(format!(
+            "name part {}",
+            regex_error(LABEL_KEY_ERR, LABEL_KEY_FMT, &["MyName", "my.name", "123-abc"])
+        ));
     }
     errs
 }
@@ -901,7 +912,11 @@ fn is_valid_label_value(value: &str) -> Vec<String> {
 
 /// `IsValidPortNum`.
 fn is_valid_port_num(port: i64) -> Vec<String> {
-    if (1..=65535).contains(&port) { Vec::new() } else { alloc::vec!["must be between 1 and 65535, inclusive".to_string()] }
+    if (1..=65535).contains(&port) {
+        Vec::new()
+    } else {
+        alloc::vec!["must be between 1 and 65535, inclusive".to_string()]
+    }
 }
 
 /// `IsValidPortName`: an IANA service name (at most 15 of `[-a-z0-9]`, at least one letter, no
@@ -1159,10 +1174,30 @@ mod tests {
 
     #[test]
     fn ip_addresses() {
-        for ip in ["1.2.3.4", "192.168.001.1", "::1", "::", "fe80::1", "2001:db8::8:800:200c:417a", "::ffff:1.2.3.4", "1:2:3:4:5:6:7:8"] {
+        for ip in [
+            "1.2.3.4",
+            "192.168.001.1",
+            "::1",
+            "::",
+            "fe80::1",
+            "2001:db8::8:800:200c:417a",
+            "::ffff:1.2.3.4",
+            "1:2:3:4:5:6:7:8",
+        ] {
             assert!(parse_ip_sloppy(ip), "{ip}");
         }
-        for not_ip in ["1.2.3", "1.2.3.256", "a.b.c.d", "1.2.3.4.5", "1:2:3", ":::", "1::2::3", "fe80::1%eth0", "example.com", "12345::"] {
+        for not_ip in [
+            "1.2.3",
+            "1.2.3.256",
+            "a.b.c.d",
+            "1.2.3.4.5",
+            "1:2:3",
+            ":::",
+            "1::2::3",
+            "fe80::1%eth0",
+            "example.com",
+            "12345::",
+        ] {
             assert!(!parse_ip_sloppy(not_ip), "{not_ip}");
         }
     }

@@ -5,8 +5,8 @@
 //! the case tests print a note and pass there.
 
 use ingress_router::model::{Ingress, IngressClass};
-use ingress_router::validation::{invalid_message, validate_ingress, validate_ingress_class, FieldError, Operation};
-use serde_json::{json, Value};
+use ingress_router::validation::{FieldError, Operation, invalid_message, validate_ingress, validate_ingress_class};
+use serde_json::{Value, json};
 
 const KIND: &str = "Ingress.networking.k8s.io";
 
@@ -78,10 +78,17 @@ fn shared_invalid_cases() {
         }
         let message = invalid_message(KIND, &new.metadata.name, &errors);
         if message != case["status_message"].as_str().unwrap() {
-            failures.push(format!("{id}: status message differs\n  want: {}\n  got:  {message}", case["status_message"]));
+            failures
+                .push(format!("{id}: status message differs\n  want: {}\n  got:  {message}", case["status_message"]));
         }
     }
-    assert!(failures.is_empty(), "{} of {} invalid cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} invalid cases failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
     eprintln!("{} invalid cases matched", cases.len());
 }
 
@@ -248,7 +255,9 @@ fn port_name_without_letters() {
     v["spec"]["rules"][0]["http"]["paths"][0]["backend"]["service"]["port"] = json!({"name": "8080"});
     assert_eq!(
         create_messages(&v),
-        vec!["spec.rules[0].http.paths[0].backend.service.port.name: Invalid value: \"8080\": must contain at least one letter (a-z)"]
+        vec![
+            "spec.rules[0].http.paths[0].backend.service.port.name: Invalid value: \"8080\": must contain at least one letter (a-z)"
+        ]
     );
 }
 
@@ -258,7 +267,9 @@ fn negative_port_number() {
     v["spec"]["rules"][0]["http"]["paths"][0]["backend"]["service"]["port"] = json!({"number": -1});
     assert_eq!(
         create_messages(&v),
-        vec!["spec.rules[0].http.paths[0].backend.service.port.number: Invalid value: -1: must be between 1 and 65535, inclusive"]
+        vec![
+            "spec.rules[0].http.paths[0].backend.service.port.number: Invalid value: -1: must be between 1 and 65535, inclusive"
+        ]
     );
 }
 
@@ -331,7 +342,9 @@ fn metadata_name_missing_or_invalid() {
     let errors = validate_ingress(&ingress(&v), Operation::Create);
     assert_eq!(
         invalid_message(KIND, "Test_1", &errors),
-        format!("Ingress.networking.k8s.io \"Test_1\" is invalid: metadata.name: Invalid value: \"Test_1\": {SUBDOMAIN_MSG}")
+        format!(
+            "Ingress.networking.k8s.io \"Test_1\" is invalid: metadata.name: Invalid value: \"Test_1\": {SUBDOMAIN_MSG}"
+        )
     );
 }
 
@@ -433,7 +446,9 @@ fn aggregate_message_drops_repeats() {
     // The update checks metadata labels twice, as the apiserver does; the message shows it once.
     assert_eq!(errors.len(), 2);
     let message = invalid_message(KIND, "test", &errors);
-    assert!(message.starts_with("Ingress.networking.k8s.io \"test\" is invalid: metadata.labels: Invalid value: \"a/b/c\": a valid label key"));
+    assert!(message.starts_with(
+        "Ingress.networking.k8s.io \"test\" is invalid: metadata.labels: Invalid value: \"a/b/c\": a valid label key"
+    ));
     assert!(!message.contains("is invalid: ["));
 }
 
