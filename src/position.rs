@@ -139,8 +139,9 @@ impl Positions {
                         return self.child(node, Segment::Index(u32::try_from(n).ok()?)).map(|c| (c, 2));
                     }
                 }
-                // ValidateIngressCreate's `annotations.<key>` path lacks `metadata.`.
-                if is_root && key == "annotations" {
+                // ValidateIngressCreate's `annotations.<key>` path lacks `metadata.` (at an
+                // object's top, which is the root or a `kind: List` item).
+                if key == "annotations" {
                     let metadata = self.key_child(node, "metadata")?;
                     return self.key_step(metadata, segments, i);
                 }
@@ -442,6 +443,9 @@ spec:
         assert_eq!(p.locate(1, "items[1].spec.rules[0].host"), at(11, 13));
         assert_eq!(p.locate(1, "items[1]"), at(8, 3));
         assert_eq!(p.locate(1, "items[1].spec.tls[0]"), at(9, 3));
+        let text = "kind: List\nitems:\n- metadata:\n    annotations:\n      kubernetes.io/ingress.class: x\n";
+        let p = Positions::new(text);
+        assert_eq!(p.locate(1, "items[0].annotations.kubernetes.io/ingress.class"), at(5, 36));
     }
 
     #[test]
