@@ -1,7 +1,7 @@
 //! Kubernetes Ingress routing semantics: compile Ingress objects once, route requests many times,
 //! explain every decision.
 //!
-//! ```ignore
+//! ```
 //! use ingress_router::{compile, input, CompileOptions, Request};
 //! let text = r#"{"apiVersion": "networking.k8s.io/v1", "kind": "Ingress",
 //!   "metadata": {"name": "shop", "namespace": "default"},
@@ -21,6 +21,7 @@ extern crate alloc;
 
 pub mod class;
 pub mod diagnostics;
+pub mod explain;
 pub mod host;
 pub mod input;
 pub mod model;
@@ -30,8 +31,11 @@ pub mod path;
 pub mod position;
 pub mod request;
 pub mod status;
+pub mod table;
 pub mod validation;
 
 pub use diagnostics::{Diagnostic, Severity};
+pub use explain::{DecisionView, Explanation, TableView};
 pub use path::{ImplementationSpecific, PathType};
 pub use request::Request;
+pub use table::{CompileOptions, Decision, Profile, Router, Via, compile};
