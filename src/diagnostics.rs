@@ -1,10 +1,20 @@
 //! Diagnostics: warnings and notes about the input, each with a stable code, the objects
 //! involved and a one-line fix.
+//!
+//! [`compile`](crate::table::compile) reports what it finds while building the table (invalid
+//! Ingresses, classes not served, duplicate and unreachable paths, default-backend conflicts);
+//! [`lint`] adds what is wrong around the table: Services and ports behind backends,
+//! IngressClasses, TLS, controller annotations and regex-looking paths ([`code`] lists them all).
 
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 use serde::Serialize;
+
+pub mod annotations;
+mod checks;
+
+pub use checks::lint;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -42,6 +52,15 @@ pub struct ObjectRef {
 impl ObjectRef {
     pub fn ingress(namespace: &str, name: &str) -> Self {
         ObjectRef { kind: "Ingress", namespace: Some(namespace.into()), name: name.into(), field: None }
+    }
+
+    pub fn service(namespace: &str, name: &str) -> Self {
+        ObjectRef { kind: "Service", namespace: Some(namespace.into()), name: name.into(), field: None }
+    }
+
+    /// IngressClasses are cluster-scoped: no namespace.
+    pub fn ingress_class(name: &str) -> Self {
+        ObjectRef { kind: "IngressClass", namespace: None, name: name.into(), field: None }
     }
 
     pub fn with_field(mut self, field: impl Into<String>) -> Self {
@@ -86,7 +105,7 @@ impl fmt::Display for Diagnostic {
     }
 }
 
-/// Codes of the diagnostics the compiler itself emits.
+/// Stable codes: those the compiler itself emits, then those of [`lint`].
 pub mod code {
     /// The Ingress fails validation and is left out.
     pub const INVALID_INGRESS: &str = "invalid-ingress";
@@ -98,4 +117,36 @@ pub mod code {
     pub const UNREACHABLE_PATH: &str = "unreachable-path";
     /// Several Ingresses declare a `defaultBackend` for the same requests.
     pub const DEFAULT_BACKEND_CONFLICT: &str = "default-backend-conflict";
+
+    // Emitted by `lint`.
+    /// A backend names a Service that is not in the input (in the Ingress's namespace).
+    pub const MISSING_SERVICE: &str = "missing-service";
+    /// A backend names a port (`port.name`) the Service does not define.
+    pub const MISSING_PORT_NAME: &str = "missing-port-name";
+    /// A backend names a port number (`port.number`) the Service does not expose.
+    pub const MISSING_PORT_NUMBER: &str = "missing-port-number";
+    /// A backend's Service has no ports.
+    pub const SERVICE_WITHOUT_PORTS: &str = "service-without-ports";
+    /// A backend is an ExternalName Service: some controllers support it, others do not.
+    pub const EXTERNAL_NAME_BACKEND: &str = "external-name-backend";
+    /// `spec.ingressClassName` names a class no IngressClass in the input defines.
+    pub const UNKNOWN_INGRESS_CLASS: &str = "unknown-ingress-class";
+    /// More than one IngressClass is marked as the cluster default.
+    pub const MULTIPLE_DEFAULT_CLASSES: &str = "multiple-default-classes";
+    /// The deprecated `kubernetes.io/ingress.class` annotation.
+    pub const DEPRECATED_CLASS_ANNOTATION: &str = "deprecated-class-annotation";
+    /// A `spec.tls[].hosts[]` entry that no rule host of the same Ingress matches.
+    pub const TLS_HOST_WITHOUT_RULE: &str = "tls-host-without-rule";
+    /// A rule host without TLS while the same Ingress terminates TLS for other hosts.
+    pub const HOST_WITHOUT_TLS: &str = "host-without-tls";
+    /// A TLS entry without `secretName`: the controller's default certificate answers.
+    pub const TLS_WITHOUT_SECRET: &str = "tls-without-secret";
+    /// An annotation under a controller prefix that the controller does not know.
+    pub const UNKNOWN_ANNOTATION: &str = "unknown-annotation";
+    /// An annotation only newer controller releases know.
+    pub const NEWER_RELEASE_ANNOTATION: &str = "newer-release-annotation";
+    /// An annotation whose prefix is a misspelling of a controller's prefix: silently ignored.
+    pub const MISSPELLED_ANNOTATION_PREFIX: &str = "misspelled-annotation-prefix";
+    /// A regex-looking path under `Exact` or `Prefix`, which match it literally.
+    pub const REGEX_PATH_LITERAL: &str = "regex-path-literal";
 }

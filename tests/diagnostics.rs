@@ -1,0 +1,538 @@
+//! The lint diagnostics: each fires on its mistake and stays quiet on a clean near-miss.
+
+use ingress_router::diagnostics::annotations::{NGINX_ANNOTATIONS, NGINX_PREFIX};
+use ingress_router::diagnostics::{Diagnostic, ObjectRef, code, lint};
+use ingress_router::{CompileOptions, Severity, input};
+
+fn objects(yaml: &str) -> Vec<ingress_router::model::Object> {
+    input::parse("test.yaml", yaml).expect("test input parses").into_objects()
+}
+
+fn run(yaml: &str) -> Vec<Diagnostic> {
+    lint(&objects(yaml), &CompileOptions::default())
+}
+
+fn run_for_class(yaml: &str, class: &str) -> Vec<Diagnostic> {
+    lint(&objects(yaml), &CompileOptions { ingress_class: Some(class.into()), ..CompileOptions::default() })
+}
+
+fn with_code<'d>(diagnostics: &'d [Diagnostic], code: &str) -> Vec<&'d Diagnostic> {
+    diagnostics.iter().filter(|d| d.code == code).collect()
+}
+
+/// The one diagnostic with `code`, failing with everything found otherwise.
+fn only(diagnostics: &[Diagnostic], code: &str) -> Diagnostic {
+    let found = with_code(diagnostics, code);
+    assert_eq!(found.len(), 1, "expected one {code}, got: {diagnostics:#?}");
+    found[0].clone()
+}
+
+fn none(diagnostics: &[Diagnostic], code: &str) {
+    assert!(with_code(diagnostics, code).is_empty(), "expected no {code}, got: {diagnostics:#?}");
+}
+
+fn at(kind: &'static str, namespace: Option<&str>, name: &str, field: &str) -> ObjectRef {
+    ObjectRef { kind, namespace: namespace.map(Into::into), name: name.into(), field: Some(field.into()) }
+}
+
+fn ingress_at(field: &str) -> ObjectRef {
+    at("Ingress", Some("shop"), "web", field)
+}
+
+fn has(text: &str, part: &str) {
+    assert!(text.contains(part), "{part:?} not in {text:?}");
+}
+
+/// An Ingress `shop/web` with one rule for `shop.example.com` and one path whose backend is `backend`.
+fn ingress_with_backend(backend: &str) -> String {
+    format!(
+        r#"
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {{name: web, namespace: shop}}
+spec:
+  rules:
+  - host: shop.example.com
+    http:
+      paths:
+      - {{path: /, pathType: Prefix, backend: {{service: {backend}}}}}
+"#
+    )
+}
+
+const CART_SERVICE: &str = r#"
+---
+apiVersion: v1
+kind: Service
+metadata: {name: cart, namespace: shop}
+spec:
+  selector: {app: cart}
+  ports:
+  - {name: http, port: 80, targetPort: 8080}
+  - {name: metrics, port: 9090, targetPort: prom}
+"#;
+
+const BACKEND_FIELD: &str = "spec.rules[0].http.paths[0].backend.service";
+
+// --- Services -------------------------------------------------------------------------------
+
+#[test]
+fn missing_service() {
+    let yaml = ingress_with_backend("{name: carts, port: {number: 80}}") + CART_SERVICE;
+    let d = run(&yaml);
+    let found = only(&d, code::MISSING_SERVICE);
+    assert_eq!(found.severity, Severity::Warning);
+    assert_eq!(found.objects, vec![ingress_at(&format!("{BACKEND_FIELD}.name"))]);
+    has(&found.message, "Ingress shop/web");
+    has(&found.message, "Service shop/carts is not in the input");
+    has(&found.message, "did you mean Service shop/cart?");
+    has(&found.fix, "set spec.rules[0].http.paths[0].backend.service.name to \"cart\"");
+
+    // Near-miss: the Service exists, in the Ingress's namespace.
+    none(&run(&(ingress_with_backend("{name: cart, port: {number: 80}}") + CART_SERVICE)), code::MISSING_SERVICE);
+    // No Service in the input at all: Service checks are skipped.
+    assert!(run(&ingress_with_backend("{name: carts, port: {number: 80}}")).is_empty());
+}
+
+#[test]
+fn missing_service_in_another_namespace_is_explained() {
+    let yaml = ingress_with_backend("{name: cart, port: {number: 80}}") + &CART_SERVICE.replace("shop}", "other}");
+    let found = only(&run(&yaml), code::MISSING_SERVICE);
+    has(&found.message, "exists in namespace other");
+    has(&found.fix, "create Service shop/cart");
+}
+
+#[test]
+fn missing_service_under_default_backend() {
+    let yaml = r#"
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: web, namespace: shop}
+spec:
+  defaultBackend: {service: {name: fallback, port: {name: http}}}
+"#
+    .to_string()
+        + CART_SERVICE;
+    let found = only(&run(&yaml), code::MISSING_SERVICE);
+    assert_eq!(found.objects, vec![ingress_at("spec.defaultBackend.service.name")]);
+    has(&found.message, "spec.defaultBackend.service.name");
+
+    let clean = yaml.replace("fallback", "cart");
+    assert!(run(&clean).is_empty(), "{:#?}", run(&clean));
+}
+
+#[test]
+fn missing_port_name() {
+    let d = run(&(ingress_with_backend("{name: cart, port: {name: htpp}}") + CART_SERVICE));
+    let found = only(&d, code::MISSING_PORT_NAME);
+    assert_eq!(found.severity, Severity::Warning);
+    assert_eq!(
+        found.objects,
+        vec![ingress_at(&format!("{BACKEND_FIELD}.port.name")), at("Service", Some("shop"), "cart", "spec.ports")]
+    );
+    has(&found.message, "Service shop/cart has no port named \"htpp\" (its ports: 80 (http), 9090 (metrics))");
+    has(&found.fix, "name: \"http\"");
+
+    // Near-miss: the Service defines the named port.
+    none(&run(&(ingress_with_backend("{name: cart, port: {name: http}}") + CART_SERVICE)), code::MISSING_PORT_NAME);
+}
+
+#[test]
+fn missing_port_name_that_is_a_container_port() {
+    let found =
+        only(&run(&(ingress_with_backend("{name: cart, port: {name: prom}}") + CART_SERVICE)), code::MISSING_PORT_NAME);
+    has(&found.message, "\"prom\" is the targetPort");
+    has(&found.fix, "name: \"metrics\" (port 9090)");
+}
+
+#[test]
+fn missing_port_number() {
+    let d = run(&(ingress_with_backend("{name: cart, port: {number: 8080}}") + CART_SERVICE));
+    let found = only(&d, code::MISSING_PORT_NUMBER);
+    assert_eq!(found.severity, Severity::Warning);
+    assert_eq!(
+        found.objects,
+        vec![ingress_at(&format!("{BACKEND_FIELD}.port.number")), at("Service", Some("shop"), "cart", "spec.ports")]
+    );
+    has(&found.message, "Service shop/cart does not expose port 8080");
+    has(&found.message, "8080 is the targetPort (the container port) of its port 80 (http)");
+    has(&found.fix, "port.number to 80");
+
+    // Near-miss: the Service port, not the container port.
+    none(&run(&(ingress_with_backend("{name: cart, port: {number: 9090}}") + CART_SERVICE)), code::MISSING_PORT_NUMBER);
+}
+
+#[test]
+fn service_without_ports() {
+    let service = "\n---\napiVersion: v1\nkind: Service\nmetadata: {name: cart, namespace: shop}\nspec: {selector: {app: cart}}\n";
+    let d = run(&(ingress_with_backend("{name: cart, port: {name: http}}") + service));
+    let found = only(&d, code::SERVICE_WITHOUT_PORTS);
+    assert_eq!(found.severity, Severity::Warning);
+    assert_eq!(
+        found.objects,
+        vec![ingress_at(&format!("{BACKEND_FIELD}.name")), at("Service", Some("shop"), "cart", "spec.ports")]
+    );
+    has(&found.message, "Service shop/cart defines no ports");
+    has(&found.fix, "spec.ports");
+    // The port checks do not pile on.
+    none(&d, code::MISSING_PORT_NAME);
+
+    // Near-miss: a Service with ports.
+    none(&run(&(ingress_with_backend("{name: cart, port: {name: http}}") + CART_SERVICE)), code::SERVICE_WITHOUT_PORTS);
+}
+
+#[test]
+fn external_name_backend() {
+    let service = "\n---\napiVersion: v1\nkind: Service\nmetadata: {name: cart, namespace: shop}\n\
+                   spec: {type: ExternalName, externalName: cart.example.net}\n";
+    let d = run(&(ingress_with_backend("{name: cart, port: {number: 443}}") + service));
+    let found = only(&d, code::EXTERNAL_NAME_BACKEND);
+    assert_eq!(found.severity, Severity::Warning);
+    assert_eq!(
+        found.objects,
+        vec![ingress_at(&format!("{BACKEND_FIELD}.name")), at("Service", Some("shop"), "cart", "spec.externalName")]
+    );
+    has(&found.message, "ExternalName (\"cart.example.net\")");
+    has(&found.fix, "ClusterIP Service");
+    // ExternalName Services need no ports.
+    assert_eq!(d.len(), 1, "{d:#?}");
+
+    // Near-miss: a ClusterIP Service.
+    none(&run(&(ingress_with_backend("{name: cart, port: {number: 80}}") + CART_SERVICE)), code::EXTERNAL_NAME_BACKEND);
+}
+
+// --- IngressClass ---------------------------------------------------------------------------
+
+const CLASSES: &str = r#"
+---
+apiVersion: networking.k8s.io/v1
+kind: IngressClass
+metadata:
+  name: nginx
+spec: {controller: k8s.io/ingress-nginx}
+---
+apiVersion: networking.k8s.io/v1
+kind: IngressClass
+metadata:
+  name: traefik
+spec: {controller: traefik.io/ingress-controller}
+"#;
+
+fn ingress_with_class(class: &str) -> String {
+    ingress_with_backend("{name: cart, port: {number: 80}}")
+        .replace("spec:\n", &format!("spec:\n  ingressClassName: {class}\n"))
+}
+
+#[test]
+fn unknown_ingress_class() {
+    let d = run(&(ingress_with_class("ngnix") + CLASSES));
+    let found = only(&d, code::UNKNOWN_INGRESS_CLASS);
+    assert_eq!(found.severity, Severity::Warning);
+    assert_eq!(found.objects, vec![ingress_at("spec.ingressClassName")]);
+    has(&found.message, "no IngressClass named \"ngnix\" in the input (IngressClasses: nginx, traefik)");
+    has(&found.message, "did you mean \"nginx\"?");
+    assert_eq!(found.fix, "set spec.ingressClassName to \"nginx\"");
+
+    // Near-miss: the class exists.
+    none(&run(&(ingress_with_class("nginx") + CLASSES)), code::UNKNOWN_INGRESS_CLASS);
+    // No IngressClass in the input: nothing to check against.
+    none(&run(&ingress_with_class("ngnix")), code::UNKNOWN_INGRESS_CLASS);
+    // The served class itself: the compiler reports it (class-not-served), not the lint.
+    none(&run_for_class(&(ingress_with_class("haproxy") + CLASSES), "haproxy"), code::UNKNOWN_INGRESS_CLASS);
+}
+
+#[test]
+fn multiple_default_classes() {
+    let defaults = CLASSES.replace(
+        "metadata:\n  name: ",
+        "metadata:\n  annotations: {ingressclass.kubernetes.io/is-default-class: \"true\"}\n  name: ",
+    );
+    let d = run(&defaults);
+    let found = only(&d, code::MULTIPLE_DEFAULT_CLASSES);
+    assert_eq!(found.severity, Severity::Warning);
+    let field = "metadata.annotations[ingressclass.kubernetes.io/is-default-class]";
+    assert_eq!(
+        found.objects,
+        vec![at("IngressClass", None, "nginx", field), at("IngressClass", None, "traefik", field)]
+    );
+    has(&found.message, "2 IngressClasses are marked default");
+    has(&found.message, "nginx, traefik");
+    has(&found.fix, "on one IngressClass only");
+
+    // Near-miss: one default.
+    let one = CLASSES.replacen(
+        "metadata:\n  name: ",
+        "metadata:\n  annotations: {ingressclass.kubernetes.io/is-default-class: \"true\"}\n  name: ",
+        1,
+    );
+    assert!(run(&one).is_empty(), "{:#?}", run(&one));
+}
+
+#[test]
+fn deprecated_class_annotation() {
+    let legacy = ingress_with_backend("{name: cart, port: {number: 80}}").replace(
+        "metadata: {name: web, namespace: shop}",
+        "metadata:\n  name: web\n  namespace: shop\n  annotations: {kubernetes.io/ingress.class: nginx}",
+    );
+    let d = run(&legacy);
+    let found = only(&d, code::DEPRECATED_CLASS_ANNOTATION);
+    assert_eq!(found.severity, Severity::Note);
+    assert_eq!(found.objects, vec![ingress_at("metadata.annotations[kubernetes.io/ingress.class]")]);
+    has(&found.message, "deprecated");
+    assert_eq!(found.fix, "set spec.ingressClassName: nginx and remove the annotation kubernetes.io/ingress.class");
+
+    // Near-miss: spec.ingressClassName alone.
+    none(&run(&ingress_with_class("nginx")), code::DEPRECATED_CLASS_ANNOTATION);
+    // Annotation and field disagreeing is a validation error, not this note.
+    let disagree = legacy.replace("spec:\n", "spec:\n  ingressClassName: traefik\n");
+    none(&run(&disagree), code::DEPRECATED_CLASS_ANNOTATION);
+    // Agreeing: the annotation is only redundant.
+    let agree = legacy.replace("spec:\n", "spec:\n  ingressClassName: nginx\n");
+    has(&only(&run(&agree), code::DEPRECATED_CLASS_ANNOTATION).fix, "remove the annotation");
+}
+
+// --- TLS ------------------------------------------------------------------------------------
+
+fn tls_ingress(tls: &str, hosts: &[&str]) -> String {
+    let mut yaml = format!(
+        "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {{name: web, namespace: shop}}\nspec:\n  tls: {tls}\n  rules:\n"
+    );
+    for host in hosts {
+        yaml.push_str(&format!(
+            "  - host: \"{host}\"\n    http: {{paths: [{{path: /, pathType: Prefix, backend: {{service: {{name: cart, port: {{number: 80}}}}}}}}]}}\n"
+        ));
+    }
+    yaml
+}
+
+#[test]
+fn tls_host_without_rule() {
+    let d = run(&tls_ingress(
+        r#"[{hosts: [shop.example.com, api.example.com], secretName: shop-tls}]"#,
+        &["shop.example.com"],
+    ));
+    let found = only(&d, code::TLS_HOST_WITHOUT_RULE);
+    assert_eq!(found.severity, Severity::Warning);
+    assert_eq!(found.objects, vec![ingress_at("spec.tls[0].hosts[1]")]);
+    has(&found.message, "\"api.example.com\" matches no rule host of this Ingress (rule hosts: shop.example.com)");
+    has(&found.fix, "add a rule with host \"api.example.com\"");
+
+    // Near-miss: a wildcard rule serves the TLS host, and a wildcard TLS host serves the rule host.
+    let clean = run(&tls_ingress(
+        r#"[{hosts: [a.example.com, "*.example.org"], secretName: t}]"#,
+        &["*.example.com", "b.example.org"],
+    ));
+    assert!(clean.is_empty(), "{clean:#?}");
+}
+
+#[test]
+fn host_without_tls() {
+    let d = run(&tls_ingress(
+        r#"[{hosts: [shop.example.com], secretName: shop-tls}]"#,
+        &["shop.example.com", "admin.example.com"],
+    ));
+    let found = only(&d, code::HOST_WITHOUT_TLS);
+    assert_eq!(found.severity, Severity::Warning);
+    assert_eq!(found.objects, vec![ingress_at("spec.rules[1].host")]);
+    has(
+        &found.message,
+        "\"admin.example.com\" has no TLS entry while this Ingress terminates TLS for shop.example.com",
+    );
+    has(&found.fix, "add \"admin.example.com\" to spec.tls[].hosts");
+
+    // Near-miss: a wildcard TLS host covers both.
+    none(
+        &run(&tls_ingress(
+            r#"[{hosts: ["*.example.com"], secretName: t}]"#,
+            &["shop.example.com", "admin.example.com"],
+        )),
+        code::HOST_WITHOUT_TLS,
+    );
+    // A TLS entry without hosts covers every host.
+    none(
+        &run(&tls_ingress(r#"[{secretName: t}]"#, &["shop.example.com", "admin.example.com"])),
+        code::HOST_WITHOUT_TLS,
+    );
+}
+
+#[test]
+fn tls_without_secret() {
+    let d = run(&tls_ingress(r#"[{hosts: [shop.example.com]}]"#, &["shop.example.com"]));
+    let found = only(&d, code::TLS_WITHOUT_SECRET);
+    assert_eq!(found.severity, Severity::Note);
+    assert_eq!(found.objects, vec![ingress_at("spec.tls[0].secretName")]);
+    has(&found.message, "no secretName");
+    has(&found.message, "default certificate");
+    has(&found.fix, "set spec.tls[0].secretName");
+    assert_eq!(d.len(), 1, "{d:#?}");
+
+    none(
+        &run(&tls_ingress(r#"[{hosts: [shop.example.com], secretName: shop-tls}]"#, &["shop.example.com"])),
+        code::TLS_WITHOUT_SECRET,
+    );
+}
+
+// --- Annotations ----------------------------------------------------------------------------
+
+fn annotated(key: &str, value: &str) -> String {
+    ingress_with_backend("{name: cart, port: {number: 80}}").replace(
+        "metadata: {name: web, namespace: shop}",
+        &format!("metadata:\n  name: web\n  namespace: shop\n  annotations: {{\"{key}\": \"{value}\"}}"),
+    )
+}
+
+#[test]
+fn unknown_annotation() {
+    let d = run(&annotated("nginx.ingress.kubernetes.io/rewrite-targt", "/"));
+    let found = only(&d, code::UNKNOWN_ANNOTATION);
+    assert_eq!(found.severity, Severity::Warning);
+    assert_eq!(found.objects, vec![ingress_at("metadata.annotations[nginx.ingress.kubernetes.io/rewrite-targt]")]);
+    has(&found.message, "ingress-nginx has no annotation \"rewrite-targt\" and ignores it");
+    has(&found.message, "did you mean nginx.ingress.kubernetes.io/rewrite-target?");
+    assert_eq!(found.fix, "rename the annotation to nginx.ingress.kubernetes.io/rewrite-target");
+
+    // Nothing close: no suggestion, still a warning.
+    let far = run(&annotated("nginx.ingress.kubernetes.io/make-it-fast", "true"));
+    assert!(!only(&far, code::UNKNOWN_ANNOTATION).message.contains("did you mean"));
+
+    // Near-miss: correctly spelled.
+    assert!(run(&annotated("nginx.ingress.kubernetes.io/rewrite-target", "/")).is_empty());
+    // Other prefixes are not ingress-nginx's business.
+    assert!(run(&annotated("alb.ingress.kubernetes.io/scheme", "internet-facing")).is_empty());
+}
+
+#[test]
+fn newer_release_annotation() {
+    let d = run(&annotated("nginx.ingress.kubernetes.io/enable-opentelemetry", "true"));
+    assert_eq!(d.len(), 1, "only the note: {d:#?}");
+    let found = only(&d, code::NEWER_RELEASE_ANNOTATION);
+    assert_eq!(found.severity, Severity::Note);
+    assert_eq!(
+        found.objects,
+        vec![ingress_at("metadata.annotations[nginx.ingress.kubernetes.io/enable-opentelemetry]")]
+    );
+    has(&found.message, "only known to newer controller releases");
+    has(&found.fix, "supports this annotation");
+
+    // Near-miss: a key every release knows.
+    assert!(run(&annotated("nginx.ingress.kubernetes.io/enable-opentracing", "true")).is_empty());
+}
+
+#[test]
+fn misspelled_annotation_prefix() {
+    for (key, corrected) in [
+        ("nginx.ingress.kuberntes.io/ssl-redirect", "nginx.ingress.kubernetes.io/ssl-redirect"),
+        ("ngnix.ingress.kubernetes.io/ssl-redirect", "nginx.ingress.kubernetes.io/ssl-redirect"),
+        ("nginx.ingress.kubernetes.io.ssl-redirect", "nginx.ingress.kubernetes.io/ssl-redirect"),
+        ("nginx.ingress.kubernetes.com/ssl-redirect", "nginx.ingress.kubernetes.io/ssl-redirect"),
+        // Both the prefix and the name are misspelled: both are corrected.
+        ("ngnix.ingress.kubernetes.io/ssl-redirct", "nginx.ingress.kubernetes.io/ssl-redirect"),
+    ] {
+        let d = run(&annotated(key, "false"));
+        let found = only(&d, code::MISSPELLED_ANNOTATION_PREFIX);
+        assert_eq!(found.severity, Severity::Warning);
+        assert_eq!(found.objects, vec![ingress_at(&format!("metadata.annotations[{key}]"))]);
+        has(&found.message, "silently ignores it");
+        has(&found.message, &format!("did you mean {corrected}?"));
+        assert_eq!(found.fix, format!("rename the annotation to {corrected}"));
+    }
+    // Near-miss: the right prefix, and prefixes of other controllers.
+    for key in [
+        "nginx.ingress.kubernetes.io/ssl-redirect",
+        "nginx.org/redirect-to-https",
+        "ingress.kubernetes.io/ssl-redirect",
+    ] {
+        none(&run(&annotated(key, "false")), code::MISSPELLED_ANNOTATION_PREFIX);
+    }
+}
+
+#[test]
+fn embedded_annotation_list_matches_shared_data() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/ingress-nginx-annotations.txt");
+    let Ok(text) = std::fs::read_to_string(path) else {
+        eprintln!("note: {path} is absent; the embedded annotation list is not compared");
+        return;
+    };
+    let shared: Vec<(String, bool)> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let mut columns = l.split_whitespace();
+            let key = columns.next().unwrap_or_default().to_string();
+            (key, columns.next() == Some("later"))
+        })
+        .collect();
+    let embedded: Vec<(String, bool)> =
+        NGINX_ANNOTATIONS.iter().map(|a| (format!("{NGINX_PREFIX}{}", a.name), a.later)).collect();
+    assert_eq!(embedded, shared);
+}
+
+// --- Paths ----------------------------------------------------------------------------------
+
+fn path_ingress(path: &str, path_type: &str) -> String {
+    ingress_with_backend("{name: cart, port: {number: 80}}")
+        .replace("{path: /, pathType: Prefix,", &format!("{{path: \"{path}\", pathType: {path_type},"))
+}
+
+#[test]
+fn regex_path_literal() {
+    let d = run(&path_ingress("/api/(.*)", "Prefix"));
+    let found = only(&d, code::REGEX_PATH_LITERAL);
+    assert_eq!(found.severity, Severity::Warning);
+    assert_eq!(found.objects, vec![ingress_at("spec.rules[0].http.paths[0].path")]);
+    has(&found.message, "\"/api/(.*)\" looks like a regular expression, but pathType Prefix matches it literally");
+    has(&found.message, "path /api/(.*) cannot be used with pathType Prefix");
+    has(&found.fix, "pathType: ImplementationSpecific with nginx.ingress.kubernetes.io/use-regex: \"true\"");
+    has(&found.fix, "\"/api\"");
+
+    for path in ["/*", "/foo/.*", "/v1/users/[0-9]+", "/a|b", "^/x$"] {
+        only(&run(&path_ingress(path, "Exact")), code::REGEX_PATH_LITERAL);
+    }
+
+    // Near-miss: the same path under ImplementationSpecific, and a plain path with dots.
+    assert!(run(&path_ingress("/api/(.*)", "ImplementationSpecific")).is_empty());
+    assert!(run(&path_ingress("/v1.0/index.html", "Prefix")).is_empty());
+}
+
+#[test]
+fn regex_path_literal_with_use_regex_names_the_annotation() {
+    let yaml = path_ingress("/api/(.*)", "Prefix").replace(
+        "metadata: {name: web, namespace: shop}",
+        "metadata:\n  name: web\n  namespace: shop\n  annotations: {nginx.ingress.kubernetes.io/use-regex: \"true\"}",
+    );
+    let found = only(&run(&yaml), code::REGEX_PATH_LITERAL);
+    has(&found.message, "only because use-regex or rewrite-target is set for host shop.example.com");
+}
+
+// --- Scope and order ------------------------------------------------------------------------
+
+#[test]
+fn ingresses_of_another_class_get_only_class_checks() {
+    let yaml = ingress_with_class("traefik").replace("{path: /,", "{path: /*,") + CLASSES;
+    none(&run_for_class(&yaml, "nginx"), code::REGEX_PATH_LITERAL);
+    only(&run_for_class(&yaml, "traefik"), code::REGEX_PATH_LITERAL);
+    only(&run(&yaml), code::REGEX_PATH_LITERAL);
+}
+
+#[test]
+fn order_is_by_object_then_field() {
+    let mut paths = String::new();
+    for i in 0..11 {
+        paths.push_str(&format!("      - {{path: \"/p{i}/*\", pathType: Prefix, backend: {{service: {{name: cart, port: {{number: 80}}}}}}}}\n"));
+    }
+    let two = |name: &str| {
+        format!(
+            "---\napiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {{name: {name}, namespace: shop}}\nspec:\n  rules:\n  - http:\n      paths:\n{paths}"
+        )
+    };
+    let yaml = two("b") + &two("a");
+    let d = run(&yaml);
+    assert_eq!(d.len(), 22);
+    let order: Vec<String> = d.iter().map(|d| format!("{}", d.objects[0])).collect();
+    assert_eq!(order[0], "Ingress shop/a (spec.rules[0].http.paths[0].path)");
+    assert_eq!(order[2], "Ingress shop/a (spec.rules[0].http.paths[2].path)");
+    assert_eq!(order[10], "Ingress shop/a (spec.rules[0].http.paths[10].path)");
+    assert_eq!(order[11], "Ingress shop/b (spec.rules[0].http.paths[0].path)");
+    assert_eq!(run(&yaml), d, "deterministic");
+}
