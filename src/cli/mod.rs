@@ -1,0 +1,215 @@
+//! The command-line adapter: reads files, builds options, calls the library, prints.
+//! It holds no routing logic of its own.
+//!
+//! Exit codes: 0 success, 1 some `test` failed, 2 bad input or usage, 3 internal error.
+
+mod check;
+mod load;
+mod show;
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+use ingress_router::Profile;
+use ingress_router::normalize::EscapedSlashes;
+use ingress_router::path::ImplementationSpecific;
+
+const EXAMPLES: &str = "\
+Examples:
+  ingress-router route -f examples/shop/manifests https://shop.example.com/cart/items
+  ingress-router explain -f examples/shop/manifests api.example.com /v2/orders
+  ingress-router table -f examples/shop/manifests --ingress-class nginx
+  ingress-router test -f examples/shop/manifests examples/shop/tests.yaml --coverage
+  kubectl get ingress,service,ingressclass -A -o yaml | ingress-router table -f -
+
+Exit codes: 0 success, 1 a test failed, 2 bad input or usage, 3 internal error.";
+
+const ROUTE_EXAMPLES: &str = "\
+Examples:
+  ingress-router route -f examples/shop/manifests https://shop.example.com/cart/items?id=1
+  ingress-router route -f examples/shop/manifests shop.example.com /cart/checkout --json
+  ingress-router route -f ingress.yaml --normalize-path --merge-slashes http://example.com//public/../admin";
+
+const EXPLAIN_EXAMPLES: &str = "\
+Examples:
+  ingress-router explain -f examples/shop/manifests https://shop.example.com/cart/checkout
+  ingress-router explain -f examples/shop/manifests tenant-a.shop.example.com /
+  ingress-router explain -f manifests/ https://example.com/foo --json | jq .candidates";
+
+const TABLE_EXAMPLES: &str = "\
+Examples:
+  ingress-router table -f examples/shop/manifests --ingress-class nginx
+  ingress-router table -f manifests/ -f more.yaml --implementation-specific exact --json";
+
+const TEST_EXAMPLES: &str = "\
+Tests file (YAML or JSON):
+  options:                          # optional; command-line flags win
+    ingressClass: nginx
+    implementationSpecific: prefix  # prefix | exact | string-prefix
+    profile: spec
+    normalizePath: false            # proxy path normalisation before routing
+    mergeSlashes: false
+    escapedSlashes: KEEP_UNCHANGED  # UNESCAPE_AND_FORWARD | REJECT_REQUEST | UNESCAPE_AND_REDIRECT
+  tests:
+  - name: cart goes to cart-api
+    request: {host: shop.example.com, path: /cart/items?id=1}   # or: {url: https://shop.example.com/cart}
+    expect:
+      backend: cart-api:80          # service:port | resource:<apiGroup>/<Kind>/<name> | \"404\" | \"400\" (rejected)
+      via: rule                     # optional: rule | defaultBackend | none
+      matched: {ingress: shop/storefront, host: shop.example.com, path: /cart, pathType: Prefix}  # optional
+
+Examples:
+  ingress-router test -f examples/shop/manifests examples/shop/tests.yaml
+  ingress-router test -f examples/shop/manifests examples/shop/tests.yaml --coverage";
+
+/// Kubernetes Ingress routing: which backend gets a request, and why.
+#[derive(Parser)]
+#[command(name = "ingress-router", version, after_help = EXAMPLES)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Route one request and print the decision.
+    #[command(after_help = ROUTE_EXAMPLES)]
+    Route(RequestArgs),
+    /// Route one request and print every step: host tier, each path with the reason, precedence.
+    #[command(after_help = EXPLAIN_EXAMPLES)]
+    Explain(RequestArgs),
+    /// Print the compiled routing table.
+    #[command(after_help = TABLE_EXAMPLES)]
+    Table(TableArgs),
+    /// Check routes against a tests file (like Envoy's router_check_tool).
+    #[command(after_help = TEST_EXAMPLES)]
+    Test(TestArgs),
+}
+
+/// Flags every subcommand takes.
+#[derive(Args)]
+pub struct Common {
+    /// Manifests: a file, or a folder (every *.yaml, *.yml, *.json inside, recursively); `-` reads stdin. Repeatable.
+    #[arg(short = 'f', long = "filename", value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+    /// Serve only this IngressClass (default: every Ingress takes part).
+    #[arg(long, value_name = "NAME")]
+    pub ingress_class: Option<String>,
+    /// How ImplementationSpecific paths match: prefix, exact or string-prefix [default: prefix].
+    #[arg(long, value_name = "MODE", value_parser = load::flag::<ImplementationSpecific>)]
+    pub implementation_specific: Option<ImplementationSpecific>,
+    /// Routing profile [default: spec].
+    #[arg(long, value_name = "PROFILE", value_parser = load::flag::<Profile>)]
+    pub profile: Option<Profile>,
+    /// Proxy normalisation before routing: decode unreserved %XX, remove `.` and `..` segments.
+    #[arg(long)]
+    pub normalize_path: bool,
+    /// Proxy normalisation before routing: collapse runs of `/`.
+    #[arg(long)]
+    pub merge_slashes: bool,
+    /// What the proxy does with %2F and %5C: KEEP_UNCHANGED, UNESCAPE_AND_FORWARD, REJECT_REQUEST, UNESCAPE_AND_REDIRECT.
+    #[arg(long, value_name = "ACTION", value_parser = load::flag::<EscapedSlashes>)]
+    pub escaped_slashes: Option<EscapedSlashes>,
+}
+
+#[derive(Args)]
+struct RequestArgs {
+    #[command(flatten)]
+    common: Common,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+    /// A URL (`https://host/path?query`), or the Host header when PATH follows.
+    #[arg(value_name = "URL|HOST")]
+    target: String,
+    /// The request path (with its query, if any), when the first argument is a host.
+    #[arg(value_name = "PATH")]
+    path: Option<String>,
+}
+
+#[derive(Args)]
+struct TableArgs {
+    #[command(flatten)]
+    common: Common,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct TestArgs {
+    #[command(flatten)]
+    common: Common,
+    /// The tests file (YAML or JSON); `-` reads stdin.
+    #[arg(value_name = "TESTS")]
+    tests: PathBuf,
+    /// List the paths (Ingress, host, path, pathType) that no test chose.
+    #[arg(long)]
+    coverage: bool,
+}
+
+/// Bad input: printed as `error: <message>`, exit code 2.
+pub struct Failure(pub String);
+
+/// Runs the command line; returns the exit code.
+pub fn main() -> i32 {
+    std::panic::set_hook(Box::new(|info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| String::from("unknown panic"));
+        let place = info.location().map(|l| format!(" ({}:{})", l.file(), l.line())).unwrap_or_default();
+        let _ = writeln!(std::io::stderr(), "internal error: {message}{place}; please report this");
+        std::process::exit(3);
+    }));
+    match run(Cli::parse()) {
+        Ok(code) => code,
+        Err(Failure(message)) => {
+            let _ = writeln!(std::io::stderr(), "error: {message}");
+            2
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<i32, Failure> {
+    match cli.command {
+        Command::Route(args) => request_command(&args, false),
+        Command::Explain(args) => request_command(&args, true),
+        Command::Table(args) => {
+            let (router, _) = load::router(&args.common, &load::FileOptions::default())?;
+            print(&if args.json { show::json(&router.table()) } else { show::table(&router) });
+            Ok(0)
+        }
+        Command::Test(args) => check::run(&args.common, &args.tests, args.coverage),
+    }
+}
+
+fn request_command(args: &RequestArgs, explain: bool) -> Result<i32, Failure> {
+    let request = load::RequestSpec::from_args(&args.target, args.path.as_deref())?;
+    let (router, normalization) = load::router(&args.common, &load::FileOptions::default())?;
+    let text = match request.normalized(&normalization) {
+        Err(rejected) if args.json => show::json(&show::RejectedView::new(rejected)),
+        Err(rejected) => show::rejected(&request, rejected),
+        Ok(path) => {
+            let headers = request.header_refs();
+            let req = request.request(&path, &headers);
+            match (explain, args.json) {
+                (false, true) => show::json(&router.route(&req).view()),
+                (false, false) => show::decision(&router.route(&req).view()),
+                (true, true) => show::json(&router.explain(&req)),
+                (true, false) => show::explanation(&router.explain(&req), &request, &path),
+            }
+        }
+    };
+    print(&text);
+    Ok(0)
+}
+
+/// Writes to stdout; a closed pipe (`| head`) is not an error.
+fn print(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}

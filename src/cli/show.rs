@@ -1,0 +1,299 @@
+//! Text (and JSON) for people: decisions, explanations, the table.
+
+use std::fmt::Write;
+
+use ingress_router::explain::{Candidate, DecisionView};
+use ingress_router::host::Tier;
+use ingress_router::normalize::Rejected;
+use ingress_router::path::{MatchKind, PathType};
+use ingress_router::table::Standing;
+use ingress_router::{Explanation, Router, Via};
+use serde::Serialize;
+
+use super::load::RequestSpec;
+
+/// Paths of other host tiers listed by `explain` before it only counts them.
+const OTHER_TIERS_SHOWN: usize = 20;
+
+pub fn json(value: &impl Serialize) -> String {
+    let mut text = serde_json::to_string_pretty(value).expect("views serialize to JSON");
+    text.push('\n');
+    text
+}
+
+/// What `--json` prints when the proxy refuses the request before routing.
+#[derive(Serialize)]
+pub struct RejectedView {
+    backend: &'static str,
+    via: &'static str,
+    reason: String,
+}
+
+impl RejectedView {
+    pub fn new(rejected: Rejected) -> Self {
+        RejectedView { backend: "400", via: "rejected", reason: rejected.to_string() }
+    }
+}
+
+pub fn rejected(request: &RequestSpec, rejected: Rejected) -> String {
+    columns(&[
+        row(["request:", &format!("host {}, path {}", request.host, request.path)]),
+        row(["backend:", "400"]),
+        row(["via:", &format!("rejected by the proxy before routing: {rejected}")]),
+    ])
+}
+
+fn row<const N: usize>(cells: [&str; N]) -> Vec<String> {
+    cells.iter().map(|c| c.to_string()).collect()
+}
+
+/// Lines of cells, every column but the last padded to its widest cell.
+pub fn columns(rows: &[Vec<String>]) -> String {
+    let mut widths: Vec<usize> = Vec::new();
+    for r in rows {
+        for (i, cell) in r.iter().enumerate().take(r.len().saturating_sub(1)) {
+            let w = cell.chars().count();
+            match widths.get_mut(i) {
+                Some(width) => *width = (*width).max(w),
+                None => widths.push(w),
+            }
+        }
+    }
+    let mut out = String::new();
+    for r in rows {
+        let mut line = String::new();
+        for (i, cell) in r.iter().enumerate() {
+            line.push_str(cell);
+            if i + 1 < r.len() {
+                let pad = widths[i] - cell.chars().count() + 2;
+                line.extend(std::iter::repeat_n(' ', pad));
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// `ImplementationSpecific` says how this build matches it.
+fn path_type(path_type: PathType, kind: MatchKind) -> String {
+    if path_type != PathType::ImplementationSpecific {
+        return path_type.to_string();
+    }
+    let how = match kind {
+        MatchKind::Exact => "exact",
+        MatchKind::ElementPrefix => "prefix",
+        MatchKind::StringPrefix => "string-prefix",
+    };
+    format!("{path_type} ({how})")
+}
+
+fn host_name(host: &str) -> &str {
+    if host.is_empty() { "(any host)" } else { host }
+}
+
+fn path_name(path: &str) -> &str {
+    if path.is_empty() { "\"\"" } else { path }
+}
+
+pub fn decision(view: &DecisionView) -> String {
+    let mut rows = vec![row(["backend:", &view.backend]), row(["via:", view.via.as_str()])];
+    if let Some(m) = &view.matched {
+        rows.push(row(["ingress:", &m.ingress]));
+        rows.push(row(["host:", host_name(&m.host)]));
+        rows.push(row(["path:", path_name(&m.path)]));
+        rows.push(row(["pathType:", m.path_type.as_str()]));
+        rows.push(row(["field:", &m.field]));
+    }
+    match view.via {
+        Via::DefaultBackend => {
+            let from =
+                view.default_from.as_ref().map_or("the configured default backend".into(), |i| format!("Ingress {i}"));
+            rows.push(row(["from:", &from]));
+        }
+        Via::None => rows.push(row(["reason:", "no path matched and there is no defaultBackend"])),
+        Via::Rule => {}
+    }
+    columns(&rows)
+}
+
+/// The decision in one line.
+pub fn decision_line(view: &DecisionView) -> String {
+    match (&view.matched, view.via) {
+        (Some(m), _) => format!(
+            "{} via rule (Ingress {}, host {}, {} {})",
+            view.backend,
+            m.ingress,
+            host_name(&m.host),
+            m.path_type,
+            path_name(&m.path)
+        ),
+        (None, Via::DefaultBackend) => format!(
+            "{} via defaultBackend ({})",
+            view.backend,
+            view.default_from.as_ref().map_or("the configured default backend".into(), |i| format!("of Ingress {i}"))
+        ),
+        _ => format!("{}: no path matched and there is no defaultBackend", view.backend),
+    }
+}
+
+fn mark(c: &Candidate) -> String {
+    match c.rank {
+        Some(rank) if c.matched => format!("✓ #{}", rank + 1),
+        _ => String::from("✗"),
+    }
+}
+
+pub fn explanation(e: &Explanation, request: &RequestSpec, routed_path: &[u8]) -> String {
+    let mut out = String::new();
+    let mut head = vec![row(["request:", &format!("host {}, path {}", request.host, request.path)])];
+    if routed_path != request.path.as_bytes() {
+        head.push(row(["proxy:", &format!("path normalised to {}", String::from_utf8_lossy(routed_path))]));
+    }
+    let host = e
+        .normalized_host
+        .as_deref()
+        .map_or("(too long to be a DNS name)", |h| if h.is_empty() { "(empty)" } else { h });
+    head.push(row(["host:", &format!("{host} (port, one trailing dot and case dropped)")]));
+    head.push(row(["path:", &format!("{} (the part before ? and # is matched)", path_name(&e.matched_path))]));
+    out.push_str(&columns(&head));
+
+    out.push_str("host lookup:\n");
+    let steps: Vec<Vec<String>> = e
+        .host_steps
+        .iter()
+        .map(|s| row(["", s.tier.as_str(), &s.looked_for, if s.found { "found" } else { "not found" }]))
+        .collect();
+    out.push_str(&columns(&steps));
+    let _ = writeln!(out, "tier: {}", e.tier_reason);
+
+    let (considered, others): (Vec<&Candidate>, Vec<&Candidate>) = e.candidates.iter().partition(|c| c.considered);
+    if let Some(tier_host) = &e.tier_host {
+        let label = if tier_host.is_empty() { String::from("host-less rules") } else { format!("host {tier_host}") };
+        let _ = writeln!(out, "paths of {label}, in precedence order:");
+        let rows: Vec<Vec<String>> = considered
+            .iter()
+            .map(|c| {
+                row([
+                    "",
+                    &mark(c),
+                    &path_type(c.path_type, c.match_kind),
+                    path_name(&c.path),
+                    &format!("→ {}", c.backend),
+                    &c.ingress,
+                    &c.field,
+                ])
+            })
+            .collect();
+        for (line, c) in columns(&rows).lines().zip(&considered) {
+            let _ = writeln!(out, "{line}\n      {}", c.reason);
+        }
+    }
+    if let Some(key) = &e.decided_by {
+        let _ = writeln!(out, "decided by: {key}");
+    }
+    if let Some(reason) = &e.default_reason {
+        let _ = writeln!(out, "default: {reason}");
+    }
+    let _ = writeln!(out, "decision: {}", decision_line(&e.decision));
+
+    if !others.is_empty() {
+        out.push_str("paths of other hosts (not considered):\n");
+        let rows: Vec<Vec<String>> = others
+            .iter()
+            .take(OTHER_TIERS_SHOWN)
+            .map(|c| row(["", host_name(&c.host), c.path_type.as_str(), path_name(&c.path), &c.ingress, &c.reason]))
+            .collect();
+        out.push_str(&columns(&rows));
+        if others.len() > OTHER_TIERS_SHOWN {
+            let _ = writeln!(out, "  ... and {} more (see --json)", others.len() - OTHER_TIERS_SHOWN);
+        }
+    }
+    out
+}
+
+pub fn table(router: &Router) -> String {
+    let view = router.table();
+    let mut out = String::new();
+    for host in &view.hosts {
+        let _ = match host.tier {
+            Tier::Exact => writeln!(out, "host {}", host.host),
+            Tier::Wildcard => writeln!(out, "host {} (wildcard: exactly one label)", host.host),
+            Tier::Any => writeln!(out, "any host (rules without a host)"),
+        };
+        let rows: Vec<Vec<String>> = host
+            .paths
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let n = format!("{}.", i + 1);
+                row([
+                    "",
+                    &n,
+                    &path_type(p.path_type, p.match_kind),
+                    path_name(&p.path),
+                    &format!("→ {}", p.backend),
+                    &p.ingress,
+                    &p.field,
+                ])
+            })
+            .collect();
+        for (line, p) in columns(&rows).lines().zip(&host.paths) {
+            let _ = writeln!(out, "{line}");
+            match p.standing {
+                Standing::Active => {}
+                Standing::Shadowed { by } => {
+                    let w = &router.routes[by];
+                    let by = router.ingress_of(w).key();
+                    let _ = writeln!(
+                        out,
+                        "       shadowed: {by} ({}) declares the same host, path and pathType and wins",
+                        w.field()
+                    );
+                }
+                Standing::Unreachable { by } => {
+                    let w = &router.routes[by];
+                    let by = router.ingress_of(w).key();
+                    let _ = writeln!(
+                        out,
+                        "       unreachable: {} {} in {by} ({}) always wins",
+                        w.path_type,
+                        path_name(&w.path),
+                        w.field()
+                    );
+                }
+            }
+        }
+        if let Some(d) = &host.default_backend {
+            let _ = writeln!(
+                out,
+                "  defaultBackend: {} (Ingress {})",
+                d.backend,
+                d.ingress.as_deref().unwrap_or("configured")
+            );
+        }
+    }
+    match &view.default_backend {
+        Some(d) => {
+            let from = d.ingress.as_ref().map_or("the configured default".into(), |i| format!("Ingress {i}"));
+            let _ = writeln!(out, "defaultBackend otherwise: {} ({from})", d.backend);
+        }
+        None => out.push_str("no defaultBackend: requests no path matches get 404\n"),
+    }
+    out.push_str("Ingresses taking part, oldest first:\n");
+    for i in &view.ingresses {
+        let created =
+            i.creation_timestamp.as_deref().map_or(String::from("no creationTimestamp"), |t| format!("created {t}"));
+        let _ = writeln!(out, "  {} ({created})", i.key());
+    }
+    if !view.excluded.is_empty() {
+        out.push_str("excluded:\n");
+        for x in &view.excluded {
+            let _ = writeln!(out, "  {}/{}: {}", x.namespace, x.name, x.reason);
+            for error in &x.errors {
+                let _ = writeln!(out, "    {error}");
+            }
+        }
+    }
+    out
+}
