@@ -388,6 +388,7 @@ pub fn compile(objects: &[Object], options: &CompileOptions) -> (Router, Vec<Dia
         builder.add_ingress(index, ingress, participation);
     }
     builder.finish(&mut diagnostics);
+    diagnostics.extend(crate::diagnostics::lint(objects, options));
     (builder.router, diagnostics)
 }
 
