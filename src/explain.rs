@@ -350,7 +350,7 @@ fn not_considered_reason(route: &Route, host: Option<&str>, chosen: Option<&Host
         };
     }
     let winner = chosen.map_or_else(String::new, host_label);
-    format!("{shown} also matches, but {winner} take precedence and there is no fall-through between host tiers")
+    format!("{shown} also matches, but the rules of {winner} take precedence and there is no fall-through between host tiers")
 }
 
 /// The compiled table as data.
