@@ -147,7 +147,10 @@ mod tests {
 
     #[test]
     fn classless_ingress_needs_default_class() {
-        assert_eq!(participation(&ingress(None, None), Some("nginx"), &[&class("nginx", false)]), Participation::NoClass);
+        assert_eq!(
+            participation(&ingress(None, None), Some("nginx"), &[&class("nginx", false)]),
+            Participation::NoClass
+        );
         assert_eq!(
             participation(&ingress(None, None), Some("nginx"), &[&class("nginx", true)]),
             Participation::DefaultClass

@@ -11,7 +11,9 @@ use serde::Serialize;
 use crate::host::{self, MAX_HOST_LEN, Tier};
 use crate::path::{self, MatchKind, PathType};
 use crate::request::Request;
-use crate::table::{Decision, DefaultBackend, ExcludedIngress, HostTable, IngressInfo, Route, Router, Standing, Via, display_path};
+use crate::table::{
+    Decision, DefaultBackend, ExcludedIngress, HostTable, IngressInfo, Route, Router, Standing, Via, display_path,
+};
 
 /// A [`Decision`] as owned data (for `--json`, tests files and bindings).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -125,7 +127,8 @@ impl Router {
     pub fn explain(&self, request: &Request<'_>) -> Explanation {
         let decision = self.route(request);
         let mut buf = [0u8; MAX_HOST_LEN];
-        let normalized = host::normalize_request_host(request.host, &mut buf).map(|h| String::from_utf8_lossy(h).into_owned());
+        let normalized =
+            host::normalize_request_host(request.host, &mut buf).map(|h| String::from_utf8_lossy(h).into_owned());
         let request_path = path::request_path(request.path);
         let chosen = decision.host_table;
 
@@ -146,7 +149,8 @@ impl Router {
             .map(|&r| {
                 let route = &self.routes[r];
                 let considered = chosen.is_some_and(|t| t.routes.contains(&r));
-                let (path_matched, path_reason) = path::explain_match(route.path_type, route.match_kind, &route.path, request_path);
+                let (path_matched, path_reason) =
+                    path::explain_match(route.path_type, route.match_kind, &route.path, request_path);
                 let matched = considered && path_matched;
                 let chosen_now = decision.route.is_some_and(|w| core::ptr::eq(w, route));
                 let reason = if considered {
@@ -211,7 +215,11 @@ impl Router {
                 steps.push(HostStep { tier: Tier::Wildcard, looked_for: wildcard, found });
             }
         }
-        steps.push(HostStep { tier: Tier::Any, looked_for: String::from("(host-less rules)"), found: has(Tier::Any, "") });
+        steps.push(HostStep {
+            tier: Tier::Any,
+            looked_for: String::from("(host-less rules)"),
+            found: has(Tier::Any, ""),
+        });
         if let Some(i) = steps.iter().position(|s| s.found) {
             steps.truncate(i + 1);
         }
@@ -257,7 +265,9 @@ impl Router {
                 (Some(a), Some(b)) if a != b => {
                     format!("4. older Ingress: {} (created {a}) beats {} (created {b})", wi.key(), ri.key())
                 }
-                (Some(a), None) => format!("4. older Ingress: {} (created {a}) beats {} (not created yet)", wi.key(), ri.key()),
+                (Some(a), None) => {
+                    format!("4. older Ingress: {} (created {a}) beats {} (not created yet)", wi.key(), ri.key())
+                }
                 _ => format!("4. same age: Ingress {} comes before {} by namespace/name", wi.key(), ri.key()),
             };
         }
@@ -270,7 +280,8 @@ impl Router {
             Some(t) => format!("no path for {} matched", host_label(t)),
             None => String::from("no host tier matched"),
         };
-        let Some(default) = decision.backend.and_then(|b| self.defaults.iter().find(|d| core::ptr::eq(&d.backend, b))) else {
+        let Some(default) = decision.backend.and_then(|b| self.defaults.iter().find(|d| core::ptr::eq(&d.backend, b)))
+        else {
             return format!("{first}, and no Ingress declares a defaultBackend: 404");
         };
         let whose = match default.ingress {
@@ -279,7 +290,10 @@ impl Router {
                 "the defaultBackend of Ingress {}, the oldest Ingress with a rule for this host that declares one",
                 self.ingresses[i].key()
             ),
-            Some(i) => format!("the defaultBackend of Ingress {}, the oldest Ingress that declares one", self.ingresses[i].key()),
+            Some(i) => format!(
+                "the defaultBackend of Ingress {}, the oldest Ingress that declares one",
+                self.ingresses[i].key()
+            ),
         };
         format!("{first}: {whose} answers")
     }
@@ -326,7 +340,10 @@ fn host_label(t: &HostTable) -> String {
 }
 
 fn tier_reason(host: Option<&str>, chosen: Option<&HostTable>) -> String {
-    let shown = host.map_or_else(|| String::from("(too long to be a DNS name)"), |h| if h.is_empty() { String::from("(empty)") } else { h.to_string() });
+    let shown = host.map_or_else(
+        || String::from("(too long to be a DNS name)"),
+        |h| if h.is_empty() { String::from("(empty)") } else { h.to_string() },
+    );
     match chosen.map(|t| t.tier) {
         Some(Tier::Exact) => format!("rules with host {shown} exist: only they compete"),
         Some(Tier::Wildcard) => format!(
@@ -345,12 +362,16 @@ fn not_considered_reason(route: &Route, host: Option<&str>, chosen: Option<&Host
     let shown = if route.host.is_empty() { String::from("host-less rule") } else { format!("host {}", route.host) };
     if !covers {
         return match rule_host {
-            crate::host::RuleHost::Wildcard(_) => format!("{shown} does not cover {request}: a wildcard matches exactly one label"),
+            crate::host::RuleHost::Wildcard(_) => {
+                format!("{shown} does not cover {request}: a wildcard matches exactly one label")
+            }
             _ => format!("{shown} does not match {request}"),
         };
     }
     let winner = chosen.map_or_else(String::new, host_label);
-    format!("{shown} also matches, but the rules of {winner} take precedence and there is no fall-through between host tiers")
+    format!(
+        "{shown} also matches, but the rules of {winner} take precedence and there is no fall-through between host tiers"
+    )
 }
 
 /// The compiled table as data.

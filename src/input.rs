@@ -5,6 +5,9 @@
 //! Objects of other kinds are skipped with a note. Errors name the source, the document and,
 //! where known, the line, column and field path; they never panic.
 
+// Parse errors are rare, carry the whole location, and never sit on a hot path.
+#![allow(clippy::result_large_err)]
+
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -172,11 +175,7 @@ pub fn parse_with_limit(source: &str, text: &str, max_bytes: usize) -> Result<In
         ));
     }
     let body = text.trim_start_matches('\u{feff}').trim_start();
-    if body.starts_with('{') || body.starts_with('[') {
-        parse_json(source, text)
-    } else {
-        parse_yaml(source, text)
-    }
+    if body.starts_with('{') || body.starts_with('[') { parse_json(source, text) } else { parse_yaml(source, text) }
 }
 
 /// Parses JSON text: one object, an array of objects, or a `kind: List`. Works without `std`.
@@ -229,11 +228,8 @@ pub fn parse_yaml(source: &str, text: &str) -> Result<Input, InputError> {
             continue; // an empty document, as between `---` separators
         }
         let value = serde_json::to_value(&yaml).map_err(|e| {
-            let mut err = InputError::new(
-                InputErrorKind::Shape,
-                source,
-                format!("cannot be read as a Kubernetes object: {e}"),
-            );
+            let mut err =
+                InputError::new(InputErrorKind::Shape, source, format!("cannot be read as a Kubernetes object: {e}"));
             err.document = Some(number);
             err
         })?;
@@ -295,7 +291,11 @@ fn add_value(
     };
     let Value::Object(map) = &value else {
         return Err(shape_error(
-            format!("{}expected a Kubernetes object (a mapping with `kind`), found {}", item_prefix(item), type_name(&value)),
+            format!(
+                "{}expected a Kubernetes object (a mapping with `kind`), found {}",
+                item_prefix(item),
+                type_name(&value)
+            ),
             None,
         ));
     };
@@ -315,12 +315,7 @@ fn add_value(
         }
     };
     let api_version = map.get("apiVersion").and_then(Value::as_str).unwrap_or("");
-    let name = map
-        .get("metadata")
-        .and_then(|m| m.get("name"))
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .to_string();
+    let name = map.get("metadata").and_then(|m| m.get("name")).and_then(Value::as_str).unwrap_or("").to_string();
     let object = match (kind.as_str(), api_version) {
         ("Ingress", "networking.k8s.io/v1" | "") => Object::Ingress(typed::<Ingress>(value, &shape_error, item)?),
         ("IngressClass", "networking.k8s.io/v1" | "") => {

@@ -88,7 +88,10 @@ pub fn normalize_path(target: &[u8], how: &PathNormalization) -> Result<Vec<u8>,
 }
 
 fn has_escaped_slash(path: &[u8]) -> bool {
-    path.windows(3).any(|w| w[0] == b'%' && (w[1] == b'2' && w[2].eq_ignore_ascii_case(&b'f') || w[1] == b'5' && w[2].eq_ignore_ascii_case(&b'c')))
+    path.windows(3).any(|w| {
+        w[0] == b'%'
+            && (w[1] == b'2' && w[2].eq_ignore_ascii_case(&b'f') || w[1] == b'5' && w[2].eq_ignore_ascii_case(&b'c'))
+    })
 }
 
 fn unescape_slashes(path: &[u8]) -> Vec<u8> {
@@ -187,8 +190,11 @@ mod tests {
         alloc::string::String::from_utf8(normalize_path(path.as_bytes(), &how).unwrap()).unwrap()
     }
 
-    const NORMALIZE: PathNormalization =
-        PathNormalization { normalize_path: true, merge_slashes: false, escaped_slashes: EscapedSlashes::KeepUnchanged };
+    const NORMALIZE: PathNormalization = PathNormalization {
+        normalize_path: true,
+        merge_slashes: false,
+        escaped_slashes: EscapedSlashes::KeepUnchanged,
+    };
 
     #[test]
     fn dot_segments() {

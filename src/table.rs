@@ -484,7 +484,8 @@ impl Builder {
             table.routes.sort_by(|&a, &b| precedence(&routes[a], &routes[b]));
             build_slots(table, routes);
             // The oldest Ingress with a rule for this host that declares a defaultBackend.
-            table.default = router.defaults.iter().position(|d| d.ingress.is_some_and(|i| table.ingresses.contains(&i)));
+            table.default =
+                router.defaults.iter().position(|d| d.ingress.is_some_and(|i| table.ingresses.contains(&i)));
         }
         router.default = (!router.defaults.is_empty()).then_some(0);
         report_standing(router, diagnostics);
@@ -551,10 +552,8 @@ fn report_standing(router: &Router, diagnostics: &mut Vec<Diagnostic>) {
         } else {
             String::from("it comes first in the same Ingress")
         };
-        let objects = vec![
-            loser_ing.object_ref().with_field(route.field()),
-            winner_ing.object_ref().with_field(winner.field()),
-        ];
+        let objects =
+            vec![loser_ing.object_ref().with_field(route.field()), winner_ing.object_ref().with_field(winner.field())];
         diagnostics.push(if shadowed {
             Diagnostic {
                 code: code::DUPLICATE_PATH,
@@ -612,7 +611,10 @@ fn report_default_conflicts(router: &Router, diagnostics: &mut Vec<Diagnostic>) 
             declared[0].backend,
             others.join(", "),
         ),
-        objects: declared.iter().map(|d| router.ingresses[d.ingress.unwrap_or(0)].object_ref().with_field("spec.defaultBackend")).collect(),
+        objects: declared
+            .iter()
+            .map(|d| router.ingresses[d.ingress.unwrap_or(0)].object_ref().with_field("spec.defaultBackend"))
+            .collect(),
         fix: String::from("declare spec.defaultBackend in one Ingress only"),
     });
 }
