@@ -295,7 +295,7 @@ impl Router {
                 self.ingresses[i].key()
             ),
         };
-        format!("{first}: {whose} answers")
+        format!("{first}: answered by {whose}")
     }
 
     /// The compiled table as data.
