@@ -472,13 +472,16 @@ fn help_has_examples() {
     let out = run(&["--help"]);
     assert_eq!(out.code, 0);
     assert!(out.stdout.contains("Examples:") && out.stdout.contains("route -f examples/shop/manifests"));
-    for sub in ["route", "explain", "table", "test"] {
+    assert!(out.stdout.contains("validate -f examples/invalid") && out.stdout.contains("status -f examples/shop"));
+    for sub in ["route", "explain", "table", "test", "validate", "status"] {
         let out = run(&[sub, "--help"]);
         assert_eq!(out.code, 0);
         assert!(out.stdout.contains("Examples:"), "{sub}");
         assert!(out.stdout.contains("--filename"), "{sub}");
     }
     assert!(run(&["test", "--help"]).stdout.contains("implementationSpecific"));
+    assert!(run(&["validate", "--help"]).stdout.contains("--update"));
+    assert!(run(&["status", "--help"]).stdout.contains("--publish-service ingress-nginx/ingress-nginx-controller"));
 }
 
 /// The options of a shared case as a tests file's `options:`; `None` for modes the CLI does not have.
@@ -541,4 +544,415 @@ fn shared_routing_cases_through_the_cli() {
 fn example_manifests_exist() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     assert!(root.join(SHOP).is_dir() && root.join(SHOP_TESTS).is_file());
+    assert!(root.join(INVALID_FILE).is_file() && root.join(SHOP).join("controller.yaml").is_file());
+}
+
+// ------------------------------------------------------------------------------------------------
+// validate
+// ------------------------------------------------------------------------------------------------
+
+const INVALID: &str = "examples/invalid";
+const INVALID_FILE: &str = "examples/invalid/checkout.yaml";
+const PUBLISH: &str = "ingress-nginx/ingress-nginx-controller";
+
+/// The apiserver's detail for a name or host that is not a lowercase RFC 1123 subdomain.
+const DNS1123: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', \
+and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is \
+'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+
+#[test]
+fn validate_a_valid_folder() {
+    let out = run(&["validate", "-f", SHOP]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert!(!out.stdout.contains("is invalid"), "{}", out.stdout);
+    // compile's warnings, each pointed at the object (and field) to change.
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    let at =
+        lines.iter().position(|l| l.starts_with("warning[duplicate-path]: shop.example.com Prefix /cart")).unwrap();
+    assert_eq!(lines[at + 1], "  --> examples/shop/manifests/cart-v2.yaml:15:9");
+    assert_eq!(lines[at + 2], "  fix: remove the duplicate path, or give it another host or path");
+    let at = lines.iter().position(|l| l.starts_with("warning[unknown-ingress-class]: Ingress shop/blog")).unwrap();
+    assert_eq!(lines[at + 1], "  --> examples/shop/manifests/blog.yaml:9:21", "spec.ingressClassName");
+    // Five Ingresses and one IngressClass; Services are not validated.
+    assert_eq!(lines.last(), Some(&"6 objects: 0 invalid, 2 warnings, 0 notes"));
+
+    // Notes (a class not served) never fail.
+    let out = run(&["validate", "-f", SHOP, "--ingress-class", "nginx"]);
+    assert_eq!(out.code, 0);
+    assert!(out.stdout.contains("note[class-not-served]: Ingress shop/blog is not served"), "{}", out.stdout);
+    assert_eq!(out.stdout.lines().last(), Some("6 objects: 0 invalid, 2 warnings, 1 note"), "{}", out.stdout);
+}
+
+#[test]
+fn validate_strict_fails_on_warnings() {
+    let out = run(&["validate", "-f", SHOP, "--strict"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert_eq!(out.stdout.lines().last(), Some("6 objects: 0 invalid, 2 warnings, 0 notes"));
+    // Without warnings, --strict passes.
+    let dir = TempDir::new("strict");
+    let clean = dir.write("app.yaml", ONE_INGRESS);
+    let out = run(&["validate", "-f", &clean, "--strict"]);
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    assert_eq!(out.stdout, "1 object: 0 invalid, 0 warnings, 0 notes\n");
+}
+
+#[test]
+fn validate_prints_the_apiserver_message_and_each_error_at_its_line() {
+    let out = run(&["validate", "-f", INVALID]);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    let host = format!("spec.rules[0].host: Invalid value: \"Checkout.Example.com\": {DNS1123}");
+    let dots = "spec.rules[0].http.paths[0].path: Invalid value: \"/pay/../admin\": must not contain '/../'";
+    let relative = "spec.rules[0].http.paths[1].path: Invalid value: \"api\": must be an absolute path";
+    let port = "spec.rules[0].http.paths[1].backend.service.port.name: Invalid value: \"http_port\": \
+                must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)";
+    let secret = format!("spec.tls[0].secretName: Invalid value: \"Checkout_TLS\": {DNS1123}");
+    // What `kubectl apply` prints (the apiserver's message), byte for byte.
+    assert_eq!(
+        lines[0],
+        format!("Ingress.networking.k8s.io \"checkout\" is invalid: [{host}, {dots}, {relative}, {port}, {secret}]")
+    );
+    assert_eq!(lines[1], format!("  {INVALID_FILE}:14:11: {host}"));
+    assert_eq!(lines[2], format!("  {INVALID_FILE}:17:15: {dots}"));
+    assert_eq!(lines[3], format!("  {INVALID_FILE}:21:15: {relative}"));
+    assert_eq!(lines[4], format!("  {INVALID_FILE}:24:54: {port}"));
+    assert_eq!(lines[5], format!("  {INVALID_FILE}:12:17: {secret}"));
+    assert_eq!(lines[6], "");
+    let controller =
+        "spec.controller: Invalid value: \"nginx\": must be a domain-prefixed path (such as \"acme.io/foo\")";
+    assert_eq!(lines[7], format!("IngressClass.networking.k8s.io \"nginx\" is invalid: {controller}"));
+    assert_eq!(lines[8], format!("  {INVALID_FILE}:31:15: {controller}"));
+    assert_eq!(lines.last(), Some(&"2 objects: 2 invalid, 0 warnings, 0 notes"));
+}
+
+const LIST: &str = "\
+apiVersion: v1
+kind: List
+items:
+- apiVersion: networking.k8s.io/v1
+  kind: Ingress
+  metadata:
+    name: ok
+    namespace: web
+  spec:
+    defaultBackend:
+      service: {name: web, port: {number: 80}}
+- apiVersion: networking.k8s.io/v1
+  kind: Ingress
+  metadata:
+    name: bad
+    namespace: web
+    annotations:
+      kubernetes.io/ingress.class: traefik
+  spec:
+    ingressClassName: nginx
+    rules:
+    - host: 10.0.0.1
+      http:
+        paths:
+        - path: /x
+          pathType: Regex
+          backend:
+            service: {name: web, port: {number: 80}}
+";
+
+#[test]
+fn validate_points_inside_list_items() {
+    let dir = TempDir::new("list");
+    let file = dir.write("list.yaml", LIST);
+    let out = run(&["validate", "-f", &file]);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    let ip = "spec.rules[0].host: Invalid value: \"10.0.0.1\": must be a DNS name, not an IP address";
+    let path_type = "spec.rules[0].http.paths[0].pathType: Unsupported value: \"Regex\": \
+                     supported values: \"Exact\", \"ImplementationSpecific\", \"Prefix\"";
+    // The create rule's path lacks `metadata.`, as the apiserver writes it.
+    let class = "annotations.kubernetes.io/ingress.class: Invalid value: \"traefik\": must match `ingressClassName` when both are specified";
+    let expected = format!(
+        "Ingress.networking.k8s.io \"bad\" is invalid: [{ip}, {path_type}, {class}]\n  \
+         {file}:22:13: {ip}\n  {file}:26:21: {path_type}\n  {file}:18:36: {class}\n\n\
+         2 objects: 1 invalid, 0 warnings, 0 notes\n"
+    );
+    assert_eq!(out.stdout, expected);
+
+    // The same List as kubectl prints it in JSON: positions from the JSON text.
+    let backend = json!({"service": {"name": "web", "port": {"number": 80}}});
+    let value = json!({"apiVersion": "v1", "kind": "List", "items": [
+        {"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": {"name": "ok", "namespace": "web"},
+         "spec": {"defaultBackend": backend}},
+        {"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": {"name": "bad", "namespace": "web"},
+         "spec": {"rules": [{"host": "10.0.0.1", "http": {"paths": [{"path": "/x", "pathType": "Prefix", "backend": backend}]}}]}}
+    ]});
+    let json_file = dir.write("list.json", &serde_json::to_string_pretty(&value).unwrap());
+    let out = run(&["validate", "-f", &json_file, "--json"]);
+    assert_eq!(out.code, 1);
+    let bad = &out.json()["objects"][1];
+    assert_eq!(bad["origin"]["item"], 1);
+    let text = std::fs::read_to_string(&json_file).unwrap();
+    let line = text.lines().position(|l| l.contains("\"10.0.0.1\"")).unwrap() + 1;
+    assert_eq!(bad["errors"][0]["line"], line);
+    assert_eq!(bad["errors"][0]["field"], "spec.rules[0].host");
+}
+
+#[test]
+fn validate_json_shape() {
+    let out = run(&["validate", "-f", INVALID, "-f", SHOP, "--json"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let v = out.json();
+    let objects = v["objects"].as_array().unwrap();
+    assert_eq!(objects.len(), 8);
+    let checkout = &objects[0];
+    assert_eq!(checkout["kind"], "Ingress");
+    assert_eq!(checkout["namespace"], "shop");
+    assert_eq!(checkout["name"], "checkout");
+    assert_eq!(checkout["operation"], "create");
+    assert_eq!(checkout["valid"], false);
+    assert!(checkout["message"].as_str().unwrap().starts_with("Ingress.networking.k8s.io \"checkout\" is invalid: ["));
+    assert_eq!(
+        checkout["errors"][1],
+        json!({
+            "type": "FieldValueInvalid",
+            "field": "spec.rules[0].http.paths[0].path",
+            "badValue": "/pay/../admin",
+            "detail": "must not contain '/../'",
+            "message": "spec.rules[0].http.paths[0].path: Invalid value: \"/pay/../admin\": must not contain '/../'",
+            "line": 17,
+            "column": 15
+        })
+    );
+    let class = &objects[1];
+    assert_eq!(
+        (&class["kind"], &class["namespace"], &class["name"]),
+        (&json!("IngressClass"), &Value::Null, &json!("nginx"))
+    );
+    assert_eq!(class["errors"][0]["line"], 31);
+    let api = objects.iter().find(|o| o["name"] == "api").unwrap();
+    assert_eq!((&api["valid"], &api["message"], &api["errors"]), (&json!(true), &Value::Null, &json!([])));
+    assert_eq!(api["origin"]["source"], "examples/shop/manifests/api.yaml");
+    let diagnostics = v["diagnostics"].as_array().unwrap();
+    assert!(diagnostics.iter().any(|d| d["code"] == "duplicate-path" && d["severity"] == "warning"));
+    assert!(diagnostics.iter().all(|d| d["code"] != "invalid-ingress"), "invalid objects are listed as objects");
+    assert_eq!(
+        v["summary"],
+        json!({"objects": 8, "valid": 6, "invalid": 2, "warnings": diagnostics.len(), "notes": 0})
+    );
+}
+
+const STORED: &str = "\
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata:
+  name: legacy
+  namespace: shop
+spec:
+  tls:
+  - hosts: [legacy.example.com]
+    secretName: Legacy_Cert
+  rules:
+  - host: legacy.example.com
+    http:
+      paths:
+      - path: /v1
+        pathType: Prefix
+        backend:
+          service: {name: legacy, port: {number: 80}}
+";
+
+#[test]
+fn validate_update_keeps_what_the_stored_object_had() {
+    let dir = TempDir::new("update");
+    let old = dir.write("old.yaml", STORED);
+    let new = dir.write("new.yaml", &STORED.replace("path: /v1", "path: /v2"));
+    // Created, the invalid secretName is refused.
+    let out = run(&["validate", "-f", &new]);
+    assert_eq!(out.code, 1);
+    assert!(out.stdout.starts_with(&format!(
+        "Ingress.networking.k8s.io \"legacy\" is invalid: spec.tls[0].secretName: Invalid value: \"Legacy_Cert\": {DNS1123}\n  {new}:9:17: "
+    )), "{}", out.stdout);
+    // As an update of a stored object that already had it, it is accepted (ValidateIngressUpdate).
+    let out = run(&["validate", "-f", &new, "--update", &old]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert_eq!(out.stdout, "1 object: 0 invalid, 0 warnings, 0 notes\n");
+    let out = run(&["validate", "-f", &new, "--update", &old, "--json"]);
+    assert_eq!(
+        (&out.json()["objects"][0]["operation"], &out.json()["objects"][0]["valid"]),
+        (&json!("update"), &json!(true))
+    );
+    // A stored object with a valid secretName allows no invalid one.
+    let valid_old = dir.write("valid-old.yaml", &STORED.replace("Legacy_Cert", "legacy-cert"));
+    assert_eq!(run(&["validate", "-f", &new, "--update", &valid_old]).code, 1);
+    // Matched by namespace and name: another namespace's object is not its stored version.
+    let elsewhere = dir.write("elsewhere.yaml", &STORED.replace("namespace: shop", "namespace: other"));
+    let out = run(&["validate", "-f", &new, "--update", &elsewhere]);
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("note: --update: Ingress other/legacy is not in the input"), "{}", out.stderr);
+}
+
+#[test]
+fn validate_bad_input_exits_2() {
+    let dir = TempDir::new("validate-bad");
+    let service = dir.write("svc.yaml", "apiVersion: v1\nkind: Service\nmetadata: {name: web}\n");
+    assert_bad_input(&run(&["validate", "-f", &service]), "svc.yaml: no Ingress or IngressClass");
+    let app = dir.write("app.yaml", ONE_INGRESS);
+    assert_bad_input(&run(&["validate", "-f", &app, "--update", &format!("{}/gone.yaml", dir.path())]), "gone.yaml");
+    let broken = dir.write("broken.yaml", "kind: Ingress\nmetadata: [\n");
+    assert_bad_input(&run(&["validate", "-f", &broken]), "broken.yaml");
+    let out = run(&["validate", "--json"]);
+    assert_eq!(out.code, 2);
+}
+
+// ------------------------------------------------------------------------------------------------
+// status
+// ------------------------------------------------------------------------------------------------
+
+#[test]
+fn status_prints_the_addresses_kubectl_would_show() {
+    let out = run(&["status", "-f", SHOP, "--publish-service", PUBLISH, "--ingress-class", "nginx"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        out.stdout,
+        "\
+NAME         CLASS     HOSTS                ADDRESS        PORTS
+api          <none>    api.example.com      203.0.113.10   80
+blog         traefik   shop.example.com                    80
+cart-v2      nginx     shop.example.com     203.0.113.10   80
+storefront   <none>    shop.example.com     203.0.113.10   80
+tenants      <none>    *.shop.example.com   203.0.113.10   80
+
+publish Service ingress-nginx/ingress-nginx-controller: 203.0.113.10
+shop/blog: no address: not served: belongs to IngressClass \"traefik\", not the served class \"nginx\"
+"
+    );
+    // Serving every Ingress, blog gets the address too.
+    let out = run(&["status", "-f", SHOP, "--publish-service", PUBLISH]);
+    assert!(out.has_line("blog traefik shop.example.com 203.0.113.10 80"), "{}", out.stdout);
+    assert!(!out.stdout.contains("no address"), "{}", out.stdout);
+}
+
+/// An Ingress that carries an address, and a publish Service of `service_spec`.
+fn status_fixture(dir: &TempDir, service_spec: &str) -> String {
+    dir.write(
+        "status.yaml",
+        &format!(
+            "{ONE_INGRESS}status:\n  loadBalancer:\n    ingress: [{{ip: 198.51.100.7}}]\n---\n\
+             apiVersion: v1\nkind: Service\nmetadata: {{name: lb, namespace: edge}}\nspec: {service_spec}\n"
+        ),
+    )
+}
+
+#[test]
+fn status_says_why_there_is_no_address() {
+    let dir = TempDir::new("pending");
+    let file = status_fixture(&dir, "{type: LoadBalancer, ports: [{port: 80}]}");
+    let out = run(&["status", "-f", &file, "--publish-service", "edge/lb"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    // A pending load balancer: the controller clears the address.
+    assert!(out.has_line("app <none> app.example.com 80"), "{}", out.stdout);
+    assert!(out.has_line(
+        "no address: publish Service edge/lb is a LoadBalancer still pending (status.loadBalancer.ingress is empty)"
+    ));
+    // A publish Service not in the input, or a malformed argument, is an answer too (exit 0): the
+    // controller leaves the status as it is.
+    let out = run(&["status", "-f", &file, "--publish-service", "edge/missing"]);
+    assert_eq!(out.code, 0);
+    assert!(out.has_line("app <none> app.example.com 198.51.100.7 80"), "{}", out.stdout);
+    assert!(out.stdout.contains("no address: publish Service edge/missing is not in the input"));
+    let out = run(&["status", "-f", &file, "--publish-service", "lb"]);
+    assert_eq!(out.code, 0);
+    assert!(out.has_line("no address: invalid publish-service argument \"lb\": expected <namespace>/<name>"));
+}
+
+/// The JSON body after `<key>: PUT <path>` and its headers.
+fn request_body(stdout: &str, put_line: &str) -> Value {
+    let lines: Vec<&str> = stdout.lines().collect();
+    let at = lines.iter().position(|l| *l == put_line).unwrap_or_else(|| panic!("no {put_line:?} in:\n{stdout}"));
+    assert_eq!(lines[at + 1], "Content-Type: application/json");
+    assert_eq!(lines[at + 2], "");
+    let end = at + 3 + lines[at + 3..].iter().position(|l| *l == "}").unwrap();
+    serde_json::from_str(&lines[at + 3..=end].join("\n")).unwrap()
+}
+
+#[test]
+fn status_requests_are_the_puts_the_controller_sends() {
+    let out = run(&["status", "-f", SHOP, "--publish-service", PUBLISH, "--ingress-class", "nginx", "--requests"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let body =
+        request_body(&out.stdout, "shop/api: PUT /apis/networking.k8s.io/v1/namespaces/shop/ingresses/api/status");
+    assert_eq!(body["apiVersion"], "networking.k8s.io/v1");
+    assert_eq!(body["kind"], "Ingress");
+    assert_eq!(body["metadata"]["name"], "api");
+    assert_eq!(body["spec"]["rules"][0]["host"], "api.example.com");
+    assert_eq!(body["status"], json!({"loadBalancer": {"ingress": [{"ip": "203.0.113.10"}]}}));
+    assert!(out.has_line(
+        "shop/blog: left untouched: not served: belongs to IngressClass \"traefik\", not the served class \"nginx\""
+    ));
+    assert!(!out.stdout.contains("ingresses/blog/status"));
+
+    // Already up to date: no request. Pending: a PUT that clears the address.
+    let dir = TempDir::new("requests");
+    let file = status_fixture(&dir, "{clusterIP: 198.51.100.7, ports: [{port: 80}]}");
+    let out = run(&["status", "-f", &file, "--publish-service", "edge/lb", "--requests"]);
+    assert!(out.has_line("web/app: no change (the status already holds these addresses)"), "{}", out.stdout);
+    let file = status_fixture(&dir, "{type: LoadBalancer, ports: [{port: 80}]}");
+    let out = run(&["status", "-f", &file, "--publish-service", "edge/lb", "--requests"]);
+    let body = request_body(&out.stdout, "web/app: PUT /apis/networking.k8s.io/v1/namespaces/web/ingresses/app/status");
+    assert_eq!(body["status"], json!({"loadBalancer": {}}));
+}
+
+#[test]
+fn status_json_is_the_report() {
+    let out = run(&["status", "-f", SHOP, "--publish-service", PUBLISH, "--ingress-class", "nginx", "--json"]);
+    assert_eq!(out.code, 0);
+    let v = out.json();
+    assert_eq!(v["publishService"], PUBLISH);
+    assert_eq!(v["addresses"], json!([{"ip": "203.0.113.10"}]));
+    let api = v["ingresses"].as_array().unwrap().iter().find(|i| i["name"] == "api").unwrap();
+    assert_eq!(api["update"]["action"], "put");
+    assert_eq!(api["update"]["path"], "/apis/networking.k8s.io/v1/namespaces/shop/ingresses/api/status");
+    let blog = v["ingresses"].as_array().unwrap().iter().find(|i| i["name"] == "blog").unwrap();
+    assert_eq!((&blog["served"], &blog["update"]["action"]), (&json!(false), &json!("untouched")));
+}
+
+#[test]
+fn status_of_a_service() {
+    let out = run(&["status", "-f", SHOP, "--service", PUBLISH]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    for line in [
+        "Name: ingress-nginx-controller",
+        "Namespace: ingress-nginx",
+        "Type: LoadBalancer",
+        "IP: 10.96.120.15",
+        "Port: http 80/TCP",
+        "NodePort: https 31443/TCP",
+        "LoadBalancer Ingress: 203.0.113.10",
+    ] {
+        assert!(out.has_line(line), "missing {line:?} in:\n{}", out.stdout);
+    }
+    let out = run(&["status", "-f", SHOP, "--service", PUBLISH, "--json"]);
+    let v = out.json();
+    assert_eq!(v["type"], "LoadBalancer");
+    assert_eq!(v["loadBalancer"]["state"], "provisioned");
+    assert_eq!(v["loadBalancer"]["ingress"], json!([{"ip": "203.0.113.10"}]));
+    let out = run(&["status", "-f", SHOP, "--service", "shop/web"]);
+    assert!(out.has_line("Type: ClusterIP"), "{}", out.stdout);
+}
+
+#[test]
+fn status_bad_flags_exit_2() {
+    for flags in [
+        &["status", "-f", SHOP][..],
+        &["status", "-f", SHOP, "--publish-service", PUBLISH, "--service", PUBLISH],
+        &["status", "-f", SHOP, "--service", PUBLISH, "--requests"],
+        &["status", "-f", SHOP, "--service", PUBLISH, "--ingress-class", "nginx"],
+        &["status", "--publish-service", PUBLISH],
+    ] {
+        let out = run(flags);
+        assert_eq!(out.code, 2, "{flags:?}: {}", out.stdout);
+        assert!(out.stderr.starts_with("error: "), "{flags:?}: {}", out.stderr);
+        assert!(out.stdout.is_empty());
+    }
+    assert_bad_input(&run(&["status", "-f", SHOP, "--service", "shop/nothing"]), "no Service shop/nothing");
+    assert_bad_input(&run(&["status", "-f", SHOP, "--service", "web"]), "--service \"web\"");
+    let dir = TempDir::new("status-bad");
+    let service = dir.write("svc.yaml", "apiVersion: v1\nkind: Service\nmetadata: {name: web}\n");
+    assert_bad_input(&run(&["status", "-f", &service, "--publish-service", "default/web"]), "svc.yaml: no Ingress");
 }

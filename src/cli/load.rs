@@ -4,7 +4,7 @@ use std::fmt::Display;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use ingress_router::input::{self, Input};
+use ingress_router::input::{self, Input, SourcedObject};
 use ingress_router::model::Object;
 use ingress_router::normalize::{EscapedSlashes, PathNormalization, Rejected, normalize_path};
 use ingress_router::path::ImplementationSpecific;
@@ -66,7 +66,7 @@ pub struct FileOptions {
 }
 
 /// The compile options and proxy normalisation from the flags, then the tests file's options.
-fn options(common: &Common, file: &FileOptions) -> (CompileOptions, PathNormalization) {
+pub fn options(common: &Common, file: &FileOptions) -> (CompileOptions, PathNormalization) {
     let compile = CompileOptions {
         ingress_class: common.ingress_class.clone().or_else(|| file.ingress_class.clone()),
         implementation_specific: common.implementation_specific.or(file.implementation_specific).unwrap_or_default(),
@@ -83,9 +83,10 @@ fn options(common: &Common, file: &FileOptions) -> (CompileOptions, PathNormaliz
 
 /// Reads the manifests, compiles them and reports notes and diagnostics on stderr.
 pub fn router(common: &Common, file: &FileOptions) -> Result<(Router, PathNormalization), Failure> {
-    let objects = objects(&common.files)?;
+    let loaded = load(&common.files)?;
+    loaded.require_ingress("nothing to route")?;
     let (options, normalization) = options(common, file);
-    let (router, diagnostics) = compile(&objects, &options);
+    let (router, diagnostics) = compile(&loaded.objects(), &options);
     for diagnostic in &diagnostics {
         stderr(diagnostic);
     }
@@ -97,26 +98,61 @@ pub fn stderr(line: &dyn Display) {
     let _ = writeln!(std::io::stderr(), "{line}");
 }
 
-fn objects(files: &[PathBuf]) -> Result<Vec<Object>, Failure> {
+/// One file (or stdin) as read: its name in messages and its text, kept to point at lines later.
+pub struct Source {
+    pub name: String,
+    pub text: String,
+}
+
+/// Everything `-f` named: the objects with where they came from, and the text of every source.
+pub struct Loaded {
+    pub objects: Vec<SourcedObject>,
+    pub sources: Vec<Source>,
+}
+
+impl Loaded {
+    /// The objects alone, in input order.
+    pub fn objects(&self) -> Vec<Object> {
+        self.objects.iter().map(|o| o.object.clone()).collect()
+    }
+
+    /// The text an object came from (`Origin::source` names it).
+    pub fn text(&self, source: &str) -> Option<&str> {
+        self.sources.iter().find(|s| s.name == source).map(|s| s.text.as_str())
+    }
+
+    /// Bad input unless there is an Ingress: `why` ends the message (`nothing to route`).
+    pub fn require_ingress(&self, why: &str) -> Result<(), Failure> {
+        if self.objects.iter().any(|o| matches!(o.object, Object::Ingress(_))) {
+            return Ok(());
+        }
+        Err(Failure(format!(
+            "{}: no Ingress (kind: Ingress, apiVersion: networking.k8s.io/v1) in the input, {why}",
+            self.names()
+        )))
+    }
+
+    /// The sources' names, for messages.
+    pub fn names(&self) -> String {
+        self.sources.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", ")
+    }
+}
+
+/// Reads every file (folders expanded) and reports the input's notes on stderr.
+pub fn load(files: &[PathBuf]) -> Result<Loaded, Failure> {
     let mut input = Input::default();
-    let mut names = Vec::new();
+    let mut sources = Vec::new();
     for file in files {
         for path in expand(file)? {
             let (name, text) = read_text(&path)?;
             input.extend(input::parse(&name, &text).map_err(|e| Failure(e.to_string()))?);
-            names.push(name);
+            sources.push(Source { name, text });
         }
     }
     for note in &input.notes {
         stderr(&format_args!("note: {note}"));
     }
-    if !input.objects.iter().any(|o| matches!(o.object, Object::Ingress(_))) {
-        return Err(Failure(format!(
-            "{}: no Ingress (kind: Ingress, apiVersion: networking.k8s.io/v1) in the input, nothing to route",
-            names.join(", ")
-        )));
-    }
-    Ok(input.into_objects())
+    Ok(Loaded { objects: input.objects, sources })
 }
 
 /// A file stands for itself; a folder for every `*.yaml`, `*.yml` and `*.json` inside, recursively, sorted.

@@ -1,11 +1,14 @@
 //! The command-line adapter: reads files, builds options, calls the library, prints.
 //! It holds no routing logic of its own.
 //!
-//! Exit codes: 0 success, 1 some `test` failed, 2 bad input or usage, 3 internal error.
+//! Exit codes: 0 success, 1 some `test` failed or `validate` found an invalid object, 2 bad input
+//! or usage, 3 internal error.
 
 mod check;
 mod load;
 mod show;
+mod status;
+mod validate;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -21,9 +24,11 @@ Examples:
   ingress-router explain -f examples/shop/manifests api.example.com /v2/orders
   ingress-router table -f examples/shop/manifests --ingress-class nginx
   ingress-router test -f examples/shop/manifests examples/shop/tests.yaml --coverage
+  ingress-router validate -f examples/invalid
+  ingress-router status -f examples/shop/manifests --publish-service ingress-nginx/ingress-nginx-controller
   kubectl get ingress,service,ingressclass -A -o yaml | ingress-router table -f -
 
-Exit codes: 0 success, 1 a test failed, 2 bad input or usage, 3 internal error.";
+Exit codes: 0 success, 1 a test failed or an object is invalid, 2 bad input or usage, 3 internal error.";
 
 const ROUTE_EXAMPLES: &str = "\
 Examples:
@@ -63,6 +68,24 @@ Examples:
   ingress-router test -f examples/shop/manifests examples/shop/tests.yaml
   ingress-router test -f examples/shop/manifests examples/shop/tests.yaml --coverage";
 
+const VALIDATE_EXAMPLES: &str = "\
+Prints, for each invalid object, the apiserver's answer as `kubectl apply` shows it, then every
+error at its file:line:column; then the warnings and notes about the input, and a summary.
+Exit code 1 when an object is invalid (with --strict: also on a warning).
+
+Examples:
+  ingress-router validate -f examples/invalid
+  ingress-router validate -f examples/shop/manifests --strict
+  ingress-router validate -f ingress.yaml --update <(kubectl get ingress shop -n shop -o yaml)
+  kubectl get ingress,ingressclass -A -o yaml | ingress-router validate -f - --json | jq '.objects[] | select(.valid | not)'";
+
+const STATUS_EXAMPLES: &str = "\
+Examples:
+  ingress-router status -f examples/shop/manifests --publish-service ingress-nginx/ingress-nginx-controller
+  ingress-router status -f examples/shop/manifests --publish-service ingress-nginx/ingress-nginx-controller --ingress-class nginx --requests
+  ingress-router status -f examples/shop/manifests --service ingress-nginx/ingress-nginx-controller
+  ingress-router status -f manifests/ --publish-service ingress-nginx/ingress-nginx-controller --json";
+
 /// Kubernetes Ingress routing: which backend gets a request, and why.
 #[derive(Parser)]
 #[command(name = "ingress-router", version, after_help = EXAMPLES)]
@@ -85,6 +108,12 @@ enum Command {
     /// Check routes against a tests file (like Envoy's router_check_tool).
     #[command(after_help = TEST_EXAMPLES)]
     Test(TestArgs),
+    /// What the apiserver would reject, at its file:line:column, and the warnings about the input.
+    #[command(after_help = VALIDATE_EXAMPLES)]
+    Validate(validate::ValidateArgs),
+    /// The addresses an ingress controller writes into the Ingresses it serves, or a Service's status.
+    #[command(after_help = STATUS_EXAMPLES)]
+    Status(status::StatusArgs),
 }
 
 /// Flags every subcommand takes.
@@ -184,6 +213,8 @@ fn run(cli: Cli) -> Result<i32, Failure> {
             Ok(0)
         }
         Command::Test(args) => check::run(&args.common, &args.tests, args.coverage),
+        Command::Validate(args) => validate::run(&args),
+        Command::Status(args) => status::run(&args),
     }
 }
 
