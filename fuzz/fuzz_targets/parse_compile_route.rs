@@ -1,0 +1,113 @@
+//! Arbitrary bytes through the whole pipeline: `input::parse` -> `compile` -> `route` and
+//! `explain` (and the table view, proxy path normalisation, URL reading). Must never panic.
+//!
+//! Layout of a fuzz input: byte 0 holds option bits; then the input text; then, after the last
+//! NUL byte (if any), requests, one per line, `host path` (split at the first space). Without a
+//! NUL, a fixed set of requests is routed. Seeds: any YAML or JSON manifest prefixed with one byte.
+#![no_main]
+
+use ingress_router::model::{IngressBackend, IngressServiceBackend, ServiceBackendPort};
+use ingress_router::normalize::{EscapedSlashes, PathNormalization, normalize_path};
+use ingress_router::{CompileOptions, ImplementationSpecific, Request, compile, input};
+use libfuzzer_sys::fuzz_target;
+
+const DEFAULT_REQUESTS: &[(&[u8], &[u8])] = &[
+    (b"example.com", b"/"),
+    (b"Foo.Example.COM.:8443", b"/foo/bar?x=1#y"),
+    (b"", b""),
+    (b"[::1]:80", b"//a/../b"),
+    (b"\xff.example.com", b"/\xff\xfe"),
+    (b"a:b:c", b"*"),
+];
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&flags, rest)) = data.split_first() else { return };
+    let (text, requests) = match rest.iter().rposition(|&b| b == 0) {
+        Some(nul) => (&rest[..nul], Some(&rest[nul + 1..])),
+        None => (rest, None),
+    };
+    // Bit 0: read the text lossily (else only valid UTF-8 is parsed).
+    let text = if flags & 1 != 0 {
+        String::from_utf8_lossy(text).into_owned()
+    } else {
+        match std::str::from_utf8(text) {
+            Ok(t) => t.to_owned(),
+            Err(_) => return,
+        }
+    };
+    let parsed = match input::parse("fuzz", &text) {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            // Errors must render (Display walks every optional part).
+            let _ = e.to_string();
+            return;
+        }
+    };
+    for note in &parsed.notes {
+        let _ = note.to_string();
+    }
+    let objects = parsed.into_objects();
+    let options = CompileOptions {
+        implementation_specific: match (flags >> 1) % 3 {
+            0 => ImplementationSpecific::Prefix,
+            1 => ImplementationSpecific::Exact,
+            _ => ImplementationSpecific::StringPrefix,
+        },
+        // Bit 3: serve a class (exercises IngressClass participation).
+        ingress_class: (flags & 8 != 0).then(|| String::from("nginx")),
+        // Bit 4: a configured default backend.
+        default_backend: (flags & 16 != 0).then(|| IngressBackend {
+            service: Some(IngressServiceBackend {
+                name: "fallback".into(),
+                port: Some(ServiceBackendPort { name: None, number: Some(80) }),
+            }),
+            resource: None,
+        }),
+        ..CompileOptions::default()
+    };
+    let (router, diagnostics) = compile(&objects, &options);
+    for d in &diagnostics {
+        let _ = d.to_string();
+    }
+    let _ = serde_json::to_string(&router.table()).expect("the table view serialises");
+
+    let normalization = PathNormalization {
+        normalize_path: flags & 32 != 0,
+        merge_slashes: flags & 64 != 0,
+        escaped_slashes: if flags & 128 != 0 {
+            EscapedSlashes::RejectRequest
+        } else {
+            EscapedSlashes::UnescapeAndForward
+        },
+    };
+    let check = |host: &[u8], path: &[u8]| {
+        let request = Request::from_bytes(host, path);
+        let decision = router.route(&request);
+        let explanation = router.explain(&request);
+        assert_eq!(explanation.decision, decision.view(), "explain() and route() disagree");
+        let _ = serde_json::to_string(&explanation).expect("the explanation serialises");
+        if let Ok(normalized) = normalize_path(path, &normalization) {
+            let _ = router.route(&Request::from_bytes(host, &normalized));
+        }
+        let url = format!("http://{}{}", String::from_utf8_lossy(host), String::from_utf8_lossy(path));
+        if let Ok(r) = Request::from_url(&url) {
+            let _ = router.route(&r);
+        }
+    };
+    match requests {
+        Some(lines) => {
+            for line in lines.split(|&b| b == b'\n').take(16) {
+                let (host, path) = match line.iter().position(|&b| b == b' ') {
+                    Some(space) => (&line[..space], &line[space + 1..]),
+                    None => (line, &b"/"[..]),
+                };
+                check(host, path);
+            }
+        }
+        None => {
+            for &(host, path) in DEFAULT_REQUESTS {
+                check(host, path);
+            }
+        }
+    }
+});
