@@ -144,11 +144,14 @@ impl Router {
         }
         let mut rank = 0;
         let mut matching: Vec<&Route> = Vec::new();
+        // The chosen table's routes come first in `order`, and a route belongs to one table only.
+        let considered_count = chosen.map_or(0, |t| t.routes.len());
         let candidates = order
             .iter()
-            .map(|&r| {
+            .enumerate()
+            .map(|(position, &r)| {
                 let route = &self.routes[r];
-                let considered = chosen.is_some_and(|t| t.routes.contains(&r));
+                let considered = position < considered_count;
                 let (path_matched, path_reason) =
                     path::explain_match(route.path_type, route.match_kind, &route.path, request_path);
                 let matched = considered && path_matched;

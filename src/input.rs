@@ -212,6 +212,16 @@ fn json_message(e: &serde_json::Error) -> String {
 #[cfg(feature = "yaml")]
 pub fn parse_yaml(source: &str, text: &str) -> Result<Input, InputError> {
     use serde::Deserialize;
+    if let Some((line, column)) = nesting_too_deep(text, MAX_YAML_DEPTH) {
+        let mut err = InputError::new(
+            InputErrorKind::Syntax,
+            source,
+            format!("recursion limit exceeded: collections nested more than {MAX_YAML_DEPTH} deep"),
+        );
+        err.line = Some(line);
+        err.column = Some(column);
+        return Err(err);
+    }
     let mut input = Input::default();
     for (index, document) in serde_norway::Deserializer::from_str(text).enumerate() {
         let number = index + 1;
@@ -236,6 +246,40 @@ pub fn parse_yaml(source: &str, text: &str) -> Result<Input, InputError> {
         add_document(&mut input, source, number, value)?;
     }
     Ok(input)
+}
+
+/// Deepest nesting the YAML reader accepts: serde_norway's own recursion limit.
+#[cfg(feature = "yaml")]
+pub const MAX_YAML_DEPTH: usize = 128;
+
+/// Where collections first nest deeper than `limit` (1-based line and column), read with
+/// saphyr-parser's event parser in linear time. serde_norway applies the same limit only after
+/// libyaml has scanned the whole document, and libyaml's scan is quadratic in the depth of flow
+/// collections (`{a: {a: …` takes a minute for 400 KB). A syntax error saphyr reports for
+/// another reason ends the check (serde_norway then reports its own message); saphyr refuses flow
+/// nesting deeper than 255 itself, which counts as too deep.
+#[cfg(feature = "yaml")]
+fn nesting_too_deep(text: &str, limit: usize) -> Option<(usize, usize)> {
+    use saphyr_parser::{Event, Parser};
+    let mut parser = Parser::new_from_str(text);
+    let mut depth = 0usize;
+    while let Some(next) = parser.next_event() {
+        match next {
+            Ok((Event::MappingStart(..) | Event::SequenceStart(..), span)) => {
+                depth += 1;
+                if depth > limit {
+                    return Some((span.start.line(), span.start.col() + 1));
+                }
+            }
+            Ok((Event::MappingEnd | Event::SequenceEnd, _)) => depth = depth.saturating_sub(1),
+            Ok(_) => {}
+            Err(e) if e.info().contains("recursion limit") => {
+                return Some((e.marker().line(), e.marker().col() + 1));
+            }
+            Err(_) => return None,
+        }
+    }
+    None
 }
 
 /// serde_norway's message without its own location suffix.

@@ -131,7 +131,7 @@ pub fn matches(kind: MatchKind, path: &str, request: &[u8]) -> bool {
         MatchKind::StringPrefix => request.starts_with(p),
         MatchKind::ElementPrefix => {
             let q = match_key(kind, path).as_bytes();
-            request == q || (request.starts_with(q) && request.get(q.len()) == Some(&b'/'))
+            q.is_empty() || request == q || (request.starts_with(q) && request.get(q.len()) == Some(&b'/'))
         }
     }
 }

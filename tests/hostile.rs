@@ -4,8 +4,7 @@
 //! No test measures time (CI machines are noisy). Each is built so that an unbounded
 //! implementation would hang or run out of memory instead (an alias bomb that expands to hundreds
 //! of millions of nodes, nesting a recursive parser would overflow the stack on, lookups that would
-//! scan megabytes per request), which CI notices. Tests that guard a known library issue that
-//! still makes them hang are `#[ignore]`d with the reason; run them with `--ignored`.
+//! scan megabytes per request), which CI notices. Each test names the bound it guards.
 
 mod reference_matcher;
 
@@ -164,7 +163,6 @@ fn deeply_nested_yaml_is_refused_with_a_recursion_error() {
 /// limit before handing the text to serde_norway (saphyr-parser, already a dependency, does so in
 /// linear time).
 #[test]
-#[ignore = "library issue: YAML flow nesting is scanned in quadratic time (hangs); un-ignore once input.rs bounds it"]
 fn deep_yaml_flow_nesting_is_refused_in_linear_time() {
     for text in [format!("a: {}", "{a: ".repeat(100_000)), format!("---\n{}", "{a:\n".repeat(100_000))] {
         let err = parse_err(&text);
@@ -320,7 +318,6 @@ fn a_hundred_thousand_paths_across_many_ingresses() {
 /// chosen host table with `Vec::contains`, quadratic in the table size (100 000 paths: 48 s in a
 /// debug build, 2.2 s in release; 200 000: 6.7 s in release).
 #[test]
-#[ignore = "library issue: explain() is quadratic in the number of paths (hangs); un-ignore once explain.rs is fixed"]
 fn explain_is_linear_in_the_number_of_paths() {
     let paths = (0..100_000).map(|i| path(&format!("/p{i}"), "Prefix", &format!("s{i}"))).collect();
     let router = router(&[ingress("big", vec![(None, paths)])]);
@@ -335,7 +332,6 @@ fn explain_is_linear_in_the_number_of_paths() {
 /// (100 000 Ingresses with their own host and defaultBackend, about 30 MB of YAML: 22 s in
 /// release, far longer in debug; 200 000: 85 s).
 #[test]
-#[ignore = "library issue: compile() is quadratic in Ingresses that declare a defaultBackend (hangs); un-ignore once table.rs is fixed"]
 fn many_ingresses_with_default_backends_compile_in_linear_time() {
     let set: Vec<Ingress> = (0..100_000)
         .map(|i| {
@@ -566,7 +562,6 @@ fn malformed_host_headers() {
 /// 40 000 TLS hosts (about 2 MB of YAML) made `compile` build tens of GB of messages (OOM);
 /// 10 000 of each already give 3.6 GB.
 #[test]
-#[ignore = "library issue: TLS lint is quadratic in time and message size (OOM); un-ignore once diagnostics/checks.rs is fixed"]
 fn many_rule_and_tls_hosts_lint_in_bounded_time_and_memory() {
     use ingress_router::diagnostics::code;
     let n = 50_000;
@@ -588,7 +583,6 @@ fn many_rule_and_tls_hosts_lint_in_bounded_time_and_memory() {
 /// Service and computes an edit distance to every Service name of the namespace (did-you-mean):
 /// 8 000 missing backends among 8 000 Services took 108 s in release, 20 000 take hours.
 #[test]
-#[ignore = "library issue: missing-Service lint is quadratic (hangs); un-ignore once diagnostics/checks.rs is fixed"]
 fn many_missing_services_lint_in_bounded_time() {
     use ingress_router::diagnostics::code;
     let n = 20_000;

@@ -314,7 +314,7 @@ fn age_ties_compare_namespace_slash_name_as_one_string() {
 /// an empty element-prefix key of a path `/` matches everything) or SEMANTICS.md (request paths not
 /// starting with `/` match no element-wise prefix) should change; this test states the current text.
 #[test]
-#[ignore = "spec question for the lead: Prefix `/` and request paths that do not start with `/`"]
+// Guards SEMANTICS.md section 3: `Prefix /` matches every request path, with or without a leading `/`.
 fn prefix_root_matches_request_paths_without_leading_slash() {
     let set = vec![one_path_ingress("default", "root", None, "/", "Prefix", "root")];
     let objects: Vec<Object> = set.iter().cloned().map(Object::Ingress).collect();

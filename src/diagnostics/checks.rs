@@ -68,12 +68,14 @@ pub fn lint(objects: &[Object], options: &CompileOptions) -> Vec<Diagnostic> {
     }
 
     let regex_hosts = regex_hosts(&input.served);
+    let mut services = ServiceIndex::new(&input.services);
     for ingress in &input.served {
         if !input.services.is_empty() {
             for site in backend_sites(ingress) {
-                let target = site.service.and_then(|b| find_service(&input.services, ingress, &b.name));
+                let target =
+                    site.service.and_then(|b| services.by_key.get(&(namespace(ingress), b.name.as_str())).copied());
                 for check in SERVICE_CHECKS {
-                    out.extend(check(&site, target, &input.services));
+                    out.extend(check(&site, target, &mut services));
                 }
             }
         }
@@ -86,6 +88,36 @@ pub fn lint(objects: &[Object], options: &CompileOptions) -> Vec<Diagnostic> {
 
     out.sort_by(compare);
     out
+}
+
+/// The Services of the input, indexed so that every backend costs a few hash lookups.
+struct ServiceIndex<'a> {
+    by_key: hashbrown::HashMap<(&'a str, &'a str), &'a Service>,
+    names_by_namespace: hashbrown::HashMap<&'a str, Vec<&'a str>>,
+    namespaces_by_name: hashbrown::HashMap<&'a str, Vec<&'a str>>,
+    /// Did-you-mean suggestions left to compute (each costs an edit distance per candidate).
+    suggestions_left: usize,
+}
+
+/// At most this many missing Services get a did-you-mean, each among at most this many candidates.
+const MAX_SUGGESTIONS: usize = 1_000;
+
+impl<'a> ServiceIndex<'a> {
+    fn new(services: &[&'a Service]) -> Self {
+        let mut index = ServiceIndex {
+            by_key: hashbrown::HashMap::new(),
+            names_by_namespace: hashbrown::HashMap::new(),
+            namespaces_by_name: hashbrown::HashMap::new(),
+            suggestions_left: MAX_SUGGESTIONS,
+        };
+        for s in services {
+            let (ns, name) = (s.metadata.namespace_or_default(), s.metadata.name.as_str());
+            index.by_key.entry((ns, name)).or_insert(s);
+            index.names_by_namespace.entry(ns).or_default().push(name);
+            index.namespaces_by_name.entry(name).or_default().push(ns);
+        }
+        index
+    }
 }
 
 /// The objects of the input, by kind.
@@ -149,7 +181,7 @@ impl BackendSite<'_> {
     }
 }
 
-type ServiceCheck = fn(&BackendSite<'_>, Option<&Service>, &[&Service]) -> Option<Diagnostic>;
+type ServiceCheck = fn(&BackendSite<'_>, Option<&Service>, &mut ServiceIndex<'_>) -> Option<Diagnostic>;
 
 /// The checks run on every Service backend, with the Service it names (when the input has it).
 const SERVICE_CHECKS: [ServiceCheck; 5] =
@@ -159,7 +191,7 @@ const SERVICE_CHECKS: [ServiceCheck; 5] =
 fn check_missing_service(
     site: &BackendSite<'_>,
     target: Option<&Service>,
-    services: &[&Service],
+    services: &mut ServiceIndex<'_>,
 ) -> Option<Diagnostic> {
     let backend = site.service?;
     if target.is_some() {
@@ -171,15 +203,24 @@ fn check_missing_service(
         site.at("name"),
         backend.name
     );
-    let same_namespace = services.iter().filter(|s| s.metadata.namespace_or_default() == namespace);
-    let suggestion = annotations::closest(&backend.name, same_namespace.map(|s| s.metadata.name.as_str()));
+    let same_namespace = services.names_by_namespace.get(namespace).map_or(&[][..], Vec::as_slice);
+    let suggestion = if services.suggestions_left > 0 && same_namespace.len() <= MAX_SUGGESTIONS {
+        services.suggestions_left -= 1;
+        annotations::closest(&backend.name, same_namespace.iter().copied())
+    } else {
+        None
+    };
     if let Some(s) = suggestion {
         message.push_str(&format!("; did you mean Service {namespace}/{s}?"));
     }
     let elsewhere: Vec<&str> = services
-        .iter()
-        .filter(|s| s.metadata.name == backend.name && s.metadata.namespace_or_default() != namespace)
-        .map(|s| s.metadata.namespace_or_default())
+        .namespaces_by_name
+        .get(backend.name.as_str())
+        .into_iter()
+        .flatten()
+        .copied()
+        .filter(|&ns| ns != namespace)
+        .take(10)
         .collect();
     if !elsewhere.is_empty() {
         message.push_str(&format!(
@@ -195,7 +236,11 @@ fn check_missing_service(
 }
 
 /// The backend is an ExternalName Service: some controllers proxy to the external name, others refuse it.
-fn check_external_name(site: &BackendSite<'_>, target: Option<&Service>, _: &[&Service]) -> Option<Diagnostic> {
+fn check_external_name(
+    site: &BackendSite<'_>,
+    target: Option<&Service>,
+    _: &mut ServiceIndex<'_>,
+) -> Option<Diagnostic> {
     let service = target.filter(|s| is_external_name(s))?;
     let external = service.spec.external_name.as_deref().unwrap_or("");
     Some(diagnostic(
@@ -213,7 +258,11 @@ fn check_external_name(site: &BackendSite<'_>, target: Option<&Service>, _: &[&S
 }
 
 /// The backend's Service defines no ports: there is nowhere to send traffic.
-fn check_service_without_ports(site: &BackendSite<'_>, target: Option<&Service>, _: &[&Service]) -> Option<Diagnostic> {
+fn check_service_without_ports(
+    site: &BackendSite<'_>,
+    target: Option<&Service>,
+    _: &mut ServiceIndex<'_>,
+) -> Option<Diagnostic> {
     let service = target.filter(|s| !is_external_name(s) && s.spec.ports.is_empty())?;
     Some(diagnostic(
         code::SERVICE_WITHOUT_PORTS,
@@ -229,7 +278,7 @@ fn check_service_without_ports(site: &BackendSite<'_>, target: Option<&Service>,
 }
 
 /// The backend names a port (`port.name`) that the Service does not define in `spec.ports[].name`.
-fn check_port_name(site: &BackendSite<'_>, target: Option<&Service>, _: &[&Service]) -> Option<Diagnostic> {
+fn check_port_name(site: &BackendSite<'_>, target: Option<&Service>, _: &mut ServiceIndex<'_>) -> Option<Diagnostic> {
     let service = target.filter(|s| !is_external_name(s) && !s.spec.ports.is_empty())?;
     let wanted = site.port_name()?;
     let ports = &service.spec.ports;
@@ -271,7 +320,7 @@ fn check_port_name(site: &BackendSite<'_>, target: Option<&Service>, _: &[&Servi
 }
 
 /// The backend names a port number (`port.number`) that the Service does not expose in `spec.ports[].port`.
-fn check_port_number(site: &BackendSite<'_>, target: Option<&Service>, _: &[&Service]) -> Option<Diagnostic> {
+fn check_port_number(site: &BackendSite<'_>, target: Option<&Service>, _: &mut ServiceIndex<'_>) -> Option<Diagnostic> {
     let service = target.filter(|s| !is_external_name(s) && !s.spec.ports.is_empty())?;
     let wanted = site.port_number()?;
     let ports = &service.spec.ports;
@@ -306,11 +355,6 @@ fn check_port_number(site: &BackendSite<'_>, target: Option<&Service>, _: &[&Ser
         vec![site.object("port.number"), service_ref(service).with_field("spec.ports")],
         fix,
     ))
-}
-
-fn find_service<'s>(services: &[&'s Service], ingress: &Ingress, name: &str) -> Option<&'s Service> {
-    let namespace = namespace(ingress);
-    services.iter().copied().find(|s| s.metadata.name == name && s.metadata.namespace_or_default() == namespace)
 }
 
 fn is_external_name(service: &Service) -> bool {
@@ -440,16 +484,17 @@ fn check_legacy_class_annotation(ingress: &Ingress, out: &mut Vec<Diagnostic>) {
 /// answer on the controller's catch-all server, with its default certificate.
 fn check_tls_hosts_served(ingress: &Ingress, out: &mut Vec<Diagnostic>) {
     let rule_hosts: Vec<&str> = rule_hosts(ingress).map(|(_, h)| h).collect();
+    let rule_index = HostIndex::new(&rule_hosts);
     let hostless = rules(ingress).any(|(_, r)| r.host.as_deref().unwrap_or("").is_empty());
     for (t, h, tls_host) in tls_hosts(ingress) {
-        if rule_hosts.iter().any(|r| hosts_overlap(tls_host, r)) {
+        if rule_index.overlaps(tls_host) {
             continue;
         }
         let mut message = format!(
             "{}: spec.tls[{t}].hosts[{h}]: {tls_host:?} matches no rule host of this Ingress (rule hosts: {}), \
              so its certificate is never served for it",
             ingress_label(ingress),
-            if rule_hosts.is_empty() { String::from("none") } else { rule_hosts.join(", ") },
+            if rule_hosts.is_empty() { String::from("none") } else { host_list(&rule_hosts) },
         );
         if hostless {
             message.push_str(
@@ -474,12 +519,13 @@ fn check_hosts_without_tls(ingress: &Ingress, out: &mut Vec<Diagnostic>) {
         return;
     }
     let covered: Vec<&str> = tls_hosts(ingress).map(|(_, _, h)| h).collect();
-    let mut seen: Vec<&str> = Vec::new();
+    let covered_index = HostIndex::new(&covered);
+    let mut seen: hashbrown::HashSet<&str> = hashbrown::HashSet::new();
     for (i, host) in rule_hosts(ingress) {
-        if seen.contains(&host) || covered.iter().any(|t| hosts_overlap(t, host)) {
+        if seen.contains(host) || covered_index.overlaps(host) {
             continue;
         }
-        seen.push(host);
+        seen.insert(host);
         out.push(diagnostic(
             code::HOST_WITHOUT_TLS,
             Severity::Warning,
@@ -487,7 +533,7 @@ fn check_hosts_without_tls(ingress: &Ingress, out: &mut Vec<Diagnostic>) {
                 "{}: spec.rules[{i}].host: {host:?} has no TLS entry while this Ingress terminates TLS for {}; \
                  HTTPS requests for it get the controller's default certificate, and plain HTTP is not redirected",
                 ingress_label(ingress),
-                covered.join(", "),
+                host_list(&covered),
             ),
             vec![ingress_ref(ingress).with_field(format!("spec.rules[{i}].host"))],
             format!(
@@ -523,6 +569,65 @@ fn check_tls_secrets(ingress: &Ingress, out: &mut Vec<Diagnostic>) {
 
 /// Does a TLS host cover a rule host (or the other way round)? Equal, or one is a wildcard whose
 /// `*` covers the first label of the other: `*.foo.com` and `a.foo.com` overlap.
+/// At most this many hosts are listed in a message (a message stays a line, whatever the input).
+const MAX_LISTED_HOSTS: usize = 10;
+
+/// `a, b, c` or `a, b, c and 12 more`.
+fn host_list(hosts: &[&str]) -> String {
+    let mut text = hosts.iter().take(MAX_LISTED_HOSTS).copied().collect::<Vec<_>>().join(", ");
+    if hosts.len() > MAX_LISTED_HOSTS {
+        text.push_str(&format!(" and {} more", hosts.len() - MAX_LISTED_HOSTS));
+    }
+    text
+}
+
+/// A set of hosts answering [`hosts_overlap`] against all of them with a few hash lookups.
+struct HostIndex {
+    /// Every host, lowercased.
+    hosts: hashbrown::HashSet<String>,
+    /// `foo.com` for each `*.foo.com`.
+    wildcard_suffixes: hashbrown::HashSet<String>,
+    /// What each non-wildcard host would be covered by: `foo.com` for `bar.foo.com`.
+    covered_suffixes: hashbrown::HashSet<String>,
+}
+
+impl HostIndex {
+    fn new(hosts: &[&str]) -> Self {
+        let mut index = HostIndex {
+            hosts: hashbrown::HashSet::new(),
+            wildcard_suffixes: hashbrown::HashSet::new(),
+            covered_suffixes: hashbrown::HashSet::new(),
+        };
+        for h in hosts {
+            index.hosts.insert(h.to_ascii_lowercase());
+            match h.strip_prefix("*.") {
+                Some(suffix) => {
+                    index.wildcard_suffixes.insert(suffix.to_string());
+                }
+                None => {
+                    if let Some(s) = wildcard_suffix(h.as_bytes()) {
+                        index.covered_suffixes.insert(String::from_utf8_lossy(s).into_owned());
+                    }
+                }
+            }
+        }
+        index
+    }
+
+    /// `hosts_overlap(host, h)` for some `h` of the set.
+    fn overlaps(&self, host: &str) -> bool {
+        if self.hosts.contains(&host.to_ascii_lowercase()) {
+            return true;
+        }
+        match host.strip_prefix("*.") {
+            Some(suffix) => self.covered_suffixes.contains(suffix),
+            None => wildcard_suffix(host.as_bytes())
+                .is_some_and(|s| core::str::from_utf8(s).is_ok_and(|s| self.wildcard_suffixes.contains(s))),
+        }
+    }
+}
+
+#[cfg(test)]
 fn hosts_overlap(a: &str, b: &str) -> bool {
     let covers = |wild: &str, host: &str| {
         wild.strip_prefix("*.").is_some_and(|suffix| {
