@@ -1,1 +1,1074 @@
-fn main() {}
+//! `Router::route` and `compile` over generated, realistic tables (10, 1 000, 10 000 and 100 000
+//! paths), measured side by side with:
+//!
+//! - `linear`: a linear scan implementing SEMANTICS.md sections 2-5 independently of the library
+//!   (for each request: every rule filtered by host tier, then path match, the best by the
+//!   precedence keys). Before anything is timed it must give the router's answer on every
+//!   generated request (the bench panics otherwise).
+//! - `floor`: what no router can beat, two hash probes (host -> per-host map, path -> entry) with
+//!   hashbrown's default hasher (the one `src/table.rs` uses) over `Box<[u8]>` keys (as the table
+//!   has). Its inputs are pre-resolved: host already normalised and tier already chosen (so the
+//!   first probe hits whenever some tier matches), path already cut at `?`/`#`; it only finds
+//!   rules whose path is exactly the request path. Normalising the host, cutting the query,
+//!   trying prefixes and precedence are all work the router does and the floor does not.
+//!
+//! Criterion ids (stable): `lookup/{router,floor,linear}/<paths>` (throughput in lookups) and
+//! `compile/<paths>`. After criterion, in `--bench` mode, an interleaved pass (router, floor and
+//! linear timed in alternation, medians of paired ratios) prints a Markdown summary with the
+//! compile times and the heap retained by `compile` (counted by a `#[global_allocator]` wrapper
+//! around `System`, switched on only around the measured `compile`). See BENCHMARKS.md.
+//!
+//! Without `--bench` (`cargo test --benches`), only the 10 and 1 000 path tables are built and
+//! checked, and each benchmark runs once. `ROUTE_BENCH_SIZES=10000` (comma-separated) builds only
+//! the tables named (for profiling: `--profile-time 10 lookup/router/10000`).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cmp::Reverse;
+use std::hint::black_box;
+use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicUsize, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+use criterion::{BenchmarkId, Criterion, SamplingMode, Throughput};
+use hashbrown::{HashMap, HashSet};
+use ingress_router::model::{
+    HttpIngressPath, HttpIngressRuleValue, Ingress, IngressBackend, IngressRule, IngressServiceBackend, IngressSpec,
+    Object, ObjectMeta, ServiceBackendPort,
+};
+use ingress_router::table::Standing;
+use ingress_router::{CompileOptions, Request, Router, Via, compile};
+
+const SIZES: [usize; 4] = [10, 1_000, 10_000, 100_000];
+/// Requests per size; the router and the floor route all of them in each timed iteration.
+const REQUESTS: usize = 4096;
+const SEED: u64 = 0x001a_9e55_2024;
+
+// ---------------------------------------------------------------------------------------------
+// Heap accounting.
+
+struct Counting;
+
+static COUNTING: AtomicBool = AtomicBool::new(false);
+static LIVE: AtomicIsize = AtomicIsize::new(0);
+static PEAK: AtomicIsize = AtomicIsize::new(0);
+static ALLOCS: AtomicUsize = AtomicUsize::new(0);
+
+fn grew(bytes: usize) {
+    let live = LIVE.fetch_add(bytes as isize, Relaxed) + bytes as isize;
+    PEAK.fetch_max(live, Relaxed);
+    ALLOCS.fetch_add(1, Relaxed);
+}
+
+fn shrank(bytes: usize) {
+    LIVE.fetch_sub(bytes as isize, Relaxed);
+}
+
+// SAFETY: every call is forwarded to `System` unchanged; the wrapper only counts sizes.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() && COUNTING.load(Relaxed) {
+            grew(layout.size());
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc_zeroed(layout) };
+        if !p.is_null() && COUNTING.load(Relaxed) {
+            grew(layout.size());
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        if COUNTING.load(Relaxed) {
+            shrank(layout.size());
+        }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() && COUNTING.load(Relaxed) {
+            shrank(layout.size());
+            grew(new_size);
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+struct Heap {
+    /// Bytes still allocated once `compile` returned and its diagnostics were dropped: the router.
+    retained: isize,
+    /// Most bytes allocated at once during `compile`.
+    peak: isize,
+    allocations: usize,
+}
+
+fn compile_heap(objects: &[Object]) -> Heap {
+    LIVE.store(0, Relaxed);
+    PEAK.store(0, Relaxed);
+    ALLOCS.store(0, Relaxed);
+    COUNTING.store(true, Relaxed);
+    let (router, diagnostics) = compile(objects, &CompileOptions::default());
+    drop(diagnostics);
+    let retained = LIVE.load(Relaxed);
+    COUNTING.store(false, Relaxed);
+    drop(black_box(router));
+    Heap { retained, peak: PEAK.load(Relaxed), allocations: ALLOCS.load(Relaxed) }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Seeded generation.
+
+/// xorshift64 (Marsaglia 13/7/17) with a multiplicative output step.
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Self {
+        Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
+    }
+
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// Uniform in `0..n` (`n > 0`).
+    fn below(&mut self, n: usize) -> usize {
+        (((self.next() >> 32) * n as u64) >> 32) as usize
+    }
+
+    fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+const WORDS: &[&str] = &[
+    "api",
+    "v1",
+    "v2",
+    "v3",
+    "users",
+    "orders",
+    "items",
+    "cart",
+    "checkout",
+    "catalog",
+    "products",
+    "search",
+    "static",
+    "assets",
+    "images",
+    "css",
+    "js",
+    "auth",
+    "login",
+    "logout",
+    "oauth2",
+    "callback",
+    "health",
+    "healthz",
+    "metrics",
+    "admin",
+    "graphql",
+    "ws",
+    "docs",
+    "blog",
+    "posts",
+    "comments",
+    "accounts",
+    "billing",
+    "invoices",
+    "payments",
+    "webhooks",
+    "uploads",
+    "files",
+    "media",
+    "reports",
+    "settings",
+    "profile",
+    "notifications",
+    "feed",
+    "inventory",
+    "shipping",
+    "reviews",
+    "recommendations",
+    "sessions",
+    "tokens",
+    "public",
+    "internal",
+    "status",
+    "events",
+    "analytics",
+    "export",
+    "import",
+    "downloads",
+    "help",
+    "support",
+    "tickets",
+    "messages",
+    "chat",
+    "config",
+    "features",
+    "flags",
+    "teams",
+    "projects",
+    "repos",
+    "builds",
+    "deploy",
+    "logs",
+    "well-known",
+    "favicon.ico",
+    "robots.txt",
+    "sitemap.xml",
+    "index.html",
+];
+const SUBDOMAINS: &[&str] = &[
+    "www",
+    "api",
+    "shop",
+    "app",
+    "admin",
+    "static",
+    "cdn",
+    "auth",
+    "m",
+    "docs",
+    "status",
+    "grafana",
+    "store",
+    "portal",
+    "dashboard",
+    "mail",
+    "login",
+    "pay",
+    "checkout",
+    "media",
+    "assets",
+    "beta",
+    "staging",
+    "internal",
+    "console",
+    "eu",
+    "us-east",
+    "gw",
+];
+const COMPANIES: &[&str] = &[
+    "acme",
+    "globex",
+    "initech",
+    "umbrella",
+    "hooli",
+    "stark",
+    "wayne",
+    "wonka",
+    "cyberdyne",
+    "tyrell",
+    "soylent",
+    "vandelay",
+    "pied-piper",
+    "aperture",
+    "black-mesa",
+    "oscorp",
+    "massive",
+    "dunder",
+    "prestige",
+    "monarch",
+];
+const TLDS: &[&str] = &["com", "io", "net", "org", "dev", "co.uk", "cloud"];
+/// `team` is a prefix of `team-a`: age ties then depend on comparing `namespace/name` as one string.
+const NAMESPACES: &[&str] = &[
+    "default",
+    "shop",
+    "payments",
+    "search",
+    "auth",
+    "media",
+    "platform",
+    "monitoring",
+    "team",
+    "team-a",
+    "team-b",
+    "staging",
+    "prod",
+];
+
+fn element(rng: &mut Rng) -> String {
+    match rng.below(100) {
+        0..70 => (*rng.pick(WORDS)).to_string(),
+        70..85 => (1 + rng.below(99_999)).to_string(),
+        85..95 => format!("{:08x}", rng.next() as u32),
+        _ => format!("{}-{}", rng.pick(WORDS), rng.pick(WORDS)),
+    }
+}
+
+fn elements(rng: &mut Rng, count: usize) -> String {
+    (0..count).map(|_| format!("/{}", element(rng))).collect()
+}
+
+/// Weighted towards short paths: 1 (35%), 2 (30%), 3 (20%), 4-6 (15%).
+fn fresh_len(rng: &mut Rng) -> usize {
+    match rng.below(100) {
+        0..35 => 1,
+        35..65 => 2,
+        65..85 => 3,
+        _ => 4 + rng.below(3),
+    }
+}
+
+fn element_count(path: &str) -> usize {
+    path.split('/').filter(|e| !e.is_empty()).count()
+}
+
+/// A domain not otherwise used by a rule, with `k` making it unique.
+fn domain(rng: &mut Rng, k: usize) -> String {
+    format!("{}{}.{}", rng.pick(COMPANIES), k, rng.pick(TLDS))
+}
+
+/// One generated path, as the requests need it.
+struct Declared {
+    /// The rule host as written.
+    host: String,
+    /// The path as written (`""` when absent).
+    path: String,
+}
+
+struct Generated {
+    objects: Vec<Object>,
+    declared: Vec<Declared>,
+    exact_hosts: Vec<String>,
+    wildcard_suffixes: Vec<String>,
+}
+
+/// Ingresses holding exactly `paths` paths: exact (about 78% of rules), wildcard (12%) and
+/// host-less (10%) hosts; Prefix 55%, Exact 35%, ImplementationSpecific 10%; 1-6 elements of
+/// words and ids, nested under paths the host already has about half the time; some `/`
+/// catch-alls, trailing slashes, duplicate declarations across Ingresses, and defaultBackends.
+fn generate(paths: usize, seed: u64) -> Generated {
+    let mut rng = Rng::new(seed ^ paths as u64);
+    let mut seen = HashSet::new();
+    let wildcard_suffixes: Vec<String> = (0..(paths / 400).max(1))
+        .map(|k| {
+            loop {
+                let d = domain(&mut rng, k);
+                if seen.insert(d.clone()) {
+                    break d;
+                }
+            }
+        })
+        .collect();
+    let exact_hosts: Vec<String> = (0..(paths / 25).max(1))
+        .map(|k| {
+            loop {
+                // A fifth of the exact hosts sit under a wildcard's domain (exact beats wildcard).
+                let parent = if rng.chance(20) { rng.pick(&wildcard_suffixes).clone() } else { domain(&mut rng, k) };
+                let h = format!("{}.{parent}", rng.pick(SUBDOMAINS));
+                if seen.insert(h.clone()) {
+                    break h;
+                }
+            }
+        })
+        .collect();
+
+    let mut per_host: HashMap<String, Vec<String>> = HashMap::new();
+    let mut declared = Vec::with_capacity(paths);
+    let mut objects = Vec::new();
+    let mut names = 0usize;
+    while declared.len() < paths {
+        names += 1;
+        let namespace = (*rng.pick(NAMESPACES)).to_string();
+        let name = format!("{}-{names}", rng.pick(WORDS).replace('.', "-"));
+        let creation_timestamp = (!rng.chance(8)).then(|| {
+            // Coarse times: some Ingresses are the same age and fall back to namespace/name.
+            format!("2024-{:02}-{:02}T{:02}:00:00Z", 1 + rng.below(12), 1 + rng.below(28), rng.below(24))
+        });
+        let default_backend = rng.chance(3).then(|| service_backend(&mut rng));
+        let rule_count = match rng.below(100) {
+            0..70 => 1,
+            70..90 => 2,
+            _ => 3,
+        };
+        let mut rules = Vec::new();
+        for _ in 0..rule_count {
+            if declared.len() >= paths {
+                break;
+            }
+            let host = match rng.below(100) {
+                // Skewed: half the rules land on the first tenth of the hosts.
+                0..39 => rng.pick(&exact_hosts[..exact_hosts.len().div_ceil(10)]).clone(),
+                39..78 => rng.pick(&exact_hosts).clone(),
+                78..90 => format!("*.{}", rng.pick(&wildcard_suffixes)),
+                _ => String::new(),
+            };
+            let count = (1 + rng.below(8)).min(paths - declared.len());
+            let mut http_paths = Vec::new();
+            for _ in 0..count {
+                let known = per_host.entry(host.clone()).or_default();
+                let (path, path_type) = rule_path(&mut rng, known);
+                if !path.is_empty() && !known.contains(&path) {
+                    known.push(path.clone());
+                }
+                declared.push(Declared { host: host.clone(), path: path.clone() });
+                http_paths.push(HttpIngressPath {
+                    path: (!path.is_empty()).then_some(path),
+                    path_type: Some(path_type.to_string()),
+                    backend: service_backend(&mut rng),
+                });
+            }
+            rules.push(IngressRule {
+                host: (!host.is_empty()).then_some(host),
+                http: Some(HttpIngressRuleValue { paths: http_paths }),
+            });
+        }
+        objects.push(Object::Ingress(Ingress {
+            api_version: "networking.k8s.io/v1".into(),
+            kind: "Ingress".into(),
+            metadata: ObjectMeta { name, namespace: Some(namespace), creation_timestamp, ..ObjectMeta::default() },
+            spec: IngressSpec { default_backend, rules: Some(rules), ..IngressSpec::default() },
+            status: None,
+        }));
+    }
+    Generated { objects, declared, exact_hosts, wildcard_suffixes }
+}
+
+fn rule_path(rng: &mut Rng, known: &[String]) -> (String, &'static str) {
+    let path_type = match rng.below(100) {
+        0..55 => "Prefix",
+        55..90 => "Exact",
+        _ => "ImplementationSpecific",
+    };
+    if path_type == "ImplementationSpecific" && rng.chance(10) {
+        return (String::new(), path_type);
+    }
+    if path_type != "Exact" && rng.chance(8) {
+        return ("/".into(), path_type);
+    }
+    let mut path = if !known.is_empty() && rng.chance(50) {
+        let base = rng.pick(known).trim_end_matches('/').to_string();
+        let room = 6usize.saturating_sub(element_count(&base));
+        if room == 0 {
+            base
+        } else {
+            let n = 1 + rng.below(room.min(2));
+            base + &elements(rng, n)
+        }
+    } else {
+        let n = fresh_len(rng);
+        elements(rng, n)
+    };
+    if path_type == "Prefix" && rng.chance(10) {
+        path.push('/');
+    }
+    (path, path_type)
+}
+
+fn service_backend(rng: &mut Rng) -> IngressBackend {
+    let port = if rng.chance(80) {
+        ServiceBackendPort { number: Some(*rng.pick(&[80, 8080, 3000, 9090, 443])), name: None }
+    } else {
+        ServiceBackendPort { number: None, name: Some((*rng.pick(&["http", "grpc", "web", "metrics"])).into()) }
+    };
+    IngressBackend {
+        service: Some(IngressServiceBackend {
+            name: format!("{}-{}", rng.pick(WORDS).replace('.', "-"), rng.below(50)),
+            port: Some(port),
+        }),
+        resource: None,
+    }
+}
+
+const QUERIES: &[&str] = &["?id=42", "?q=shoes&page=2", "?utm_source=mail&utm_medium=x", "?v=3#top", "#section-2", "?"];
+
+/// Requests `(Host header, request target)`: about 35% a declared path as is, 25% deeper under it,
+/// 10% it plus a query, 8% near misses (`/api/v1x`), 8% another path on the same host, 7% hosts
+/// no rule names (two labels under a wildcard, unknown domains), 7% long paths; then query strings,
+/// ports, upper case and trailing dots on top.
+fn requests(g: &Generated, count: usize, seed: u64) -> Vec<(String, String)> {
+    let mut rng = Rng::new(seed ^ 0x5eed ^ g.declared.len() as u64);
+    (0..count)
+        .map(|_| {
+            let d = rng.pick(&g.declared);
+            let mut host = request_host(&mut rng, &d.host);
+            let base = d.path.trim_end_matches('/');
+            let mut path = match rng.below(100) {
+                0..35 => {
+                    if d.path.is_empty() {
+                        "/".into()
+                    } else {
+                        d.path.clone()
+                    }
+                }
+                35..60 => {
+                    let n = 1 + rng.below(3);
+                    format!("{base}{}", elements(&mut rng, n))
+                }
+                60..70 => format!("{}{}", if d.path.is_empty() { "/" } else { &d.path }, rng.pick(QUERIES)),
+                70..78 => format!("{base}{}", rng.pick(&["x", "-old", "2", ".json", "_"])),
+                78..86 => {
+                    let n = fresh_len(&mut rng);
+                    elements(&mut rng, n)
+                }
+                86..93 => {
+                    host = if rng.chance(50) && !g.wildcard_suffixes.is_empty() {
+                        format!("a.{}.{}", element(&mut rng).to_lowercase(), rng.pick(&g.wildcard_suffixes))
+                    } else {
+                        format!("{}.unknown{}.example", rng.pick(SUBDOMAINS), rng.below(1000))
+                    };
+                    let n = fresh_len(&mut rng);
+                    elements(&mut rng, n)
+                }
+                _ => {
+                    let n = 6 + rng.below(4);
+                    format!("{base}{}", elements(&mut rng, n))
+                }
+            };
+            if rng.chance(15) && !path.contains(['?', '#']) {
+                let query = *rng.pick(QUERIES);
+                path.push_str(query);
+            }
+            if rng.chance(4) {
+                host = host.to_uppercase();
+            }
+            if rng.chance(2) {
+                host.push('.');
+            }
+            if rng.chance(12) {
+                let port = *rng.pick(&[":443", ":8443", ":80"]);
+                host.push_str(port);
+            }
+            (host, path)
+        })
+        .collect()
+}
+
+/// A request host that selects the rule host: itself, a label under a wildcard's domain, or (for
+/// host-less rules) a host no rule names.
+fn request_host(rng: &mut Rng, rule_host: &str) -> String {
+    if rule_host.is_empty() {
+        format!("{}.nohost{}.example", rng.pick(SUBDOMAINS), rng.below(1000))
+    } else if let Some(suffix) = rule_host.strip_prefix("*.") {
+        let label =
+            if rng.chance(70) { (*rng.pick(SUBDOMAINS)).to_string() } else { format!("tenant{}", rng.below(5000)) };
+        format!("{label}.{suffix}")
+    } else {
+        rule_host.to_string()
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The linear scan: an independent reading of SEMANTICS.md sections 2-5.
+
+const MAX_HOST: usize = 256;
+
+fn normalise_host<'b>(raw: &[u8], buf: &'b mut [u8; MAX_HOST]) -> Option<&'b [u8]> {
+    let mut host = if raw.first() == Some(&b'[') {
+        raw.iter().position(|&b| b == b']').map_or(raw, |end| &raw[..=end])
+    } else {
+        raw.iter().position(|&b| b == b':').map_or(raw, |colon| &raw[..colon])
+    };
+    if host.last() == Some(&b'.') {
+        host = &host[..host.len() - 1];
+    }
+    if host.len() > MAX_HOST {
+        return None;
+    }
+    let out = &mut buf[..host.len()];
+    for (o, &b) in out.iter_mut().zip(host) {
+        *o = b.to_ascii_lowercase();
+    }
+    Some(out)
+}
+
+/// Everything after the first label, when there is a non-empty first label and something after.
+fn one_label_parent(host: &[u8]) -> Option<&[u8]> {
+    let dot = host.iter().position(|&b| b == b'.')?;
+    (dot > 0 && dot + 1 < host.len()).then(|| &host[dot + 1..])
+}
+
+fn cut_query(target: &[u8]) -> &[u8] {
+    target.iter().position(|&b| b == b'?' || b == b'#').map_or(target, |end| &target[..end])
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum HostKind {
+    Exact,
+    Wildcard,
+    Any,
+}
+
+struct Entry {
+    host_kind: HostKind,
+    /// The exact host, or the wildcard's domain (after `*.`).
+    host: Box<[u8]>,
+    /// What must match: the path, without one trailing `/` for element-wise prefixes.
+    key: Box<[u8]>,
+    exact: bool,
+    /// Precedence keys 1-5, smallest best: longest key, Exact < Prefix < ImplementationSpecific,
+    /// longest raw path, oldest Ingress, rule order, path order.
+    rank: (Reverse<usize>, u8, Reverse<usize>, u32, u32, u32),
+    /// The Ingress's age rank when it declares a defaultBackend.
+    default: Option<u32>,
+}
+
+impl Entry {
+    fn matches(&self, path: &[u8]) -> bool {
+        let k = &*self.key;
+        if self.exact {
+            path == k
+        } else {
+            // `/` (key "") covers every path, even one without a leading slash.
+            k.is_empty() || path == k || (path.starts_with(k) && path.get(k.len()) == Some(&b'/'))
+        }
+    }
+}
+
+struct Linear {
+    entries: Vec<Entry>,
+    /// Ingresses by age rank (oldest first), as indices into the objects.
+    by_age: Vec<usize>,
+    /// The oldest Ingress declaring a defaultBackend.
+    oldest_default: Option<u32>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LinearAnswer {
+    Rule(u32),
+    Default(u32),
+    NotFound,
+}
+
+impl Linear {
+    fn new(objects: &[Object]) -> Self {
+        let ingresses: Vec<&Ingress> = objects
+            .iter()
+            .map(|o| match o {
+                Object::Ingress(i) => i,
+                _ => unreachable!("only Ingresses are generated"),
+            })
+            .collect();
+        let mut by_age: Vec<usize> = (0..ingresses.len()).collect();
+        // Precedence key 4: creationTimestamp (none counts as newest), then `namespace/name` as one
+        // string (`team-b/web` before `team/web`).
+        by_age.sort_by_cached_key(|&i| {
+            let m = &ingresses[i].metadata;
+            let t = m.creation_timestamp.clone();
+            (t.is_none(), t, format!("{}/{}", m.namespace_or_default(), m.name))
+        });
+        let mut entries = Vec::new();
+        let mut oldest_default = None;
+        for (age, &i) in by_age.iter().enumerate() {
+            let ingress = ingresses[i];
+            let default = ingress.spec.default_backend.is_some().then_some(age as u32);
+            oldest_default = oldest_default.or(default);
+            for (r, rule) in ingress.spec.rules.iter().flatten().enumerate() {
+                let host = rule.host.as_deref().unwrap_or("");
+                let (host_kind, host) = match host.strip_prefix("*.") {
+                    _ if host.is_empty() => (HostKind::Any, ""),
+                    Some(domain) => (HostKind::Wildcard, domain),
+                    None => (HostKind::Exact, host),
+                };
+                let paths = rule.http.as_ref().map_or(&[][..], |h| &h.paths[..]);
+                for (p, path) in paths.iter().enumerate() {
+                    let raw = path.path.as_deref().unwrap_or("");
+                    let (exact, type_rank) = match path.path_type.as_deref() {
+                        Some("Exact") => (true, 0),
+                        Some("Prefix") => (false, 1),
+                        // The default options: ImplementationSpecific is an element-wise prefix.
+                        Some("ImplementationSpecific") => (false, 2),
+                        other => panic!("generated an unknown pathType {other:?}"),
+                    };
+                    let key = if exact { raw } else { raw.strip_suffix('/').unwrap_or(raw) };
+                    entries.push(Entry {
+                        host_kind,
+                        host: host.as_bytes().into(),
+                        key: key.as_bytes().into(),
+                        exact,
+                        rank: (Reverse(key.len()), type_rank, Reverse(raw.len()), age as u32, r as u32, p as u32),
+                        default,
+                    });
+                }
+                assert!(!paths.is_empty(), "rules without paths select a tier too; the scan assumes none");
+            }
+        }
+        Linear { entries, by_age, oldest_default }
+    }
+
+    fn route(&self, raw_host: &[u8], target: &[u8]) -> LinearAnswer {
+        let mut buf = [0u8; MAX_HOST];
+        let host = normalise_host(raw_host, &mut buf);
+        let parent = host.and_then(one_label_parent);
+        let path = cut_query(target);
+        // The best tier with any rule for the host (0 exact, 1 wildcard, 2 host-less, 3 none), the
+        // best matching path (tier first), and the oldest defaultBackend per tier.
+        let mut tier_chosen = 3u8;
+        let mut best: Option<(u8, usize)> = None;
+        let mut defaults = [None::<u32>; 3];
+        for (i, e) in self.entries.iter().enumerate() {
+            let tier = match e.host_kind {
+                HostKind::Exact if Some(&*e.host) == host => 0,
+                HostKind::Wildcard if Some(&*e.host) == parent => 1,
+                HostKind::Any => 2,
+                _ => continue,
+            };
+            tier_chosen = tier_chosen.min(tier);
+            if let Some(age) = e.default {
+                let d = &mut defaults[tier as usize];
+                *d = Some(d.map_or(age, |o| o.min(age)));
+            }
+            if e.matches(path) && best.is_none_or(|(bt, bi)| (tier, e.rank) < (bt, self.entries[bi].rank)) {
+                best = Some((tier, i));
+            }
+        }
+        match best {
+            Some((tier, i)) if tier == tier_chosen => LinearAnswer::Rule(i as u32),
+            _ => {
+                let default = defaults.get(tier_chosen as usize).copied().flatten().or(self.oldest_default);
+                default.map_or(LinearAnswer::NotFound, LinearAnswer::Default)
+            }
+        }
+    }
+}
+
+/// An answer in terms both sides can name: (`namespace/name`, rule, path) or the default's Ingress.
+#[derive(Debug, PartialEq, Eq)]
+enum Answer {
+    Rule(String, usize, usize),
+    Default(String),
+    NotFound,
+}
+
+fn ingress_key(objects: &[Object], i: usize) -> String {
+    let Object::Ingress(ingress) = &objects[i] else { unreachable!() };
+    format!("{}/{}", ingress.metadata.namespace_or_default(), ingress.metadata.name)
+}
+
+fn linear_answer(linear: &Linear, objects: &[Object], a: LinearAnswer) -> Answer {
+    match a {
+        LinearAnswer::Rule(e) => {
+            let e = &linear.entries[e as usize];
+            let (_, _, _, age, rule, path) = e.rank;
+            Answer::Rule(ingress_key(objects, linear.by_age[age as usize]), rule as usize, path as usize)
+        }
+        LinearAnswer::Default(age) => Answer::Default(ingress_key(objects, linear.by_age[age as usize])),
+        LinearAnswer::NotFound => Answer::NotFound,
+    }
+}
+
+fn router_answer(router: &Router, host: &str, target: &str) -> Answer {
+    let d = router.route(&Request::new(host, target));
+    match d.via {
+        Via::Rule => {
+            let r = d.route.expect("a rule answer names its route");
+            Answer::Rule(router.ingress_of(r).key(), r.rule_index, r.path_index)
+        }
+        Via::DefaultBackend => Answer::Default(d.ingress.expect("only declared defaults exist").key()),
+        Via::None => Answer::NotFound,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The floor: two probes on pre-resolved, pre-normalised keys.
+
+type Key = Box<[u8]>;
+
+struct Floor {
+    hosts: HashMap<Key, HashMap<Key, u32>>,
+    /// (host key of the tier the request selects, path cut at `?`/`#`) per request.
+    requests: Vec<(Key, Key)>,
+}
+
+impl Floor {
+    fn new(linear: &Linear, requests: &[(String, String)]) -> Self {
+        let key = |e: &Entry| -> Box<[u8]> {
+            match e.host_kind {
+                HostKind::Exact => e.host.clone(),
+                HostKind::Wildcard => [&b"*."[..], &e.host].concat().into(),
+                HostKind::Any => Box::from(&b""[..]),
+            }
+        };
+        let mut hosts: HashMap<Key, HashMap<Key, u32>> = HashMap::new();
+        for (i, e) in linear.entries.iter().enumerate() {
+            hosts.entry(key(e)).or_default().entry(e.key.clone()).or_insert(i as u32);
+        }
+        let exact: HashSet<&[u8]> =
+            linear.entries.iter().filter(|e| e.host_kind == HostKind::Exact).map(|e| &*e.host).collect();
+        let wild: HashSet<&[u8]> =
+            linear.entries.iter().filter(|e| e.host_kind == HostKind::Wildcard).map(|e| &*e.host).collect();
+        let any = linear.entries.iter().any(|e| e.host_kind == HostKind::Any);
+        let requests = requests
+            .iter()
+            .map(|(h, p)| {
+                let mut buf = [0u8; MAX_HOST];
+                let host = normalise_host(h.as_bytes(), &mut buf);
+                let host_key: Box<[u8]> = match host {
+                    Some(h) if exact.contains(h) => h.into(),
+                    Some(h) if one_label_parent(h).is_some_and(|p| wild.contains(p)) => {
+                        [&b"*."[..], one_label_parent(h).unwrap_or_default()].concat().into()
+                    }
+                    _ if any => Box::from(&b""[..]),
+                    _ => Box::from(&b"\0no tier"[..]),
+                };
+                (host_key, cut_query(p.as_bytes()).into())
+            })
+            .collect();
+        Floor { hosts, requests }
+    }
+
+    #[inline]
+    fn lookup(&self, host: &[u8], path: &[u8]) -> Option<u32> {
+        self.hosts.get(host)?.get(path).copied()
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fixtures.
+
+struct Fixture {
+    paths: usize,
+    objects: Vec<Object>,
+    router: Router,
+    linear: Linear,
+    floor: Floor,
+    requests: Vec<(String, String)>,
+    /// How many of `requests` the linear scan routes per timed iteration.
+    linear_batch: usize,
+    /// Requests answered by a rule / a defaultBackend / 404, and floor hits.
+    mix: [usize; 4],
+    hosts: usize,
+    /// Paths shadowed or unreachable, and the diagnostics `compile` returned.
+    not_active: usize,
+    diagnostics: usize,
+}
+
+fn fixture(paths: usize) -> Fixture {
+    let g = generate(paths, SEED);
+    let requests = requests(&g, REQUESTS, SEED);
+    let (router, diagnostics) = compile(&g.objects, &CompileOptions::default());
+    assert!(router.excluded.is_empty(), "a generated Ingress was rejected: {:?}", router.excluded.first());
+    assert_eq!(router.routes.len(), paths);
+    let not_active = router.routes.iter().filter(|r| r.standing != Standing::Active).count();
+    let diagnostics = diagnostics.len();
+    let linear = Linear::new(&g.objects);
+    let floor = Floor::new(&linear, &requests);
+    let mut mix = [0; 4];
+    for (i, (h, p)) in requests.iter().enumerate() {
+        let want = linear_answer(&linear, &g.objects, linear.route(h.as_bytes(), p.as_bytes()));
+        let got = router_answer(&router, h, p);
+        assert_eq!(got, want, "{paths} paths, request {i}: host {h:?} target {p:?}");
+        mix[match got {
+            Answer::Rule(..) => 0,
+            Answer::Default(_) => 1,
+            Answer::NotFound => 2,
+        }] += 1;
+    }
+    mix[3] = floor.requests.iter().filter(|(h, p)| floor.lookup(h, p).is_some()).count();
+    let linear_batch = match paths {
+        0..=1_000 => REQUESTS,
+        1_001..=10_000 => 1024,
+        _ => 128,
+    };
+    Fixture {
+        paths,
+        hosts: g.exact_hosts.len() + g.wildcard_suffixes.len(),
+        objects: g.objects,
+        router,
+        linear,
+        floor,
+        requests,
+        linear_batch,
+        mix,
+        not_active,
+        diagnostics,
+    }
+}
+
+#[inline(never)]
+fn run_router(f: &Fixture) {
+    for (h, p) in &f.requests {
+        black_box(f.router.route(black_box(&Request::new(h, p))).route);
+    }
+}
+
+#[inline(never)]
+fn run_floor(f: &Fixture) {
+    for (h, p) in &f.floor.requests {
+        black_box(f.floor.lookup(black_box(h), black_box(p)));
+    }
+}
+
+#[inline(never)]
+fn run_linear(f: &Fixture) {
+    for (h, p) in &f.requests[..f.linear_batch] {
+        black_box(f.linear.route(black_box(h.as_bytes()), black_box(p.as_bytes())));
+    }
+}
+
+fn lookups(c: &mut Criterion, f: &Fixture) {
+    let mut group = c.benchmark_group("lookup");
+    group.sample_size(50);
+    group.throughput(Throughput::Elements(f.requests.len() as u64));
+    group.bench_with_input(BenchmarkId::new("router", f.paths), f, |b, f| b.iter(|| run_router(f)));
+    group.bench_with_input(BenchmarkId::new("floor", f.paths), f, |b, f| b.iter(|| run_floor(f)));
+    group.throughput(Throughput::Elements(f.linear_batch as u64));
+    if f.paths > 1_000 {
+        // Tens of milliseconds per iteration: the same number of iterations in every sample.
+        group.sample_size(10).sampling_mode(SamplingMode::Flat);
+    }
+    group.bench_with_input(BenchmarkId::new("linear", f.paths), f, |b, f| b.iter(|| run_linear(f)));
+    group.finish();
+}
+
+fn compiles(c: &mut Criterion, f: &Fixture) {
+    let mut group = c.benchmark_group("compile");
+    group.throughput(Throughput::Elements(f.paths as u64));
+    if f.paths >= 10_000 {
+        group.sample_size(10).sampling_mode(SamplingMode::Flat);
+    } else {
+        group.sample_size(30);
+    }
+    group.bench_with_input(BenchmarkId::from_parameter(f.paths), f, |b, f| {
+        b.iter_with_large_drop(|| compile(black_box(&f.objects), &CompileOptions::default()))
+    });
+    group.finish();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Interleaved summary.
+
+fn per_lookup_ns(run: impl Fn(), lookups: usize, passes: usize) -> f64 {
+    let start = Instant::now();
+    for _ in 0..passes {
+        run();
+    }
+    start.elapsed().as_nanos() as f64 / (lookups * passes) as f64
+}
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs[xs.len() / 2]
+}
+
+const SUMMARY_HEADER: &str = "| paths | hosts | router ns/lookup | floor ns/lookup | linear ns/lookup | router/floor | linear/router | compile ms | retained B/path | peak B/path | allocs/path |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+
+/// One row of the summary table: router, floor and linear timed in alternation (31 rounds; the
+/// linear scan every third round above 1 000 paths), then compile times and heap.
+fn summary_row(f: &Fixture) -> String {
+    let rounds = 31;
+    let n = f.requests.len();
+    let (mut router, mut floor, mut linear, mut rf, mut lr) = (vec![], vec![], vec![], vec![], vec![]);
+    for round in 0..rounds {
+        // Alternate the order so neither side always runs right after the other.
+        let (r, fl) = if round % 2 == 0 {
+            let r = per_lookup_ns(|| run_router(f), n, 4);
+            (r, per_lookup_ns(|| run_floor(f), n, 4))
+        } else {
+            let fl = per_lookup_ns(|| run_floor(f), n, 4);
+            (per_lookup_ns(|| run_router(f), n, 4), fl)
+        };
+        router.push(r);
+        floor.push(fl);
+        rf.push(r / fl);
+        if round % 3 == 0 || f.paths <= 1_000 {
+            let l = per_lookup_ns(|| run_linear(f), f.linear_batch, 1);
+            linear.push(l);
+            lr.push(l / r);
+        }
+    }
+    let compile_runs = if f.paths >= 100_000 { 5 } else { 15 };
+    let compile_ms = median(
+        (0..compile_runs)
+            .map(|_| {
+                let start = Instant::now();
+                let table = compile(black_box(&f.objects), &CompileOptions::default());
+                let t = start.elapsed();
+                drop(table);
+                t.as_secs_f64() * 1e3
+            })
+            .collect(),
+    );
+    let heap = compile_heap(&f.objects);
+    let per = |x: f64| x / f.paths as f64;
+    format!(
+        "| {} | {} | {:.1} | {:.1} | {:.0} | {:.2}x | {:.0}x | {:.2} | {:.0} | {:.0} | {:.1} |\n",
+        f.paths,
+        f.hosts,
+        median(router),
+        median(floor),
+        median(linear),
+        median(rf),
+        median(lr),
+        compile_ms,
+        per(heap.retained as f64),
+        per(heap.peak as f64),
+        per(heap.allocations as f64),
+    )
+}
+
+fn mix_line(f: &Fixture) -> String {
+    let n = f.requests.len() as f64 / 100.0;
+    format!(
+        "- {} paths ({} Ingresses, {} paths shadowed or unreachable, {} diagnostics): rule {:.0}%, defaultBackend {:.0}%, 404 {:.0}%; floor hit {:.0}%\n",
+        f.paths,
+        f.objects.len(),
+        f.not_active,
+        f.diagnostics,
+        f.mix[0] as f64 / n,
+        f.mix[1] as f64 / n,
+        f.mix[2] as f64 / n,
+        f.mix[3] as f64 / n,
+    )
+}
+
+fn main() {
+    let bench_mode = std::env::args().any(|a| a == "--bench");
+    let summary = bench_mode && !std::env::args().any(|a| a == "--profile-time");
+    // `ROUTE_BENCH_SIZES=10000` (comma-separated) builds only those tables, e.g. for profiling.
+    let chosen: Option<Vec<usize>> = std::env::var("ROUTE_BENCH_SIZES")
+        .ok()
+        .map(|s| s.split(',').map(|n| n.trim().parse().expect("a size")).collect());
+    let sizes = match &chosen {
+        Some(sizes) => &sizes[..],
+        None if bench_mode => &SIZES[..],
+        None => &SIZES[..2],
+    };
+    let mut c = Criterion::default().warm_up_time(Duration::from_secs(1)).configure_from_args();
+    let (mut rows, mut mix) = (String::new(), String::new());
+    // One table at a time, dropped before the next is built: a process holding the 100 000-path
+    // fixture's heap compiles the 10 000-path table about 3x slower (glibc malloc on a large,
+    // fragmented heap), which would measure the harness, not the router.
+    for &paths in sizes {
+        let start = Instant::now();
+        let f = fixture(paths);
+        eprintln!(
+            "{paths} paths: generated, compiled and checked against the linear scan on {REQUESTS} requests in {:.1?}",
+            start.elapsed()
+        );
+        lookups(&mut c, &f);
+        compiles(&mut c, &f);
+        if summary {
+            rows.push_str(&summary_row(&f));
+            mix.push_str(&mix_line(&f));
+        }
+    }
+    c.final_summary();
+    if summary {
+        eprintln!(
+            "\n## Summary (interleaved: medians over rounds; ratios are medians of per-round ratios)\n\n{SUMMARY_HEADER}{rows}\n\
+             Request mix (router answers; floor hits are exact (host, path) pairs):\n\n{mix}\n\
+             size_of::<Route>() = {} bytes. Retained: heap still allocated by `compile` once its diagnostics are dropped (the Router).\n",
+            std::mem::size_of::<ingress_router::table::Route>()
+        );
+    }
+}
