@@ -65,7 +65,11 @@ impl Tier {
 /// Normalises a `Host` header (or `:authority`) into `buf`: strips a `:port` (IPv6 literals keep
 /// their brackets), one trailing dot, and lowercases ASCII. Returns `None` when the host is longer
 /// than [`MAX_HOST_LEN`]: no rule host can equal it. Never allocates.
-pub fn normalize_request_host<'b>(raw: &[u8], buf: &'b mut [u8; MAX_HOST_LEN]) -> Option<&'b [u8]> {
+pub fn normalize_request_host<'b>(raw: &'b [u8], buf: &'b mut [u8; MAX_HOST_LEN]) -> Option<&'b [u8]> {
+    // Most hosts are already normal (no port, lower case, no trailing dot): no copy then.
+    if is_normal(raw) {
+        return (raw.len() <= MAX_HOST_LEN).then_some(raw);
+    }
     let mut host = strip_port(raw);
     if let Some(rest) = host.strip_suffix(b".") {
         host = rest;
@@ -79,6 +83,11 @@ pub fn normalize_request_host<'b>(raw: &[u8], buf: &'b mut [u8; MAX_HOST_LEN]) -
     Some(out)
 }
 
+/// No `:`, no ASCII upper case, no trailing `.`.
+fn is_normal(raw: &[u8]) -> bool {
+    !raw.iter().any(|&b| b.is_ascii_uppercase() || b == b':') && raw.last() != Some(&b'.')
+}
+
 fn strip_port(raw: &[u8]) -> &[u8] {
     if raw.first() == Some(&b'[') {
         return match raw.iter().position(|&b| b == b']') {
@@ -86,7 +95,7 @@ fn strip_port(raw: &[u8]) -> &[u8] {
             None => raw,
         };
     }
-    match raw.iter().position(|&b| b == b':') {
+    match memchr::memchr(b':', raw) {
         Some(colon) => &raw[..colon],
         None => raw,
     }
@@ -95,7 +104,7 @@ fn strip_port(raw: &[u8]) -> &[u8] {
 /// The part of a request host a wildcard rule is keyed by: everything after the first label.
 /// `None` when the first label is empty or there is no second label.
 pub fn wildcard_suffix(host: &[u8]) -> Option<&[u8]> {
-    let dot = host.iter().position(|&b| b == b'.')?;
+    let dot = memchr::memchr(b'.', host)?;
     let suffix = &host[dot + 1..];
     (dot > 0 && !suffix.is_empty()).then_some(suffix)
 }

@@ -212,6 +212,22 @@ pub struct HostTable {
     keys: HashMap<Box<[u8]>, Slots>,
     /// Distinct key lengths, longest first, and whether a string prefix has that length.
     lengths: Vec<(usize, bool)>,
+    /// Bit `n`: some key of length `n` exists / has a `boundary` winner.
+    equal_lens: Vec<u64>,
+    boundary_lens: Vec<u64>,
+    /// Some key is a string prefix (then every length must be tried).
+    string_prefix: bool,
+}
+
+fn has_len(bits: &[u64], len: usize) -> bool {
+    bits.get(len / 64).is_some_and(|w| w & (1 << (len % 64)) != 0)
+}
+
+fn set_len(bits: &mut Vec<u64>, len: usize) {
+    if bits.len() <= len / 64 {
+        bits.resize(len / 64 + 1, 0);
+    }
+    bits[len / 64] |= 1 << (len % 64);
 }
 
 impl HostTable {
@@ -224,11 +240,49 @@ impl HostTable {
             default: None,
             keys: HashMap::new(),
             lengths: Vec::new(),
+            equal_lens: Vec::new(),
+            boundary_lens: Vec::new(),
+            string_prefix: false,
         }
     }
 
-    /// The best route for a request path, or `None`.
+    /// The best route for a request path, or `None`: the whole path, then its prefixes ending
+    /// before each `/`, longest first, probing only lengths some key has.
     fn lookup(&self, path: &[u8]) -> Option<usize> {
+        if self.string_prefix {
+            return self.lookup_by_lengths(path);
+        }
+        if has_len(&self.equal_lens, path.len()) {
+            if let Some(slots) = self.keys.get(path) {
+                if slots.equal != NONE {
+                    return Some(slots.equal as usize);
+                }
+            }
+        }
+        let mut end = path.len();
+        while let Some(slash) = path::last_slash(&path[..end]) {
+            if has_len(&self.boundary_lens, slash) {
+                if let Some(slots) = self.keys.get(&path[..slash]) {
+                    if slots.boundary != NONE {
+                        return Some(slots.boundary as usize);
+                    }
+                }
+            }
+            end = slash;
+        }
+        // Key "" (the root prefix `/`) covers every path, even one without a leading slash.
+        if end != 0 && has_len(&self.boundary_lens, 0) {
+            if let Some(slots) = self.keys.get(&path[..0]) {
+                if slots.boundary != NONE {
+                    return Some(slots.boundary as usize);
+                }
+            }
+        }
+        None
+    }
+
+    /// [`Self::lookup`] when string prefixes exist: every key length is tried.
+    fn lookup_by_lengths(&self, path: &[u8]) -> Option<usize> {
         let start = self.lengths.partition_point(|&(len, _)| len > path.len());
         for &(len, has_inside) in &self.lengths[start..] {
             let pick: fn(&Slots) -> u32 = if len == path.len() {
@@ -544,7 +598,14 @@ fn build_slots(table: &mut HostTable, routes: &mut [Route]) {
     // Longest first; one entry per length, flagged when any string prefix has it.
     lengths.sort_unstable_by(|a, b| b.cmp(a));
     lengths.dedup_by_key(|(len, _)| *len);
+    table.string_prefix = lengths.iter().any(|&(_, s)| s);
     table.lengths = lengths;
+    for (key, slots) in &table.keys {
+        set_len(&mut table.equal_lens, key.len());
+        if slots.boundary != NONE {
+            set_len(&mut table.boundary_lens, key.len());
+        }
+    }
 }
 
 fn report_standing(router: &Router, diagnostics: &mut Vec<Diagnostic>) {

@@ -203,28 +203,51 @@ pub fn invalid_message(kind_group: &str, name: &str, errors: &[FieldError]) -> S
 // Field paths and error constructors (field.Path, field.Invalid, ...)
 // ---------------------------------------------------------------------------------------------
 
-/// `field.Path`, kept as its rendered string.
-#[derive(Clone, Debug)]
-struct FieldPath(String);
+/// `field.Path`: a chain of borrowed segments, rendered only when an error is reported.
+#[derive(Clone, Copy, Debug)]
+struct FieldPath<'a> {
+    parent: Option<&'a FieldPath<'a>>,
+    segment: Segment<'a>,
+}
 
-impl FieldPath {
-    fn new(name: &str) -> FieldPath {
-        FieldPath(name.to_string())
+#[derive(Clone, Copy, Debug)]
+enum Segment<'a> {
+    Name(&'a str),
+    Index(usize),
+}
+
+impl<'a> FieldPath<'a> {
+    fn new(name: &'a str) -> FieldPath<'a> {
+        FieldPath { parent: None, segment: Segment::Name(name) }
     }
 
     /// `Path.Child`.
-    fn child(&self, name: &str) -> FieldPath {
-        if self.0.is_empty() { FieldPath::new(name) } else { FieldPath(format!("{}.{}", self.0, name)) }
+    fn child<'b>(&'b self, name: &'b str) -> FieldPath<'b> {
+        FieldPath { parent: Some(self), segment: Segment::Name(name) }
     }
 
     /// `Path.Index`.
-    fn index(&self, i: usize) -> FieldPath {
-        FieldPath(format!("{}[{}]", self.0, i))
+    fn index(&self, i: usize) -> FieldPath<'_> {
+        FieldPath { parent: Some(self), segment: Segment::Index(i) }
+    }
+
+    fn render(&self) -> String {
+        let mut out = self.parent.map_or_else(String::new, FieldPath::render);
+        match self.segment {
+            Segment::Name(name) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(name);
+            }
+            Segment::Index(i) => out.push_str(&format!("[{i}]")),
+        }
+        out
     }
 }
 
 fn error(error_type: ErrorType, path: &FieldPath, bad_value: Option<Value>, detail: &str) -> FieldError {
-    FieldError { error_type, field: path.0.clone(), bad_value, detail: detail.to_string() }
+    FieldError { error_type, field: path.render(), bad_value, detail: detail.to_string() }
 }
 
 /// `field.Invalid`.
@@ -284,7 +307,8 @@ fn validate_ingress_create(ingress: &Ingress) -> Vec<FieldError> {
     if let (Some(annotation), Some(class_name)) = (annotation, &ingress.spec.ingress_class_name) {
         if annotation != class_name {
             // The Go code builds this path without `metadata.`.
-            let path = FieldPath::new("annotations").child(LEGACY_CLASS_ANNOTATION);
+            let annotations = FieldPath::new("annotations");
+            let path = annotations.child(LEGACY_CLASS_ANNOTATION);
             errs.push(invalid(&path, annotation.as_str(), "must match `ingressClassName` when both are specified"));
         }
     }
@@ -342,7 +366,8 @@ fn validate_ingress_tls(spec: &IngressSpec, path: &FieldPath, opts: IngressOptio
     for (tls_index, tls) in spec.tls.iter().enumerate() {
         let tls_path = path.index(tls_index);
         for (i, host) in tls.hosts.iter().enumerate() {
-            let host_path = tls_path.child("hosts").index(i);
+            let hosts_path = tls_path.child("hosts");
+            let host_path = hosts_path.index(i);
             let messages =
                 if host.contains('*') { is_wildcard_dns1123_subdomain(host) } else { is_dns1123_subdomain(host) };
             errs.extend(invalid_each(&host_path, host, messages));
@@ -462,7 +487,8 @@ fn validate_ingress_backend(backend: &IngressBackend, path: &FieldPath, opts: In
             errs.extend(validate_ingress_typed_local_object_reference(resource, &path.child("resource")));
         }
         (Some(service), None) => {
-            let name_path = path.child("service").child("name");
+            let service_path = path.child("service");
+            let name_path = service_path.child("name");
             if service.name.is_empty() {
                 errs.push(required(&name_path, ""));
             } else {
@@ -476,7 +502,7 @@ fn validate_ingress_backend(backend: &IngressBackend, path: &FieldPath, opts: In
             let port = service.port.as_ref();
             let port_name = port.and_then(|p| p.name.as_deref()).unwrap_or("");
             let port_number = port.and_then(|p| p.number).unwrap_or(0);
-            let port_path = path.child("service").child("port");
+            let port_path = service_path.child("port");
             match (!port_name.is_empty(), port_number != 0) {
                 (true, true) => errs.push(invalid(path, "", "cannot set both port name & port number")),
                 (true, false) => {
