@@ -68,7 +68,7 @@ impl Tier {
 pub fn normalize_request_host<'b>(raw: &'b [u8], buf: &'b mut [u8; MAX_HOST_LEN]) -> Option<&'b [u8]> {
     // Most hosts are already normal (no port, lower case, no trailing dot): no copy then.
     if is_normal(raw) {
-        return (raw.len() <= MAX_HOST_LEN).then_some(raw);
+        return Some(raw);
     }
     let mut host = strip_port(raw);
     if let Some(rest) = host.strip_suffix(b".") {
@@ -83,9 +83,10 @@ pub fn normalize_request_host<'b>(raw: &'b [u8], buf: &'b mut [u8; MAX_HOST_LEN]
     Some(out)
 }
 
-/// No `:`, no ASCII upper case, no trailing `.`.
-fn is_normal(raw: &[u8]) -> bool {
-    !raw.iter().any(|&b| b.is_ascii_uppercase() || b == b':') && raw.last() != Some(&b'.')
+/// Already what [`normalize_request_host`] would give: no `:`, no ASCII upper case, no
+/// trailing `.`, not longer than [`MAX_HOST_LEN`].
+pub fn is_normal(raw: &[u8]) -> bool {
+    raw.len() <= MAX_HOST_LEN && raw.last() != Some(&b'.') && !raw.iter().any(|&b| b.is_ascii_uppercase() || b == b':')
 }
 
 fn strip_port(raw: &[u8]) -> &[u8] {

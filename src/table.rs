@@ -698,8 +698,7 @@ pub(crate) fn display_path(path: &str) -> &str {
 impl Router {
     /// Routes a request. Never allocates; costs a few hash probes whatever the table's size.
     pub fn route<'r>(&'r self, request: &Request<'_>) -> Decision<'r> {
-        let mut buf = [0u8; MAX_HOST_LEN];
-        let table = self.host_table_for(request.host, &mut buf).map(|t| &self.hosts[t]);
+        let table = self.host_table_for(request.host).map(|t| &self.hosts[t]);
         let path = path::request_path(request.path);
         if let Some(route) = table.and_then(|t| t.lookup(path)).map(|r| &self.routes[r]) {
             return Decision {
@@ -721,14 +720,24 @@ impl Router {
     }
 
     /// The host table a request host selects: exact, then wildcard, then host-less.
-    pub fn host_table_for(&self, raw_host: &[u8], buf: &mut [u8; MAX_HOST_LEN]) -> Option<usize> {
-        if let Some(host) = host::normalize_request_host(raw_host, buf) {
-            if let Some(&t) = self.exact_hosts.get(host) {
-                return Some(t);
-            }
-            if let Some(&t) = host::wildcard_suffix(host).and_then(|s| self.wildcard_hosts.get(s)) {
-                return Some(t);
-            }
+    pub fn host_table_for(&self, raw_host: &[u8]) -> Option<usize> {
+        // Most hosts arrive already normal: no copy (and no buffer to clear) then.
+        if host::is_normal(raw_host) {
+            return self.host_table_of(raw_host);
+        }
+        let mut buf = [0u8; MAX_HOST_LEN];
+        match host::normalize_request_host(raw_host, &mut buf) {
+            Some(host) => self.host_table_of(host),
+            None => self.any_host,
+        }
+    }
+
+    fn host_table_of(&self, host: &[u8]) -> Option<usize> {
+        if let Some(&t) = self.exact_hosts.get(host) {
+            return Some(t);
+        }
+        if let Some(&t) = host::wildcard_suffix(host).and_then(|s| self.wildcard_hosts.get(s)) {
+            return Some(t);
         }
         self.any_host
     }
