@@ -435,6 +435,11 @@ pub fn compile(objects: &[Object], options: &CompileOptions) -> (Router, Vec<Dia
     });
 
     let mut builder = Builder { router: Router { excluded, options: options.clone(), ..Router::default() } };
+    // Routes are large: growing the vector path by path would copy them over and over.
+    let paths = |i: &Ingress| {
+        i.spec.rules.iter().flatten().filter_map(|r| r.http.as_ref()).map(|h| h.paths.len()).sum::<usize>()
+    };
+    builder.router.routes.reserve_exact(taking_part.iter().map(|(i, _)| paths(i)).sum());
     for (index, (ingress, participation)) in taking_part.into_iter().enumerate() {
         builder.add_ingress(index, ingress, participation);
     }
