@@ -50,12 +50,6 @@ pub struct PathNormalization {
     pub escaped_slashes: EscapedSlashes,
 }
 
-impl PathNormalization {
-    pub fn is_off(&self) -> bool {
-        *self == PathNormalization::default()
-    }
-}
-
 /// The proxy refuses the request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rejected;
