@@ -15,7 +15,7 @@ build:
 
 # The main job on the bundled example: which backend serves a URL, and why.
 demo: build
-	./target/release/ingress-router explain --ingress-class nginx -f $(EXAMPLE)/manifests https://shop.example.com/cart/items?id=1
+	./target/release/ingress-router explain --ingress-class nginx -f $(EXAMPLE)/manifests 'https://shop.example.com/cart/items?id=1'
 	./target/release/ingress-router test -f $(EXAMPLE)/manifests $(EXAMPLE)/tests.yaml
 
 # Every test the project has.
