@@ -122,18 +122,7 @@ fuzz_target!(|data: &[u8]| {
             let request = Request::from_bytes(host, path);
             let view = router.route(&request).view();
             let want = reference_route(&ingresses, mode, fallback.as_ref(), host, path);
-            let got = RefDecision {
-                backend: view.backend.clone(),
-                via: view.via.as_str(),
-                matched: view.matched.as_ref().map(|m| RefMatch {
-                    ingress: m.ingress.clone(),
-                    host: m.host.clone(),
-                    path: m.path.clone(),
-                    path_type: m.path_type.as_str().to_string(),
-                    field: m.field.clone(),
-                }),
-                default_from: view.default_from.clone(),
-            };
+            let got = RefDecision::of(&view);
             assert_eq!(
                 got,
                 want,

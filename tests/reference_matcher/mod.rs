@@ -51,6 +51,24 @@ pub struct RefMatch {
     pub field: String,
 }
 
+impl RefDecision {
+    /// The library's answer in the reference's shape, for comparison.
+    pub fn of(view: &ingress_router::DecisionView) -> RefDecision {
+        RefDecision {
+            backend: view.backend.clone(),
+            via: view.via.as_str(),
+            matched: view.matched.as_ref().map(|m| RefMatch {
+                ingress: m.ingress.clone(),
+                host: m.host.clone(),
+                path: m.path.clone(),
+                path_type: m.path_type.as_str().to_string(),
+                field: m.field.clone(),
+            }),
+            default_from: view.default_from.clone(),
+        }
+    }
+}
+
 /// The label the project writes for a backend (independent of the library's `Display`).
 pub fn backend_label(b: &IngressBackend) -> String {
     if let Some(s) = &b.service {
