@@ -11,25 +11,7 @@ mod reference_matcher;
 use ingress_router::input::{self, DEFAULT_MAX_INPUT_BYTES, InputError, InputErrorKind};
 use ingress_router::model::*;
 use ingress_router::{CompileOptions, ImplementationSpecific, Request, Router, Via, compile};
-use reference_matcher::{IsMode, reference_route};
-
-fn svc(name: &str) -> IngressBackend {
-    IngressBackend {
-        service: Some(IngressServiceBackend {
-            name: name.into(),
-            port: Some(ServiceBackendPort { name: None, number: Some(80) }),
-        }),
-        resource: None,
-    }
-}
-
-fn path(p: &str, path_type: &str, backend: &str) -> HttpIngressPath {
-    HttpIngressPath {
-        path: Some(p.into()).filter(|p: &String| !p.is_empty()),
-        path_type: Some(path_type.into()),
-        backend: svc(backend),
-    }
-}
+use reference_matcher::{IsMode, path, reference_route, svc};
 
 fn ingress(name: &str, rules: Vec<(Option<&str>, Vec<HttpIngressPath>)>) -> Ingress {
     Ingress {

@@ -169,17 +169,6 @@ proptest! {
 #[test]
 fn reference_follows_the_documented_examples() {
     use ingress_router::model::*;
-    let path = |p: &str, t: &str, svc: &str| HttpIngressPath {
-        path: Some(p.into()).filter(|p: &String| !p.is_empty()),
-        path_type: Some(t.into()),
-        backend: IngressBackend {
-            service: Some(IngressServiceBackend {
-                name: svc.into(),
-                port: Some(ServiceBackendPort { name: None, number: Some(80) }),
-            }),
-            resource: None,
-        },
-    };
     let ingress = |name: &str, ts: Option<&str>, host: Option<&str>, paths: Vec<HttpIngressPath>| Ingress {
         metadata: ObjectMeta {
             name: name.into(),
@@ -250,19 +239,7 @@ fn one_path_ingress(namespace: &str, name: &str, ts: Option<&str>, path: &str, p
         spec: IngressSpec {
             rules: Some(vec![IngressRule {
                 host: None,
-                http: Some(HttpIngressRuleValue {
-                    paths: vec![HttpIngressPath {
-                        path: Some(path.into()),
-                        path_type: Some(path_type.into()),
-                        backend: IngressBackend {
-                            service: Some(IngressServiceBackend {
-                                name: svc.into(),
-                                port: Some(ServiceBackendPort { name: None, number: Some(80) }),
-                            }),
-                            resource: None,
-                        },
-                    }],
-                }),
+                http: Some(HttpIngressRuleValue { paths: vec![reference_matcher::path(path, path_type, svc)] }),
             }]),
             ..Default::default()
         },

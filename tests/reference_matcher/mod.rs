@@ -69,6 +69,26 @@ impl RefDecision {
     }
 }
 
+/// `<name>:80`, the backend the hand-written tests use.
+pub fn svc(name: &str) -> IngressBackend {
+    IngressBackend {
+        service: Some(IngressServiceBackend {
+            name: name.into(),
+            port: Some(ServiceBackendPort { name: None, number: Some(80) }),
+        }),
+        resource: None,
+    }
+}
+
+/// A rule path to `<backend>:80` (an empty `p` means no path).
+pub fn path(p: &str, path_type: &str, backend: &str) -> HttpIngressPath {
+    HttpIngressPath {
+        path: Some(p.into()).filter(|p: &String| !p.is_empty()),
+        path_type: Some(path_type.into()),
+        backend: svc(backend),
+    }
+}
+
 /// The label the project writes for a backend (independent of the library's `Display`).
 pub fn backend_label(b: &IngressBackend) -> String {
     if let Some(s) = &b.service {
