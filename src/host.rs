@@ -13,6 +13,8 @@
 
 use serde::Serialize;
 
+use crate::hash::{has_byte, load, load8};
+
 /// Longest host that can match a rule (DNS names are at most 253 characters); longer request
 /// hosts can only fall to host-less rules. Also the size of the lookup's stack buffer.
 pub const MAX_HOST_LEN: usize = 256;
@@ -66,6 +68,12 @@ impl Tier {
 /// their brackets), one trailing dot, and lowercases ASCII. Returns `None` when the host is longer
 /// than [`MAX_HOST_LEN`]: no rule host can equal it. Never allocates.
 pub fn normalize_request_host<'b>(raw: &'b [u8], buf: &'b mut [u8; MAX_HOST_LEN]) -> Option<&'b [u8]> {
+    normalize_into(raw, buf)
+}
+
+/// [`normalize_request_host`] into a buffer of any size; `None` also when the normal host does
+/// not fit (a buffer as long as `raw` always fits).
+pub(crate) fn normalize_into<'b>(raw: &'b [u8], buf: &'b mut [u8]) -> Option<&'b [u8]> {
     // Most hosts are already normal (no port, lower case, no trailing dot): no copy then.
     if is_normal(raw) {
         return Some(raw);
@@ -77,16 +85,41 @@ pub fn normalize_request_host<'b>(raw: &'b [u8], buf: &'b mut [u8; MAX_HOST_LEN]
     if host.len() > MAX_HOST_LEN {
         return None;
     }
-    let out = &mut buf[..host.len()];
+    let out = buf.get_mut(..host.len())?;
     out.copy_from_slice(host);
     out.make_ascii_lowercase();
     Some(out)
 }
 
 /// Already what [`normalize_request_host`] would give: no `:`, no ASCII upper case, no
-/// trailing `.`, not longer than [`MAX_HOST_LEN`].
+/// trailing `.`, not longer than [`MAX_HOST_LEN`]. Checks eight bytes at a time.
 pub fn is_normal(raw: &[u8]) -> bool {
-    raw.len() <= MAX_HOST_LEN && raw.last() != Some(&b'.') && !raw.iter().any(|&b| b.is_ascii_uppercase() || b == b':')
+    if raw.len() > MAX_HOST_LEN || raw.last() == Some(&b'.') {
+        return false;
+    }
+    let mut at = 0;
+    while at + 8 <= raw.len() {
+        if upper_or_colon(load8(&raw[at..])) {
+            return false;
+        }
+        at += 8;
+    }
+    // Zero padding is neither upper case nor `:`.
+    !upper_or_colon(load(&raw[at..]))
+}
+
+/// Does some byte of `word` hold an ASCII upper-case letter or `:`?
+#[inline(always)]
+fn upper_or_colon(word: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Per byte, without carries (high bits cleared): the high bit of `x + 0x80 - c` is `x >= c`.
+    let low = word & !HIGH;
+    let at_least_a = low + ONES * u64::from(0x80 - b'A');
+    let above_z = low + ONES * u64::from(0x80 - b'Z' - 1);
+    // Bytes of 0x80 and up are no ASCII letters, whatever their low bits say.
+    let upper = at_least_a & !above_z & !word & HIGH;
+    upper != 0 || has_byte(word, b':') != 0
 }
 
 fn strip_port(raw: &[u8]) -> &[u8] {
@@ -105,7 +138,8 @@ fn strip_port(raw: &[u8]) -> &[u8] {
 /// The part of a request host a wildcard rule is keyed by: everything after the first label.
 /// `None` when the first label is empty or there is no second label.
 pub fn wildcard_suffix(host: &[u8]) -> Option<&[u8]> {
-    let dot = memchr::memchr(b'.', host)?;
+    // The first label is short: a plain loop beats memchr's setup.
+    let dot = host.iter().position(|&b| b == b'.')?;
     let suffix = &host[dot + 1..];
     (dot > 0 && !suffix.is_empty()).then_some(suffix)
 }
@@ -134,6 +168,28 @@ mod tests {
         assert_eq!(norm("foo.com.").as_deref(), Some("foo.com"));
         assert_eq!(norm("[::1]:8080").as_deref(), Some("[::1]"));
         assert_eq!(norm("").as_deref(), Some(""));
+    }
+
+    /// Guards the word-at-a-time check against the byte-at-a-time rule, for every byte value in
+    /// every position of a word and in the tail.
+    #[test]
+    fn normal_hosts_word_at_a_time() {
+        let slow = |raw: &[u8]| {
+            raw.len() <= MAX_HOST_LEN
+                && raw.last() != Some(&b'.')
+                && !raw.iter().any(|&b| b.is_ascii_uppercase() || b == b':')
+        };
+        for len in [1usize, 5, 8, 13, 16, 21] {
+            for at in 0..len {
+                for b in 0..=255u8 {
+                    let mut raw = alloc::vec![b'a'; len];
+                    raw[at] = b;
+                    assert_eq!(is_normal(&raw), slow(&raw), "{raw:?}");
+                }
+            }
+        }
+        assert!(is_normal(b""));
+        assert!(!is_normal(&[b'a'; MAX_HOST_LEN + 1]));
     }
 
     #[test]

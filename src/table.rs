@@ -38,23 +38,24 @@
 //! assert_eq!(backend("/bar"), "root:80");
 //! ```
 
-use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 use core::cmp::Ordering;
 
-use hashbrown::HashMap;
 use serde::Serialize;
 
 use crate::class::{self, Participation};
 use crate::diagnostics::{Diagnostic, ObjectRef, Severity, code};
+use crate::hash::{Scanned, key_hash};
 use crate::host::{self, MAX_HOST_LEN, RuleHost, Tier};
+use crate::index::KeyIndex;
 use crate::model::{Ingress, IngressBackend, IngressClass, Object};
 use crate::path::{self, ImplementationSpecific, MatchKind, PathType};
 use crate::request::Request;
 use crate::validation;
+use hashbrown::HashMap;
 
 /// Behaviour beyond the specification, by controller (SEMANTICS.md section 7).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -186,18 +187,38 @@ pub struct DefaultBackend {
 
 const NONE: u32 = u32::MAX;
 
-/// The winners stored under one match key (indices into [`Router::routes`], `NONE` when empty).
+/// A route that wins a slot, with its Ingress, so that a hit never has to read the [`Route`].
+#[derive(Clone, Copy, Debug)]
+struct Winner {
+    route: u32,
+    ingress: u32,
+}
+
+impl Winner {
+    const EMPTY: Winner = Winner { route: NONE, ingress: NONE };
+
+    fn get(self) -> Option<Winner> {
+        (self.route != NONE).then_some(self)
+    }
+}
+
+/// The winners stored under one match key of one host table.
 #[derive(Clone, Copy, Debug)]
 struct Slots {
     /// The request path equals the key.
-    equal: u32,
+    equal: Winner,
     /// The request path continues the key with `/`.
-    boundary: u32,
+    boundary: Winner,
     /// The request path continues the key with another byte (string prefixes only).
-    inside: u32,
+    inside: Winner,
 }
 
-/// The paths of one host (or of the host-less rules).
+impl Slots {
+    const EMPTY: Slots = Slots { equal: Winner::EMPTY, boundary: Winner::EMPTY, inside: Winner::EMPTY };
+}
+
+/// The paths of one host (or of the host-less rules), for views. The lookup itself goes through
+/// [`HostLookup`] and the router's path index.
 #[derive(Clone, Debug)]
 pub struct HostTable {
     /// The rule host (`*.foo.com` for wildcards, `""` for host-less).
@@ -209,14 +230,28 @@ pub struct HostTable {
     pub ingresses: Vec<usize>,
     /// Index into [`Router::defaults`].
     pub default: Option<usize>,
-    keys: HashMap<Box<[u8]>, Slots>,
-    /// Distinct key lengths, longest first, and whether a string prefix has that length.
+    /// Distinct key lengths, longest first, and whether a string prefix has that length (only
+    /// filled when a string prefix exists: then every length must be tried).
     lengths: Vec<(usize, bool)>,
-    /// Bit `n`: some key of length `n` exists / has a `boundary` winner.
-    equal_lens: Vec<u64>,
-    boundary_lens: Vec<u64>,
-    /// Some key is a string prefix (then every length must be tried).
-    string_prefix: bool,
+    /// Bit `n`: some key of length `n` has an `equal` / `boundary` winner (only filled when some
+    /// key is 64 bytes or longer; [`HostLookup`] covers the shorter ones).
+    long_equal_lens: Vec<u64>,
+    long_boundary_lens: Vec<u64>,
+}
+
+impl HostTable {
+    fn new(host: String, tier: Tier) -> Self {
+        HostTable {
+            host,
+            tier,
+            routes: Vec::new(),
+            ingresses: Vec::new(),
+            default: None,
+            lengths: Vec::new(),
+            long_equal_lens: Vec::new(),
+            long_boundary_lens: Vec::new(),
+        }
+    }
 }
 
 fn has_len(bits: &[u64], len: usize) -> bool {
@@ -230,81 +265,45 @@ fn set_len(bits: &mut Vec<u64>, len: usize) {
     bits[len / 64] |= 1 << (len % 64);
 }
 
-impl HostTable {
-    fn new(host: String, tier: Tier) -> Self {
-        HostTable {
-            host,
-            tier,
-            routes: Vec::new(),
-            ingresses: Vec::new(),
-            default: None,
-            keys: HashMap::new(),
-            lengths: Vec::new(),
-            equal_lens: Vec::new(),
-            boundary_lens: Vec::new(),
-            string_prefix: false,
-        }
-    }
-
-    /// The best route for a request path, or `None`: the whole path, then its prefixes ending
-    /// before each `/`, longest first, probing only lengths some key has.
-    fn lookup(&self, path: &[u8]) -> Option<usize> {
-        if self.string_prefix {
-            return self.lookup_by_lengths(path);
-        }
-        if has_len(&self.equal_lens, path.len()) {
-            if let Some(slots) = self.keys.get(path) {
-                if slots.equal != NONE {
-                    return Some(slots.equal as usize);
-                }
-            }
-        }
-        let mut end = path.len();
-        while let Some(slash) = path::last_slash(&path[..end]) {
-            if has_len(&self.boundary_lens, slash) {
-                if let Some(slots) = self.keys.get(&path[..slash]) {
-                    if slots.boundary != NONE {
-                        return Some(slots.boundary as usize);
-                    }
-                }
-            }
-            end = slash;
-        }
-        // Key "" (the root prefix `/`) covers every path, even one without a leading slash.
-        if end != 0 && has_len(&self.boundary_lens, 0) {
-            if let Some(slots) = self.keys.get(&path[..0]) {
-                if slots.boundary != NONE {
-                    return Some(slots.boundary as usize);
-                }
-            }
-        }
-        None
-    }
-
-    /// [`Self::lookup`] when string prefixes exist: every key length is tried.
-    fn lookup_by_lengths(&self, path: &[u8]) -> Option<usize> {
-        let start = self.lengths.partition_point(|&(len, _)| len > path.len());
-        for &(len, has_inside) in &self.lengths[start..] {
-            let pick: fn(&Slots) -> u32 = if len == path.len() {
-                |s| s.equal
-            } else if len == 0 || path[len] == b'/' {
-                // Key "" is the root prefix `/` (or an empty path): it covers every path.
-                |s| s.boundary
-            } else if has_inside {
-                |s| s.inside
-            } else {
-                continue;
-            };
-            if let Some(slots) = self.keys.get(&path[..len]) {
-                let winner = pick(slots);
-                if winner != NONE {
-                    return Some(winner as usize);
-                }
-            }
-        }
-        None
-    }
+/// What a lookup needs to know about a host table, stored in the host index itself so that the
+/// host probe brings it along.
+#[derive(Clone, Copy, Debug)]
+struct HostLookup {
+    /// Index into [`Router::hosts`]; also the space of its keys in the path index.
+    table: u32,
+    /// Index into [`Router::defaults`], or `NONE`.
+    default: u32,
+    /// Bit `n`: some key of length `n` (< 64) has an `equal` / `boundary` winner. Lengths
+    /// without a bit are never probed.
+    equal_lens: u64,
+    boundary_lens: u64,
+    /// Bloom filters of the hashes of the table's keys with an `equal` / a `boundary` winner,
+    /// one bit per key: most prefixes of a request path that hold nothing for the probe are
+    /// never probed.
+    equal_keys: [u64; 2],
+    boundary_keys: [u64; 2],
+    /// Some key is 64 bytes or longer: `HostTable::long_*_lens` tell those lengths.
+    long_keys: bool,
+    /// Some key is a string prefix: every key length is tried, through `HostTable::lengths`.
+    string_prefix: bool,
 }
+
+/// The bit of a [`HostLookup`] Bloom filter a key hash sets (0..128).
+#[inline(always)]
+fn key_bit(hash: u64) -> usize {
+    (hash >> 57) as usize
+}
+
+/// Might a key with this hash be in the Bloom filter?
+#[inline(always)]
+fn may_hold(filter: &[u64; 2], hash: u64) -> bool {
+    let bit = key_bit(hash);
+    filter[bit / 64] & (1 << (bit % 64)) != 0
+}
+
+/// The host index's spaces: exact hosts, and wildcard hosts keyed by what follows their `*.`.
+const EXACT_HOSTS: u32 = 0;
+const WILDCARD_HOSTS: u32 = 1;
 
 /// How a request was answered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -367,9 +366,12 @@ pub struct Router {
     /// The default used when no host tier matches.
     pub default: Option<usize>,
     pub options: CompileOptions,
-    exact_hosts: HashMap<Box<[u8]>, usize>,
-    wildcard_hosts: HashMap<Box<[u8]>, usize>,
-    any_host: Option<usize>,
+    /// Exact hosts and wildcard suffixes (spaces [`EXACT_HOSTS`] and [`WILDCARD_HOSTS`]).
+    host_index: KeyIndex<HostLookup>,
+    /// The host-less table.
+    any_host: Option<HostLookup>,
+    /// The match keys of every host table, each in the space of its table.
+    path_index: KeyIndex<Slots>,
 }
 
 /// Compiles objects into a [`Router`]. Invalid Ingresses, and Ingresses of another class, are
@@ -434,7 +436,11 @@ pub fn compile(objects: &[Object], options: &CompileOptions) -> (Router, Vec<Dia
         ta.is_none().cmp(&tb.is_none()).then(ta.cmp(&tb)).then_with(|| age_key(&a.metadata).cmp(age_key(&b.metadata)))
     });
 
-    let mut builder = Builder { router: Router { excluded, options: options.clone(), ..Router::default() } };
+    let mut builder = Builder {
+        router: Router { excluded, options: options.clone(), ..Router::default() },
+        table_of_host: HashMap::new(),
+        any_host: None,
+    };
     // Routes are large: growing the vector path by path would copy them over and over.
     let paths = |i: &Ingress| {
         i.spec.rules.iter().flatten().filter_map(|r| r.http.as_ref()).map(|h| h.paths.len()).sum::<usize>()
@@ -455,34 +461,33 @@ fn age_key(meta: &crate::model::ObjectMeta) -> impl Iterator<Item = u8> + '_ {
     meta.namespace_or_default().bytes().chain(core::iter::once(b'/')).chain(meta.name.bytes())
 }
 
-struct Builder {
+struct Builder<'a> {
     router: Router,
+    /// Host table by (tier, host) while Ingresses are added; the final index is built by `finish`.
+    table_of_host: HashMap<(Tier, &'a str), usize>,
+    any_host: Option<usize>,
 }
 
-impl Builder {
-    fn host_table(&mut self, host: &str) -> usize {
-        let (map, key, tier) = match RuleHost::parse(host) {
+impl<'a> Builder<'a> {
+    fn host_table(&mut self, host: &'a str) -> usize {
+        let hosts = &mut self.router.hosts;
+        let tier = match RuleHost::parse(host) {
             RuleHost::Any => {
-                if let Some(t) = self.router.any_host {
-                    return t;
-                }
-                let t = self.router.hosts.len();
-                self.router.hosts.push(HostTable::new(String::new(), Tier::Any));
-                self.router.any_host = Some(t);
-                return t;
+                return *self.any_host.get_or_insert_with(|| {
+                    hosts.push(HostTable::new(String::new(), Tier::Any));
+                    hosts.len() - 1
+                });
             }
-            RuleHost::Exact(h) => (&mut self.router.exact_hosts, h, Tier::Exact),
-            RuleHost::Wildcard(suffix) => (&mut self.router.wildcard_hosts, suffix, Tier::Wildcard),
+            RuleHost::Exact(_) => Tier::Exact,
+            RuleHost::Wildcard(_) => Tier::Wildcard,
         };
-        let next = self.router.hosts.len();
-        let t = *map.entry(Box::from(key.as_bytes())).or_insert(next);
-        if t == next {
-            self.router.hosts.push(HostTable::new(host.to_string(), tier));
-        }
-        t
+        *self.table_of_host.entry((tier, host)).or_insert_with(|| {
+            hosts.push(HostTable::new(host.to_string(), tier));
+            hosts.len() - 1
+        })
     }
 
-    fn add_ingress(&mut self, index: usize, ingress: &Ingress, participation: Participation) {
+    fn add_ingress(&mut self, index: usize, ingress: &'a Ingress, participation: Participation) {
         let meta = &ingress.metadata;
         self.router.ingresses.push(IngressInfo {
             namespace: meta.namespace_or_default().to_string(),
@@ -537,10 +542,6 @@ impl Builder {
         }
         let mut hosts: Vec<Option<HostTable>> = core::mem::take(&mut router.hosts).into_iter().map(Some).collect();
         router.hosts = order.iter().map(|&old| hosts[old].take().expect("each host table moves once")).collect();
-        for t in router.exact_hosts.values_mut().chain(router.wildcard_hosts.values_mut()) {
-            *t = new_index[*t];
-        }
-        router.any_host = router.any_host.map(|t| new_index[t]);
 
         // The defaultBackend each Ingress declares, by age rank: one pass, not tables x defaults x Ingresses.
         let mut default_of: Vec<Option<usize>> = vec![None; router.ingresses.len()];
@@ -550,31 +551,54 @@ impl Builder {
             }
         }
         let routes = &mut router.routes;
-        for table in &mut router.hosts {
+        for (index, table) in router.hosts.iter_mut().enumerate() {
             table.routes.sort_by(|&a, &b| precedence(&routes[a], &routes[b]));
-            build_slots(table, routes);
             // The oldest Ingress with a rule for this host that declares a defaultBackend
             // (`table.ingresses` is oldest first).
             table.default = table.ingresses.iter().find_map(|&i| default_of[i]);
+            let lookup = build_slots(index as u32, table, routes, &mut router.path_index);
+            let (space, key) = match RuleHost::parse(&table.host) {
+                RuleHost::Any => {
+                    router.any_host = Some(lookup);
+                    continue;
+                }
+                RuleHost::Exact(h) => (EXACT_HOSTS, h),
+                RuleHost::Wildcard(suffix) => (WILDCARD_HOSTS, suffix),
+            };
+            router.host_index.get_or_insert_with(space, key.as_bytes(), || lookup);
         }
+        router.host_index.shrink_to_fit();
+        router.path_index.shrink_to_fit();
         router.default = (!router.defaults.is_empty()).then_some(0);
         report_standing(router, diagnostics);
         report_default_conflicts(router, diagnostics);
     }
 }
 
-/// Fills the match-key map of a host table from its routes (already in precedence order), and
-/// marks routes that win no slot as shadowed or unreachable.
-fn build_slots(table: &mut HostTable, routes: &mut [Route]) {
+/// Enters the match keys of host table `space` into the path index from its routes (already in
+/// precedence order), marks routes that win no slot as shadowed or unreachable, and returns what
+/// a lookup needs to know about the table.
+fn build_slots(space: u32, table: &mut HostTable, routes: &mut [Route], index: &mut KeyIndex<Slots>) -> HostLookup {
+    let mut lookup = HostLookup {
+        table: space,
+        default: table.default.map_or(NONE, |d| d as u32),
+        equal_lens: 0,
+        boundary_lens: 0,
+        equal_keys: [0; 2],
+        boundary_keys: [0; 2],
+        long_keys: false,
+        string_prefix: false,
+    };
     let mut lengths: Vec<(usize, bool)> = Vec::new();
     for &r in &table.routes {
         let (kind, key_len) = (routes[r].match_kind, path::match_key(routes[r].match_kind, &routes[r].path).len());
         let key = &routes[r].path.as_bytes()[..key_len];
-        let slots = table.keys.entry(Box::from(key)).or_insert(Slots { equal: NONE, boundary: NONE, inside: NONE });
-        let id = r as u32;
+        // `None` only past 4 GiB of keys, which no input reaches.
+        let Some(slots) = index.get_or_insert_with(space, key, || Slots::EMPTY) else { continue };
+        let id = Winner { route: r as u32, ingress: routes[r].ingress as u32 };
         let mut won = false;
-        let mut take = |slot: &mut u32| {
-            if *slot == NONE {
+        let mut take = |slot: &mut Winner| {
+            if slot.route == NONE {
                 *slot = id;
                 won = true;
             }
@@ -594,23 +618,34 @@ fn build_slots(table: &mut HostTable, routes: &mut [Route]) {
             }
         };
         if !won {
-            let by = own_slot as usize;
+            let by = own_slot.route as usize;
             let duplicate = routes[by].path == routes[r].path && routes[by].path_type == routes[r].path_type;
             routes[r].standing = if duplicate { Standing::Shadowed { by } } else { Standing::Unreachable { by } };
         }
+        let bit = key_bit(key_hash(space, key));
+        let boundary = kind != MatchKind::Exact;
+        lookup.equal_keys[bit / 64] |= 1 << (bit % 64);
+        lookup.boundary_keys[bit / 64] |= u64::from(boundary) << (bit % 64);
+        if key_len < 64 {
+            lookup.equal_lens |= 1 << key_len;
+            lookup.boundary_lens |= u64::from(boundary) << key_len;
+        } else {
+            lookup.long_keys = true;
+            set_len(&mut table.long_equal_lens, key_len);
+            if boundary {
+                set_len(&mut table.long_boundary_lens, key_len);
+            }
+        }
         lengths.push((key_len, kind == MatchKind::StringPrefix));
     }
-    // Longest first; one entry per length, flagged when any string prefix has it.
-    lengths.sort_unstable_by(|a, b| b.cmp(a));
-    lengths.dedup_by_key(|(len, _)| *len);
-    table.string_prefix = lengths.iter().any(|&(_, s)| s);
-    table.lengths = lengths;
-    for (key, slots) in &table.keys {
-        set_len(&mut table.equal_lens, key.len());
-        if slots.boundary != NONE {
-            set_len(&mut table.boundary_lens, key.len());
-        }
+    lookup.string_prefix = lengths.iter().any(|&(_, s)| s);
+    if lookup.string_prefix {
+        // Longest first; one entry per length, flagged when any string prefix has it.
+        lengths.sort_unstable_by(|a, b| b.cmp(a));
+        lengths.dedup_by_key(|(len, _)| *len);
+        table.lengths = lengths;
     }
+    lookup
 }
 
 fn report_standing(router: &Router, diagnostics: &mut Vec<Diagnostic>) {
@@ -703,48 +738,181 @@ pub(crate) fn display_path(path: &str) -> &str {
 impl Router {
     /// Routes a request. Never allocates; costs a few hash probes whatever the table's size.
     pub fn route<'r>(&'r self, request: &Request<'_>) -> Decision<'r> {
-        let table = self.host_table_for(request.host).map(|t| &self.hosts[t]);
-        let path = path::request_path(request.path);
-        if let Some(route) = table.and_then(|t| t.lookup(path)).map(|r| &self.routes[r]) {
+        let host = self.host_lookup(request.host);
+        if let Some(winner) = host.and_then(|h| self.lookup(h, request.path)) {
+            let route = &self.routes[winner.route as usize];
             return Decision {
                 via: Via::Rule,
                 backend: Some(&route.backend),
                 route: Some(route),
-                ingress: Some(&self.ingresses[route.ingress]),
-                host_table: table,
+                ingress: self.ingresses.get(winner.ingress as usize),
+                host_table: host.and_then(|h| self.hosts.get(h.table as usize)),
             };
         }
-        let default = table.map_or(self.default, |t| t.default.or(self.default)).map(|d| &self.defaults[d]);
+        let declared = host.map(|h| h.default).filter(|&d| d != NONE).map(|d| d as usize);
+        let default = declared.or(self.default).and_then(|d| self.defaults.get(d));
         Decision {
             via: if default.is_some() { Via::DefaultBackend } else { Via::None },
             backend: default.map(|d| &d.backend),
             route: None,
             ingress: default.and_then(|d| d.ingress).map(|i| &self.ingresses[i]),
-            host_table: table,
+            host_table: host.and_then(|h| self.hosts.get(h.table as usize)),
         }
     }
 
     /// The host table a request host selects: exact, then wildcard, then host-less.
     pub fn host_table_for(&self, raw_host: &[u8]) -> Option<usize> {
-        // Most hosts arrive already normal: no copy (and no buffer to clear) then.
-        if host::is_normal(raw_host) {
-            return self.host_table_of(raw_host);
+        self.host_lookup(raw_host).map(|h| h.table as usize)
+    }
+
+    #[inline]
+    fn host_lookup(&self, raw_host: &[u8]) -> Option<&HostLookup> {
+        // Rule hosts are normal (validation admits only lower-case DNS names), so a Host header
+        // equal to one is normal too: a hit here needs no normalisation and no check.
+        if let Some(found) = self.host_index.get(EXACT_HOSTS, raw_host) {
+            return Some(found);
         }
-        let mut buf = [0u8; MAX_HOST_LEN];
-        match host::normalize_request_host(raw_host, &mut buf) {
-            Some(host) => self.host_table_of(host),
-            None => self.any_host,
+        if host::is_normal(raw_host) {
+            return self.wildcard_or_any(raw_host);
+        }
+        // Most hosts are short: a small buffer is cheaper to clear.
+        const SHORT_HOST: usize = 64;
+        if raw_host.len() <= SHORT_HOST {
+            self.normalized_host_lookup(host::normalize_into(raw_host, &mut [0u8; SHORT_HOST]))
+        } else {
+            self.normalized_host_lookup(host::normalize_into(raw_host, &mut [0u8; MAX_HOST_LEN]))
         }
     }
 
-    fn host_table_of(&self, host: &[u8]) -> Option<usize> {
-        if let Some(&t) = self.exact_hosts.get(host) {
-            return Some(t);
+    /// The table of a host [`host::normalize_into`] gave (`None`: too long for any rule host).
+    fn normalized_host_lookup(&self, host: Option<&[u8]>) -> Option<&HostLookup> {
+        match host {
+            Some(host) => self.host_index.get(EXACT_HOSTS, host).or_else(|| self.wildcard_or_any(host)),
+            None => self.any_host.as_ref(),
         }
-        if let Some(&t) = host::wildcard_suffix(host).and_then(|s| self.wildcard_hosts.get(s)) {
-            return Some(t);
+    }
+
+    /// The table of a normal request host that is no exact rule host.
+    #[inline]
+    fn wildcard_or_any(&self, host: &[u8]) -> Option<&HostLookup> {
+        if let Some(found) = host::wildcard_suffix(host).and_then(|s| self.host_index.get(WILDCARD_HOSTS, s)) {
+            return Some(found);
         }
-        self.any_host
+        self.any_host.as_ref()
+    }
+
+    /// The best route of a host table for a request target (a path with an optional query or
+    /// fragment): the whole path, then its prefixes ending before each `/`, longest first,
+    /// probing only lengths some key has.
+    #[inline]
+    fn lookup(&self, host: &HostLookup, target: &[u8]) -> Option<Winner> {
+        if host.string_prefix {
+            return self.lookup_by_lengths(host, path::request_path(target));
+        }
+        let mut scanned = Scanned::EMPTY;
+        if scanned.scan(host.table, target) {
+            self.lookup_scanned(host, &target[..scanned.len], &scanned)
+        } else {
+            self.lookup_long(host, path::request_path(target))
+        }
+    }
+
+    /// Could a key of this length hold an `equal` winner?
+    #[inline(always)]
+    fn may_equal(&self, host: &HostLookup, len: usize) -> bool {
+        if len < 64 {
+            host.equal_lens & (1 << len) != 0
+        } else {
+            host.long_keys && self.hosts.get(host.table as usize).is_some_and(|t| has_len(&t.long_equal_lens, len))
+        }
+    }
+
+    /// Could a key of this length hold a `boundary` winner?
+    #[inline(always)]
+    fn may_bound(&self, host: &HostLookup, len: usize) -> bool {
+        if len < 64 {
+            host.boundary_lens & (1 << len) != 0
+        } else {
+            host.long_keys && self.hosts.get(host.table as usize).is_some_and(|t| has_len(&t.long_boundary_lens, len))
+        }
+    }
+
+    /// [`Self::lookup`] for a path of at most [`crate::hash::SCAN_LEN`] bytes, scanned once.
+    #[inline]
+    fn lookup_scanned(&self, host: &HostLookup, path: &[u8], scanned: &Scanned) -> Option<Winner> {
+        let probe = |len: usize, filter: &[u64; 2]| {
+            let hash = scanned.prefix_hash(len);
+            if !may_hold(filter, hash) {
+                return None;
+            }
+            self.path_index.get_hashed(hash, host.table, &path[..len])
+        };
+        if self.may_equal(host, path.len()) {
+            if let Some(found) = probe(path.len(), &host.equal_keys).and_then(|s| s.equal.get()) {
+                return Some(found);
+            }
+        }
+        let mut slashes = scanned.slashes;
+        while slashes != 0 {
+            let slash = (u64::BITS - 1 - slashes.leading_zeros()) as usize;
+            slashes &= !(1 << slash);
+            if self.may_bound(host, slash) {
+                if let Some(found) = probe(slash, &host.boundary_keys).and_then(|s| s.boundary.get()) {
+                    return Some(found);
+                }
+            }
+        }
+        // Key "" (the root prefix `/`) covers every path, even one without a leading slash.
+        let first_slash = if scanned.slashes != 0 { scanned.slashes.trailing_zeros() as usize } else { path.len() };
+        if first_slash != 0 && self.may_bound(host, 0) {
+            return probe(0, &host.boundary_keys).and_then(|s| s.boundary.get());
+        }
+        None
+    }
+
+    /// [`Self::lookup`] for a path longer than [`crate::hash::SCAN_LEN`] bytes (`path` already cut).
+    fn lookup_long(&self, host: &HostLookup, path: &[u8]) -> Option<Winner> {
+        let probe = |key: &[u8]| self.path_index.get(host.table, key);
+        if self.may_equal(host, path.len()) {
+            if let Some(found) = probe(path).and_then(|s| s.equal.get()) {
+                return Some(found);
+            }
+        }
+        let mut end = path.len();
+        while let Some(slash) = path::last_slash(&path[..end]) {
+            if self.may_bound(host, slash) {
+                if let Some(found) = probe(&path[..slash]).and_then(|s| s.boundary.get()) {
+                    return Some(found);
+                }
+            }
+            end = slash;
+        }
+        if end != 0 && self.may_bound(host, 0) {
+            return probe(b"").and_then(|s| s.boundary.get());
+        }
+        None
+    }
+
+    /// [`Self::lookup`] when string prefixes exist: every key length is tried.
+    fn lookup_by_lengths(&self, host: &HostLookup, path: &[u8]) -> Option<Winner> {
+        let lengths = &self.hosts.get(host.table as usize)?.lengths;
+        let start = lengths.partition_point(|&(len, _)| len > path.len());
+        for &(len, has_inside) in &lengths[start..] {
+            let pick: fn(&Slots) -> Winner = if len == path.len() {
+                |s| s.equal
+            } else if len == 0 || path[len] == b'/' {
+                // Key "" is the root prefix `/` (or an empty path): it covers every path.
+                |s| s.boundary
+            } else if has_inside {
+                |s| s.inside
+            } else {
+                continue;
+            };
+            if let Some(found) = self.path_index.get(host.table, &path[..len]).and_then(|s| pick(s).get()) {
+                return Some(found);
+            }
+        }
+        None
     }
 
     /// The Ingress a route belongs to.

@@ -447,10 +447,14 @@ pub const REQUEST_HOSTS: &[&[u8]] = &[
 
 /// Path elements of rules. No `.`/`..` elements and no `%2f` (Exact/Prefix validity); `a` is a
 /// string prefix of `ab`, `A` differs from `a` only in case.
-pub const PATH_ELEMENTS: &[&str] = &["a", "b", "ab", "ba", "A", "a.b", "x-y", "%41", "\u{e9}"];
+/// The long elements put paths and keys on both sides of 64 bytes, where the lookup changes
+/// strategy (`hash::SCAN_LEN` and the short-length filters).
+pub const PATH_ELEMENTS: &[&str] =
+    &["a", "b", "ab", "ba", "A", "a.b", "x-y", "%41", "\u{e9}", "a-rather-long-element-of-thirty-1"];
 
 /// Extra elements only requests use.
-pub const REQUEST_EXTRA_ELEMENTS: &[&[u8]] = &[b"c", b"abc", b"aa", b"", b"\xff", b"\xc3", b".", b".."];
+pub const REQUEST_EXTRA_ELEMENTS: &[&[u8]] =
+    &[b"c", b"abc", b"aa", b"", b"\xff", b"\xc3", b".", b"..", b"another-long-request-element-31"];
 
 pub const NAMESPACES: &[Option<&str>] = &[None, Some("default"), Some("team"), Some("team-b"), Some("shop")];
 pub const NAMES: &[&str] = &["web", "web-1", "api", "web.v2"];

@@ -1,0 +1,280 @@
+//! The hash of the lookup keys, and a request path scanned once for a lookup.
+//!
+//! A lookup probes several prefixes of one request path (the whole path, then the part before each
+//! `/`). The hash is built so that every prefix's hash comes out of one pass: it chains 8-byte
+//! words, so the state after each whole word is kept, and the hash of any prefix is that state
+//! finished with the prefix's last, partial word. The same pass finds where the path ends (`?` or
+//! `#`) and where its slashes are, eight bytes at a time. Probing a prefix then costs one
+//! multiply and no further pass over the bytes.
+//!
+//! ```text
+//! state[0] = seed(space)          state[w + 1] = mix(state[w], word[w])
+//! hash(space, key) = finish(state[len / 8], word[len / 8] with its first len % 8 bytes, len)
+//! ```
+
+/// Paths up to this length are scanned into [`Scanned`]; longer ones take the plain route.
+pub(crate) const SCAN_LEN: usize = 64;
+
+const WORDS: usize = SCAN_LEN / 8;
+const SEED: u64 = 0x243f_6a88_85a3_08d3;
+const MIX: u64 = 0x1319_8a2e_0370_7344;
+const FINISH: u64 = 0xa409_3822_299f_31d0;
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The 128-bit product of `a` and `b`, high half folded into the low half: every input bit
+/// reaches the middle and top bits the hash table uses.
+#[inline(always)]
+fn folded_multiply(a: u64, b: u64) -> u64 {
+    let full = u128::from(a) * u128::from(b);
+    (full as u64) ^ ((full >> 64) as u64)
+}
+
+#[inline(always)]
+fn seed(space: u32) -> u64 {
+    folded_multiply(u64::from(space) ^ SEED, MIX)
+}
+
+#[inline(always)]
+fn mix(state: u64, word: u64) -> u64 {
+    folded_multiply(state ^ word, MIX)
+}
+
+#[inline(always)]
+fn finish(state: u64, partial: u64, len: usize) -> u64 {
+    folded_multiply(state ^ partial ^ SEED, FINISH ^ len as u64)
+}
+
+/// The first 8 bytes as a little-endian word (`bytes` has at least 8).
+#[inline(always)]
+pub(crate) fn load8(bytes: &[u8]) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&bytes[..8]);
+    u64::from_le_bytes(word)
+}
+
+/// Up to 8 bytes as a little-endian word, zero-padded, without a byte-at-a-time copy: two
+/// overlapping loads (their common bytes agree, so or-ing them is exact).
+#[inline(always)]
+pub(crate) fn load(bytes: &[u8]) -> u64 {
+    let n = bytes.len();
+    if n >= 8 {
+        load8(bytes)
+    } else if n >= 4 {
+        let low = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+        let high = u32::from_le_bytes([bytes[n - 4], bytes[n - 3], bytes[n - 2], bytes[n - 1]]);
+        u64::from(low) | (u64::from(high) << (8 * (n - 4)))
+    } else if n > 0 {
+        u64::from(bytes[0]) | (u64::from(bytes[n / 2]) << (8 * (n / 2))) | (u64::from(bytes[n - 1]) << (8 * (n - 1)))
+    } else {
+        0
+    }
+}
+
+/// The last `n` (< 8) bytes of `bytes` as a word, zero-padded.
+#[inline(always)]
+fn load_last(bytes: &[u8], n: usize) -> u64 {
+    if bytes.len() >= 8 {
+        // The last 8 bytes, shifted down (`n` is 0 only when there is nothing left).
+        if n == 0 { 0 } else { load8(&bytes[bytes.len() - 8..]) >> (8 * (8 - n)) }
+    } else {
+        load(&bytes[bytes.len() - n..])
+    }
+}
+
+/// The first `n` bytes (`n` < 8) of a word; the rest zero.
+#[inline(always)]
+fn low_bytes(word: u64, n: usize) -> u64 {
+    word & ((1u64 << (8 * n as u32)).wrapping_sub(1))
+}
+
+/// The high bit of every byte of `word` equal to `byte`, and no other bit.
+#[inline(always)]
+fn bytes_equal(word: u64, byte: u8) -> u64 {
+    let x = word ^ (ONES * u64::from(byte));
+    !(((x & !HIGH) + !HIGH) | x) & HIGH
+}
+
+/// Nonzero when some byte of `word` equals `byte`; the lowest high bit set marks the first.
+#[inline(always)]
+pub(crate) fn has_byte(word: u64, byte: u8) -> u64 {
+    let x = word ^ (ONES * u64::from(byte));
+    x.wrapping_sub(ONES) & !x & HIGH
+}
+
+/// Bit `i` set for each byte `i` whose high bit is set in `marks` (as from [`bytes_equal`]).
+#[inline(always)]
+fn gather(marks: u64) -> u64 {
+    ((marks >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
+}
+
+/// The hash of `key` in `space`, as the path and host indexes store it.
+pub(crate) fn key_hash(space: u32, key: &[u8]) -> u64 {
+    let mut state = seed(space);
+    let mut at = 0;
+    while at + 8 <= key.len() {
+        state = mix(state, load8(&key[at..]));
+        at += 8;
+    }
+    finish(state, load_last(key, key.len() - at), key.len())
+}
+
+/// A request path up to [`SCAN_LEN`] bytes, scanned for a lookup in one host table.
+pub(crate) struct Scanned {
+    /// The path's length without its query or fragment.
+    pub(crate) len: usize,
+    /// Bit `i`: byte `i` is `/` (only bytes before `len`).
+    pub(crate) slashes: u64,
+    /// `states[w]`: the hash state after `w` whole words.
+    states: [u64; WORDS + 1],
+    /// The path as words, zero past `len`.
+    words: [u64; WORDS + 1],
+}
+
+impl Scanned {
+    pub(crate) const EMPTY: Scanned = Scanned { len: 0, slashes: 0, states: [0; WORDS + 1], words: [0; WORDS + 1] };
+
+    /// Scans `target` (a path with an optional query or fragment) for keys of `space`. False
+    /// when the path itself is longer than [`SCAN_LEN`] bytes. (Fills `self` in place: the
+    /// struct is too large to move around on every lookup.)
+    #[inline(always)]
+    pub(crate) fn scan(&mut self, space: u32, target: &[u8]) -> bool {
+        let mut state = seed(space);
+        let whole = target.len().min(SCAN_LEN) / 8;
+        let mut slashes = 0;
+        for w in 0..whole {
+            let word = load8(&target[8 * w..]);
+            // The cheap zero-byte test is exact up to the first match, which is all that counts.
+            if has_byte(word, b'?') | has_byte(word, b'#') != 0 {
+                self.slashes = slashes;
+                self.cut(w, word, 8, state);
+                return true;
+            }
+            slashes |= gather(bytes_equal(word, b'/')) << (8 * w);
+            self.words[w] = word;
+            self.states[w] = state;
+            state = mix(state, word);
+        }
+        self.slashes = slashes;
+        let rest = target.len() - 8 * whole;
+        if whole == WORDS && rest > 0 && !matches!(target[SCAN_LEN], b'?' | b'#') {
+            return false;
+        }
+        // The last, partial word (or none: `rest` 0, or a cut right at 64 bytes).
+        let rest = if whole == WORDS { 0 } else { rest };
+        self.cut(whole, load_last(target, rest), rest, state);
+        true
+    }
+
+    /// Ends the scan in word `w`, of which `valid` bytes are the target's, at its first `?` or
+    /// `#` if any.
+    #[inline(always)]
+    fn cut(&mut self, w: usize, word: u64, valid: usize, state: u64) {
+        let stops = (bytes_equal(word, b'?') | bytes_equal(word, b'#')) & low_bytes_mask(valid);
+        let end = if stops != 0 { (stops.trailing_zeros() / 8) as usize } else { valid };
+        let kept = low_bytes(word, end);
+        if w < WORDS {
+            self.slashes |= gather(bytes_equal(kept, b'/') & low_bytes_mask(end)) << (8 * w);
+        }
+        self.words[w] = kept;
+        self.states[w] = state;
+        self.len = 8 * w + end;
+    }
+
+    /// The hash of the path's first `len` bytes (`len` <= `self.len`), as [`key_hash`] gives it.
+    #[inline(always)]
+    pub(crate) fn prefix_hash(&self, len: usize) -> u64 {
+        let w = len / 8;
+        finish(self.states[w], low_bytes(self.words[w], len % 8), len)
+    }
+}
+
+/// The high bits of the first `n` bytes (`n` <= 8).
+#[inline(always)]
+fn low_bytes_mask(n: usize) -> u64 {
+    if n >= 8 { HIGH } else { HIGH & ((1u64 << (8 * n as u32)) - 1) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec::Vec;
+
+    fn cut(target: &[u8]) -> &[u8] {
+        let end = target.iter().position(|&b| b == b'?' || b == b'#').unwrap_or(target.len());
+        &target[..end]
+    }
+
+    /// Guards the one-pass scan: every prefix hash equals the key hash of that prefix, and the
+    /// cut and the slashes are those a byte-at-a-time scan finds.
+    fn check(target: &[u8]) {
+        let path = cut(target);
+        let mut s = Scanned::EMPTY;
+        if !s.scan(7, target) {
+            assert!(path.len() > SCAN_LEN, "{target:?}");
+            return;
+        }
+        assert_eq!(s.len, path.len(), "{target:?}");
+        let slashes: Vec<usize> = (0..64).filter(|i| s.slashes & (1 << i) != 0).collect();
+        let expected: Vec<usize> = (0..path.len()).filter(|&i| path[i] == b'/').collect();
+        assert_eq!(slashes, expected, "{target:?}");
+        for len in 0..=path.len() {
+            assert_eq!(s.prefix_hash(len), key_hash(7, &path[..len]), "{target:?} at {len}");
+        }
+    }
+
+    #[test]
+    fn prefixes_hash_as_keys() {
+        let samples: [&[u8]; 12] = [
+            b"",
+            b"/",
+            b"/a",
+            b"/api/v1/users",
+            b"/api/v1/users?id=1/2",
+            b"/api#frag/x",
+            b"?q",
+            b"/12345678",
+            b"/1234567/",
+            b"/aaaaaaa/bbbbbbb/ccccccc/ddddddd/eeeeeee/fffffff/ggggggg/hhhhhhh",
+            b"/aaaaaaa/bbbbbbb/ccccccc/ddddddd/eeeeeee/fffffff/ggggggg/hhhhhhh/",
+            b"/aaaaaaa/bbbbbbb/ccccccc/ddddddd/eeeeeee/fffffff/ggggggg/hhhhhh?x=/////",
+        ];
+        for t in samples {
+            check(t);
+        }
+        // Every length and cut position around the word boundaries, with NUL and high bytes.
+        for len in 0..=70usize {
+            for stop in [None, Some(0), Some(len / 2), Some(len.saturating_sub(1))] {
+                let mut t: Vec<u8> = (0..len).map(|i| [b'/', b'a', 0, 0xff, b'/', b'z', b'.'][i % 7]).collect();
+                if let Some(at) = stop.filter(|&at| at < len) {
+                    t[at] = if at % 2 == 0 { b'?' } else { b'#' };
+                }
+                check(&t);
+            }
+        }
+    }
+
+    #[test]
+    fn loads_are_little_endian_and_zero_padded() {
+        let bytes: Vec<u8> = (1..=16).collect();
+        for n in 0..=8 {
+            let mut padded = [0u8; 8];
+            padded[..n].copy_from_slice(&bytes[..n]);
+            assert_eq!(load(&bytes[..n]), u64::from_le_bytes(padded), "{n}");
+        }
+        for len in 0..=16 {
+            for n in 0..=(len % 8) {
+                let mut padded = [0u8; 8];
+                padded[..n].copy_from_slice(&bytes[len - n..len]);
+                assert_eq!(load_last(&bytes[..len], n), u64::from_le_bytes(padded), "{len} {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn spaces_and_lengths_change_the_hash() {
+        assert_ne!(key_hash(0, b"/api"), key_hash(1, b"/api"));
+        assert_ne!(key_hash(0, b"/a"), key_hash(0, b"/a\0"));
+        assert_ne!(key_hash(0, b""), key_hash(0, b"\0"));
+    }
+}
