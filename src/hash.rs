@@ -4,8 +4,8 @@
 //! `/`). The hash is built so that every prefix's hash comes out of one pass: it chains 8-byte
 //! words, so the state after each whole word is kept, and the hash of any prefix is that state
 //! finished with the prefix's last, partial word. The same pass finds where the path ends (`?` or
-//! `#`) and where its slashes are, eight bytes at a time. Probing a prefix then costs one
-//! multiply and no further pass over the bytes.
+//! `#`), eight bytes at a time, and keeps the words, so that slashes are looked for only as far
+//! as the lookup goes. Probing a prefix then costs one multiply and no further pass over the bytes.
 //!
 //! ```text
 //! state[0] = seed(space)          state[w + 1] = mix(state[w], word[w])
@@ -102,12 +102,6 @@ pub(crate) fn has_byte(word: u64, byte: u8) -> u64 {
     x.wrapping_sub(ONES) & !x & HIGH
 }
 
-/// Bit `i` set for each byte `i` whose high bit is set in `marks` (as from [`bytes_equal`]).
-#[inline(always)]
-fn gather(marks: u64) -> u64 {
-    ((marks >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
-}
-
 /// The hash of `key` in `space`, as the path and host indexes store it.
 pub(crate) fn key_hash(space: u32, key: &[u8]) -> u64 {
     let mut state = seed(space);
@@ -123,8 +117,6 @@ pub(crate) fn key_hash(space: u32, key: &[u8]) -> u64 {
 pub(crate) struct Scanned {
     /// The path's length without its query or fragment.
     pub(crate) len: usize,
-    /// Bit `i`: byte `i` is `/` (only bytes before `len`).
-    pub(crate) slashes: u64,
     /// `states[w]`: the hash state after `w` whole words.
     states: [u64; WORDS + 1],
     /// The path as words, zero past `len`.
@@ -132,7 +124,7 @@ pub(crate) struct Scanned {
 }
 
 impl Scanned {
-    pub(crate) const EMPTY: Scanned = Scanned { len: 0, slashes: 0, states: [0; WORDS + 1], words: [0; WORDS + 1] };
+    pub(crate) const EMPTY: Scanned = Scanned { len: 0, states: [0; WORDS + 1], words: [0; WORDS + 1] };
 
     /// Scans `target` (a path with an optional query or fragment) for keys of `space`. False
     /// when the path itself is longer than [`SCAN_LEN`] bytes. (Fills `self` in place: the
@@ -141,21 +133,17 @@ impl Scanned {
     pub(crate) fn scan(&mut self, space: u32, target: &[u8]) -> bool {
         let mut state = seed(space);
         let whole = target.len().min(SCAN_LEN) / 8;
-        let mut slashes = 0;
         for w in 0..whole {
             let word = load8(&target[8 * w..]);
             // The cheap zero-byte test is exact up to the first match, which is all that counts.
             if has_byte(word, b'?') | has_byte(word, b'#') != 0 {
-                self.slashes = slashes;
                 self.cut(w, word, 8, state);
                 return true;
             }
-            slashes |= gather(bytes_equal(word, b'/')) << (8 * w);
             self.words[w] = word;
             self.states[w] = state;
             state = mix(state, word);
         }
-        self.slashes = slashes;
         let rest = target.len() - 8 * whole;
         if whole == WORDS && rest > 0 && !matches!(target[SCAN_LEN], b'?' | b'#') {
             return false;
@@ -172,13 +160,16 @@ impl Scanned {
     fn cut(&mut self, w: usize, word: u64, valid: usize, state: u64) {
         let stops = (bytes_equal(word, b'?') | bytes_equal(word, b'#')) & low_bytes_mask(valid);
         let end = if stops != 0 { (stops.trailing_zeros() / 8) as usize } else { valid };
-        let kept = low_bytes(word, end);
-        if w < WORDS {
-            self.slashes |= gather(bytes_equal(kept, b'/') & low_bytes_mask(end)) << (8 * w);
-        }
-        self.words[w] = kept;
+        self.words[w] = low_bytes(word, end);
         self.states[w] = state;
         self.len = 8 * w + end;
+    }
+
+    /// The positions of the path's slashes, last first. Found only as they are asked for: a
+    /// lookup usually stops at the first or second.
+    #[inline(always)]
+    pub(crate) fn slashes(&self) -> Slashes<'_> {
+        Slashes { words: &self.words[..=self.len / 8], marks: 0 }
     }
 
     /// The hash of the path's first `len` bytes (`len` <= `self.len`), as [`key_hash`] gives it.
@@ -186,6 +177,30 @@ impl Scanned {
     pub(crate) fn prefix_hash(&self, len: usize) -> u64 {
         let w = len / 8;
         finish(self.states[w], low_bytes(self.words[w], len % 8), len)
+    }
+}
+
+/// The slash positions of a [`Scanned`] path, last first.
+pub(crate) struct Slashes<'a> {
+    /// The words not yet searched.
+    words: &'a [u64],
+    /// The `/` marks (high bits) of the word after `words` not yet returned.
+    marks: u64,
+}
+
+impl Iterator for Slashes<'_> {
+    type Item = usize;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        while self.marks == 0 {
+            let (&word, rest) = self.words.split_last()?;
+            self.words = rest;
+            self.marks = bytes_equal(word, b'/');
+        }
+        let top = (u64::BITS - 1 - self.marks.leading_zeros()) as usize;
+        self.marks &= !(1 << top);
+        Some(8 * self.words.len() + top / 8)
     }
 }
 
@@ -215,8 +230,8 @@ mod tests {
             return;
         }
         assert_eq!(s.len, path.len(), "{target:?}");
-        let slashes: Vec<usize> = (0..64).filter(|i| s.slashes & (1 << i) != 0).collect();
-        let expected: Vec<usize> = (0..path.len()).filter(|&i| path[i] == b'/').collect();
+        let slashes: Vec<usize> = s.slashes().collect();
+        let expected: Vec<usize> = (0..path.len()).rev().filter(|&i| path[i] == b'/').collect();
         assert_eq!(slashes, expected, "{target:?}");
         for len in 0..=path.len() {
             assert_eq!(s.prefix_hash(len), key_hash(7, &path[..len]), "{target:?} at {len}");

@@ -265,9 +265,9 @@ fn set_len(bits: &mut Vec<u64>, len: usize) {
     bits[len / 64] |= 1 << (len % 64);
 }
 
-/// What a lookup needs to know about a host table, stored in the host index itself so that the
-/// host probe brings it along.
+/// What a lookup needs to know about a host table, in one cache line.
 #[derive(Clone, Copy, Debug)]
+#[repr(align(64))]
 struct HostLookup {
     /// Index into [`Router::hosts`]; also the space of its keys in the path index.
     table: u32,
@@ -366,10 +366,13 @@ pub struct Router {
     /// The default used when no host tier matches.
     pub default: Option<usize>,
     pub options: CompileOptions,
-    /// Exact hosts and wildcard suffixes (spaces [`EXACT_HOSTS`] and [`WILDCARD_HOSTS`]).
-    host_index: KeyIndex<HostLookup>,
+    /// Exact hosts and wildcard suffixes (spaces [`EXACT_HOSTS`] and [`WILDCARD_HOSTS`]) to
+    /// their table.
+    host_index: KeyIndex<u32>,
+    /// The lookup data of each host table, by table.
+    host_lookups: Vec<HostLookup>,
     /// The host-less table.
-    any_host: Option<HostLookup>,
+    any_host: Option<u32>,
     /// The match keys of every host table, each in the space of its table.
     path_index: KeyIndex<Slots>,
 }
@@ -556,16 +559,17 @@ impl<'a> Builder<'a> {
             // The oldest Ingress with a rule for this host that declares a defaultBackend
             // (`table.ingresses` is oldest first).
             table.default = table.ingresses.iter().find_map(|&i| default_of[i]);
-            let lookup = build_slots(index as u32, table, routes, &mut router.path_index);
-            let (space, key) = match RuleHost::parse(&table.host) {
+            let space = index as u32;
+            router.host_lookups.push(build_slots(space, table, routes, &mut router.path_index));
+            let (tier, key) = match RuleHost::parse(&table.host) {
                 RuleHost::Any => {
-                    router.any_host = Some(lookup);
+                    router.any_host = Some(space);
                     continue;
                 }
                 RuleHost::Exact(h) => (EXACT_HOSTS, h),
                 RuleHost::Wildcard(suffix) => (WILDCARD_HOSTS, suffix),
             };
-            router.host_index.get_or_insert_with(space, key.as_bytes(), || lookup);
+            router.host_index.get_or_insert_with(tier, key.as_bytes(), || space);
         }
         router.host_index.shrink_to_fit();
         router.path_index.shrink_to_fit();
@@ -769,8 +773,8 @@ impl Router {
     fn host_lookup(&self, raw_host: &[u8]) -> Option<&HostLookup> {
         // Rule hosts are normal (validation admits only lower-case DNS names), so a Host header
         // equal to one is normal too: a hit here needs no normalisation and no check.
-        if let Some(found) = self.host_index.get(EXACT_HOSTS, raw_host) {
-            return Some(found);
+        if let Some(&found) = self.host_index.get(EXACT_HOSTS, raw_host) {
+            return self.host_lookups.get(found as usize);
         }
         if host::is_normal(raw_host) {
             return self.wildcard_or_any(raw_host);
@@ -787,18 +791,19 @@ impl Router {
     /// The table of a host [`host::normalize_into`] gave (`None`: too long for any rule host).
     fn normalized_host_lookup(&self, host: Option<&[u8]>) -> Option<&HostLookup> {
         match host {
-            Some(host) => self.host_index.get(EXACT_HOSTS, host).or_else(|| self.wildcard_or_any(host)),
-            None => self.any_host.as_ref(),
+            Some(host) => match self.host_index.get(EXACT_HOSTS, host) {
+                Some(&found) => self.host_lookups.get(found as usize),
+                None => self.wildcard_or_any(host),
+            },
+            None => self.any_host.and_then(|t| self.host_lookups.get(t as usize)),
         }
     }
 
     /// The table of a normal request host that is no exact rule host.
     #[inline]
     fn wildcard_or_any(&self, host: &[u8]) -> Option<&HostLookup> {
-        if let Some(found) = host::wildcard_suffix(host).and_then(|s| self.host_index.get(WILDCARD_HOSTS, s)) {
-            return Some(found);
-        }
-        self.any_host.as_ref()
+        let table = host::wildcard_suffix(host).and_then(|s| self.host_index.get(WILDCARD_HOSTS, s)).copied();
+        table.or(self.any_host).and_then(|t| self.host_lookups.get(t as usize))
     }
 
     /// The best route of a host table for a request target (a path with an optional query or
@@ -852,10 +857,9 @@ impl Router {
                 return Some(found);
             }
         }
-        let mut slashes = scanned.slashes;
-        while slashes != 0 {
-            let slash = (u64::BITS - 1 - slashes.leading_zeros()) as usize;
-            slashes &= !(1 << slash);
+        let mut first_slash = path.len();
+        for slash in scanned.slashes() {
+            first_slash = slash;
             if self.may_bound(host, slash) {
                 if let Some(found) = probe(slash, &host.boundary_keys).and_then(|s| s.boundary.get()) {
                     return Some(found);
@@ -863,7 +867,6 @@ impl Router {
             }
         }
         // Key "" (the root prefix `/`) covers every path, even one without a leading slash.
-        let first_slash = if scanned.slashes != 0 { scanned.slashes.trailing_zeros() as usize } else { path.len() };
         if first_slash != 0 && self.may_bound(host, 0) {
             return probe(0, &host.boundary_keys).and_then(|s| s.boundary.get());
         }
