@@ -164,7 +164,7 @@ mod tests {
             assert_eq!(index.get(i % 7 + 1, k.as_bytes()), None);
             assert_eq!(index.get(i % 7, &k.as_bytes()[..k.len() - 1]), None);
         }
-        assert!(index.arena.len() > 0 && index.arena.len() < 5000 * 60);
+        assert!(!index.arena.is_empty() && index.arena.len() < 5000 * 60);
     }
 
     #[test]
