@@ -42,7 +42,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
-use core::cmp::Ordering;
+use core::cmp::{Ordering, Reverse};
 
 use serde::Serialize;
 
@@ -166,13 +166,14 @@ impl Route {
 
 /// Orders routes by precedence (SEMANTICS.md section 4): the first is the strongest.
 pub fn precedence(a: &Route, b: &Route) -> Ordering {
-    b.effective_len()
-        .cmp(&a.effective_len())
-        .then(a.path_type.rank().cmp(&b.path_type.rank()))
-        .then(b.path.len().cmp(&a.path.len()))
-        .then(a.ingress.cmp(&b.ingress))
-        .then(a.rule_index.cmp(&b.rule_index))
-        .then(a.path_index.cmp(&b.path_index))
+    precedence_key(a).cmp(&precedence_key(b))
+}
+
+/// The precedence keys of a route, in order, as one sort key (smaller is stronger): the longer
+/// path that must match, Exact before Prefix before ImplementationSpecific, the longer raw
+/// path, the older Ingress, then declaration order.
+fn precedence_key(r: &Route) -> (Reverse<usize>, u8, Reverse<usize>, usize, usize, usize) {
+    (Reverse(r.effective_len()), r.path_type.rank(), Reverse(r.path.len()), r.ingress, r.rule_index, r.path_index)
 }
 
 /// A declared `defaultBackend` (or the configured one).
@@ -555,7 +556,8 @@ impl<'a> Builder<'a> {
         }
         let routes = &mut router.routes;
         for (index, table) in router.hosts.iter_mut().enumerate() {
-            table.routes.sort_by(|&a, &b| precedence(&routes[a], &routes[b]));
+            // Precedence keys computed once per route, not once per comparison.
+            table.routes.sort_by_cached_key(|&r| precedence_key(&routes[r]));
             // The oldest Ingress with a rule for this host that declares a defaultBackend
             // (`table.ingresses` is oldest first).
             table.default = table.ingresses.iter().find_map(|&i| default_of[i]);
