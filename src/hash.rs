@@ -8,9 +8,13 @@
 //! as the lookup goes. Probing a prefix then costs one multiply and no further pass over the bytes.
 //!
 //! ```text
-//! state[0] = seed(space)          state[w + 1] = mix(state[w], word[w])
+//! state[0] = SEED                 state[w + 1] = mix(state[w], word[w])
 //! hash(space, key) = finish(state[len / 8], word[len / 8] with its first len % 8 bytes, len)
+//!                    ^ space_mix(space)
 //! ```
+//!
+//! The space enters last, so that the scan does not wait for the host lookup that tells it:
+//! the processor runs both at once.
 
 /// Paths up to this length are scanned into [`Scanned`]; longer ones take the plain route.
 pub(crate) const SCAN_LEN: usize = 64;
@@ -30,9 +34,10 @@ fn folded_multiply(a: u64, b: u64) -> u64 {
     (full as u64) ^ ((full >> 64) as u64)
 }
 
+/// What sets the hashes of one space's keys apart from another's.
 #[inline(always)]
-fn seed(space: u32) -> u64 {
-    folded_multiply(u64::from(space) ^ SEED, MIX)
+pub(crate) fn space_mix(space: u32) -> u64 {
+    folded_multiply(u64::from(space) ^ FINISH, MIX)
 }
 
 #[inline(always)]
@@ -42,7 +47,7 @@ fn mix(state: u64, word: u64) -> u64 {
 
 #[inline(always)]
 fn finish(state: u64, partial: u64, len: usize) -> u64 {
-    folded_multiply(state ^ partial ^ SEED, FINISH ^ len as u64)
+    folded_multiply(state ^ partial, FINISH ^ len as u64)
 }
 
 /// The first 8 bytes as a little-endian word (`bytes` has at least 8).
@@ -104,13 +109,13 @@ pub(crate) fn has_byte(word: u64, byte: u8) -> u64 {
 
 /// The hash of `key` in `space`, as the path and host indexes store it.
 pub(crate) fn key_hash(space: u32, key: &[u8]) -> u64 {
-    let mut state = seed(space);
+    let mut state = SEED;
     let mut at = 0;
     while at + 8 <= key.len() {
         state = mix(state, load8(&key[at..]));
         at += 8;
     }
-    finish(state, load_last(key, key.len() - at), key.len())
+    finish(state, load_last(key, key.len() - at), key.len()) ^ space_mix(space)
 }
 
 /// A request path up to [`SCAN_LEN`] bytes, scanned for a lookup in one host table.
@@ -126,12 +131,12 @@ pub(crate) struct Scanned {
 impl Scanned {
     pub(crate) const EMPTY: Scanned = Scanned { len: 0, states: [0; WORDS + 1], words: [0; WORDS + 1] };
 
-    /// Scans `target` (a path with an optional query or fragment) for keys of `space`. False
-    /// when the path itself is longer than [`SCAN_LEN`] bytes. (Fills `self` in place: the
-    /// struct is too large to move around on every lookup.)
+    /// Scans `target` (a path with an optional query or fragment). False when the path itself
+    /// is longer than [`SCAN_LEN`] bytes. (Fills `self` in place: the struct is too large to
+    /// move around on every lookup.)
     #[inline(always)]
-    pub(crate) fn scan(&mut self, space: u32, target: &[u8]) -> bool {
-        let mut state = seed(space);
+    pub(crate) fn scan(&mut self, target: &[u8]) -> bool {
+        let mut state = SEED;
         let whole = target.len().min(SCAN_LEN) / 8;
         for w in 0..whole {
             let word = load8(&target[8 * w..]);
@@ -172,11 +177,12 @@ impl Scanned {
         Slashes { words: &self.words[..=self.len / 8], marks: 0 }
     }
 
-    /// The hash of the path's first `len` bytes (`len` <= `self.len`), as [`key_hash`] gives it.
+    /// The hash of the path's first `len` bytes (`len` <= `self.len`) in the space `mix`
+    /// stands for ([`space_mix`]), as [`key_hash`] gives it.
     #[inline(always)]
-    pub(crate) fn prefix_hash(&self, len: usize) -> u64 {
+    pub(crate) fn prefix_hash(&self, len: usize, mix: u64) -> u64 {
         let w = len / 8;
-        finish(self.states[w], low_bytes(self.words[w], len % 8), len)
+        finish(self.states[w], low_bytes(self.words[w], len % 8), len) ^ mix
     }
 }
 
@@ -225,7 +231,7 @@ mod tests {
     fn check(target: &[u8]) {
         let path = cut(target);
         let mut s = Scanned::EMPTY;
-        if !s.scan(7, target) {
+        if !s.scan(target) {
             assert!(path.len() > SCAN_LEN, "{target:?}");
             return;
         }
@@ -234,7 +240,7 @@ mod tests {
         let expected: Vec<usize> = (0..path.len()).rev().filter(|&i| path[i] == b'/').collect();
         assert_eq!(slashes, expected, "{target:?}");
         for len in 0..=path.len() {
-            assert_eq!(s.prefix_hash(len), key_hash(7, &path[..len]), "{target:?} at {len}");
+            assert_eq!(s.prefix_hash(len, space_mix(7)), key_hash(7, &path[..len]), "{target:?} at {len}");
         }
     }
 

@@ -48,7 +48,7 @@ use serde::Serialize;
 
 use crate::class::{self, Participation};
 use crate::diagnostics::{Diagnostic, ObjectRef, Severity, code};
-use crate::hash::{Scanned, key_hash};
+use crate::hash::{Scanned, key_hash, space_mix};
 use crate::host::{self, MAX_HOST_LEN, RuleHost, Tier};
 use crate::index::KeyIndex;
 use crate::model::{Ingress, IngressBackend, IngressClass, Object};
@@ -745,7 +745,10 @@ impl Router {
     /// Routes a request. Never allocates; costs a few hash probes whatever the table's size.
     pub fn route<'r>(&'r self, request: &Request<'_>) -> Decision<'r> {
         let host = self.host_lookup(request.host);
-        if let Some(winner) = host.and_then(|h| self.lookup(h, request.path)) {
+        // Independent of the host lookup: runs while the host index is still being read.
+        let mut scanned = Scanned::EMPTY;
+        let short = scanned.scan(request.path);
+        if let Some(winner) = host.and_then(|h| self.lookup(h, request.path, short.then_some(&scanned))) {
             let route = &self.routes[winner.route as usize];
             return Decision {
                 via: Via::Rule,
@@ -811,16 +814,15 @@ impl Router {
     /// The best route of a host table for a request target (a path with an optional query or
     /// fragment): the whole path, then its prefixes ending before each `/`, longest first,
     /// probing only lengths some key has.
+    /// `scanned`: the target scanned, when its path is short enough.
     #[inline]
-    fn lookup(&self, host: &HostLookup, target: &[u8]) -> Option<Winner> {
+    fn lookup(&self, host: &HostLookup, target: &[u8], scanned: Option<&Scanned>) -> Option<Winner> {
         if host.string_prefix {
             return self.lookup_by_lengths(host, path::request_path(target));
         }
-        let mut scanned = Scanned::EMPTY;
-        if scanned.scan(host.table, target) {
-            self.lookup_scanned(host, &target[..scanned.len], &scanned)
-        } else {
-            self.lookup_long(host, path::request_path(target))
+        match scanned {
+            Some(scanned) => self.lookup_scanned(host, &target[..scanned.len], scanned),
+            None => self.lookup_long(host, path::request_path(target)),
         }
     }
 
@@ -847,8 +849,9 @@ impl Router {
     /// [`Self::lookup`] for a path of at most [`crate::hash::SCAN_LEN`] bytes, scanned once.
     #[inline]
     fn lookup_scanned(&self, host: &HostLookup, path: &[u8], scanned: &Scanned) -> Option<Winner> {
+        let mix = space_mix(host.table);
         let probe = |len: usize, filter: &[u64; 2]| {
-            let hash = scanned.prefix_hash(len);
+            let hash = scanned.prefix_hash(len, mix);
             if !may_hold(filter, hash) {
                 return None;
             }
