@@ -144,7 +144,7 @@ pub fn matches(kind: MatchKind, path: &str, request: &[u8]) -> bool {
     }
 }
 
-/// [`matches`], with the reason in words a learner understands.
+/// [`matches()`], with the reason in words a learner understands.
 pub fn explain_match(path_type: PathType, kind: MatchKind, path: &str, request: &[u8]) -> (bool, String) {
     let r = String::from_utf8_lossy(request);
     let shown = if path.is_empty() { "\"\"" } else { path };

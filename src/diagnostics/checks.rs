@@ -581,7 +581,7 @@ fn host_list(hosts: &[&str]) -> String {
     text
 }
 
-/// A set of hosts answering [`hosts_overlap`] against all of them with a few hash lookups.
+/// A set of hosts answering `hosts_overlap` against all of them with a few hash lookups.
 struct HostIndex {
     /// Every host, lowercased.
     hosts: hashbrown::HashSet<String>,

@@ -1,0 +1,269 @@
+//! The lookup: [`Router::route`] over the tables [`super::compile`] built.
+//!
+//! The request host picks a host table through the host index (exact hosts, then wildcard
+//! suffixes, then the host-less table). The path's prefixes are then probed in the path index,
+//! longest first: the whole path, then the part before each `/`, only at lengths the table has
+//! keys of (and, for paths up to 64 bytes, only when the table's Bloom filter allows). The first
+//! winner found is the answer; no probe allocates, and their number does not grow with the
+//! number of rules.
+
+use super::{Decision, Router, Via, has_len};
+use crate::hash::{Scanned, space_mix};
+use crate::host::{self, MAX_HOST_LEN};
+use crate::path;
+use crate::request::Request;
+
+pub(super) const NONE: u32 = u32::MAX;
+
+/// A route that wins a slot, with its Ingress, so that a hit never has to read the [`super::Route`].
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Winner {
+    pub(super) route: u32,
+    pub(super) ingress: u32,
+}
+
+impl Winner {
+    pub(super) const EMPTY: Winner = Winner { route: NONE, ingress: NONE };
+
+    pub(super) fn get(self) -> Option<Winner> {
+        (self.route != NONE).then_some(self)
+    }
+}
+
+/// The winners stored under one match key of one host table.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Slots {
+    /// The request path equals the key.
+    pub(super) equal: Winner,
+    /// The request path continues the key with `/`.
+    pub(super) boundary: Winner,
+    /// The request path continues the key with another byte (string prefixes only).
+    pub(super) inside: Winner,
+}
+
+impl Slots {
+    pub(super) const EMPTY: Slots = Slots { equal: Winner::EMPTY, boundary: Winner::EMPTY, inside: Winner::EMPTY };
+}
+
+/// What a lookup needs to know about a host table, in one cache line.
+#[derive(Clone, Copy, Debug)]
+#[repr(align(64))]
+pub(super) struct HostLookup {
+    /// Index into [`Router::hosts`]; also the space of its keys in the path index.
+    pub(super) table: u32,
+    /// Index into [`Router::defaults`], or `NONE`.
+    pub(super) default: u32,
+    /// Bit `n`: some key of length `n` (< 64) has an `equal` / `boundary` winner. Lengths
+    /// without a bit are never probed.
+    pub(super) equal_lens: u64,
+    pub(super) boundary_lens: u64,
+    /// Bloom filters of the hashes of the table's keys with an `equal` / a `boundary` winner,
+    /// one bit per key: most prefixes of a request path that hold nothing for the probe are
+    /// never probed.
+    pub(super) equal_keys: [u64; 2],
+    pub(super) boundary_keys: [u64; 2],
+    /// Some key is 64 bytes or longer: `HostTable::long_*_lens` tell those lengths.
+    pub(super) long_keys: bool,
+    /// Some key is a string prefix: every key length is tried, through `HostTable::lengths`.
+    pub(super) string_prefix: bool,
+}
+
+/// The bit of a [`HostLookup`] Bloom filter a key hash sets (0..128).
+#[inline(always)]
+pub(super) fn key_bit(hash: u64) -> usize {
+    (hash >> 57) as usize
+}
+
+/// Might a key with this hash be in the Bloom filter?
+#[inline(always)]
+fn may_hold(filter: &[u64; 2], hash: u64) -> bool {
+    let bit = key_bit(hash);
+    filter[bit / 64] & (1 << (bit % 64)) != 0
+}
+
+/// The host index's spaces: exact hosts, and wildcard hosts keyed by what follows their `*.`.
+pub(super) const EXACT_HOSTS: u32 = 0;
+pub(super) const WILDCARD_HOSTS: u32 = 1;
+
+impl Router {
+    /// Routes a request. Never allocates; costs a few hash probes whatever the table's size.
+    pub fn route<'r>(&'r self, request: &Request<'_>) -> Decision<'r> {
+        let host = self.host_lookup(request.host);
+        // Independent of the host lookup: runs while the host index is still being read.
+        let mut scanned = Scanned::EMPTY;
+        let short = scanned.scan(request.path);
+        if let Some(winner) = host.and_then(|h| self.lookup(h, request.path, short.then_some(&scanned))) {
+            let route = &self.routes[winner.route as usize];
+            return Decision {
+                via: Via::Rule,
+                backend: Some(&route.backend),
+                route: Some(route),
+                ingress: self.ingresses.get(winner.ingress as usize),
+                host_table: host.and_then(|h| self.hosts.get(h.table as usize)),
+            };
+        }
+        let declared = host.map(|h| h.default).filter(|&d| d != NONE).map(|d| d as usize);
+        let default = declared.or(self.default).and_then(|d| self.defaults.get(d));
+        Decision {
+            via: if default.is_some() { Via::DefaultBackend } else { Via::None },
+            backend: default.map(|d| &d.backend),
+            route: None,
+            ingress: default.and_then(|d| d.ingress).map(|i| &self.ingresses[i]),
+            host_table: host.and_then(|h| self.hosts.get(h.table as usize)),
+        }
+    }
+
+    /// The host table a request host selects: exact, then wildcard, then host-less.
+    pub fn host_table_for(&self, raw_host: &[u8]) -> Option<usize> {
+        self.host_lookup(raw_host).map(|h| h.table as usize)
+    }
+
+    #[inline]
+    fn host_lookup(&self, raw_host: &[u8]) -> Option<&HostLookup> {
+        // Rule hosts are normal (validation admits only lower-case DNS names), so a Host header
+        // equal to one is normal too: a hit here needs no normalisation and no check.
+        if let Some(&found) = self.host_index.get(EXACT_HOSTS, raw_host) {
+            return self.host_lookups.get(found as usize);
+        }
+        if host::is_normal(raw_host) {
+            return self.wildcard_or_any(raw_host);
+        }
+        // Most hosts are short: a small buffer is cheaper to clear.
+        const SHORT_HOST: usize = 64;
+        if raw_host.len() <= SHORT_HOST {
+            self.normalized_host_lookup(host::normalize_into(raw_host, &mut [0u8; SHORT_HOST]))
+        } else {
+            self.normalized_host_lookup(host::normalize_into(raw_host, &mut [0u8; MAX_HOST_LEN]))
+        }
+    }
+
+    /// The table of a host [`host::normalize_into`] gave (`None`: too long for any rule host).
+    fn normalized_host_lookup(&self, host: Option<&[u8]>) -> Option<&HostLookup> {
+        match host {
+            Some(host) => match self.host_index.get(EXACT_HOSTS, host) {
+                Some(&found) => self.host_lookups.get(found as usize),
+                None => self.wildcard_or_any(host),
+            },
+            None => self.any_host.and_then(|t| self.host_lookups.get(t as usize)),
+        }
+    }
+
+    /// The table of a normal request host that is no exact rule host.
+    #[inline]
+    fn wildcard_or_any(&self, host: &[u8]) -> Option<&HostLookup> {
+        let table = host::wildcard_suffix(host).and_then(|s| self.host_index.get(WILDCARD_HOSTS, s)).copied();
+        table.or(self.any_host).and_then(|t| self.host_lookups.get(t as usize))
+    }
+
+    /// The best route of a host table for a request target (a path with an optional query or
+    /// fragment): the whole path, then its prefixes ending before each `/`, longest first,
+    /// probing only lengths some key has.
+    /// `scanned`: the target scanned, when its path is short enough.
+    #[inline]
+    fn lookup(&self, host: &HostLookup, target: &[u8], scanned: Option<&Scanned>) -> Option<Winner> {
+        if host.string_prefix {
+            return self.lookup_by_lengths(host, path::request_path(target));
+        }
+        match scanned {
+            Some(scanned) => self.lookup_scanned(host, &target[..scanned.len], scanned),
+            None => self.lookup_long(host, path::request_path(target)),
+        }
+    }
+
+    /// Could a key of this length hold an `equal` winner?
+    #[inline(always)]
+    fn may_equal(&self, host: &HostLookup, len: usize) -> bool {
+        if len < 64 {
+            host.equal_lens & (1 << len) != 0
+        } else {
+            host.long_keys && self.hosts.get(host.table as usize).is_some_and(|t| has_len(&t.long_equal_lens, len))
+        }
+    }
+
+    /// Could a key of this length hold a `boundary` winner?
+    #[inline(always)]
+    fn may_bound(&self, host: &HostLookup, len: usize) -> bool {
+        if len < 64 {
+            host.boundary_lens & (1 << len) != 0
+        } else {
+            host.long_keys && self.hosts.get(host.table as usize).is_some_and(|t| has_len(&t.long_boundary_lens, len))
+        }
+    }
+
+    /// [`Self::lookup`] for a path of at most [`crate::hash::SCAN_LEN`] bytes, scanned once.
+    #[inline]
+    fn lookup_scanned(&self, host: &HostLookup, path: &[u8], scanned: &Scanned) -> Option<Winner> {
+        let mix = space_mix(host.table);
+        let probe = |len: usize, filter: &[u64; 2]| {
+            let hash = scanned.prefix_hash(len, mix);
+            if !may_hold(filter, hash) {
+                return None;
+            }
+            self.path_index.get_hashed(hash, host.table, &path[..len])
+        };
+        if self.may_equal(host, path.len()) {
+            if let Some(found) = probe(path.len(), &host.equal_keys).and_then(|s| s.equal.get()) {
+                return Some(found);
+            }
+        }
+        let mut first_slash = path.len();
+        for slash in scanned.slashes() {
+            first_slash = slash;
+            if self.may_bound(host, slash) {
+                if let Some(found) = probe(slash, &host.boundary_keys).and_then(|s| s.boundary.get()) {
+                    return Some(found);
+                }
+            }
+        }
+        // Key "" (the root prefix `/`) covers every path, even one without a leading slash.
+        if first_slash != 0 && self.may_bound(host, 0) {
+            return probe(0, &host.boundary_keys).and_then(|s| s.boundary.get());
+        }
+        None
+    }
+
+    /// [`Self::lookup`] for a path longer than [`crate::hash::SCAN_LEN`] bytes (`path` already cut).
+    fn lookup_long(&self, host: &HostLookup, path: &[u8]) -> Option<Winner> {
+        let probe = |key: &[u8]| self.path_index.get(host.table, key);
+        if self.may_equal(host, path.len()) {
+            if let Some(found) = probe(path).and_then(|s| s.equal.get()) {
+                return Some(found);
+            }
+        }
+        let mut end = path.len();
+        while let Some(slash) = path::last_slash(&path[..end]) {
+            if self.may_bound(host, slash) {
+                if let Some(found) = probe(&path[..slash]).and_then(|s| s.boundary.get()) {
+                    return Some(found);
+                }
+            }
+            end = slash;
+        }
+        if end != 0 && self.may_bound(host, 0) {
+            return probe(b"").and_then(|s| s.boundary.get());
+        }
+        None
+    }
+
+    /// [`Self::lookup`] when string prefixes exist: every key length is tried.
+    fn lookup_by_lengths(&self, host: &HostLookup, path: &[u8]) -> Option<Winner> {
+        let lengths = &self.hosts.get(host.table as usize)?.lengths;
+        let start = lengths.partition_point(|&(len, _)| len > path.len());
+        for &(len, has_inside) in &lengths[start..] {
+            let pick: fn(&Slots) -> Winner = if len == path.len() {
+                |s| s.equal
+            } else if len == 0 || path[len] == b'/' {
+                // Key "" is the root prefix `/` (or an empty path): it covers every path.
+                |s| s.boundary
+            } else if has_inside {
+                |s| s.inside
+            } else {
+                continue;
+            };
+            if let Some(found) = self.path_index.get(host.table, &path[..len]).and_then(|s| pick(s).get()) {
+                return Some(found);
+            }
+        }
+        None
+    }
+}
