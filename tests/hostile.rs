@@ -587,3 +587,42 @@ fn many_missing_services_lint_in_bounded_time() {
     assert_eq!(label(&router, b"x", b"/p7/x"), "servise-000007:80");
     assert_eq!(diagnostics.iter().filter(|d| d.code == code::MISSING_SERVICE).count(), n);
 }
+
+/// Keys and request paths on both sides of 64 bytes, where the lookup changes strategy (paths up
+/// to 64 bytes are scanned a word at a time and filtered by 64-bit length masks; longer ones
+/// and longer keys take another route): every answer agrees with the reference matcher. Also
+/// guards the long-key length filter: a table with one long key and a request of 100 000
+/// slashes is answered (it once probed every slash past 63).
+#[test]
+fn keys_and_paths_around_64_bytes() {
+    let key = |len: usize| format!("/{}", "k".repeat(len - 1));
+    let mut paths = vec![path("/", "Prefix", "root")];
+    for len in [7, 8, 9, 62, 63, 64, 65, 66, 127, 128] {
+        paths.push(path(&key(len), "Prefix", &format!("p{len}")));
+        paths.push(path(&format!("{}/e", key(len)), "Exact", &format!("e{len}")));
+    }
+    let set = vec![ingress("long", vec![(Some("example.com"), paths)])];
+    let router = router(&set);
+    let mut checked = 0;
+    for len in [7, 8, 9, 62, 63, 64, 65, 66, 127, 128] {
+        let k = key(len);
+        for suffix in ["", "/", "/e", "/e/", "/e?q", "e", "/x/y", "?a/b", "#/e", "/e#x", "/k"] {
+            for target in [format!("{k}{suffix}"), format!("{k}{suffix}{}", "/z".repeat(40))] {
+                let want = reference_route(&set, IsMode::Prefix, None, b"example.com", target.as_bytes()).backend;
+                assert_eq!(label(&router, b"example.com", target.as_bytes()), want, "{target}");
+                checked += 1;
+            }
+        }
+        // Every cut of the key's deeper path, byte by byte across the word and 64-byte edges.
+        let deep = format!("{k}/e/{}", "w".repeat(70));
+        for end in 0..=deep.len() {
+            let target = &deep.as_bytes()[..end];
+            let want = reference_route(&set, IsMode::Prefix, None, b"example.com", target).backend;
+            assert_eq!(label(&router, b"example.com", target), want, "{}", String::from_utf8_lossy(target));
+            checked += 1;
+        }
+    }
+    assert!(checked > 1000);
+    let slashes = "/".repeat(100_000);
+    assert_eq!(label(&router, b"example.com", slashes.as_bytes()), "root:80");
+}
