@@ -7,7 +7,7 @@
 //! winner found is the answer; no probe allocates, and their number does not grow with the
 //! number of rules.
 
-use super::{Decision, Router, Via, has_len};
+use super::{Decision, HostTable, Router, Via, has_len};
 use crate::hash::{Scanned, space_mix};
 use crate::host::{self, MAX_HOST_LEN};
 use crate::path;
@@ -173,20 +173,23 @@ impl Router {
     /// Could a key of this length hold an `equal` winner?
     #[inline(always)]
     fn may_equal(&self, host: &HostLookup, len: usize) -> bool {
-        if len < 64 {
-            host.equal_lens & (1 << len) != 0
-        } else {
-            host.long_keys && self.hosts.get(host.table as usize).is_some_and(|t| has_len(&t.long_equal_lens, len))
-        }
+        self.has_key_len(host, len, host.equal_lens, |t| &t.long_equal_lens)
     }
 
     /// Could a key of this length hold a `boundary` winner?
     #[inline(always)]
     fn may_bound(&self, host: &HostLookup, len: usize) -> bool {
+        self.has_key_len(host, len, host.boundary_lens, |t| &t.long_boundary_lens)
+    }
+
+    /// Does the length filter (`lens` below 64 bytes, `long_lens` of the table from 64 on) have
+    /// this length?
+    #[inline(always)]
+    fn has_key_len(&self, host: &HostLookup, len: usize, lens: u64, long_lens: fn(&HostTable) -> &[u64]) -> bool {
         if len < 64 {
-            host.boundary_lens & (1 << len) != 0
+            lens & (1 << len) != 0
         } else {
-            host.long_keys && self.hosts.get(host.table as usize).is_some_and(|t| has_len(&t.long_boundary_lens, len))
+            host.long_keys && self.hosts.get(host.table as usize).is_some_and(|t| has_len(long_lens(t), len))
         }
     }
 
