@@ -23,8 +23,9 @@ const WORDS: usize = SCAN_LEN / 8;
 const SEED: u64 = 0x243f_6a88_85a3_08d3;
 const MIX: u64 = 0x1319_8a2e_0370_7344;
 const FINISH: u64 = 0xa409_3822_299f_31d0;
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGH: u64 = 0x8080_8080_8080_8080;
+/// Every byte 1, and every byte's high bit: the constants of the word-at-a-time byte tests.
+pub(crate) const ONES: u64 = 0x0101_0101_0101_0101;
+pub(crate) const HIGH: u64 = 0x8080_8080_8080_8080;
 
 /// The 128-bit product of `a` and `b`, high half folded into the low half: every input bit
 /// reaches the middle and top bits the hash table uses.

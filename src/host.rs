@@ -13,7 +13,7 @@
 
 use serde::Serialize;
 
-use crate::hash::{has_byte, load, load8};
+use crate::hash::{HIGH, ONES, has_byte, load, load8};
 
 /// Longest host that can match a rule (DNS names are at most 253 characters); longer request
 /// hosts can only fall to host-less rules. Also the size of the lookup's stack buffer.
@@ -111,8 +111,6 @@ pub fn is_normal(raw: &[u8]) -> bool {
 /// Does some byte of `word` hold an ASCII upper-case letter or `:`?
 #[inline(always)]
 fn upper_or_colon(word: u64) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
     // Per byte, without carries (high bits cleared): the high bit of `x + 0x80 - c` is `x >= c`.
     let low = word & !HIGH;
     let at_least_a = low + ONES * u64::from(0x80 - b'A');

@@ -124,11 +124,10 @@ pub fn request_path(target: &[u8]) -> &[u8] {
     }
 }
 
-/// The position of the last `/` in `bytes`. Path elements are short: a plain loop beats
-/// memchr's setup, and over all the calls of one lookup each byte is read once.
+/// The position of the last `/` in `bytes` (used for paths too long for the one-pass scan).
 #[inline]
 pub(crate) fn last_slash(bytes: &[u8]) -> Option<usize> {
-    bytes.iter().rposition(|&b| b == b'/')
+    memchr::memrchr(b'/', bytes)
 }
 
 /// Does a rule path of this kind match the request path? (`request` already cut by [`request_path`].)

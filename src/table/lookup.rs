@@ -115,50 +115,50 @@ impl Router {
 
     /// The host table a request host selects: exact, then wildcard, then host-less.
     pub fn host_table_for(&self, raw_host: &[u8]) -> Option<usize> {
-        self.host_lookup(raw_host).map(|h| h.table as usize)
+        self.host_table_of(raw_host).map(|t| t as usize)
     }
 
     #[inline]
     fn host_lookup(&self, raw_host: &[u8]) -> Option<&HostLookup> {
+        self.host_table_of(raw_host).and_then(|t| self.host_lookups.get(t as usize))
+    }
+
+    #[inline]
+    fn host_table_of(&self, raw_host: &[u8]) -> Option<u32> {
         // Rule hosts are normal (validation admits only lower-case DNS names), so a Host header
         // equal to one is normal too: a hit here needs no normalisation and no check.
-        if let Some(&found) = self.host_index.get(EXACT_HOSTS, raw_host) {
-            return self.host_lookups.get(found as usize);
+        if let Some(&table) = self.host_index.get(EXACT_HOSTS, raw_host) {
+            return Some(table);
         }
         if host::is_normal(raw_host) {
             return self.wildcard_or_any(raw_host);
         }
         // Most hosts are short: a small buffer is cheaper to clear.
         const SHORT_HOST: usize = 64;
-        if raw_host.len() <= SHORT_HOST {
-            self.normalized_host_lookup(host::normalize_into(raw_host, &mut [0u8; SHORT_HOST]))
+        let normal = if raw_host.len() <= SHORT_HOST {
+            host::normalize_into(raw_host, &mut [0u8; SHORT_HOST]).map(|h| self.normal_host_table(h))
         } else {
-            self.normalized_host_lookup(host::normalize_into(raw_host, &mut [0u8; MAX_HOST_LEN]))
-        }
+            host::normalize_into(raw_host, &mut [0u8; MAX_HOST_LEN]).map(|h| self.normal_host_table(h))
+        };
+        // `None`: too long for any rule host.
+        normal.unwrap_or(self.any_host)
     }
 
-    /// The table of a host [`host::normalize_into`] gave (`None`: too long for any rule host).
-    fn normalized_host_lookup(&self, host: Option<&[u8]>) -> Option<&HostLookup> {
-        match host {
-            Some(host) => match self.host_index.get(EXACT_HOSTS, host) {
-                Some(&found) => self.host_lookups.get(found as usize),
-                None => self.wildcard_or_any(host),
-            },
-            None => self.any_host.and_then(|t| self.host_lookups.get(t as usize)),
-        }
+    /// The table of a normalised request host.
+    fn normal_host_table(&self, host: &[u8]) -> Option<u32> {
+        self.host_index.get(EXACT_HOSTS, host).copied().or_else(|| self.wildcard_or_any(host))
     }
 
     /// The table of a normal request host that is no exact rule host.
     #[inline]
-    fn wildcard_or_any(&self, host: &[u8]) -> Option<&HostLookup> {
-        let table = host::wildcard_suffix(host).and_then(|s| self.host_index.get(WILDCARD_HOSTS, s)).copied();
-        table.or(self.any_host).and_then(|t| self.host_lookups.get(t as usize))
+    fn wildcard_or_any(&self, host: &[u8]) -> Option<u32> {
+        host::wildcard_suffix(host).and_then(|s| self.host_index.get(WILDCARD_HOSTS, s)).copied().or(self.any_host)
     }
 
     /// The best route of a host table for a request target (a path with an optional query or
     /// fragment): the whole path, then its prefixes ending before each `/`, longest first,
-    /// probing only lengths some key has.
-    /// `scanned`: the target scanned, when its path is short enough.
+    /// probing only lengths some key has. `scanned`: the target scanned, when its path is short
+    /// enough.
     #[inline]
     fn lookup(&self, host: &HostLookup, target: &[u8], scanned: Option<&Scanned>) -> Option<Winner> {
         if host.string_prefix {
