@@ -1,12 +1,12 @@
 //! The compiled routing table: build once with [`compile`], then [`Router::route`] many times.
 //!
-//! Layout: the request host picks one host table through two hash maps (exact hosts, and wildcard
-//! hosts keyed by everything after their `*.`), else the host-less table. Inside a host table every
-//! path is stored under its match key (the path, without one trailing `/` for element-wise
-//! prefixes) in a hash map whose entries hold the precomputed winner for three situations: the
+//! Layout: the request host picks one host table through the host index (exact hosts, and wildcard
+//! hosts keyed by everything after their `*.`), else the host-less table. Every path of every
+//! table is stored in one path index under (its table, its match key: the path without one
+//! trailing `/` for element-wise prefixes), with the winner precomputed for three situations: the
 //! request path equals the key, continues it with `/`, or continues it with anything else. A lookup
-//! tries the request's prefixes from the longest, only at lengths some key has, so it costs a few
-//! hash probes whatever the number of rules, and never allocates.
+//! ([`lookup`]) tries the request's prefixes from the longest, only at lengths some key has, so it
+//! costs a few hash probes whatever the number of rules, and never allocates.
 //!
 //! Precedence among matching paths (SEMANTICS.md section 4), stated as tests:
 //!
