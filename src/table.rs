@@ -5,7 +5,7 @@
 //! table is stored in one path index under (its table, its match key: the path without one
 //! trailing `/` for element-wise prefixes), with the winner precomputed for three situations: the
 //! request path equals the key, continues it with `/`, or continues it with anything else. A lookup
-//! ([`lookup`]) tries the request's prefixes from the longest, only at lengths some key has, so it
+//! (`table::lookup`) tries the request's prefixes from the longest, only at lengths some key has, so it
 //! costs a few hash probes whatever the number of rules, and never allocates.
 //!
 //! Precedence among matching paths (SEMANTICS.md section 4), stated as tests:
