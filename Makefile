@@ -35,6 +35,7 @@ test-nostd: wasm-target
 lint:
 	$(CARGO) clippy --locked --all-targets -- -D warnings
 	$(CARGO) fmt --check
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --locked --no-deps --document-private-items
 
 bench:
 	$(CARGO) bench --locked --bench route
