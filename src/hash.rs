@@ -119,7 +119,8 @@ pub(crate) fn key_hash(space: u32, key: &[u8]) -> u64 {
     finish(state, load_last(key, key.len() - at), key.len()) ^ space_mix(space)
 }
 
-/// A request path up to [`SCAN_LEN`] bytes, scanned for a lookup in one host table.
+/// A request path up to [`SCAN_LEN`] bytes, scanned for a lookup; the host table enters only in
+/// [`Scanned::prefix_hash`].
 pub(crate) struct Scanned {
     /// The path's length without its query or fragment.
     pub(crate) len: usize,
