@@ -484,11 +484,12 @@ fn help_has_examples() {
     assert!(run(&["status", "--help"]).stdout.contains("--publish-service ingress-nginx/ingress-nginx-controller"));
 }
 
-/// The options of a shared case as a tests file's `options:`; `None` for modes the CLI does not have.
+/// The options of a routing case as a tests file's `options:`; `None` for modes the CLI does not have.
 fn case_options(case: &Value) -> Option<Value> {
     let mut options = serde_json::Map::new();
     for (key, value) in case.get("options").and_then(Value::as_object).into_iter().flatten() {
         let name = match key.as_str() {
+            "ingress_class" => "ingressClass",
             "implementation_specific" => "implementationSpecific",
             "normalize_path" => "normalizePath",
             "merge_slashes" => "mergeSlashes",
@@ -501,13 +502,11 @@ fn case_options(case: &Value) -> Option<Value> {
 }
 
 #[test]
-fn shared_routing_cases_through_the_cli() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/cases/routing.json");
-    let Ok(text) = std::fs::read_to_string(path) else {
-        eprintln!("note: {path} not found: shared routing cases skipped");
-        return;
-    };
-    let cases: Vec<Value> = serde_json::from_str(&text).unwrap();
+fn routing_cases_through_the_cli() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cases/routing.json");
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let cases: Vec<Value> = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+    assert!(!cases.is_empty(), "{path} holds no cases");
     let dir = TempDir::new("cases");
     let (mut failures, mut skipped, mut ran) = (Vec::new(), Vec::new(), 0);
     for case in &cases {
@@ -535,7 +534,7 @@ fn shared_routing_cases_through_the_cli() {
             failures.push(format!("{id} (exit {}):\n{}{}", out.code, out.stdout, out.stderr));
         }
     }
-    eprintln!("{ran} shared cases through the CLI; skipped (profile not in the CLI yet): {skipped:?}");
+    eprintln!("{ran} routing cases through the CLI; skipped (profile not in the CLI yet): {skipped:?}");
     assert!(failures.is_empty(), "{} failing cases:\n{}", failures.len(), failures.join("\n"));
     assert!(ran >= cases.len() * 9 / 10, "too many cases skipped");
 }
