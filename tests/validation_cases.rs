@@ -1,8 +1,7 @@
-//! Validation against the shared cases (`../shared/cases/{invalid,valid}.json`) and the rules the
-//! cases do not cover.
+//! Validation against the project's cases (`tests/cases/{invalid,valid}.json`, see
+//! `tests/cases/README.md`) and the rules the cases do not cover.
 //!
-//! The shared folder exists in the project's workspace only: a fresh clone has no `../shared`, so
-//! the case tests print a note and pass there.
+//! A missing or empty case file fails the test: it never passes by checking nothing.
 
 use ingress_router::model::{Ingress, IngressClass};
 use ingress_router::validation::{FieldError, Operation, invalid_message, validate_ingress, validate_ingress_class};
@@ -10,15 +9,12 @@ use serde_json::{Value, json};
 
 const KIND: &str = "Ingress.networking.k8s.io";
 
-fn load_cases(name: &str) -> Option<Vec<Value>> {
-    let path = format!("{}/../shared/cases/{name}", env!("CARGO_MANIFEST_DIR"));
-    match std::fs::read_to_string(&path) {
-        Ok(text) => Some(serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"))),
-        Err(_) => {
-            eprintln!("note: {path} not found (no ../shared beside this checkout); skipping the shared cases");
-            None
-        }
-    }
+fn load_cases(name: &str) -> Vec<Value> {
+    let path = format!("{}/tests/cases/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let cases: Vec<Value> = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+    assert!(!cases.is_empty(), "{path} holds no cases");
+    cases
 }
 
 fn ingress(value: &Value) -> Ingress {
@@ -53,8 +49,8 @@ fn expected_error(e: &Value) -> Value {
 }
 
 #[test]
-fn shared_invalid_cases() {
-    let Some(cases) = load_cases("invalid.json") else { return };
+fn invalid_cases() {
+    let cases = load_cases("invalid.json");
     let mut failures = Vec::new();
     for case in &cases {
         let id = case["id"].as_str().unwrap_or("?");
@@ -93,8 +89,8 @@ fn shared_invalid_cases() {
 }
 
 #[test]
-fn shared_valid_cases() {
-    let Some(cases) = load_cases("valid.json") else { return };
+fn valid_cases() {
+    let cases = load_cases("valid.json");
     let mut failures = Vec::new();
     for case in &cases {
         let id = case["id"].as_str().unwrap_or("?");
@@ -109,7 +105,7 @@ fn shared_valid_cases() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Rules beyond the shared cases
+// Rules beyond the case files
 // ---------------------------------------------------------------------------------------------
 
 /// A valid Ingress with one rule and one path, to be altered by each test.
