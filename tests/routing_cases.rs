@@ -53,7 +53,9 @@ fn routing_cases() {
             .unwrap()
             .iter()
             .map(|i| match i["kind"].as_str() {
-                Some("IngressClass") => Object::IngressClass(serde_json::from_value::<IngressClass>(i.clone()).unwrap()),
+                Some("IngressClass") => {
+                    Object::IngressClass(serde_json::from_value::<IngressClass>(i.clone()).unwrap())
+                }
                 _ => Object::Ingress(serde_json::from_value::<Ingress>(i.clone()).unwrap()),
             })
             .collect();
