@@ -29,7 +29,7 @@ pub mod input;
 pub mod model;
 pub mod normalize;
 pub mod path;
-#[cfg(feature = "yaml")]
+#[cfg(feature = "std")]
 pub mod position;
 pub mod request;
 pub mod status;
