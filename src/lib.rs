@@ -28,6 +28,7 @@ mod index;
 pub mod input;
 pub mod model;
 pub mod normalize;
+mod options;
 pub mod path;
 #[cfg(feature = "std")]
 pub mod position;
@@ -38,6 +39,7 @@ pub mod validation;
 
 pub use diagnostics::{Diagnostic, Severity};
 pub use explain::{DecisionView, Explanation, TableView};
-pub use path::{ImplementationSpecific, PathType};
+pub use options::{CompileOptions, EscapedSlashes, ImplementationSpecific, Profile, UnknownValue};
+pub use path::PathType;
 pub use request::Request;
-pub use table::{CompileOptions, Decision, Profile, Router, Via, compile};
+pub use table::{Decision, Router, Via, compile};

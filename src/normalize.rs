@@ -13,31 +13,7 @@ use alloc::vec::Vec;
 use core::fmt;
 use serde::{Deserialize, Serialize};
 
-/// Envoy's `path_with_escaped_slashes_action`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum EscapedSlashes {
-    #[default]
-    KeepUnchanged,
-    /// `%2F`/`%5C` become `/`/`\` before routing.
-    UnescapeAndForward,
-    /// A request with `%2F`/`%5C` is refused (400).
-    RejectRequest,
-    /// Redirected to the unescaped path; routed here as if already redirected.
-    UnescapeAndRedirect,
-}
-
-impl EscapedSlashes {
-    pub fn parse(s: &str) -> Option<Self> {
-        match s.to_ascii_uppercase().replace('-', "_").as_str() {
-            "KEEP_UNCHANGED" => Some(Self::KeepUnchanged),
-            "UNESCAPE_AND_FORWARD" => Some(Self::UnescapeAndForward),
-            "REJECT_REQUEST" => Some(Self::RejectRequest),
-            "UNESCAPE_AND_REDIRECT" => Some(Self::UnescapeAndRedirect),
-            _ => None,
-        }
-    }
-}
+pub use crate::options::EscapedSlashes;
 
 /// Which normalisations to apply (all off: the raw path, as the specification routes it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

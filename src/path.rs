@@ -59,29 +59,7 @@ impl fmt::Display for PathType {
     }
 }
 
-/// How `ImplementationSpecific` paths are matched in the `spec` profile.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ImplementationSpecific {
-    /// Like `Prefix` (element-wise).
-    #[default]
-    Prefix,
-    /// Like `Exact`.
-    Exact,
-    /// A plain string prefix: `/foo` matches `/foobar` (ingress-nginx, Contour).
-    StringPrefix,
-}
-
-impl ImplementationSpecific {
-    pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "prefix" => Some(Self::Prefix),
-            "exact" => Some(Self::Exact),
-            "string-prefix" => Some(Self::StringPrefix),
-            _ => None,
-        }
-    }
-}
+pub use crate::options::ImplementationSpecific;
 
 /// The matching a path gets once its `pathType` is resolved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -54,43 +54,13 @@ use crate::hash::key_hash;
 use crate::host::{RuleHost, Tier};
 use crate::index::KeyIndex;
 use crate::model::{Ingress, IngressBackend, IngressClass, Object};
-use crate::path::{self, ImplementationSpecific, MatchKind, PathType};
+use crate::path::{self, MatchKind, PathType};
+pub use crate::options::{CompileOptions, Profile};
 use crate::validation;
 
 mod lookup;
 
 use lookup::{EXACT_HOSTS, HostLookup, NONE, Slots, WILDCARD_HOSTS, Winner, key_bit};
-
-/// Behaviour beyond the specification, by controller (SEMANTICS.md section 7).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-#[non_exhaustive]
-pub enum Profile {
-    /// The Kubernetes specification: longest match, element-wise prefixes.
-    #[default]
-    Spec,
-}
-
-impl Profile {
-    pub fn parse(s: &str) -> Option<Profile> {
-        match s {
-            "spec" => Some(Profile::Spec),
-            _ => None,
-        }
-    }
-}
-
-/// How to compile.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct CompileOptions {
-    /// The IngressClass served; `None`: every Ingress takes part.
-    pub ingress_class: Option<String>,
-    /// How `ImplementationSpecific` paths match.
-    pub implementation_specific: ImplementationSpecific,
-    pub profile: Profile,
-    /// The controller's own default backend, used when no Ingress declares a `defaultBackend`.
-    pub default_backend: Option<IngressBackend>,
-}
 
 /// An Ingress that takes part in the table. Its index in [`Router::ingresses`] is its age rank
 /// (oldest first), which is precedence key 4.

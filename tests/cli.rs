@@ -181,7 +181,7 @@ fn proxy_normalisation_flags() {
         "-f",
         SHOP,
         "--escaped-slashes",
-        "reject-request",
+        "REJECT_REQUEST",
         "--json",
         "http://shop.example.com/cart%2fx",
     ])
@@ -464,6 +464,10 @@ fn bad_input_is_one_clear_error() {
         let out = run(flags);
         assert_eq!(out.code, 2, "{flags:?}");
         assert!(out.stderr.starts_with("error: "), "{flags:?}: {}", out.stderr);
+        // A bad option value is answered with the values the option takes.
+        if flags.len() == 6 {
+            assert!(out.stderr.contains(": expected "), "{flags:?}: {}", out.stderr);
+        }
     }
 }
 

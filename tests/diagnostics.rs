@@ -13,7 +13,7 @@ fn run(yaml: &str) -> Vec<Diagnostic> {
 }
 
 fn run_for_class(yaml: &str, class: &str) -> Vec<Diagnostic> {
-    lint(&objects(yaml), &CompileOptions { ingress_class: Some(class.into()), ..CompileOptions::default() })
+    lint(&objects(yaml), &CompileOptions::default().with_ingress_class(class))
 }
 
 fn with_code<'d>(diagnostics: &'d [Diagnostic], code: &str) -> Vec<&'d Diagnostic> {

@@ -36,7 +36,7 @@ fn ingress(name: &str, rules: Vec<(Option<&str>, Vec<HttpIngressPath>)>) -> Ingr
 
 fn router_with(ingresses: &[Ingress], mode: ImplementationSpecific) -> Router {
     let objects: Vec<Object> = ingresses.iter().cloned().map(Object::Ingress).collect();
-    let (router, _) = compile(&objects, &CompileOptions { implementation_specific: mode, ..Default::default() });
+    let (router, _) = compile(&objects, &CompileOptions::default().with_implementation_specific(mode));
     assert!(router.excluded.is_empty(), "test Ingresses must be valid: {:?}", router.excluded);
     router
 }

@@ -116,11 +116,8 @@ fn check(
 ) -> Result<(), TestCaseError> {
     let objects: Vec<Object> = ingresses.iter().cloned().map(Object::Ingress).collect();
     let fallback = configured_default(case);
-    let options = CompileOptions {
-        implementation_specific: library_mode(mode),
-        default_backend: fallback.clone(),
-        ..CompileOptions::default()
-    };
+    let mut options = CompileOptions::default().with_implementation_specific(library_mode(mode));
+    options.default_backend = fallback.clone();
     let (router, _) = compile(&objects, &options);
     // The generated Ingresses are valid: none may be left out (this also checks the generator
     // once the real validation lands).

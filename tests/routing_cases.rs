@@ -24,11 +24,11 @@ fn options(case: &Value) -> Option<(CompileOptions, PathNormalization)> {
     for (key, value) in opts {
         match key.as_str() {
             "implementation_specific" => {
-                compile.implementation_specific = ImplementationSpecific::parse(value.as_str()?)?;
+                compile.implementation_specific = value.as_str()?.parse().ok()?;
             }
             "normalize_path" => normalization.normalize_path = value.as_bool()?,
             "merge_slashes" => normalization.merge_slashes = value.as_bool()?,
-            "escaped_slashes" => normalization.escaped_slashes = EscapedSlashes::parse(value.as_str()?)?,
+            "escaped_slashes" => normalization.escaped_slashes = value.as_str()?.parse().ok()?,
             _ => return None, // e.g. mode: ingress-nginx (a later profile)
         }
     }

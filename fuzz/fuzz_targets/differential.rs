@@ -111,11 +111,8 @@ fuzz_target!(|data: &[u8]| {
     let fallback = configured_default(&case);
     let objects: Vec<Object> = ingresses.iter().cloned().map(Object::Ingress).collect();
     for mode in IS_MODES {
-        let options = CompileOptions {
-            implementation_specific: library_mode(mode),
-            default_backend: fallback.clone(),
-            ..CompileOptions::default()
-        };
+        let mut options = CompileOptions::default().with_implementation_specific(library_mode(mode));
+        options.default_backend = fallback.clone();
         let (router, _) = compile(&objects, &options);
         assert!(router.excluded.is_empty(), "generated Ingresses were excluded: {:?}", router.excluded);
         for (host, path) in &requests {

@@ -4,19 +4,19 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::Path;
 
-use ingress_router::Via;
+use ingress_router::{CompileOptions, Via};
 use ingress_router::explain::DecisionView;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
-use super::load::{self, FileOptions, RequestSpec};
+use super::load::{self, RequestSpec};
 use super::{Common, Failure, show};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct TestsFile {
     #[serde(default)]
-    options: FileOptions,
+    options: CompileOptions,
     tests: Vec<Test>,
 }
 

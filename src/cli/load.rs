@@ -1,4 +1,4 @@
-//! Reading manifests and requests, and turning flags (and a tests file's `options:`) into options.
+//! Reading manifests and requests, and putting the command-line flags over a tests file's `options:`.
 
 use std::fmt::Display;
 use std::io::Read;
@@ -6,83 +6,32 @@ use std::path::{Path, PathBuf};
 
 use ingress_router::input::{self, Input, SourcedObject};
 use ingress_router::model::Object;
-use ingress_router::normalize::{EscapedSlashes, PathNormalization, Rejected, normalize_path};
-use ingress_router::path::ImplementationSpecific;
-use ingress_router::{CompileOptions, Profile, Request, Router, compile};
-use serde::{Deserialize, Deserializer};
+use ingress_router::normalize::{PathNormalization, Rejected, normalize_path};
+use ingress_router::{CompileOptions, Request, Router, compile};
 
 use super::{Common, Failure};
 
-/// A value given by name on the command line or in a tests file.
-pub trait Flag: Sized {
-    const EXPECTED: &'static str;
-    fn parse(s: &str) -> Option<Self>;
-}
-
-impl Flag for ImplementationSpecific {
-    const EXPECTED: &'static str = "prefix, exact or string-prefix";
-    fn parse(s: &str) -> Option<Self> {
-        ImplementationSpecific::parse(s)
+/// The tests file's options (or the defaults), with the command-line flags over them.
+pub fn options(common: &Common, file: &CompileOptions) -> (CompileOptions, PathNormalization) {
+    let mut options = file.clone();
+    if let Some(class) = &common.ingress_class {
+        options.ingress_class = Some(class.clone());
     }
-}
-
-impl Flag for Profile {
-    const EXPECTED: &'static str = "spec";
-    fn parse(s: &str) -> Option<Self> {
-        Profile::parse(s)
-    }
-}
-
-impl Flag for EscapedSlashes {
-    const EXPECTED: &'static str = "KEEP_UNCHANGED, UNESCAPE_AND_FORWARD, REJECT_REQUEST or UNESCAPE_AND_REDIRECT";
-    fn parse(s: &str) -> Option<Self> {
-        EscapedSlashes::parse(s)
-    }
-}
-
-/// Parses a named value (clap's value parser).
-pub fn flag<T: Flag>(s: &str) -> Result<T, String> {
-    T::parse(s).ok_or_else(|| format!("expected {}", T::EXPECTED))
-}
-
-fn de_flag<'de, D: Deserializer<'de>, T: Flag>(d: D) -> Result<Option<T>, D::Error> {
-    let s = String::deserialize(d)?;
-    flag(&s).map(Some).map_err(|e| serde::de::Error::custom(format!("unknown value {s:?}: {e}")))
-}
-
-/// `options:` of a tests file; command-line flags win over them.
-#[derive(Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct FileOptions {
-    ingress_class: Option<String>,
-    #[serde(default, deserialize_with = "de_flag")]
-    implementation_specific: Option<ImplementationSpecific>,
-    #[serde(default, deserialize_with = "de_flag")]
-    profile: Option<Profile>,
-    normalize_path: Option<bool>,
-    merge_slashes: Option<bool>,
-    #[serde(default, deserialize_with = "de_flag")]
-    escaped_slashes: Option<EscapedSlashes>,
-}
-
-/// The compile options and proxy normalisation from the flags, then the tests file's options.
-pub fn options(common: &Common, file: &FileOptions) -> (CompileOptions, PathNormalization) {
-    let compile = CompileOptions {
-        ingress_class: common.ingress_class.clone().or_else(|| file.ingress_class.clone()),
-        implementation_specific: common.implementation_specific.or(file.implementation_specific).unwrap_or_default(),
-        profile: common.profile.or(file.profile).unwrap_or_default(),
-        ..CompileOptions::default()
-    };
+    options.implementation_specific = common.implementation_specific.unwrap_or(options.implementation_specific);
+    options.profile = common.profile.unwrap_or(options.profile);
+    options.normalize_path |= common.normalize_path;
+    options.merge_slashes |= common.merge_slashes;
+    options.escaped_slashes = common.escaped_slashes.unwrap_or(options.escaped_slashes);
     let normalization = PathNormalization {
-        normalize_path: common.normalize_path || file.normalize_path.unwrap_or(false),
-        merge_slashes: common.merge_slashes || file.merge_slashes.unwrap_or(false),
-        escaped_slashes: common.escaped_slashes.or(file.escaped_slashes).unwrap_or_default(),
+        normalize_path: options.normalize_path,
+        merge_slashes: options.merge_slashes,
+        escaped_slashes: options.escaped_slashes,
     };
-    (compile, normalization)
+    (options, normalization)
 }
 
 /// Reads the manifests, compiles them and reports notes and diagnostics on stderr.
-pub fn router(common: &Common, file: &FileOptions) -> Result<(Router, PathNormalization), Failure> {
+pub fn router(common: &Common, file: &CompileOptions) -> Result<(Router, PathNormalization), Failure> {
     let loaded = load(&common.files)?;
     loaded.require_ingress("nothing to route")?;
     let (options, normalization) = options(common, file);

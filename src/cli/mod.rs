@@ -14,9 +14,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
-use ingress_router::Profile;
-use ingress_router::normalize::EscapedSlashes;
-use ingress_router::path::ImplementationSpecific;
+use ingress_router::{CompileOptions, EscapedSlashes, ImplementationSpecific, Profile};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -126,10 +124,10 @@ pub struct Common {
     #[arg(long, value_name = "NAME")]
     pub ingress_class: Option<String>,
     /// How ImplementationSpecific paths match: prefix, exact or string-prefix [default: prefix].
-    #[arg(long, value_name = "MODE", value_parser = load::flag::<ImplementationSpecific>)]
+    #[arg(long, value_name = "MODE")]
     pub implementation_specific: Option<ImplementationSpecific>,
     /// Routing profile [default: spec].
-    #[arg(long, value_name = "PROFILE", value_parser = load::flag::<Profile>)]
+    #[arg(long, value_name = "PROFILE")]
     pub profile: Option<Profile>,
     /// Proxy normalisation before routing: decode unreserved %XX, remove `.` and `..` segments.
     #[arg(long)]
@@ -138,7 +136,7 @@ pub struct Common {
     #[arg(long)]
     pub merge_slashes: bool,
     /// What the proxy does with %2F and %5C: KEEP_UNCHANGED, UNESCAPE_AND_FORWARD, REJECT_REQUEST, UNESCAPE_AND_REDIRECT.
-    #[arg(long, value_name = "ACTION", value_parser = load::flag::<EscapedSlashes>)]
+    #[arg(long, value_name = "ACTION")]
     pub escaped_slashes: Option<EscapedSlashes>,
 }
 
@@ -208,7 +206,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Route(args) => request_command(&args, false),
         Command::Explain(args) => request_command(&args, true),
         Command::Table(args) => {
-            let (router, _) = load::router(&args.common, &load::FileOptions::default())?;
+            let (router, _) = load::router(&args.common, &CompileOptions::default())?;
             print(&if args.json { show::json(&router.table()) } else { show::table(&router) });
             Ok(0)
         }
@@ -220,7 +218,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
 
 fn request_command(args: &RequestArgs, explain: bool) -> Result<i32, Failure> {
     let request = load::RequestSpec::from_args(&args.target, args.path.as_deref())?;
-    let (router, normalization) = load::router(&args.common, &load::FileOptions::default())?;
+    let (router, normalization) = load::router(&args.common, &CompileOptions::default())?;
     let text = match request.normalized(&normalization) {
         Err(rejected) if args.json => show::json(&show::RejectedView::new(rejected)),
         Err(rejected) => show::rejected(&request, rejected),
