@@ -12,7 +12,7 @@
 //! let (router, diagnostics) = compile(&objects, &CompileOptions::default());
 //! assert!(diagnostics.is_empty());
 //! let decision = router.route(&Request::new("Shop.Example.com:443", "/cart/items?id=1"));
-//! assert_eq!(decision.backend_label(), "cart-api:80");
+//! assert_eq!(decision.view().backend, "cart-api:80");
 //! ```
 #![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
@@ -20,6 +20,7 @@
 extern crate alloc;
 
 pub mod class;
+mod decision;
 pub mod diagnostics;
 pub mod explain;
 mod hash;
@@ -27,19 +28,24 @@ pub mod host;
 mod index;
 pub mod input;
 pub mod model;
-pub mod normalize;
+mod normalize;
 mod options;
 pub mod path;
 #[cfg(feature = "std")]
 pub mod position;
 pub mod request;
+mod router;
 pub mod status;
 pub mod table;
 pub mod validation;
 
+pub use decision::{
+    BackendRef, Decision, DecisionView, IngressRef, MatchedRule, MatchedView, Rejection, ServicePort, Via,
+};
 pub use diagnostics::{Diagnostic, Severity};
-pub use explain::{DecisionView, Explanation, TableView};
+pub use explain::{Explanation, TableView};
+pub use normalize::MAX_NORMALIZED_PATH;
 pub use options::{CompileOptions, EscapedSlashes, ImplementationSpecific, Profile, UnknownValue};
 pub use path::PathType;
 pub use request::Request;
-pub use table::{Decision, Router, Via, compile};
+pub use router::{Router, compile};

@@ -27,7 +27,7 @@
 //! "#;
 //! let objects = input::parse("shop.yaml", yaml).unwrap().into_objects();
 //! let (router, _) = compile(&objects, &CompileOptions::default());
-//! let backend = |path| router.route(&Request::new("example.com", path)).backend_label();
+//! let backend = |path| router.route(&Request::new("example.com", path)).view().backend;
 //! // 1. The longest matching path wins.
 //! assert_eq!(backend("/foo/bar"), "foo-slash:80");
 //! // 2. At equal length, Exact beats Prefix.
@@ -54,8 +54,8 @@ use crate::hash::key_hash;
 use crate::host::{RuleHost, Tier};
 use crate::index::KeyIndex;
 use crate::model::{Ingress, IngressBackend, IngressClass, Object};
-use crate::path::{self, MatchKind, PathType};
 pub use crate::options::{CompileOptions, Profile};
+use crate::path::{self, MatchKind, PathType};
 use crate::validation;
 
 mod lookup;
@@ -208,27 +208,7 @@ fn set_len(bits: &mut Vec<u64>, len: usize) {
     bits[len / 64] |= 1 << (len % 64);
 }
 
-/// How a request was answered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Via {
-    /// A rule's path matched.
-    Rule,
-    /// No path matched; a `defaultBackend` (or the configured default) answered.
-    DefaultBackend,
-    /// Nothing matched and there is no default: 404.
-    None,
-}
-
-impl Via {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Via::Rule => "rule",
-            Via::DefaultBackend => "defaultBackend",
-            Via::None => "none",
-        }
-    }
-}
+pub use crate::decision::Via;
 
 /// The result of [`Router::route`]: borrowed from the router, built without allocating.
 #[derive(Clone, Copy, Debug)]
@@ -241,16 +221,6 @@ pub struct Decision<'r> {
     pub ingress: Option<&'r IngressInfo>,
     /// The host table chosen, if any host tier matched.
     pub host_table: Option<&'r HostTable>,
-}
-
-impl Decision<'_> {
-    /// `service:port`, `resource:group/Kind/name` or `404`.
-    pub fn backend_label(&self) -> String {
-        match self.backend {
-            Some(b) => b.to_string(),
-            None => String::from("404"),
-        }
-    }
 }
 
 /// The compiled table.
@@ -433,7 +403,10 @@ impl<'a> Builder<'a> {
 
     fn finish(&mut self, diagnostics: &mut Vec<Diagnostic>) {
         let router = &mut self.router;
-        if let Some(backend) = &router.options.default_backend {
+        // A configured default that names nothing would answer with nothing: left out.
+        if let Some(backend) =
+            router.options.default_backend.as_ref().filter(|b| b.service.is_some() || b.resource.is_some())
+        {
             router.defaults.push(DefaultBackend { ingress: None, backend: backend.clone() });
         }
         // Exact hosts, then wildcards, then host-less; by host inside a tier (stable views).

@@ -37,7 +37,7 @@ fn ingress(name: &str, rules: Vec<(Option<&str>, Vec<HttpIngressPath>)>) -> Ingr
 fn router_with(ingresses: &[Ingress], mode: ImplementationSpecific) -> Router {
     let objects: Vec<Object> = ingresses.iter().cloned().map(Object::Ingress).collect();
     let (router, _) = compile(&objects, &CompileOptions::default().with_implementation_specific(mode));
-    assert!(router.excluded.is_empty(), "test Ingresses must be valid: {:?}", router.excluded);
+    assert!(router.table().excluded.is_empty(), "test Ingresses must be valid: {:?}", router.table().excluded);
     router
 }
 
@@ -46,7 +46,7 @@ fn router(ingresses: &[Ingress]) -> Router {
 }
 
 fn label(router: &Router, host: &[u8], target: &[u8]) -> String {
-    router.route(&Request::from_bytes(host, target)).backend_label()
+    router.route(&Request::from_bytes(host, target)).view().backend
 }
 
 fn parse_err(text: &str) -> InputError {
@@ -94,7 +94,7 @@ fn yaml_aliases_in_moderation_are_read() {
     let text = "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: shop}\nspec:\n  rules:\n  - http:\n      paths:\n      - {path: /a, pathType: Prefix, backend: &web {service: {name: web, port: {number: 80}}}}\n      - {path: /b, pathType: Prefix, backend: *web}\n";
     let objects = input::parse("aliases.yaml", text).unwrap().into_objects();
     let (router, _) = compile(&objects, &CompileOptions::default());
-    assert_eq!(router.route(&Request::new("x", "/b/1")).backend_label(), "web:80");
+    assert_eq!(router.route(&Request::new("x", "/b/1")).view().backend, "web:80");
 }
 
 // --- Deep nesting -----------------------------------------------------------------------------
@@ -179,7 +179,7 @@ fn ten_megabytes_of_ingresses_are_read_and_routed() {
     assert_eq!(objects.len(), n);
     let (router, diagnostics) = compile(&objects, &CompileOptions::default());
     assert!(diagnostics.is_empty(), "{:?}", diagnostics.first());
-    assert_eq!(router.routes.len(), n);
+    assert_eq!(path_count(&router), n);
     assert_eq!(label(&router, b"H777.example.com:443", b"/p777/x"), "s777:80");
     assert_eq!(label(&router, b"h777.example.com", b"/p778"), "404");
 
@@ -246,7 +246,7 @@ fn a_hundred_thousand_paths_in_one_ingress() {
     }
     let set = vec![ingress("big", vec![(None, paths)])];
     let router = router(&set);
-    assert_eq!(router.routes.len(), 100_001);
+    assert_eq!(path_count(&router), 100_001);
     assert_eq!(label(&router, b"x", b"/p99999"), "s99999:80");
     assert_eq!(label(&router, b"x", b"/p3/a"), "s3:80"); // Prefix
     assert_eq!(label(&router, b"x", b"/p4/a"), "root:80"); // Exact
@@ -279,7 +279,7 @@ fn a_hundred_thousand_paths_across_many_ingresses() {
         set.push(ing);
     }
     let router = router(&set);
-    assert_eq!(router.routes.len(), 100_000);
+    assert_eq!(path_count(&router), 100_000);
     for (host, target) in [
         ("h0.example.com", "/a0/b0/x"),
         ("H3.example.com:80", "/a3/b1"),
@@ -327,7 +327,7 @@ fn many_ingresses_with_default_backends_compile_in_linear_time() {
         })
         .collect();
     let router = router(&set);
-    assert_eq!(router.hosts.len(), 100_000);
+    assert_eq!(router.table().hosts.len(), 100_000);
     assert_eq!(label(&router, b"h77777.example.com", b"/app/x"), "s77777:80");
     // Each host gets its own Ingress's defaultBackend, not the oldest one's.
     assert_eq!(label(&router, b"h77777.example.com", b"/x"), "d77777:80");
@@ -472,7 +472,7 @@ fn empty_host_and_path() {
     let only_hosts = vec![ingress("h", vec![(Some("example.com"), vec![path("/", "Prefix", "host")])])];
     let router2 = router(&only_hosts);
     let decision = router2.route(&Request::new("", ""));
-    assert_eq!((decision.via, decision.backend_label()), (Via::None, String::from("404")));
+    assert_eq!((decision.via(), decision.view().backend), (Via::None, String::from("404")));
     let explanation = router2.explain(&Request::new("", ""));
     assert_eq!(explanation.tier, None);
     assert!(explanation.tier_reason.contains("(empty)"), "{}", explanation.tier_reason);
@@ -625,4 +625,9 @@ fn keys_and_paths_around_64_bytes() {
     assert!(checked > 1000);
     let slashes = "/".repeat(100_000);
     assert_eq!(label(&router, b"example.com", slashes.as_bytes()), "root:80");
+}
+
+/// The number of paths in the compiled table.
+fn path_count(router: &Router) -> usize {
+    router.table().hosts.iter().map(|h| h.paths.len()).sum()
 }

@@ -114,7 +114,7 @@ fuzz_target!(|data: &[u8]| {
         let mut options = CompileOptions::default().with_implementation_specific(library_mode(mode));
         options.default_backend = fallback.clone();
         let (router, _) = compile(&objects, &options);
-        assert!(router.excluded.is_empty(), "generated Ingresses were excluded: {:?}", router.excluded);
+        assert!(router.table().excluded.is_empty(), "generated Ingresses were excluded: {:?}", router.table().excluded);
         for (host, path) in &requests {
             let request = Request::from_bytes(host, path);
             let view = router.route(&request).view();

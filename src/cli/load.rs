@@ -6,13 +6,12 @@ use std::path::{Path, PathBuf};
 
 use ingress_router::input::{self, Input, SourcedObject};
 use ingress_router::model::Object;
-use ingress_router::normalize::{PathNormalization, Rejected, normalize_path};
 use ingress_router::{CompileOptions, Request, Router, compile};
 
 use super::{Common, Failure};
 
 /// The tests file's options (or the defaults), with the command-line flags over them.
-pub fn options(common: &Common, file: &CompileOptions) -> (CompileOptions, PathNormalization) {
+pub fn options(common: &Common, file: &CompileOptions) -> CompileOptions {
     let mut options = file.clone();
     if let Some(class) = &common.ingress_class {
         options.ingress_class = Some(class.clone());
@@ -22,24 +21,19 @@ pub fn options(common: &Common, file: &CompileOptions) -> (CompileOptions, PathN
     options.normalize_path |= common.normalize_path;
     options.merge_slashes |= common.merge_slashes;
     options.escaped_slashes = common.escaped_slashes.unwrap_or(options.escaped_slashes);
-    let normalization = PathNormalization {
-        normalize_path: options.normalize_path,
-        merge_slashes: options.merge_slashes,
-        escaped_slashes: options.escaped_slashes,
-    };
-    (options, normalization)
+    options
 }
 
 /// Reads the manifests, compiles them and reports notes and diagnostics on stderr.
-pub fn router(common: &Common, file: &CompileOptions) -> Result<(Router, PathNormalization), Failure> {
+pub fn router(common: &Common, file: &CompileOptions) -> Result<Router, Failure> {
     let loaded = load(&common.files)?;
     loaded.require_ingress("nothing to route")?;
-    let (options, normalization) = options(common, file);
+    let options = options(common, file);
     let (router, diagnostics) = compile(&loaded.objects(), &options);
     for diagnostic in &diagnostics {
         stderr(diagnostic);
     }
-    Ok((router, normalization))
+    Ok(router)
 }
 
 pub fn stderr(line: &dyn Display) {
@@ -148,20 +142,18 @@ pub fn read_text(path: &Path) -> Result<(String, String), Failure> {
     }
 }
 
-/// A request as given: host and path as received, and for profiles that use them, method and headers.
+/// A request as given: host and path as received.
 #[derive(Default)]
 pub struct RequestSpec {
     pub host: String,
     pub path: String,
-    pub method: Option<String>,
-    pub headers: Vec<(String, String)>,
 }
 
 impl RequestSpec {
     /// From `URL` or `HOST PATH`.
     pub fn from_args(target: &str, path: Option<&str>) -> Result<Self, Failure> {
         match path {
-            Some(path) => Ok(RequestSpec { host: target.into(), path: path.into(), ..Default::default() }),
+            Some(path) => Ok(RequestSpec { host: target.into(), path: path.into() }),
             None => Self::from_url(target).map_err(Failure),
         }
     }
@@ -169,24 +161,10 @@ impl RequestSpec {
     pub fn from_url(url: &str) -> Result<Self, String> {
         let request = Request::from_url(url).map_err(|e| format!("bad URL {url:?}: {e}"))?;
         let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-        Ok(RequestSpec { host: text(request.host), path: text(request.path), ..Default::default() })
+        Ok(RequestSpec { host: text(request.host), path: text(request.path) })
     }
 
-    /// The path the proxy routes on, or its refusal.
-    pub fn normalized(&self, normalization: &PathNormalization) -> Result<Vec<u8>, Rejected> {
-        normalize_path(self.path.as_bytes(), normalization)
-    }
-
-    pub fn header_refs(&self) -> Vec<(&str, &str)> {
-        self.headers.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect()
-    }
-
-    /// The request to route, with the (normalised) path.
-    pub fn request<'a>(&'a self, path: &'a [u8], headers: &'a [(&'a str, &'a str)]) -> Request<'a> {
-        let request = Request::from_bytes(self.host.as_bytes(), path).with_headers(headers);
-        match &self.method {
-            Some(method) => request.with_method(method),
-            None => request,
-        }
+    pub fn request(&self) -> Request<'_> {
+        Request::new(&self.host, &self.path)
     }
 }

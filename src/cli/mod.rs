@@ -206,7 +206,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Route(args) => request_command(&args, false),
         Command::Explain(args) => request_command(&args, true),
         Command::Table(args) => {
-            let (router, _) = load::router(&args.common, &CompileOptions::default())?;
+            let router = load::router(&args.common, &CompileOptions::default())?;
             print(&if args.json { show::json(&router.table()) } else { show::table(&router) });
             Ok(0)
         }
@@ -217,21 +217,14 @@ fn run(cli: Cli) -> Result<i32, Failure> {
 }
 
 fn request_command(args: &RequestArgs, explain: bool) -> Result<i32, Failure> {
-    let request = load::RequestSpec::from_args(&args.target, args.path.as_deref())?;
-    let (router, normalization) = load::router(&args.common, &CompileOptions::default())?;
-    let text = match request.normalized(&normalization) {
-        Err(rejected) if args.json => show::json(&show::RejectedView::new(rejected)),
-        Err(rejected) => show::rejected(&request, rejected),
-        Ok(path) => {
-            let headers = request.header_refs();
-            let req = request.request(&path, &headers);
-            match (explain, args.json) {
-                (false, true) => show::json(&router.route(&req).view()),
-                (false, false) => show::decision(&router.route(&req).view()),
-                (true, true) => show::json(&router.explain(&req)),
-                (true, false) => show::explanation(&router.explain(&req), &request, &path),
-            }
-        }
+    let spec = load::RequestSpec::from_args(&args.target, args.path.as_deref())?;
+    let router = load::router(&args.common, &CompileOptions::default())?;
+    let request = spec.request();
+    let text = match (explain, args.json) {
+        (false, true) => show::json(&router.route(&request).view()),
+        (false, false) => show::decision(&router.route(&request).view()),
+        (true, true) => show::json(&router.explain(&request)),
+        (true, false) => show::explanation(&router.explain(&request)),
     };
     print(&text);
     Ok(0)

@@ -6,10 +6,10 @@ use std::fmt::Write;
 use std::path::PathBuf;
 
 use clap::Args;
+use ingress_router::ImplementationSpecific;
 use ingress_router::diagnostics::{Diagnostic, ObjectRef, Severity, code};
 use ingress_router::input::{Origin, SourcedObject};
 use ingress_router::model::{Ingress, Object};
-use ingress_router::ImplementationSpecific;
 use ingress_router::position::{Position, Positions};
 use ingress_router::validation::{self, FieldError, Operation};
 use ingress_router::{CompileOptions, Profile, compile};
@@ -146,7 +146,7 @@ pub fn run(args: &ValidateArgs) -> Result<i32, Failure> {
         merge_slashes: false,
         escaped_slashes: None,
     };
-    let (options, _) = load::options(&common, &CompileOptions::default());
+    let options = load::options(&common, &CompileOptions::default());
     let (_, diagnostics) = compile(&loaded.objects(), &options);
     // The invalid Ingresses are reported above, each with every error and its place.
     let diagnostics: Vec<Diagnostic> = diagnostics.into_iter().filter(|d| d.code != code::INVALID_INGRESS).collect();
