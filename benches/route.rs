@@ -113,8 +113,7 @@ fn compile_heap(objects: &[Object]) -> Heap {
     PEAK.store(0, Relaxed);
     ALLOCS.store(0, Relaxed);
     COUNTING.store(true, Relaxed);
-    let (router, diagnostics) = compile(objects, &CompileOptions::default());
-    drop(diagnostics);
+    let router = compile(objects, &CompileOptions::default());
     let retained = LIVE.load(Relaxed);
     COUNTING.store(false, Relaxed);
     drop(black_box(router));
@@ -855,7 +854,8 @@ struct Fixture {
 fn fixture(paths: usize) -> Fixture {
     let g = generate(paths, SEED);
     let requests = requests(&g, REQUESTS, SEED);
-    let (router, diagnostics) = compile(&g.objects, &CompileOptions::default());
+    let router = compile(&g.objects, &CompileOptions::default());
+    let diagnostics = router.lint(&g.objects);
     let table = router.table();
     assert!(table.excluded.is_empty(), "a generated Ingress was rejected: {:?}", table.excluded.first());
     let all_paths = || table.hosts.iter().flat_map(|h| &h.paths);

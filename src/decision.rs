@@ -16,7 +16,7 @@
 //! "#;
 //! let objects = input::parse("api.yaml", yaml).unwrap().into_objects();
 //! let options = CompileOptions::default().with_escaped_slashes(EscapedSlashes::RejectRequest);
-//! let (router, _) = compile(&objects, &options);
+//! let router = compile(&objects, &options);
 //!
 //! let decision = router.route(&Request::new("example.com", "/v1/users"));
 //! assert_eq!(decision.via(), Via::Rule);

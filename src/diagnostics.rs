@@ -13,8 +13,18 @@ use serde::Serialize;
 
 pub mod annotations;
 mod checks;
+mod table;
 
 pub use checks::lint;
+
+/// Every diagnostic about `objects` compiled into `router`: what the table tells (Ingresses left
+/// out, shadowed and unreachable paths, default-backend conflicts), then [`lint`].
+pub(crate) fn all(objects: &[crate::model::Object], router: &crate::table::Router) -> Vec<Diagnostic> {
+    let mut diagnostics = Vec::new();
+    table::report(router, &mut diagnostics);
+    diagnostics.extend(lint(objects, &router.options));
+    diagnostics
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]

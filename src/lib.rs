@@ -9,7 +9,8 @@
 //!     {"path": "/cart", "pathType": "Prefix",
 //!      "backend": {"service": {"name": "cart-api", "port": {"number": 80}}}}]}}]}}"#;
 //! let objects = input::parse("shop.json", text).unwrap().into_objects();
-//! let (router, diagnostics) = compile(&objects, &CompileOptions::default());
+//! let router = compile(&objects, &CompileOptions::default());
+//! let diagnostics = router.lint(&objects);
 //! assert!(diagnostics.is_empty());
 //! let decision = router.route(&Request::new("Shop.Example.com:443", "/cart/items?id=1"));
 //! assert_eq!(decision.view().backend, "cart-api:80");

@@ -21,11 +21,12 @@ pub struct Router {
     normalization: PathNormalization,
 }
 
-/// Compiles objects into a [`Router`]. Invalid Ingresses, and Ingresses of another class, are
-/// left out on their own (with a diagnostic); the others still route.
-pub fn compile(objects: &[Object], options: &CompileOptions) -> (Router, Vec<Diagnostic>) {
-    let (table, diagnostics) = table::compile(objects, options);
-    (Router { table, normalization: PathNormalization::of(options) }, diagnostics)
+/// Compiles objects into a [`Router`]: the table only, as fast as it can be built (a proxy pushing
+/// a new configuration pays for nothing else). Invalid Ingresses, and Ingresses of another class,
+/// are left out on their own (see [`TableView::excluded`]); the others still route.
+/// [`Router::lint`] says what is wrong with the input.
+pub fn compile(objects: &[Object], options: &CompileOptions) -> Router {
+    Router { table: table::compile(objects, options), normalization: PathNormalization::of(options) }
 }
 
 impl Router {
@@ -68,6 +69,13 @@ impl Router {
     /// the Ingresses taking part or left out.
     pub fn table(&self) -> TableView {
         self.table.table()
+    }
+
+    /// The diagnostics about the `objects` this router was compiled from: Ingresses left out,
+    /// shadowed and unreachable paths, default-backend conflicts, then the warnings and notes about
+    /// everything around the table (Services and ports, IngressClasses, TLS, annotations).
+    pub fn lint(&self, objects: &[Object]) -> Vec<Diagnostic> {
+        crate::diagnostics::all(objects, &self.table)
     }
 
     /// The options the table was compiled with.

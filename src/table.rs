@@ -26,7 +26,7 @@
 //!       - {path: /foo/, pathType: Prefix, backend: {service: {name: foo-slash, port: {number: 80}}}}
 //! "#;
 //! let objects = input::parse("shop.yaml", yaml).unwrap().into_objects();
-//! let (router, _) = compile(&objects, &CompileOptions::default());
+//! let router = compile(&objects, &CompileOptions::default());
 //! let backend = |path| router.route(&Request::new("example.com", path)).view().backend;
 //! // 1. The longest matching path wins.
 //! assert_eq!(backend("/foo/bar"), "foo-slash:80");
@@ -47,7 +47,6 @@ use core::cmp::{Ordering, Reverse};
 use serde::Serialize;
 
 use crate::class::{self, Participation};
-use crate::diagnostics::{Diagnostic, ObjectRef, Severity, code};
 use hashbrown::HashMap;
 
 use crate::hash::key_hash;
@@ -79,10 +78,6 @@ impl IngressInfo {
     pub fn key(&self) -> String {
         format!("{}/{}", self.namespace, self.name)
     }
-
-    fn object_ref(&self) -> ObjectRef {
-        ObjectRef::ingress(&self.namespace, &self.name)
-    }
 }
 
 /// An Ingress left out of the table, and why.
@@ -91,9 +86,21 @@ impl IngressInfo {
 pub struct ExcludedIngress {
     pub namespace: String,
     pub name: String,
+    /// Why, in words (`is of class "other"`, `invalid: ...`).
     pub reason: String,
+    #[serde(skip)]
+    pub(crate) cause: Exclusion,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<validation::FieldError>,
+}
+
+/// Why an Ingress is left out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Exclusion {
+    /// Of a class that is not served.
+    NotServed,
+    /// The apiserver would reject it.
+    Invalid,
 }
 
 /// Whether a path can be chosen.
@@ -251,9 +258,8 @@ pub struct Router {
 }
 
 /// Compiles objects into a [`Router`]. Invalid Ingresses, and Ingresses of another class, are
-/// left out on their own (with a diagnostic); the others still route.
-pub fn compile(objects: &[Object], options: &CompileOptions) -> (Router, Vec<Diagnostic>) {
-    let mut diagnostics = Vec::new();
+/// left out on their own (each in [`Router::excluded`]); the others still route.
+pub fn compile(objects: &[Object], options: &CompileOptions) -> Router {
     let classes: Vec<&IngressClass> = objects
         .iter()
         .filter_map(|o| match o {
@@ -270,35 +276,22 @@ pub fn compile(objects: &[Object], options: &CompileOptions) -> (Router, Vec<Dia
         let namespace = meta.namespace_or_default();
         let participation = class::participation(ingress, options.ingress_class.as_deref(), &classes);
         if let Some(reason) = options.ingress_class.as_deref().and_then(|c| participation.reason(c)) {
-            diagnostics.push(Diagnostic {
-                code: code::NOT_SERVED,
-                severity: Severity::Note,
-                message: format!("Ingress {namespace}/{} is not served: it {reason}", meta.name),
-                objects: vec![ObjectRef::ingress(namespace, &meta.name)],
-                fix: String::from("set spec.ingressClassName to the served class if this Ingress should route"),
-            });
             excluded.push(ExcludedIngress {
                 namespace: namespace.into(),
                 name: meta.name.clone(),
                 reason,
+                cause: Exclusion::NotServed,
                 errors: Vec::new(),
             });
             continue;
         }
         let errors = validation::validate_ingress(ingress, validation::Operation::Create);
         if !errors.is_empty() {
-            let message = validation::invalid_message("Ingress.networking.k8s.io", &meta.name, &errors);
-            diagnostics.push(Diagnostic {
-                code: code::INVALID_INGRESS,
-                severity: Severity::Error,
-                message: message.clone(),
-                objects: vec![ObjectRef::ingress(namespace, &meta.name).with_field(errors[0].field.clone())],
-                fix: String::from("correct the fields named above; the apiserver would reject this Ingress"),
-            });
             excluded.push(ExcludedIngress {
                 namespace: namespace.into(),
                 name: meta.name.clone(),
                 reason: String::from("invalid: the apiserver would reject it"),
+                cause: Exclusion::Invalid,
                 errors,
             });
             continue;
@@ -325,9 +318,8 @@ pub fn compile(objects: &[Object], options: &CompileOptions) -> (Router, Vec<Dia
     for (index, (ingress, participation)) in taking_part.into_iter().enumerate() {
         builder.add_ingress(index, ingress, participation);
     }
-    builder.finish(&mut diagnostics);
-    diagnostics.extend(crate::diagnostics::lint(objects, options));
-    (builder.router, diagnostics)
+    builder.finish();
+    builder.router
 }
 
 /// `namespace/name` as one string, byte by byte (precedence key 4 breaks creationTimestamp ties by
@@ -401,7 +393,7 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn finish(&mut self, diagnostics: &mut Vec<Diagnostic>) {
+    fn finish(&mut self) {
         let router = &mut self.router;
         // A configured default that names nothing would answer with nothing: left out.
         if let Some(backend) =
@@ -451,8 +443,6 @@ impl<'a> Builder<'a> {
         router.host_index.shrink_to_fit();
         router.path_index.shrink_to_fit();
         router.default = (!router.defaults.is_empty()).then_some(0);
-        report_standing(router, diagnostics);
-        report_default_conflicts(router, diagnostics);
     }
 }
 
@@ -527,89 +517,6 @@ fn build_slots(space: u32, table: &mut HostTable, routes: &mut [Route], index: &
         table.lengths = lengths;
     }
     lookup
-}
-
-fn report_standing(router: &Router, diagnostics: &mut Vec<Diagnostic>) {
-    for route in &router.routes {
-        let (by, shadowed) = match route.standing {
-            Standing::Active => continue,
-            Standing::Shadowed { by } => (by, true),
-            Standing::Unreachable { by } => (by, false),
-        };
-        let winner = &router.routes[by];
-        let loser_ing = &router.ingresses[route.ingress];
-        let winner_ing = &router.ingresses[winner.ingress];
-        let host = if route.host.is_empty() { String::from("(any host)") } else { route.host.clone() };
-        let why = if winner.ingress != route.ingress {
-            format!("Ingress {} is older", winner_ing.key())
-        } else {
-            String::from("it comes first in the same Ingress")
-        };
-        let objects =
-            vec![loser_ing.object_ref().with_field(route.field()), winner_ing.object_ref().with_field(winner.field())];
-        diagnostics.push(if shadowed {
-            Diagnostic {
-                code: code::DUPLICATE_PATH,
-                severity: Severity::Warning,
-                message: format!(
-                    "{host} {} {} is declared by {} ({}) and {} ({}); {} wins because {why}, the other is shadowed",
-                    route.path_type,
-                    display_path(&route.path),
-                    winner_ing.key(),
-                    winner.field(),
-                    loser_ing.key(),
-                    route.field(),
-                    winner_ing.key(),
-                ),
-                objects,
-                fix: String::from("remove the duplicate path, or give it another host or path"),
-            }
-        } else {
-            Diagnostic {
-                code: code::UNREACHABLE_PATH,
-                severity: Severity::Warning,
-                message: format!(
-                    "{host} {} {} in {} ({}) can never be chosen: {} {} in {} ({}) matches the same requests and takes precedence",
-                    route.path_type,
-                    display_path(&route.path),
-                    loser_ing.key(),
-                    route.field(),
-                    winner.path_type,
-                    display_path(&winner.path),
-                    winner_ing.key(),
-                    winner.field(),
-                ),
-                objects,
-                fix: String::from("remove the unreachable path or change its path or pathType"),
-            }
-        });
-    }
-}
-
-fn report_default_conflicts(router: &Router, diagnostics: &mut Vec<Diagnostic>) {
-    let declared: Vec<&DefaultBackend> = router.defaults.iter().filter(|d| d.ingress.is_some()).collect();
-    if declared.len() < 2 {
-        return;
-    }
-    let name = |d: &DefaultBackend| router.ingresses[d.ingress.unwrap_or(0)].key();
-    let others: Vec<String> = declared[1..].iter().map(|d| format!("{} ({})", name(d), d.backend)).collect();
-    diagnostics.push(Diagnostic {
-        code: code::DEFAULT_BACKEND_CONFLICT,
-        severity: Severity::Warning,
-        message: format!(
-            "{} Ingresses declare a defaultBackend; requests no rule matches go to the oldest, {} ({}), \
-             except on hosts whose own Ingress declares one; also declared: {}",
-            declared.len(),
-            name(declared[0]),
-            declared[0].backend,
-            others.join(", "),
-        ),
-        objects: declared
-            .iter()
-            .map(|d| router.ingresses[d.ingress.unwrap_or(0)].object_ref().with_field("spec.defaultBackend"))
-            .collect(),
-        fix: String::from("declare spec.defaultBackend in one Ingress only"),
-    });
 }
 
 pub(crate) fn display_path(path: &str) -> &str {

@@ -36,7 +36,7 @@ fn ingress(name: &str, rules: Vec<(Option<&str>, Vec<HttpIngressPath>)>) -> Ingr
 
 fn router_with(ingresses: &[Ingress], mode: ImplementationSpecific) -> Router {
     let objects: Vec<Object> = ingresses.iter().cloned().map(Object::Ingress).collect();
-    let (router, _) = compile(&objects, &CompileOptions::default().with_implementation_specific(mode));
+    let router = compile(&objects, &CompileOptions::default().with_implementation_specific(mode));
     assert!(router.table().excluded.is_empty(), "test Ingresses must be valid: {:?}", router.table().excluded);
     router
 }
@@ -93,7 +93,7 @@ fn yaml_alias_bomb_is_refused() {
 fn yaml_aliases_in_moderation_are_read() {
     let text = "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: shop}\nspec:\n  rules:\n  - http:\n      paths:\n      - {path: /a, pathType: Prefix, backend: &web {service: {name: web, port: {number: 80}}}}\n      - {path: /b, pathType: Prefix, backend: *web}\n";
     let objects = input::parse("aliases.yaml", text).unwrap().into_objects();
-    let (router, _) = compile(&objects, &CompileOptions::default());
+    let router = compile(&objects, &CompileOptions::default());
     assert_eq!(router.route(&Request::new("x", "/b/1")).view().backend, "web:80");
 }
 
@@ -177,7 +177,8 @@ fn ten_megabytes_of_ingresses_are_read_and_routed() {
     assert!(json.len() > 10_000_000, "{} bytes", json.len());
     let objects = input::parse("big.json", &json).unwrap().into_objects();
     assert_eq!(objects.len(), n);
-    let (router, diagnostics) = compile(&objects, &CompileOptions::default());
+    let router = compile(&objects, &CompileOptions::default());
+    let diagnostics = router.lint(&objects);
     assert!(diagnostics.is_empty(), "{:?}", diagnostics.first());
     assert_eq!(path_count(&router), n);
     assert_eq!(label(&router, b"H777.example.com:443", b"/p777/x"), "s777:80");
@@ -553,7 +554,9 @@ fn many_rule_and_tls_hosts_lint_in_bounded_time_and_memory() {
         hosts: (0..n).map(|i| format!("t{i}.example.com")).chain([String::from("*.example.com")]).collect(),
         secret_name: Some("cert".into()),
     }];
-    let (router, diagnostics) = compile(&[Object::Ingress(big)], &CompileOptions::default());
+    let objects = [Object::Ingress(big)];
+    let router = compile(&objects, &CompileOptions::default());
+    let diagnostics = router.lint(&objects);
     assert_eq!(label(&router, b"h7.example.com", b"/"), "web:80");
     // `*.example.com` covers every rule host, so only the t*.example.com entries serve nothing.
     let unserved = diagnostics.iter().filter(|d| d.code == code::TLS_HOST_WITHOUT_RULE).count();
@@ -583,7 +586,8 @@ fn many_missing_services_lint_in_bounded_time() {
         .collect();
     let paths = (0..n).map(|i| path(&format!("/p{i}"), "Prefix", &format!("servise-{i:06}"))).collect();
     objects.push(Object::Ingress(ingress("missing", vec![(None, paths)])));
-    let (router, diagnostics) = compile(&objects, &CompileOptions::default());
+    let router = compile(&objects, &CompileOptions::default());
+    let diagnostics = router.lint(&objects);
     assert_eq!(label(&router, b"x", b"/p7/x"), "servise-000007:80");
     assert_eq!(diagnostics.iter().filter(|d| d.code == code::MISSING_SERVICE).count(), n);
 }

@@ -88,7 +88,7 @@ fn route_does_not_allocate() {
         CompileOptions::default().with_escaped_slashes(EscapedSlashes::RejectRequest),
         CompileOptions::default().with_normalize_path(true),
     ] {
-        let (router, _) = compile(&objects, &options);
+        let router = compile(&objects, &options);
         let mut requests: Vec<Request<'_>> = REQUESTS.iter().map(|(h, p)| Request::new(h, p)).collect();
         requests.push(Request::new("shop.example.com", &long_path));
         requests.push(Request::new("shop.example.com", &too_long));

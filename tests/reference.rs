@@ -118,7 +118,7 @@ fn check(
     let fallback = configured_default(case);
     let mut options = CompileOptions::default().with_implementation_specific(library_mode(mode));
     options.default_backend = fallback.clone();
-    let (router, _) = compile(&objects, &options);
+    let router = compile(&objects, &options);
     // The generated Ingresses are valid: none may be left out (this also checks the generator
     // once the real validation lands).
     prop_assert!(
@@ -263,7 +263,7 @@ fn age_ties_compare_namespace_slash_name_as_one_string() {
     let want = reference_route(&set, IsMode::Prefix, None, b"example.com", b"/dup").backend;
     assert_eq!(want, "team-b-web:80", "the reference orders by the string namespace/name");
     let objects: Vec<Object> = set.into_iter().map(Object::Ingress).collect();
-    let (router, _) = compile(&objects, &CompileOptions::default());
+    let router = compile(&objects, &CompileOptions::default());
     let decision = router.route(&Request::new("example.com", "/dup"));
     assert_eq!(
         decision.view().backend,
@@ -285,7 +285,7 @@ fn age_ties_compare_namespace_slash_name_as_one_string() {
 fn prefix_root_matches_request_paths_without_leading_slash() {
     let set = vec![one_path_ingress("default", "root", None, "/", "Prefix", "root")];
     let objects: Vec<Object> = set.iter().cloned().map(Object::Ingress).collect();
-    let (router, _) = compile(&objects, &CompileOptions::default());
+    let router = compile(&objects, &CompileOptions::default());
     for target in ["*", "b", "b?x"] {
         let want = reference_route(&set, IsMode::Prefix, None, b"example.com", target.as_bytes()).backend;
         assert_eq!(want, "root:80");

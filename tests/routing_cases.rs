@@ -53,7 +53,7 @@ fn shared_routing_cases() {
             .iter()
             .map(|i| Object::Ingress(serde_json::from_value::<Ingress>(i.clone()).unwrap()))
             .collect();
-        let (router, _) = compile(&objects, &options);
+        let router = compile(&objects, &options);
         let host = case["request"]["host"].as_str().unwrap();
         let raw_path = case["request"]["path"].as_str().unwrap();
         let decision = router.route(&Request::new(host, raw_path));

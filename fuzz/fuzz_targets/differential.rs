@@ -113,7 +113,7 @@ fuzz_target!(|data: &[u8]| {
     for mode in IS_MODES {
         let mut options = CompileOptions::default().with_implementation_specific(library_mode(mode));
         options.default_backend = fallback.clone();
-        let (router, _) = compile(&objects, &options);
+        let router = compile(&objects, &options);
         assert!(router.table().excluded.is_empty(), "generated Ingresses were excluded: {:?}", router.table().excluded);
         for (host, path) in &requests {
             let request = Request::from_bytes(host, path);

@@ -74,7 +74,8 @@ fuzz_target!(|data: &[u8]| {
             resource: None,
         });
     }
-    let (router, diagnostics) = compile(&objects, &options);
+    let router = compile(&objects, &options);
+    let diagnostics = router.lint(&objects);
     for d in &diagnostics {
         let _ = d.to_string();
     }

@@ -29,8 +29,9 @@ pub fn router(common: &Common, file: &CompileOptions) -> Result<Router, Failure>
     let loaded = load(&common.files)?;
     loaded.require_ingress("nothing to route")?;
     let options = options(common, file);
-    let (router, diagnostics) = compile(&loaded.objects(), &options);
-    for diagnostic in &diagnostics {
+    let objects = loaded.objects();
+    let router = compile(&objects, &options);
+    for diagnostic in &router.lint(&objects) {
         stderr(diagnostic);
     }
     Ok(router)

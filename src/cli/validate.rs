@@ -147,7 +147,8 @@ pub fn run(args: &ValidateArgs) -> Result<i32, Failure> {
         escaped_slashes: None,
     };
     let options = load::options(&common, &CompileOptions::default());
-    let (_, diagnostics) = compile(&loaded.objects(), &options);
+    let objects = loaded.objects();
+    let diagnostics = compile(&objects, &options).lint(&objects);
     // The invalid Ingresses are reported above, each with every error and its place.
     let diagnostics: Vec<Diagnostic> = diagnostics.into_iter().filter(|d| d.code != code::INVALID_INGRESS).collect();
 
