@@ -1,7 +1,7 @@
 //! `Router::route` and `compile` over generated, realistic tables (10, 1 000, 10 000 and 100 000
 //! paths), measured side by side with:
 //!
-//! - `linear`: a linear scan implementing SEMANTICS.md sections 2-5 independently of the library
+//! - `linear`: a linear scan implementing the crate documentation's Semantics section independently of the library
 //!   (for each request: every rule filtered by host tier, then path match, the best by the
 //!   precedence keys). Before anything is timed it must give the router's answer on every
 //!   generated request (the bench panics otherwise).
@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, SamplingMode, Throughput};
 use hashbrown::{HashMap, HashSet};
-use ingress_router::explain::StandingView;
+use ingress_router::StandingView;
 use ingress_router::model::{
     HttpIngressPath, HttpIngressRuleValue, Ingress, IngressBackend, IngressRule, IngressServiceBackend, IngressSpec,
     Object, ObjectMeta, ServiceBackendPort,
@@ -567,7 +567,7 @@ fn request_host(rng: &mut Rng, rule_host: &str) -> String {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The linear scan: an independent reading of SEMANTICS.md sections 2-5.
+// The linear scan: an independent reading of the crate documentation's Semantics section.
 
 const MAX_HOST: usize = 256;
 

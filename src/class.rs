@@ -1,4 +1,5 @@
-//! Which Ingresses take part: the served IngressClass (SEMANTICS.md section 1).
+//! Which Ingresses take part: the served IngressClass (the crate documentation's
+//! [Which Ingresses take part](crate#which-ingresses-take-part) section).
 
 use alloc::string::String;
 use serde::Serialize;
@@ -54,15 +55,6 @@ impl Participation {
             _ => None,
         }
     }
-}
-
-/// The class an Ingress asks for: the `ingressClassName` field, else the deprecated annotation.
-pub fn requested_class(ingress: &Ingress) -> Option<&str> {
-    ingress
-        .spec
-        .ingress_class_name
-        .as_deref()
-        .or_else(|| ingress.metadata.annotations.get(LEGACY_CLASS_ANNOTATION).map(String::as_str))
 }
 
 /// Decides whether `ingress` takes part when `served` is the served class (`None`: all classes).

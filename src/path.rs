@@ -1,15 +1,5 @@
-//! Path matching (SEMANTICS.md section 3).
-//!
-//! ```
-//! use ingress_router::path::{MatchKind, matches};
-//! // Prefix matching is element-wise: `/aaa/bbb` covers `/aaa/bbb/ccc`, not `/aaa/bbbxyz`.
-//! assert!(matches(MatchKind::ElementPrefix, "/aaa/bbb", b"/aaa/bbb/ccc"));
-//! assert!(!matches(MatchKind::ElementPrefix, "/aaa/bbb", b"/aaa/bbbxyz"));
-//! // A trailing slash in the rule is ignored: `/foo/` matches `/foo`.
-//! assert!(matches(MatchKind::ElementPrefix, "/foo/", b"/foo"));
-//! // Exact is byte for byte.
-//! assert!(!matches(MatchKind::Exact, "/foo", b"/foo/"));
-//! ```
+//! Path matching, as the crate documentation's [Paths](crate#paths) section states it:
+//! `Exact` byte for byte, `Prefix` element-wise, a trailing `/` in the rule ignored.
 
 use alloc::format;
 use alloc::string::String;

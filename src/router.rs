@@ -74,6 +74,34 @@ impl Router {
     /// The diagnostics about the `objects` this router was compiled from: Ingresses left out,
     /// shadowed and unreachable paths, default-backend conflicts, then the warnings and notes about
     /// everything around the table (Services and ports, IngressClasses, TLS, annotations).
+    ///
+    /// ```
+    /// use ingress_router::{compile, input, Code, CompileOptions};
+    /// let yaml = r#"
+    /// apiVersion: networking.k8s.io/v1
+    /// kind: Ingress
+    /// metadata:
+    ///   name: web
+    ///   namespace: shop
+    ///   annotations: {nginx.ingress.kubernetes.io/rewrite-targt: /}
+    /// spec:
+    ///   rules:
+    ///   - host: shop.example.com
+    ///     http:
+    ///       paths:
+    ///       - {path: /, pathType: Prefix, backend: {service: {name: cart, port: {name: http}}}}
+    /// ---
+    /// apiVersion: v1
+    /// kind: Service
+    /// metadata: {name: cart, namespace: shop}
+    /// spec: {ports: [{name: web, port: 80}]}
+    /// "#;
+    /// let objects = input::parse("shop.yaml", yaml).unwrap().into_objects();
+    /// let diagnostics = compile(&objects, &CompileOptions::default()).lint(&objects);
+    /// let codes: Vec<Code> = diagnostics.iter().map(|d| d.code).collect();
+    /// assert_eq!(codes, [Code::UnknownAnnotation, Code::MissingPortName]);
+    /// assert!(diagnostics[0].message.contains("did you mean nginx.ingress.kubernetes.io/rewrite-target?"));
+    /// ```
     pub fn lint(&self, objects: &[Object]) -> Vec<Diagnostic> {
         crate::diagnostics::all(objects, &self.table)
     }

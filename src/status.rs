@@ -1,5 +1,5 @@
 //! Status: the address an ingress controller writes into `status.loadBalancer.ingress[]`
-//! (SEMANTICS.md section 8), the request it sends to write it, `kubectl get ingress`-style and
+//! (the crate documentation's [Validation and status](crate#validation-and-status) section), the request it sends to write it, `kubectl get ingress`-style and
 //! Service views, and `meta/v1` Status answers (401, 404) as the apiserver sends them.
 //!
 //! The address comes from the publish Service as ingress-nginx computes it with

@@ -1,4 +1,5 @@
-//! The compiled routing table: build once with [`compile`], then [`Router::route`] many times.
+//! The compiled routing table behind [`crate::Router`]: built once by [`compile`], then asked by
+//! `Router::route` (in `table::lookup`) many times.
 //!
 //! Layout: the request host picks one host table through the host index (exact hosts, and wildcard
 //! hosts keyed by everything after their `*.`), else the host-less table. Every path of every
@@ -8,41 +9,14 @@
 //! (`table::lookup`) tries the request's prefixes from the longest, only at lengths some key has, so it
 //! costs a few hash probes whatever the number of rules, and never allocates.
 //!
-//! Precedence among matching paths (SEMANTICS.md section 4), stated as tests:
-//!
-//! ```
-//! use ingress_router::{compile, CompileOptions, Request, input};
-//! let yaml = r#"
-//! apiVersion: networking.k8s.io/v1
-//! kind: Ingress
-//! metadata: {name: shop, namespace: default}
-//! spec:
-//!   rules:
-//!   - http:
-//!       paths:
-//!       - {path: /, pathType: Prefix, backend: {service: {name: root, port: {number: 80}}}}
-//!       - {path: /foo, pathType: Prefix, backend: {service: {name: foo-prefix, port: {number: 80}}}}
-//!       - {path: /foo, pathType: Exact, backend: {service: {name: foo-exact, port: {number: 80}}}}
-//!       - {path: /foo/, pathType: Prefix, backend: {service: {name: foo-slash, port: {number: 80}}}}
-//! "#;
-//! let objects = input::parse("shop.yaml", yaml).unwrap().into_objects();
-//! let router = compile(&objects, &CompileOptions::default());
-//! let backend = |path| router.route(&Request::new("example.com", path)).view().backend;
-//! // 1. The longest matching path wins.
-//! assert_eq!(backend("/foo/bar"), "foo-slash:80");
-//! // 2. At equal length, Exact beats Prefix.
-//! assert_eq!(backend("/foo"), "foo-exact:80");
-//! // 3. Then the longer raw path: Prefix /foo/ beats Prefix /foo (both cover /foo/...).
-//! assert_eq!(backend("/foo/"), "foo-slash:80");
-//! // Nothing longer matches: the root prefix.
-//! assert_eq!(backend("/bar"), "root:80");
-//! ```
+//! Precedence among matching paths is the crate documentation's [Precedence](crate#precedence)
+//! section (stated there as tests); [`precedence_key`] is its one implementation.
 
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
-use core::cmp::{Ordering, Reverse};
+use core::cmp::Reverse;
 
 use serde::Serialize;
 
@@ -53,10 +27,13 @@ use crate::hash::key_hash;
 use crate::host::{RuleHost, Tier};
 use crate::index::KeyIndex;
 use crate::model::{Ingress, IngressBackend, IngressClass, Object};
-pub use crate::options::{CompileOptions, Profile};
+pub use crate::options::CompileOptions;
 use crate::path::{self, MatchKind, PathType};
 use crate::validation;
 
+// `lookup` keeps `Router::host_table_for`, which nothing calls any more (the file is being
+// changed on another branch; the method goes when that lands).
+#[allow(dead_code)]
 mod lookup;
 
 use lookup::{EXACT_HOSTS, HostLookup, NONE, Slots, WILDCARD_HOSTS, Winner, key_bit};
@@ -143,11 +120,6 @@ impl Route {
     pub fn field(&self) -> String {
         format!("spec.rules[{}].http.paths[{}]", self.rule_index, self.path_index)
     }
-}
-
-/// Orders routes by precedence (SEMANTICS.md section 4): the first is the strongest.
-pub fn precedence(a: &Route, b: &Route) -> Ordering {
-    precedence_key(a).cmp(&precedence_key(b))
 }
 
 /// The precedence keys of a route, in order, as one sort key (smaller is stronger): the longer
@@ -521,11 +493,4 @@ fn build_slots(space: u32, table: &mut HostTable, routes: &mut [Route], index: &
 
 pub(crate) fn display_path(path: &str) -> &str {
     if path.is_empty() { "\"\"" } else { path }
-}
-
-impl Router {
-    /// The Ingress a route belongs to.
-    pub fn ingress_of(&self, route: &Route) -> &IngressInfo {
-        &self.ingresses[route.ingress]
-    }
 }

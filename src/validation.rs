@@ -1,4 +1,5 @@
-//! What the Kubernetes apiserver would reject, with its exact messages (SEMANTICS.md section 6).
+//! What the Kubernetes apiserver would reject, with its exact messages (the crate documentation's
+//! [Validation and status](crate#validation-and-status) section).
 //!
 //! This module mirrors `kubernetes/kubernetes` `pkg/apis/networking/validation/validation.go`
 //! (Ingress and IngressClass), the parts of apimachinery's `ValidateObjectMeta` that apply to the

@@ -372,7 +372,7 @@ fn very_long_hosts_and_paths_are_routed() {
     assert_eq!(label(&router, b"example.com", long_path.as_bytes()), "exact-host:80");
     assert_eq!(label(&router, long_host.as_bytes(), format!("{long_path}?{long_path}").as_bytes()), "a3:80");
     assert_eq!(label(&router, long_host.as_bytes(), format!("/b{long_path}").as_bytes()), "root:80");
-    // A 10 000-character first label before a wildcard's suffix. SEMANTICS.md says `*` covers one
+    // A 10 000-character first label before a wildcard's suffix. The crate docs say `*` covers one
     // label of any length; the library stops matching rule hosts for request hosts longer than 256
     // bytes (a valid DNS name has at most 253 characters and 63 per label) and falls to the
     // host-less rules. Reported as a spec question; this asserts the documented library choice.
@@ -546,7 +546,7 @@ fn malformed_host_headers() {
 /// 10 000 of each already give 3.6 GB.
 #[test]
 fn many_rule_and_tls_hosts_lint_in_bounded_time_and_memory() {
-    use ingress_router::diagnostics::code;
+    use ingress_router::Code;
     let n = 50_000;
     let hosts: Vec<String> = (0..n).map(|i| format!("h{i}.example.com")).collect();
     let mut big = ingress("tls", hosts.iter().map(|h| (Some(h.as_str()), vec![path("/", "Prefix", "web")])).collect());
@@ -559,7 +559,7 @@ fn many_rule_and_tls_hosts_lint_in_bounded_time_and_memory() {
     let diagnostics = router.lint(&objects);
     assert_eq!(label(&router, b"h7.example.com", b"/"), "web:80");
     // `*.example.com` covers every rule host, so only the t*.example.com entries serve nothing.
-    let unserved = diagnostics.iter().filter(|d| d.code == code::TLS_HOST_WITHOUT_RULE).count();
+    let unserved = diagnostics.iter().filter(|d| d.code == Code::TlsHostWithoutRule).count();
     assert_eq!(unserved, n);
     assert!(diagnostics.iter().all(|d| d.message.len() < 4096), "messages must not list every host");
 }
@@ -569,7 +569,7 @@ fn many_rule_and_tls_hosts_lint_in_bounded_time_and_memory() {
 /// 8 000 missing backends among 8 000 Services took 108 s in release, 20 000 take hours.
 #[test]
 fn many_missing_services_lint_in_bounded_time() {
-    use ingress_router::diagnostics::code;
+    use ingress_router::Code;
     let n = 20_000;
     let mut objects: Vec<Object> = (0..n)
         .map(|i| {
@@ -589,7 +589,7 @@ fn many_missing_services_lint_in_bounded_time() {
     let router = compile(&objects, &CompileOptions::default());
     let diagnostics = router.lint(&objects);
     assert_eq!(label(&router, b"x", b"/p7/x"), "servise-000007:80");
-    assert_eq!(diagnostics.iter().filter(|d| d.code == code::MISSING_SERVICE).count(), n);
+    assert_eq!(diagnostics.iter().filter(|d| d.code == Code::MissingService).count(), n);
 }
 
 /// Keys and request paths on both sides of 64 bytes, where the lookup changes strategy (paths up

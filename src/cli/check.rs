@@ -4,7 +4,7 @@ use std::collections::HashSet;
 use std::fmt::Write;
 use std::path::Path;
 
-use ingress_router::explain::StandingView;
+use ingress_router::StandingView;
 use ingress_router::{CompileOptions, DecisionView, Via};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;

@@ -2,11 +2,11 @@
 
 use std::fmt::Write;
 
-use ingress_router::explain::Candidate;
-use ingress_router::explain::StandingView;
-use ingress_router::host::Tier;
-use ingress_router::path::{MatchKind, PathType};
+use ingress_router::Candidate;
+use ingress_router::StandingView;
+use ingress_router::Tier;
 use ingress_router::{DecisionView, Explanation, Router, Via};
+use ingress_router::{MatchKind, PathType};
 use serde::Serialize;
 
 /// Paths of other host tiers listed by `explain` before it only counts them.

@@ -7,11 +7,11 @@ use std::path::PathBuf;
 
 use clap::Args;
 use ingress_router::ImplementationSpecific;
-use ingress_router::diagnostics::{Diagnostic, ObjectRef, Severity, code};
 use ingress_router::input::{Origin, SourcedObject};
 use ingress_router::model::{Ingress, Object};
 use ingress_router::position::{Position, Positions};
 use ingress_router::validation::{self, FieldError, Operation};
+use ingress_router::{Code, Diagnostic, ObjectRef, Severity};
 use ingress_router::{CompileOptions, Profile, compile};
 use serde::Serialize;
 
@@ -150,7 +150,7 @@ pub fn run(args: &ValidateArgs) -> Result<i32, Failure> {
     let objects = loaded.objects();
     let diagnostics = compile(&objects, &options).lint(&objects);
     // The invalid Ingresses are reported above, each with every error and its place.
-    let diagnostics: Vec<Diagnostic> = diagnostics.into_iter().filter(|d| d.code != code::INVALID_INGRESS).collect();
+    let diagnostics: Vec<Diagnostic> = diagnostics.into_iter().filter(|d| d.code != Code::InvalidIngress).collect();
 
     let invalid = checked.iter().filter(|c| !c.valid).count();
     // No other diagnostic is an error today; one would fail like a warning under --strict.
