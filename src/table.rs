@@ -38,8 +38,9 @@ mod lookup;
 
 use lookup::{EXACT_HOSTS, HostLookup, NONE, Slots, WILDCARD_HOSTS, Winner, key_bit};
 
-/// An Ingress that takes part in the table. Its index in [`Router::ingresses`] is its age rank
-/// (oldest first), which is precedence key 4.
+/// An Ingress that takes part in the table. Its position in
+/// [`TableView::ingresses`](crate::TableView::ingresses) is its age rank (oldest first), which is
+/// precedence key 4.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct IngressInfo {

@@ -17,7 +17,7 @@ fn run_for_class(yaml: &str, class: &str) -> Vec<Diagnostic> {
     compile(&objects, &CompileOptions::default().with_ingress_class(class)).lint(&objects)
 }
 
-fn with_code<'d>(diagnostics: &'d [Diagnostic], code: Code) -> Vec<&'d Diagnostic> {
+fn with_code(diagnostics: &[Diagnostic], code: Code) -> Vec<&Diagnostic> {
     diagnostics.iter().filter(|d| d.code == code).collect()
 }
 
