@@ -2,9 +2,11 @@
 //! [Which Ingresses take part](crate#which-ingresses-take-part) section).
 
 use alloc::string::String;
+use alloc::vec::Vec;
+
 use serde::Serialize;
 
-use crate::model::{Ingress, IngressClass, LEGACY_CLASS_ANNOTATION};
+use crate::model::{Ingress, IngressClass, LEGACY_CLASS_ANNOTATION, Object};
 
 /// Why an Ingress takes part in the table, or why not.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -55,6 +57,17 @@ impl Participation {
             _ => None,
         }
     }
+}
+
+/// The IngressClass objects of the input, which [`participation`] decides with.
+pub(crate) fn ingress_classes(objects: &[Object]) -> Vec<&IngressClass> {
+    objects
+        .iter()
+        .filter_map(|o| match o {
+            Object::IngressClass(c) => Some(c),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Decides whether `ingress` takes part when `served` is the served class (`None`: all classes).

@@ -26,7 +26,7 @@ use hashbrown::HashMap;
 use crate::hash::key_hash;
 use crate::host::{RuleHost, Tier};
 use crate::index::KeyIndex;
-use crate::model::{Ingress, IngressBackend, IngressClass, Object};
+use crate::model::{Ingress, IngressBackend, Object};
 pub use crate::options::CompileOptions;
 use crate::path::{self, MatchKind, PathType};
 use crate::validation;
@@ -233,13 +233,7 @@ pub struct Router {
 /// Compiles objects into a [`Router`]. Invalid Ingresses, and Ingresses of another class, are
 /// left out on their own (each in [`Router::excluded`]); the others still route.
 pub fn compile(objects: &[Object], options: &CompileOptions) -> Router {
-    let classes: Vec<&IngressClass> = objects
-        .iter()
-        .filter_map(|o| match o {
-            Object::IngressClass(c) => Some(c),
-            _ => None,
-        })
-        .collect();
+    let classes = class::ingress_classes(objects);
 
     let mut taking_part: Vec<(&Ingress, Participation)> = Vec::new();
     let mut excluded = Vec::new();
