@@ -97,6 +97,8 @@ impl Rejection {
     }
 }
 
+impl core::error::Error for Rejection {}
+
 impl fmt::Display for Rejection {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {

@@ -141,8 +141,7 @@ impl fmt::Display for InputError {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for InputError {}
+impl core::error::Error for InputError {}
 
 impl InputError {
     fn new(kind: InputErrorKind, source: &str, message: impl Into<String>) -> Self {

@@ -143,6 +143,8 @@ impl FieldError {
     }
 }
 
+impl core::error::Error for FieldError {}
+
 impl fmt::Display for FieldError {
     /// `field.Error.Error()`: `<field>: <body>`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

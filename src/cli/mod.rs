@@ -59,7 +59,7 @@ Tests file (YAML or JSON):
     request: {host: shop.example.com, path: /cart/items?id=1}   # or: {url: https://shop.example.com/cart}
     expect:
       backend: cart-api:80          # service:port | resource:<apiGroup>/<Kind>/<name> | \"404\" | \"400\" (rejected)
-      via: rule                     # optional: rule | defaultBackend | none
+      via: rule                     # optional: rule | defaultBackend | none | rejected
       matched: {ingress: shop/storefront, host: shop.example.com, path: /cart, pathType: Prefix}  # optional
 
 Examples:

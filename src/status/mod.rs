@@ -62,6 +62,8 @@ impl NoAddress {
     }
 }
 
+impl core::error::Error for NoAddress {}
+
 impl fmt::Display for NoAddress {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
