@@ -103,6 +103,13 @@ fn route_does_not_allocate() {
             }
         });
         assert_eq!(count, 0, "route() allocated with {options:?}");
+        // The path too long for the stack buffer is refused (414) when it needs normalising.
+        let last = seen.last().unwrap();
+        if options.normalize_path {
+            assert_eq!((last.0, last.3.map(|r| r.status())), (Via::Rejected, Some(414)));
+        } else {
+            assert_eq!(last.3, None);
+        }
         assert!(seen.iter().any(|s| s.0 == Via::Rule) && seen.iter().any(|s| s.0 == Via::DefaultBackend));
     }
 }
