@@ -10,8 +10,9 @@ EXAMPLE := examples/shop
 
 all: build
 
+# The CLI is the `cli` feature (a library user never compiles clap).
 build:
-	$(CARGO) build --release
+	$(CARGO) build --release --locked --features cli
 
 # The main job on the bundled example: which backend serves a URL, and why.
 demo: build
@@ -22,7 +23,7 @@ demo: build
 test: test-rust test-nostd
 
 test-rust:
-	$(CARGO) test --locked
+	$(CARGO) test --locked --all-features
 	# The benchmark in test mode: the router must answer as the linear scan on generated tables.
 	$(CARGO) test --locked --bench route
 
@@ -35,9 +36,10 @@ test-nostd: wasm-target
 	$(CARGO) build --locked -p ingress-router --lib --no-default-features
 
 lint:
-	$(CARGO) clippy --locked --all-targets -- -D warnings
+	$(CARGO) clippy --locked --all-targets --all-features -- -D warnings
+	$(CARGO) clippy --locked --lib --no-default-features -- -D warnings
 	$(CARGO) fmt --check
-	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --locked --no-deps --document-private-items
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --locked --no-deps --all-features --document-private-items
 
 bench:
 	$(CARGO) bench --locked --bench route

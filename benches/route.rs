@@ -1,7 +1,7 @@
 //! `Router::route` and `compile` over generated, realistic tables (10, 1 000, 10 000 and 100 000
 //! paths), measured side by side with:
 //!
-//! - `linear`: a linear scan implementing SEMANTICS.md sections 2-5 independently of the library
+//! - `linear`: a linear scan implementing the crate documentation's Semantics section independently of the library
 //!   (for each request: every rule filtered by host tier, then path match, the best by the
 //!   precedence keys). Before anything is timed it must give the router's answer on every
 //!   generated request (the bench panics otherwise).
@@ -30,11 +30,11 @@ use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, SamplingMode, Throughput};
 use hashbrown::{HashMap, HashSet};
+use ingress_router::StandingView;
 use ingress_router::model::{
     HttpIngressPath, HttpIngressRuleValue, Ingress, IngressBackend, IngressRule, IngressServiceBackend, IngressSpec,
     Object, ObjectMeta, ServiceBackendPort,
 };
-use ingress_router::table::Standing;
 use ingress_router::{CompileOptions, Request, Router, Via, compile};
 
 const SIZES: [usize; 4] = [10, 1_000, 10_000, 100_000];
@@ -113,8 +113,7 @@ fn compile_heap(objects: &[Object]) -> Heap {
     PEAK.store(0, Relaxed);
     ALLOCS.store(0, Relaxed);
     COUNTING.store(true, Relaxed);
-    let (router, diagnostics) = compile(objects, &CompileOptions::default());
-    drop(diagnostics);
+    let router = compile(objects, &CompileOptions::default());
     let retained = LIVE.load(Relaxed);
     COUNTING.store(false, Relaxed);
     drop(black_box(router));
@@ -568,7 +567,7 @@ fn request_host(rng: &mut Rng, rule_host: &str) -> String {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The linear scan: an independent reading of SEMANTICS.md sections 2-5.
+// The linear scan: an independent reading of the crate documentation's Semantics section.
 
 const MAX_HOST: usize = 256;
 
@@ -768,13 +767,13 @@ fn linear_answer(linear: &Linear, objects: &[Object], a: LinearAnswer) -> Answer
 
 fn router_answer(router: &Router, host: &str, target: &str) -> Answer {
     let d = router.route(&Request::new(host, target));
-    match d.via {
+    match d.via() {
         Via::Rule => {
-            let r = d.route.expect("a rule answer names its route");
-            Answer::Rule(router.ingress_of(r).key(), r.rule_index, r.path_index)
+            let r = d.matched().expect("a rule answer names its route");
+            Answer::Rule(r.ingress.to_string(), r.rule_index, r.path_index)
         }
-        Via::DefaultBackend => Answer::Default(d.ingress.expect("only declared defaults exist").key()),
-        Via::None => Answer::NotFound,
+        Via::DefaultBackend => Answer::Default(d.default_from().expect("only declared defaults exist").to_string()),
+        _ => Answer::NotFound,
     }
 }
 
@@ -855,10 +854,13 @@ struct Fixture {
 fn fixture(paths: usize) -> Fixture {
     let g = generate(paths, SEED);
     let requests = requests(&g, REQUESTS, SEED);
-    let (router, diagnostics) = compile(&g.objects, &CompileOptions::default());
-    assert!(router.excluded.is_empty(), "a generated Ingress was rejected: {:?}", router.excluded.first());
-    assert_eq!(router.routes.len(), paths);
-    let not_active = router.routes.iter().filter(|r| r.standing != Standing::Active).count();
+    let router = compile(&g.objects, &CompileOptions::default());
+    let diagnostics = router.lint(&g.objects);
+    let table = router.table();
+    assert!(table.excluded.is_empty(), "a generated Ingress was rejected: {:?}", table.excluded.first());
+    let all_paths = || table.hosts.iter().flat_map(|h| &h.paths);
+    assert_eq!(all_paths().count(), paths);
+    let not_active = all_paths().filter(|p| p.standing != StandingView::Active).count();
     let diagnostics = diagnostics.len();
     let linear = Linear::new(&g.objects);
     let floor = Floor::new(&linear, &requests);
@@ -897,7 +899,7 @@ fn fixture(paths: usize) -> Fixture {
 #[inline(never)]
 fn run_router(f: &Fixture) {
     for (h, p) in &f.requests {
-        black_box(f.router.route(black_box(&Request::new(h, p))).route);
+        black_box(f.router.route(black_box(&Request::new(h, p))));
     }
 }
 
@@ -1067,8 +1069,7 @@ fn main() {
         eprintln!(
             "\n## Summary (interleaved: medians over rounds; ratios are medians of per-round ratios)\n\n{SUMMARY_HEADER}{rows}\n\
              Request mix (router answers; floor hits are exact (host, path) pairs):\n\n{mix}\n\
-             size_of::<Route>() = {} bytes. Retained: heap still allocated by `compile` once its diagnostics are dropped (the Router).\n",
-            std::mem::size_of::<ingress_router::table::Route>()
+             Retained: heap still allocated by `compile` once its diagnostics are dropped (the Router).\n"
         );
     }
 }

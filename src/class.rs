@@ -1,9 +1,12 @@
-//! Which Ingresses take part: the served IngressClass (SEMANTICS.md section 1).
+//! Which Ingresses take part: the served IngressClass (the crate documentation's
+//! [Which Ingresses take part](crate#which-ingresses-take-part) section).
 
 use alloc::string::String;
+use alloc::vec::Vec;
+
 use serde::Serialize;
 
-use crate::model::{Ingress, IngressClass, LEGACY_CLASS_ANNOTATION};
+use crate::model::{Ingress, IngressClass, LEGACY_CLASS_ANNOTATION, Object};
 
 /// Why an Ingress takes part in the table, or why not.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -56,13 +59,15 @@ impl Participation {
     }
 }
 
-/// The class an Ingress asks for: the `ingressClassName` field, else the deprecated annotation.
-pub fn requested_class(ingress: &Ingress) -> Option<&str> {
-    ingress
-        .spec
-        .ingress_class_name
-        .as_deref()
-        .or_else(|| ingress.metadata.annotations.get(LEGACY_CLASS_ANNOTATION).map(String::as_str))
+/// The IngressClass objects of the input, which [`participation`] decides with.
+pub(crate) fn ingress_classes(objects: &[Object]) -> Vec<&IngressClass> {
+    objects
+        .iter()
+        .filter_map(|o| match o {
+            Object::IngressClass(c) => Some(c),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Decides whether `ingress` takes part when `served` is the served class (`None`: all classes).

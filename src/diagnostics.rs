@@ -13,8 +13,18 @@ use serde::Serialize;
 
 pub mod annotations;
 mod checks;
+mod table;
 
 pub use checks::lint;
+
+/// Every diagnostic about `objects` compiled into `router`: what the table tells (Ingresses left
+/// out, shadowed and unreachable paths, default-backend conflicts), then [`lint`].
+pub(crate) fn all(objects: &[crate::model::Object], router: &crate::table::Router) -> Vec<Diagnostic> {
+    let mut diagnostics = Vec::new();
+    table::report(router, &mut diagnostics);
+    diagnostics.extend(lint(objects, &router.options));
+    diagnostics
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -85,8 +95,7 @@ impl fmt::Display for ObjectRef {
 /// One finding.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
-    /// Stable, kebab-case (`duplicate-path`); tools and tests match on it.
-    pub code: &'static str,
+    pub code: Code,
     pub severity: Severity,
     pub message: String,
     /// The objects involved, the one to change first.
@@ -105,48 +114,145 @@ impl fmt::Display for Diagnostic {
     }
 }
 
-/// Stable codes: those the compiler itself emits, then those of [`lint`].
-pub mod code {
+/// What a diagnostic is about: a stable name (`duplicate-path`) that tools and tests match on.
+/// Serialised as [`as_str`](Code::as_str).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Code {
     /// The Ingress fails validation and is left out.
-    pub const INVALID_INGRESS: &str = "invalid-ingress";
+    InvalidIngress,
     /// The Ingress belongs to a class that is not served.
-    pub const NOT_SERVED: &str = "class-not-served";
+    NotServed,
     /// Two declarations of the same host + path + pathType.
-    pub const DUPLICATE_PATH: &str = "duplicate-path";
+    DuplicatePath,
     /// A path that another path always beats.
-    pub const UNREACHABLE_PATH: &str = "unreachable-path";
+    UnreachablePath,
     /// Several Ingresses declare a `defaultBackend` for the same requests.
-    pub const DEFAULT_BACKEND_CONFLICT: &str = "default-backend-conflict";
-
-    // Emitted by `lint`.
+    DefaultBackendConflict,
     /// A backend names a Service that is not in the input (in the Ingress's namespace).
-    pub const MISSING_SERVICE: &str = "missing-service";
+    MissingService,
     /// A backend names a port (`port.name`) the Service does not define.
-    pub const MISSING_PORT_NAME: &str = "missing-port-name";
+    MissingPortName,
     /// A backend names a port number (`port.number`) the Service does not expose.
-    pub const MISSING_PORT_NUMBER: &str = "missing-port-number";
+    MissingPortNumber,
     /// A backend's Service has no ports.
-    pub const SERVICE_WITHOUT_PORTS: &str = "service-without-ports";
+    ServiceWithoutPorts,
     /// A backend is an ExternalName Service: some controllers support it, others do not.
-    pub const EXTERNAL_NAME_BACKEND: &str = "external-name-backend";
+    ExternalNameBackend,
     /// `spec.ingressClassName` names a class no IngressClass in the input defines.
-    pub const UNKNOWN_INGRESS_CLASS: &str = "unknown-ingress-class";
+    UnknownIngressClass,
     /// More than one IngressClass is marked as the cluster default.
-    pub const MULTIPLE_DEFAULT_CLASSES: &str = "multiple-default-classes";
+    MultipleDefaultClasses,
     /// The deprecated `kubernetes.io/ingress.class` annotation.
-    pub const DEPRECATED_CLASS_ANNOTATION: &str = "deprecated-class-annotation";
+    DeprecatedClassAnnotation,
     /// A `spec.tls[].hosts[]` entry that no rule host of the same Ingress matches.
-    pub const TLS_HOST_WITHOUT_RULE: &str = "tls-host-without-rule";
+    TlsHostWithoutRule,
     /// A rule host without TLS while the same Ingress terminates TLS for other hosts.
-    pub const HOST_WITHOUT_TLS: &str = "host-without-tls";
+    HostWithoutTls,
     /// A TLS entry without `secretName`: the controller's default certificate answers.
-    pub const TLS_WITHOUT_SECRET: &str = "tls-without-secret";
+    TlsWithoutSecret,
     /// An annotation under a controller prefix that the controller does not know.
-    pub const UNKNOWN_ANNOTATION: &str = "unknown-annotation";
+    UnknownAnnotation,
     /// An annotation only newer controller releases know.
-    pub const NEWER_RELEASE_ANNOTATION: &str = "newer-release-annotation";
+    NewerReleaseAnnotation,
     /// An annotation whose prefix is a misspelling of a controller's prefix: silently ignored.
-    pub const MISSPELLED_ANNOTATION_PREFIX: &str = "misspelled-annotation-prefix";
+    MisspelledAnnotationPrefix,
     /// A regex-looking path under `Exact` or `Prefix`, which match it literally.
-    pub const REGEX_PATH_LITERAL: &str = "regex-path-literal";
+    RegexPathLiteral,
+}
+
+impl Code {
+    /// The stable, kebab-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::InvalidIngress => "invalid-ingress",
+            Code::NotServed => "class-not-served",
+            Code::DuplicatePath => "duplicate-path",
+            Code::UnreachablePath => "unreachable-path",
+            Code::DefaultBackendConflict => "default-backend-conflict",
+            Code::MissingService => "missing-service",
+            Code::MissingPortName => "missing-port-name",
+            Code::MissingPortNumber => "missing-port-number",
+            Code::ServiceWithoutPorts => "service-without-ports",
+            Code::ExternalNameBackend => "external-name-backend",
+            Code::UnknownIngressClass => "unknown-ingress-class",
+            Code::MultipleDefaultClasses => "multiple-default-classes",
+            Code::DeprecatedClassAnnotation => "deprecated-class-annotation",
+            Code::TlsHostWithoutRule => "tls-host-without-rule",
+            Code::HostWithoutTls => "host-without-tls",
+            Code::TlsWithoutSecret => "tls-without-secret",
+            Code::UnknownAnnotation => "unknown-annotation",
+            Code::NewerReleaseAnnotation => "newer-release-annotation",
+            Code::MisspelledAnnotationPrefix => "misspelled-annotation-prefix",
+            Code::RegexPathLiteral => "regex-path-literal",
+        }
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+/// The codes by their old constant names, for the checks that emit them.
+pub(crate) mod code {
+    use super::Code;
+
+    pub(crate) const INVALID_INGRESS: Code = Code::InvalidIngress;
+    pub(crate) const NOT_SERVED: Code = Code::NotServed;
+    pub(crate) const DUPLICATE_PATH: Code = Code::DuplicatePath;
+    pub(crate) const UNREACHABLE_PATH: Code = Code::UnreachablePath;
+    pub(crate) const DEFAULT_BACKEND_CONFLICT: Code = Code::DefaultBackendConflict;
+    pub(crate) const MISSING_SERVICE: Code = Code::MissingService;
+    pub(crate) const MISSING_PORT_NAME: Code = Code::MissingPortName;
+    pub(crate) const MISSING_PORT_NUMBER: Code = Code::MissingPortNumber;
+    pub(crate) const SERVICE_WITHOUT_PORTS: Code = Code::ServiceWithoutPorts;
+    pub(crate) const EXTERNAL_NAME_BACKEND: Code = Code::ExternalNameBackend;
+    pub(crate) const UNKNOWN_INGRESS_CLASS: Code = Code::UnknownIngressClass;
+    pub(crate) const MULTIPLE_DEFAULT_CLASSES: Code = Code::MultipleDefaultClasses;
+    pub(crate) const DEPRECATED_CLASS_ANNOTATION: Code = Code::DeprecatedClassAnnotation;
+    pub(crate) const TLS_HOST_WITHOUT_RULE: Code = Code::TlsHostWithoutRule;
+    pub(crate) const HOST_WITHOUT_TLS: Code = Code::HostWithoutTls;
+    pub(crate) const TLS_WITHOUT_SECRET: Code = Code::TlsWithoutSecret;
+    pub(crate) const UNKNOWN_ANNOTATION: Code = Code::UnknownAnnotation;
+    pub(crate) const NEWER_RELEASE_ANNOTATION: Code = Code::NewerReleaseAnnotation;
+    pub(crate) const MISSPELLED_ANNOTATION_PREFIX: Code = Code::MisspelledAnnotationPrefix;
+    pub(crate) const REGEX_PATH_LITERAL: Code = Code::RegexPathLiteral;
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use super::annotations::{NGINX_ANNOTATIONS, NGINX_PREFIX};
+    use alloc::format;
+    use alloc::string::{String, ToString};
+    use alloc::vec::Vec;
+
+    #[test]
+    fn embedded_annotation_list_matches_shared_data() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/ingress-nginx-annotations.txt");
+        let Ok(text) = std::fs::read_to_string(path) else {
+            eprintln!("note: {path} is absent; the embedded annotation list is not compared");
+            return;
+        };
+        let shared: Vec<(String, bool)> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(|l| {
+                let mut columns = l.split_whitespace();
+                let key = columns.next().unwrap_or_default().to_string();
+                (key, columns.next() == Some("later"))
+            })
+            .collect();
+        let embedded: Vec<(String, bool)> =
+            NGINX_ANNOTATIONS.iter().map(|a| (format!("{NGINX_PREFIX}{}", a.name), a.later)).collect();
+        assert_eq!(embedded, shared);
+    }
 }

@@ -8,57 +8,13 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use serde::Serialize;
 
+use crate::decision::{self, DecisionView};
 use crate::host::{self, MAX_HOST_LEN, Tier};
 use crate::path::{self, MatchKind, PathType};
 use crate::request::Request;
 use crate::table::{
     Decision, DefaultBackend, ExcludedIngress, HostTable, IngressInfo, Route, Router, Standing, Via, display_path,
 };
-
-/// A [`Decision`] as owned data (for `--json`, tests files and bindings).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DecisionView {
-    /// `service:port`, `resource:group/Kind/name`, or `404`.
-    pub backend: String,
-    pub via: Via,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub matched: Option<MatchedView>,
-    /// `namespace/name` of the Ingress whose defaultBackend answered.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub default_from: Option<String>,
-}
-
-/// The winning path.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct MatchedView {
-    /// `namespace/name`.
-    pub ingress: String,
-    /// The rule host (`""` for host-less rules).
-    pub host: String,
-    pub path: String,
-    pub path_type: PathType,
-    /// `spec.rules[i].http.paths[j]`.
-    pub field: String,
-}
-
-impl Decision<'_> {
-    pub fn view(&self) -> DecisionView {
-        DecisionView {
-            backend: self.backend_label(),
-            via: self.via,
-            matched: self.route.zip(self.ingress).map(|(r, i)| MatchedView {
-                ingress: i.key(),
-                host: r.host.clone(),
-                path: r.path.clone(),
-                path_type: r.path_type,
-                field: r.field(),
-            }),
-            default_from: if self.via == Via::DefaultBackend { self.ingress.map(IngressInfo::key) } else { None },
-        }
-    }
-}
 
 /// One step of the host lookup.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -102,6 +58,9 @@ pub struct Explanation {
     pub normalized_host: Option<String>,
     /// The request path as received.
     pub path: String,
+    /// The path after the proxy's normalisation, when it changed it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub normalized_path: Option<String>,
     /// The part that is matched (before `?` and `#`).
     pub matched_path: String,
     pub host_steps: Vec<HostStep>,
@@ -195,6 +154,7 @@ impl Router {
             host: String::from_utf8_lossy(request.host).into_owned(),
             normalized_host: normalized,
             path: String::from_utf8_lossy(request.path).into_owned(),
+            normalized_path: None,
             matched_path: String::from_utf8_lossy(request_path).into_owned(),
             host_steps,
             tier: chosen.map(|t| t.tier),
@@ -203,7 +163,7 @@ impl Router {
             candidates,
             decided_by,
             default_reason,
-            decision: decision.view(),
+            decision: decision::Decision::of(&decision).view(),
         }
     }
 
@@ -303,6 +263,15 @@ impl Router {
 
     /// The compiled table as data.
     pub fn table(&self) -> TableView {
+        let path_ref = |r: usize| {
+            let route = &self.routes[r];
+            PathRef {
+                ingress: self.ingresses[route.ingress].key(),
+                path: route.path.clone(),
+                path_type: route.path_type,
+                field: route.field(),
+            }
+        };
         let path_view = |&r: &usize| {
             let route = &self.routes[r];
             PathView {
@@ -312,7 +281,11 @@ impl Router {
                 match_kind: route.match_kind,
                 backend: route.backend.to_string(),
                 field: route.field(),
-                standing: route.standing,
+                standing: match route.standing {
+                    Standing::Active => StandingView::Active,
+                    Standing::Shadowed { by } => StandingView::Shadowed { by: path_ref(by) },
+                    Standing::Unreachable { by } => StandingView::Unreachable { by: path_ref(by) },
+                },
             }
         };
         let default_view = |d: Option<usize>| d.map(|d| self.default_view(&self.defaults[d]));
@@ -409,7 +382,32 @@ pub struct PathView {
     pub match_kind: MatchKind,
     pub backend: String,
     pub field: String,
-    pub standing: Standing,
+    pub standing: StandingView,
+}
+
+/// Whether a path can be chosen, and if not, which path always wins over it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+#[non_exhaustive]
+pub enum StandingView {
+    /// Some request chooses it.
+    Active,
+    /// The same host, path and pathType is declared again, and `by` wins (a conflict).
+    Shadowed { by: PathRef },
+    /// `by` has the same match key and always beats it.
+    Unreachable { by: PathRef },
+}
+
+/// A path of the table, named.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PathRef {
+    /// `namespace/name`.
+    pub ingress: String,
+    pub path: String,
+    pub path_type: PathType,
+    /// `spec.rules[i].http.paths[j]`.
+    pub field: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -418,4 +416,26 @@ pub struct DefaultView {
     pub backend: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ingress: Option<String>,
+}
+
+/// The explanation of a request the proxy refuses before routing.
+pub(crate) fn rejected(request: &Request<'_>, rejection: decision::Rejection) -> Explanation {
+    let mut buf = [0u8; MAX_HOST_LEN];
+    let normalized_host =
+        host::normalize_request_host(request.host, &mut buf).map(|h| String::from_utf8_lossy(h).into_owned());
+    Explanation {
+        host: String::from_utf8_lossy(request.host).into_owned(),
+        normalized_host,
+        path: String::from_utf8_lossy(request.path).into_owned(),
+        normalized_path: None,
+        matched_path: String::from_utf8_lossy(path::request_path(request.path)).into_owned(),
+        host_steps: Vec::new(),
+        tier: None,
+        tier_host: None,
+        tier_reason: format!("the proxy refuses the request before routing: {rejection}"),
+        candidates: Vec::new(),
+        decided_by: None,
+        default_reason: None,
+        decision: decision::Decision::rejected(rejection).view(),
+    }
 }

@@ -1,15 +1,5 @@
-//! Host matching (SEMANTICS.md section 2).
-//!
-//! ```
-//! use ingress_router::host::{RuleHost, normalize_request_host, wildcard_suffix};
-//! let mut buf = [0u8; 256];
-//! // Port, one trailing dot and case are dropped from the request host.
-//! assert_eq!(normalize_request_host(b"Shop.Example.COM.:8443", &mut buf), Some(&b"shop.example.com"[..]));
-//! // `*.foo.com` covers exactly one label.
-//! assert_eq!(RuleHost::parse("*.foo.com"), RuleHost::Wildcard("foo.com"));
-//! assert_eq!(wildcard_suffix(b"bar.foo.com"), Some(&b"foo.com"[..]));
-//! assert_eq!(wildcard_suffix(b".foo.com"), None);
-//! ```
+//! Host matching, as the crate documentation's [Hosts](crate#hosts) section states it: the
+//! request host loses port, one trailing dot and case; `*.foo.com` covers exactly one label.
 
 use serde::Serialize;
 

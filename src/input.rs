@@ -141,8 +141,7 @@ impl fmt::Display for InputError {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for InputError {}
+impl core::error::Error for InputError {}
 
 impl InputError {
     fn new(kind: InputErrorKind, source: &str, message: impl Into<String>) -> Self {
@@ -209,7 +208,7 @@ fn json_message(e: &serde_json::Error) -> String {
 }
 
 /// Parses a YAML stream of one or more documents.
-#[cfg(feature = "yaml")]
+#[cfg(feature = "std")]
 pub fn parse_yaml(source: &str, text: &str) -> Result<Input, InputError> {
     use serde::Deserialize;
     if let Some((line, column)) = nesting_too_deep(text, MAX_YAML_DEPTH) {
@@ -249,7 +248,7 @@ pub fn parse_yaml(source: &str, text: &str) -> Result<Input, InputError> {
 }
 
 /// Deepest nesting the YAML reader accepts: serde_norway's own recursion limit.
-#[cfg(feature = "yaml")]
+#[cfg(feature = "std")]
 pub const MAX_YAML_DEPTH: usize = 128;
 
 /// Where collections first nest deeper than `limit` (1-based line and column), read with
@@ -258,7 +257,7 @@ pub const MAX_YAML_DEPTH: usize = 128;
 /// collections (`{a: {a: …` takes a minute for 400 KB). A syntax error saphyr reports for
 /// another reason ends the check (serde_norway then reports its own message); saphyr refuses flow
 /// nesting deeper than 255 itself, which counts as too deep.
-#[cfg(feature = "yaml")]
+#[cfg(feature = "std")]
 fn nesting_too_deep(text: &str, limit: usize) -> Option<(usize, usize)> {
     use saphyr_parser::{Event, Parser};
     let mut parser = Parser::new_from_str(text);
@@ -283,7 +282,7 @@ fn nesting_too_deep(text: &str, limit: usize) -> Option<(usize, usize)> {
 }
 
 /// serde_norway's message without its own location suffix.
-#[cfg(feature = "yaml")]
+#[cfg(feature = "std")]
 fn yaml_message(e: &serde_norway::Error) -> String {
     let full = e.to_string();
     match full.find(" at line ") {
@@ -292,7 +291,7 @@ fn yaml_message(e: &serde_norway::Error) -> String {
     }
 }
 
-#[cfg(not(feature = "yaml"))]
+#[cfg(not(feature = "std"))]
 pub fn parse_yaml(source: &str, _text: &str) -> Result<Input, InputError> {
     Err(InputError::new(
         InputErrorKind::YamlUnsupported,

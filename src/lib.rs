@@ -2,42 +2,191 @@
 //! explain every decision.
 //!
 //! ```
-//! use ingress_router::{compile, input, CompileOptions, Request};
+//! use ingress_router::{compile, input, CompileOptions, Request, Via};
 //! let text = r#"{"apiVersion": "networking.k8s.io/v1", "kind": "Ingress",
 //!   "metadata": {"name": "shop", "namespace": "default"},
 //!   "spec": {"rules": [{"host": "shop.example.com", "http": {"paths": [
 //!     {"path": "/cart", "pathType": "Prefix",
 //!      "backend": {"service": {"name": "cart-api", "port": {"number": 80}}}}]}}]}}"#;
 //! let objects = input::parse("shop.json", text).unwrap().into_objects();
-//! let (router, diagnostics) = compile(&objects, &CompileOptions::default());
-//! assert!(diagnostics.is_empty());
+//! let router = compile(&objects, &CompileOptions::default()); // the table only
+//! assert!(router.lint(&objects).is_empty());                   // diagnostics, when wanted
 //! let decision = router.route(&Request::new("Shop.Example.com:443", "/cart/items?id=1"));
-//! assert_eq!(decision.backend_label(), "cart-api:80");
+//! assert_eq!(decision.via(), Via::Rule);
+//! let backend = decision.backend().unwrap();
+//! assert_eq!((backend.namespace(), backend.to_string().as_str()), ("default", "cart-api:80"));
 //! ```
+//!
+//! [`compile`] builds a [`Router`]; [`Router::route`] answers a [`Decision`] without allocating;
+//! [`Router::explain`] says why, step by step; [`Router::table`] shows the whole table;
+//! [`Router::lint`] lists what is wrong with the input. [`validation`] says what the apiserver would
+//! reject, [`status`] what a controller writes back. [`input::parse`] reads YAML (with `std`) or
+//! JSON manifests into [`model`] objects.
+//!
+//! # Features
+//!
+//! - `std` (default): YAML input and `std`'s error types. Without it the crate is `no_std` + `alloc`
+//!   (for `wasm32-unknown-unknown` and proxy-wasm), with JSON input.
+//! - `cli`: the `ingress-router` command (`cargo install --path . --features cli`).
+//!
+//! # Semantics
+//!
+//! ## Which Ingresses take part
+//!
+//! With [`CompileOptions::ingress_class`] `C`: those whose `spec.ingressClassName` is `C`, or with
+//! the deprecated `kubernetes.io/ingress.class: C` annotation, or with no class when `C` is the
+//! default IngressClass; without it, every Ingress. An Ingress the apiserver would reject is left
+//! out on its own ([`TableView::excluded`]).
+//!
+//! ## Hosts
+//!
+//! The request host loses its port, one trailing dot and its case. Tiers, first non-empty wins:
+//! rules with exactly that host; then wildcard rules (`*.foo.com` covers exactly one label); then
+//! host-less rules. There is no fall-through to a lower tier once a tier is chosen.
+//!
+//! ```
+//! # use ingress_router::{compile, input, CompileOptions, Request};
+//! let yaml = r#"
+//! apiVersion: networking.k8s.io/v1
+//! kind: Ingress
+//! metadata: {name: hosts, namespace: default}
+//! spec:
+//!   rules:
+//!   - host: foo.com
+//!     http: {paths: [{path: /a, pathType: Prefix, backend: {service: {name: exact, port: {number: 80}}}}]}
+//!   - host: "*.foo.com"
+//!     http: {paths: [{path: /, pathType: Prefix, backend: {service: {name: wildcard, port: {number: 80}}}}]}
+//!   - http: {paths: [{path: /, pathType: Prefix, backend: {service: {name: any, port: {number: 80}}}}]}
+//! "#;
+//! let router = compile(&input::parse("hosts.yaml", yaml).unwrap().into_objects(), &CompileOptions::default());
+//! let backend = |host, path| router.route(&Request::new(host, path)).view().backend;
+//! assert_eq!(backend("FOO.com.:8443", "/a"), "exact:80");
+//! assert_eq!(backend("bar.foo.com", "/"), "wildcard:80");
+//! assert_eq!(backend("a.bar.foo.com", "/"), "any:80"); // one label only
+//! assert_eq!(backend("foo.com", "/b"), "404"); // the exact tier was chosen: no fall-through
+//! ```
+//!
+//! ## Paths
+//!
+//! Query and fragment are ignored; matching is case-sensitive. `Exact` matches byte for byte;
+//! `Prefix` element-wise (`/aaa/bbb` matches `/aaa/bbb/ccc`, not `/aaa/bbbxyz`; `/foo/` matches
+//! `/foo`); `ImplementationSpecific` as [`CompileOptions::implementation_specific`] says (like
+//! `Prefix` by default). `Prefix /` matches every path.
+//!
+//! ```
+//! # use ingress_router::{compile, input, CompileOptions, Request};
+//! let yaml = r#"
+//! apiVersion: networking.k8s.io/v1
+//! kind: Ingress
+//! metadata: {name: paths, namespace: default}
+//! spec:
+//!   rules:
+//!   - http:
+//!       paths:
+//!       - {path: /aaa/bbb, pathType: Prefix, backend: {service: {name: prefix, port: {number: 80}}}}
+//!       - {path: /foo/, pathType: Prefix, backend: {service: {name: foo, port: {number: 80}}}}
+//!       - {path: /exact, pathType: Exact, backend: {service: {name: exact, port: {number: 80}}}}
+//! "#;
+//! let router = compile(&input::parse("paths.yaml", yaml).unwrap().into_objects(), &CompileOptions::default());
+//! let backend = |path| router.route(&Request::new("example.com", path)).view().backend;
+//! assert_eq!(backend("/aaa/bbb/ccc?q=1"), "prefix:80");
+//! assert_eq!(backend("/aaa/bbbxyz"), "404");
+//! assert_eq!(backend("/foo"), "foo:80");
+//! assert_eq!(backend("/exact"), "exact:80");
+//! assert_eq!(backend("/exact/"), "404");
+//! ```
+//!
+//! ## Precedence
+//!
+//! Among the matching paths of the chosen host tier: 1. the longest match; 2. `Exact` over
+//! `Prefix` over `ImplementationSpecific`; 3. the longer path as written (`/foo/` over `/foo`);
+//! 4. the older Ingress (`creationTimestamp`, then the string `namespace/name`; objects without a
+//! timestamp count as newest); 5. the order inside the Ingress. The same host, path and pathType
+//! declared twice is a conflict: the winner is kept, the other is shadowed
+//! ([`StandingView::Shadowed`], and a `duplicate-path` diagnostic).
+//!
+//! ```
+//! # use ingress_router::{compile, input, CompileOptions, Request};
+//! let yaml = r#"
+//! apiVersion: networking.k8s.io/v1
+//! kind: Ingress
+//! metadata: {name: shop, namespace: default}
+//! spec:
+//!   rules:
+//!   - http:
+//!       paths:
+//!       - {path: /, pathType: Prefix, backend: {service: {name: root, port: {number: 80}}}}
+//!       - {path: /foo, pathType: Prefix, backend: {service: {name: foo-prefix, port: {number: 80}}}}
+//!       - {path: /foo, pathType: Exact, backend: {service: {name: foo-exact, port: {number: 80}}}}
+//!       - {path: /foo/, pathType: Prefix, backend: {service: {name: foo-slash, port: {number: 80}}}}
+//! "#;
+//! let router = compile(&input::parse("shop.yaml", yaml).unwrap().into_objects(), &CompileOptions::default());
+//! let backend = |path| router.route(&Request::new("example.com", path)).view().backend;
+//! // 1. The longest matching path wins.
+//! assert_eq!(backend("/foo/bar"), "foo-slash:80");
+//! // 2. At equal length, Exact beats Prefix.
+//! assert_eq!(backend("/foo"), "foo-exact:80");
+//! // 3. Then the longer raw path: Prefix /foo/ beats Prefix /foo (both cover /foo/...).
+//! assert_eq!(backend("/foo/"), "foo-slash:80");
+//! // Nothing longer matches: the root prefix.
+//! assert_eq!(backend("/bar"), "root:80");
+//! ```
+//!
+//! ## Default backend
+//!
+//! When no path matches: the `defaultBackend` of the oldest Ingress with a rule for the chosen
+//! host that declares one, else of the oldest Ingress that declares one, else
+//! [`CompileOptions::default_backend`], else 404 ([`Via::None`]).
+//!
+//! ## Proxy path normalisation
+//!
+//! The specification routes the raw path. [`CompileOptions::normalize_path`],
+//! [`merge_slashes`](CompileOptions::merge_slashes) and
+//! [`escaped_slashes`](CompileOptions::escaped_slashes) route it as Envoy would after its own
+//! normalisation, inside [`Router::route`] (without allocating); a request the proxy refuses is a
+//! [`Via::Rejected`] decision with the [`Rejection`]'s HTTP status.
+//!
+//! ## Validation and status
+//!
+//! [`validation`] reports what the apiserver would reject, in its exact format; [`status`] computes
+//! the `status.loadBalancer` a controller writes, and renders it as `kubectl` and the apiserver show it.
 #![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
 
 extern crate alloc;
 
-pub mod class;
-pub mod diagnostics;
-pub mod explain;
+mod class;
+mod decision;
+mod diagnostics;
+mod explain;
 mod hash;
-pub mod host;
+mod host;
 mod index;
 pub mod input;
 pub mod model;
-pub mod normalize;
-pub mod path;
-#[cfg(feature = "yaml")]
+mod normalize;
+mod options;
+mod path;
+#[cfg(feature = "std")]
 pub mod position;
-pub mod request;
+mod request;
+mod router;
 pub mod status;
-pub mod table;
+mod table;
 pub mod validation;
 
-pub use diagnostics::{Diagnostic, Severity};
-pub use explain::{DecisionView, Explanation, TableView};
-pub use path::{ImplementationSpecific, PathType};
-pub use request::Request;
-pub use table::{CompileOptions, Decision, Profile, Router, Via, compile};
+pub use class::Participation;
+pub use decision::{
+    BackendRef, Decision, DecisionView, IngressRef, MatchedRule, MatchedView, Rejection, ServicePort, Via,
+};
+pub use diagnostics::{Code, Diagnostic, ObjectRef, Severity};
+pub use explain::{
+    Candidate, DefaultView, Explanation, HostStep, HostView, PathRef, PathView, StandingView, TableView,
+};
+pub use host::Tier;
+pub use normalize::MAX_NORMALIZED_PATH;
+pub use options::{CompileOptions, EscapedSlashes, ImplementationSpecific, Profile, UnknownValue};
+pub use path::{MatchKind, PathType};
+pub use request::{Request, UrlError};
+pub use router::{Router, compile};
+pub use table::{ExcludedIngress, IngressInfo};

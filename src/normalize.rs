@@ -1,84 +1,79 @@
-//! What a proxy does to the path before routing (SEMANTICS.md section 9), so that a request can
-//! be routed "as Envoy would see it". The Ingress specification itself routes the raw path.
+//! What a proxy does to the path before routing, so that a request is routed "as Envoy would see
+//! it" ([`CompileOptions::normalize_path`](crate::CompileOptions), `merge_slashes`,
+//! `escaped_slashes`). The Ingress specification itself routes the raw path.
 //!
-//! ```
-//! use ingress_router::normalize::{PathNormalization, EscapedSlashes, normalize_path};
-//! let envoy = PathNormalization { normalize_path: true, merge_slashes: true, escaped_slashes: EscapedSlashes::UnescapeAndForward };
-//! assert_eq!(normalize_path(b"/public/../admin", &envoy).unwrap(), b"/admin");
-//! assert_eq!(normalize_path(b"//a///b", &envoy).unwrap(), b"/a/b");
-//! assert_eq!(normalize_path(b"/%66oo%2Fbar?x=1", &envoy).unwrap(), b"/foo/bar?x=1");
-//! ```
+//! Nothing here allocates: a path that needs no change is routed as it is (one scan), any other
+//! is normalised in a buffer on the stack, in place (every step shortens or keeps the path).
 
-use alloc::vec::Vec;
-use core::fmt;
-use serde::{Deserialize, Serialize};
+use crate::decision::Rejection;
+use crate::options::{CompileOptions, EscapedSlashes};
 
-/// Envoy's `path_with_escaped_slashes_action`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum EscapedSlashes {
-    #[default]
-    KeepUnchanged,
-    /// `%2F`/`%5C` become `/`/`\` before routing.
-    UnescapeAndForward,
-    /// A request with `%2F`/`%5C` is refused (400).
-    RejectRequest,
-    /// Redirected to the unescaped path; routed here as if already redirected.
-    UnescapeAndRedirect,
-}
-
-impl EscapedSlashes {
-    pub fn parse(s: &str) -> Option<Self> {
-        match s.to_ascii_uppercase().replace('-', "_").as_str() {
-            "KEEP_UNCHANGED" => Some(Self::KeepUnchanged),
-            "UNESCAPE_AND_FORWARD" => Some(Self::UnescapeAndForward),
-            "REJECT_REQUEST" => Some(Self::RejectRequest),
-            "UNESCAPE_AND_REDIRECT" => Some(Self::UnescapeAndRedirect),
-            _ => None,
-        }
-    }
-}
+/// The longest path (before `?`) that is normalised; a longer one that needs normalising is
+/// refused with [`Rejection::PathTooLong`] (414). Envoy's own limit on the request headers is 60 KiB
+/// by default; no route of a real table is this long.
+pub const MAX_NORMALIZED_PATH: usize = 8192;
 
 /// Which normalisations to apply (all off: the raw path, as the specification routes it).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
-pub struct PathNormalization {
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct PathNormalization {
     /// RFC 3986: decode percent-encoded unreserved characters and remove `.`/`..` segments.
-    pub normalize_path: bool,
+    pub(crate) normalize_path: bool,
     /// Collapse runs of `/` into one.
-    pub merge_slashes: bool,
-    pub escaped_slashes: EscapedSlashes,
+    pub(crate) merge_slashes: bool,
+    pub(crate) escaped_slashes: EscapedSlashes,
 }
 
-/// The proxy refuses the request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Rejected;
+impl PathNormalization {
+    pub(crate) fn of(options: &CompileOptions) -> Self {
+        PathNormalization {
+            normalize_path: options.normalize_path,
+            merge_slashes: options.merge_slashes,
+            escaped_slashes: options.escaped_slashes,
+        }
+    }
 
-impl fmt::Display for Rejected {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("the path contains an escaped slash (%2F or %5C) and escaped slashes are rejected")
+    /// Does any normalisation apply?
+    pub(crate) fn is_on(&self) -> bool {
+        self.normalize_path || self.merge_slashes || self.escaped_slashes != EscapedSlashes::KeepUnchanged
+    }
+
+    /// Could `path` change (or be refused)? False answers are exact; true ones may be spurious.
+    pub(crate) fn may_change(&self, path: &[u8]) -> bool {
+        let escapes = self.normalize_path || self.escaped_slashes != EscapedSlashes::KeepUnchanged;
+        (escapes && memchr::memchr(b'%', path).is_some())
+            || (self.normalize_path && (path.first() == Some(&b'.') || memchr::memmem::find(path, b"/.").is_some()))
+            || (self.merge_slashes && memchr::memmem::find(path, b"//").is_some())
     }
 }
 
-/// Normalises the path part of a request target (the query and fragment are kept as they are).
-pub fn normalize_path(target: &[u8], how: &PathNormalization) -> Result<Vec<u8>, Rejected> {
-    let split = target.iter().position(|&b| b == b'?' || b == b'#').unwrap_or(target.len());
-    let (path, rest) = target.split_at(split);
-    let mut out = path.to_vec();
+/// The path part of a request target (query and fragment cut off) as the proxy routes it:
+/// `path` itself when nothing changes, else the normalised path in `buf`.
+pub(crate) fn normalize<'b>(
+    target: &'b [u8],
+    how: &PathNormalization,
+    buf: &'b mut [u8; MAX_NORMALIZED_PATH],
+) -> Result<&'b [u8], Rejection> {
+    let path = crate::path::request_path(target);
+    if !how.may_change(path) {
+        return Ok(path);
+    }
+    let Some(out) = buf.get_mut(..path.len()) else { return Err(Rejection::PathTooLong) };
+    out.copy_from_slice(path);
+    let mut len = path.len();
     match how.escaped_slashes {
         EscapedSlashes::KeepUnchanged => {}
-        EscapedSlashes::RejectRequest if has_escaped_slash(&out) => return Err(Rejected),
+        EscapedSlashes::RejectRequest if has_escaped_slash(out) => return Err(Rejection::EscapedSlash),
         EscapedSlashes::RejectRequest => {}
-        EscapedSlashes::UnescapeAndForward | EscapedSlashes::UnescapeAndRedirect => out = unescape_slashes(&out),
+        EscapedSlashes::UnescapeAndForward | EscapedSlashes::UnescapeAndRedirect => len = unescape_slashes(out),
     }
     if how.normalize_path {
-        out = remove_dot_segments(&decode_unreserved(&out));
+        len = decode_unreserved(&mut out[..len]);
+        len = remove_dot_segments(&mut out[..len]);
     }
     if how.merge_slashes {
-        out.dedup_by(|a, b| *a == b'/' && *b == b'/');
+        len = merge_slashes(&mut out[..len]);
     }
-    out.extend_from_slice(rest);
-    Ok(out)
+    Ok(&buf[..len])
 }
 
 fn has_escaped_slash(path: &[u8]) -> bool {
@@ -88,100 +83,118 @@ fn has_escaped_slash(path: &[u8]) -> bool {
     })
 }
 
-fn unescape_slashes(path: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(path.len());
-    let mut i = 0;
-    while i < path.len() {
-        if path[i] == b'%' && i + 2 < path.len() {
-            match (path[i + 1], path[i + 2].to_ascii_lowercase()) {
-                (b'2', b'f') => {
-                    out.push(b'/');
-                    i += 3;
-                    continue;
-                }
-                (b'5', b'c') => {
-                    out.push(b'\\');
-                    i += 3;
-                    continue;
-                }
+/// `%2F`/`%5C` become `/`/`\`, in place; returns the new length.
+fn unescape_slashes(path: &mut [u8]) -> usize {
+    let (mut read, mut write) = (0, 0);
+    while read < path.len() {
+        let mut byte = path[read];
+        read += 1;
+        if byte == b'%' && read + 1 < path.len() {
+            match (path[read], path[read + 1].to_ascii_lowercase()) {
+                (b'2', b'f') => (byte, read) = (b'/', read + 2),
+                (b'5', b'c') => (byte, read) = (b'\\', read + 2),
                 _ => {}
             }
         }
-        out.push(path[i]);
-        i += 1;
+        path[write] = byte;
+        write += 1;
     }
-    out
+    write
 }
 
 fn hex(b: u8) -> Option<u8> {
     (b as char).to_digit(16).map(|d| d as u8)
 }
 
-/// Decodes `%XX` where XX is an unreserved character (RFC 3986 section 6.2.2.2); uppercases other escapes.
-fn decode_unreserved(path: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(path.len());
-    let mut i = 0;
-    while i < path.len() {
-        if path[i] == b'%' && i + 2 < path.len() {
-            if let (Some(h), Some(l)) = (hex(path[i + 1]), hex(path[i + 2])) {
+/// Decodes `%XX` where XX is an unreserved character (RFC 3986 section 6.2.2.2) and uppercases
+/// other escapes, in place; returns the new length.
+fn decode_unreserved(path: &mut [u8]) -> usize {
+    let (mut read, mut write) = (0, 0);
+    while read < path.len() {
+        if path[read] == b'%' && read + 2 < path.len() {
+            if let (Some(h), Some(l)) = (hex(path[read + 1]), hex(path[read + 2])) {
                 let c = h * 16 + l;
                 if c.is_ascii_alphanumeric() || b"-._~".contains(&c) {
-                    out.push(c);
+                    path[write] = c;
+                    write += 1;
                 } else {
-                    out.extend_from_slice(&[b'%', path[i + 1].to_ascii_uppercase(), path[i + 2].to_ascii_uppercase()]);
+                    let (h, l) = (path[read + 1].to_ascii_uppercase(), path[read + 2].to_ascii_uppercase());
+                    path[write..write + 3].copy_from_slice(&[b'%', h, l]);
+                    write += 3;
                 }
-                i += 3;
+                read += 3;
                 continue;
             }
         }
-        out.push(path[i]);
-        i += 1;
+        path[write] = path[read];
+        write += 1;
+        read += 1;
     }
-    out
+    write
 }
 
-/// RFC 3986 section 5.2.4, on segments.
-fn remove_dot_segments(path: &[u8]) -> Vec<u8> {
+/// RFC 3986 section 5.2.4 on segments, in place; returns the new length. Each segment is written
+/// at or before where it was read, so the output never overtakes the input.
+fn remove_dot_segments(path: &mut [u8]) -> usize {
     let absolute = path.first() == Some(&b'/');
-    let mut segments: Vec<&[u8]> = Vec::new();
-    let parts: Vec<&[u8]> = path.split(|&b| b == b'/').collect();
-    let last = parts.len().saturating_sub(1);
+    let (mut read, mut write) = (usize::from(absolute), 0);
     let mut trailing_slash = false;
-    for (i, seg) in parts.iter().enumerate() {
-        if i == 0 && absolute {
-            continue;
-        }
-        match *seg {
-            b"." => trailing_slash = i == last,
+    let mut done = path.is_empty();
+    while !done {
+        let end = memchr::memchr(b'/', &path[read..]).map_or(path.len(), |i| read + i);
+        done = end == path.len();
+        match &path[read..end] {
+            b"." => trailing_slash = done,
             b".." => {
-                segments.pop();
-                trailing_slash = i == last;
+                // Pop the last segment written (and its `/`).
+                write = memchr::memrchr(b'/', &path[..write]).unwrap_or(0);
+                trailing_slash = done;
             }
-            s => {
-                segments.push(s);
+            _ => {
+                if absolute || write > 0 {
+                    path[write] = b'/';
+                    write += 1;
+                }
+                path.copy_within(read..end, write);
+                write += end - read;
                 trailing_slash = false;
             }
         }
+        read = end + 1;
     }
-    let mut out = Vec::with_capacity(path.len());
-    for seg in &segments {
-        if absolute || !out.is_empty() {
-            out.push(b'/');
+    if trailing_slash || (absolute && write == 0) {
+        path[write] = b'/';
+        write += 1;
+    }
+    write
+}
+
+/// Collapses runs of `/`, in place; returns the new length.
+fn merge_slashes(path: &mut [u8]) -> usize {
+    let mut write = 0;
+    for read in 0..path.len() {
+        if path[read] == b'/' && write > 0 && path[write - 1] == b'/' {
+            continue;
         }
-        out.extend_from_slice(seg);
+        path[write] = path[read];
+        write += 1;
     }
-    if trailing_slash || (absolute && segments.is_empty()) {
-        out.push(b'/');
-    }
-    out
+    write
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::string::String;
+    use alloc::vec::Vec;
 
-    fn n(path: &str, how: PathNormalization) -> alloc::string::String {
-        alloc::string::String::from_utf8(normalize_path(path.as_bytes(), &how).unwrap()).unwrap()
+    fn run(path: &str, how: PathNormalization) -> Result<String, Rejection> {
+        let mut buf = [0; MAX_NORMALIZED_PATH];
+        normalize(path.as_bytes(), &how, &mut buf).map(|p| String::from_utf8(p.to_vec()).unwrap())
+    }
+
+    fn n(path: &str, how: PathNormalization) -> String {
+        run(path, how).unwrap()
     }
 
     const NORMALIZE: PathNormalization = PathNormalization {
@@ -191,6 +204,18 @@ mod tests {
     };
 
     #[test]
+    fn envoy() {
+        let envoy = PathNormalization {
+            normalize_path: true,
+            merge_slashes: true,
+            escaped_slashes: EscapedSlashes::UnescapeAndForward,
+        };
+        assert_eq!(n("/public/../admin", envoy), "/admin");
+        assert_eq!(n("//a///b", envoy), "/a/b");
+        assert_eq!(n("/%66oo%2Fbar?x=1", envoy), "/foo/bar");
+    }
+
+    #[test]
     fn dot_segments() {
         assert_eq!(n("/a/b/../c", NORMALIZE), "/a/c");
         assert_eq!(n("/../../x", NORMALIZE), "/x");
@@ -198,6 +223,10 @@ mod tests {
         assert_eq!(n("/a/..", NORMALIZE), "/");
         assert_eq!(n("/", NORMALIZE), "/");
         assert_eq!(n("/%2e%2e/admin", NORMALIZE), "/admin");
+        assert_eq!(n("/a//./b/", NORMALIZE), "/a//b/");
+        assert_eq!(n("a/../b", NORMALIZE), "b");
+        assert_eq!(n(".", NORMALIZE), "/");
+        assert_eq!(n("/.hidden/x", NORMALIZE), "/.hidden/x");
     }
 
     #[test]
@@ -211,14 +240,25 @@ mod tests {
     #[test]
     fn escaped_slashes() {
         let reject = PathNormalization { escaped_slashes: EscapedSlashes::RejectRequest, ..Default::default() };
-        assert_eq!(normalize_path(b"/a%2Fb", &reject), Err(Rejected));
-        assert_eq!(normalize_path(b"/a/b", &reject).unwrap(), b"/a/b");
+        assert_eq!(run("/a%2Fb", reject), Err(Rejection::EscapedSlash));
+        assert_eq!(n("/a/b", reject), "/a/b");
         let unescape = PathNormalization { escaped_slashes: EscapedSlashes::UnescapeAndForward, ..Default::default() };
         assert_eq!(n("/a%2fb%5Cc%2", unescape), "/a/b\\c%2");
+        assert_eq!(n("/a%2", unescape), "/a%2");
+        assert_eq!(n("/a%", unescape), "/a%");
     }
 
     #[test]
-    fn off_keeps_everything() {
-        assert_eq!(n("//a/../b%2F?q=/..", PathNormalization::default()), "//a/../b%2F?q=/..");
+    fn off_keeps_everything_before_the_query() {
+        assert_eq!(n("//a/../b%2F?q=/..", PathNormalization::default()), "//a/../b%2F");
+    }
+
+    #[test]
+    fn too_long_is_refused_only_when_it_needs_normalising() {
+        let mut long = Vec::from(&b"/a"[..]);
+        long.resize(MAX_NORMALIZED_PATH + 1, b'b');
+        let long = String::from_utf8(long).unwrap();
+        assert_eq!(n(&long, NORMALIZE), long);
+        assert_eq!(run(&(long.clone() + "/.."), NORMALIZE), Err(Rejection::PathTooLong));
     }
 }

@@ -1,15 +1,5 @@
-//! Path matching (SEMANTICS.md section 3).
-//!
-//! ```
-//! use ingress_router::path::{MatchKind, matches};
-//! // Prefix matching is element-wise: `/aaa/bbb` covers `/aaa/bbb/ccc`, not `/aaa/bbbxyz`.
-//! assert!(matches(MatchKind::ElementPrefix, "/aaa/bbb", b"/aaa/bbb/ccc"));
-//! assert!(!matches(MatchKind::ElementPrefix, "/aaa/bbb", b"/aaa/bbbxyz"));
-//! // A trailing slash in the rule is ignored: `/foo/` matches `/foo`.
-//! assert!(matches(MatchKind::ElementPrefix, "/foo/", b"/foo"));
-//! // Exact is byte for byte.
-//! assert!(!matches(MatchKind::Exact, "/foo", b"/foo/"));
-//! ```
+//! Path matching, as the crate documentation's [Paths](crate#paths) section states it:
+//! `Exact` byte for byte, `Prefix` element-wise, a trailing `/` in the rule ignored.
 
 use alloc::format;
 use alloc::string::String;
@@ -59,29 +49,7 @@ impl fmt::Display for PathType {
     }
 }
 
-/// How `ImplementationSpecific` paths are matched in the `spec` profile.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ImplementationSpecific {
-    /// Like `Prefix` (element-wise).
-    #[default]
-    Prefix,
-    /// Like `Exact`.
-    Exact,
-    /// A plain string prefix: `/foo` matches `/foobar` (ingress-nginx, Contour).
-    StringPrefix,
-}
-
-impl ImplementationSpecific {
-    pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "prefix" => Some(Self::Prefix),
-            "exact" => Some(Self::Exact),
-            "string-prefix" => Some(Self::StringPrefix),
-            _ => None,
-        }
-    }
-}
+pub use crate::options::ImplementationSpecific;
 
 /// The matching a path gets once its `pathType` is resolved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

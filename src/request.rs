@@ -1,4 +1,4 @@
-//! The request being routed: host, path, and (for profiles that use them) method and headers.
+//! The request being routed: its host and its path.
 
 use core::fmt;
 
@@ -10,17 +10,15 @@ pub struct Request<'a> {
     pub host: &'a [u8],
     /// The request target's path, as received (query and fragment allowed; they are ignored).
     pub path: &'a [u8],
-    pub method: Option<&'a str>,
-    pub headers: &'a [(&'a str, &'a str)],
 }
 
 impl<'a> Request<'a> {
     pub fn new(host: &'a str, path: &'a str) -> Self {
-        Request { host: host.as_bytes(), path: path.as_bytes(), method: None, headers: &[] }
+        Request { host: host.as_bytes(), path: path.as_bytes() }
     }
 
     pub fn from_bytes(host: &'a [u8], path: &'a [u8]) -> Self {
-        Request { host, path, method: None, headers: &[] }
+        Request { host, path }
     }
 
     /// Reads `scheme://host[:port]/path?query` (the scheme is optional: `host/path` works too).
@@ -47,25 +45,19 @@ impl<'a> Request<'a> {
         let path = if target.is_empty() || !target.starts_with('/') { "/" } else { target };
         Ok(Request::new(host, path))
     }
-
-    pub fn with_method(mut self, method: &'a str) -> Self {
-        self.method = Some(method);
-        self
-    }
-
-    pub fn with_headers(mut self, headers: &'a [(&'a str, &'a str)]) -> Self {
-        self.headers = headers;
-        self
-    }
 }
 
 /// Why a URL could not be read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum UrlError {
+    /// Nothing between `scheme://` and the path.
     NoHost,
+    /// The host contains whitespace.
     Whitespace,
 }
+
+impl core::error::Error for UrlError {}
 
 impl fmt::Display for UrlError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

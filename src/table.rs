@@ -1,4 +1,5 @@
-//! The compiled routing table: build once with [`compile`], then [`Router::route`] many times.
+//! The compiled routing table behind [`crate::Router`]: built once by [`compile`], then asked by
+//! `Router::route` (in `table::lookup`) many times.
 //!
 //! Layout: the request host picks one host table through the host index (exact hosts, and wildcard
 //! hosts keyed by everything after their `*.`), else the host-less table. Every path of every
@@ -8,92 +9,38 @@
 //! (`table::lookup`) tries the request's prefixes from the longest, only at lengths some key has, so it
 //! costs a few hash probes whatever the number of rules, and never allocates.
 //!
-//! Precedence among matching paths (SEMANTICS.md section 4), stated as tests:
-//!
-//! ```
-//! use ingress_router::{compile, CompileOptions, Request, input};
-//! let yaml = r#"
-//! apiVersion: networking.k8s.io/v1
-//! kind: Ingress
-//! metadata: {name: shop, namespace: default}
-//! spec:
-//!   rules:
-//!   - http:
-//!       paths:
-//!       - {path: /, pathType: Prefix, backend: {service: {name: root, port: {number: 80}}}}
-//!       - {path: /foo, pathType: Prefix, backend: {service: {name: foo-prefix, port: {number: 80}}}}
-//!       - {path: /foo, pathType: Exact, backend: {service: {name: foo-exact, port: {number: 80}}}}
-//!       - {path: /foo/, pathType: Prefix, backend: {service: {name: foo-slash, port: {number: 80}}}}
-//! "#;
-//! let objects = input::parse("shop.yaml", yaml).unwrap().into_objects();
-//! let (router, _) = compile(&objects, &CompileOptions::default());
-//! let backend = |path| router.route(&Request::new("example.com", path)).backend_label();
-//! // 1. The longest matching path wins.
-//! assert_eq!(backend("/foo/bar"), "foo-slash:80");
-//! // 2. At equal length, Exact beats Prefix.
-//! assert_eq!(backend("/foo"), "foo-exact:80");
-//! // 3. Then the longer raw path: Prefix /foo/ beats Prefix /foo (both cover /foo/...).
-//! assert_eq!(backend("/foo/"), "foo-slash:80");
-//! // Nothing longer matches: the root prefix.
-//! assert_eq!(backend("/bar"), "root:80");
-//! ```
+//! Precedence among matching paths is the crate documentation's [Precedence](crate#precedence)
+//! section (stated there as tests); [`precedence_key`] is its one implementation.
 
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
-use core::cmp::{Ordering, Reverse};
+use core::cmp::Reverse;
 
 use serde::Serialize;
 
 use crate::class::{self, Participation};
-use crate::diagnostics::{Diagnostic, ObjectRef, Severity, code};
 use hashbrown::HashMap;
 
 use crate::hash::key_hash;
 use crate::host::{RuleHost, Tier};
 use crate::index::KeyIndex;
-use crate::model::{Ingress, IngressBackend, IngressClass, Object};
-use crate::path::{self, ImplementationSpecific, MatchKind, PathType};
+use crate::model::{Ingress, IngressBackend, Object};
+pub use crate::options::CompileOptions;
+use crate::path::{self, MatchKind, PathType};
 use crate::validation;
 
+// `lookup` keeps `Router::host_table_for`, which nothing calls any more (the file is being
+// changed on another branch; the method goes when that lands).
+#[allow(dead_code)]
 mod lookup;
 
 use lookup::{EXACT_HOSTS, HostLookup, NONE, Slots, WILDCARD_HOSTS, Winner, key_bit};
 
-/// Behaviour beyond the specification, by controller (SEMANTICS.md section 7).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-#[non_exhaustive]
-pub enum Profile {
-    /// The Kubernetes specification: longest match, element-wise prefixes.
-    #[default]
-    Spec,
-}
-
-impl Profile {
-    pub fn parse(s: &str) -> Option<Profile> {
-        match s {
-            "spec" => Some(Profile::Spec),
-            _ => None,
-        }
-    }
-}
-
-/// How to compile.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct CompileOptions {
-    /// The IngressClass served; `None`: every Ingress takes part.
-    pub ingress_class: Option<String>,
-    /// How `ImplementationSpecific` paths match.
-    pub implementation_specific: ImplementationSpecific,
-    pub profile: Profile,
-    /// The controller's own default backend, used when no Ingress declares a `defaultBackend`.
-    pub default_backend: Option<IngressBackend>,
-}
-
-/// An Ingress that takes part in the table. Its index in [`Router::ingresses`] is its age rank
-/// (oldest first), which is precedence key 4.
+/// An Ingress that takes part in the table. Its position in
+/// [`TableView::ingresses`](crate::TableView::ingresses) is its age rank (oldest first), which is
+/// precedence key 4.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct IngressInfo {
@@ -109,10 +56,6 @@ impl IngressInfo {
     pub fn key(&self) -> String {
         format!("{}/{}", self.namespace, self.name)
     }
-
-    fn object_ref(&self) -> ObjectRef {
-        ObjectRef::ingress(&self.namespace, &self.name)
-    }
 }
 
 /// An Ingress left out of the table, and why.
@@ -121,9 +64,21 @@ impl IngressInfo {
 pub struct ExcludedIngress {
     pub namespace: String,
     pub name: String,
+    /// Why, in words (`is of class "other"`, `invalid: ...`).
     pub reason: String,
+    #[serde(skip)]
+    pub(crate) cause: Exclusion,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<validation::FieldError>,
+}
+
+/// Why an Ingress is left out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Exclusion {
+    /// Of a class that is not served.
+    NotServed,
+    /// The apiserver would reject it.
+    Invalid,
 }
 
 /// Whether a path can be chosen.
@@ -166,11 +121,6 @@ impl Route {
     pub fn field(&self) -> String {
         format!("spec.rules[{}].http.paths[{}]", self.rule_index, self.path_index)
     }
-}
-
-/// Orders routes by precedence (SEMANTICS.md section 4): the first is the strongest.
-pub fn precedence(a: &Route, b: &Route) -> Ordering {
-    precedence_key(a).cmp(&precedence_key(b))
 }
 
 /// The precedence keys of a route, in order, as one sort key (smaller is stronger): the longer
@@ -238,27 +188,7 @@ fn set_len(bits: &mut Vec<u64>, len: usize) {
     bits[len / 64] |= 1 << (len % 64);
 }
 
-/// How a request was answered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Via {
-    /// A rule's path matched.
-    Rule,
-    /// No path matched; a `defaultBackend` (or the configured default) answered.
-    DefaultBackend,
-    /// Nothing matched and there is no default: 404.
-    None,
-}
-
-impl Via {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Via::Rule => "rule",
-            Via::DefaultBackend => "defaultBackend",
-            Via::None => "none",
-        }
-    }
-}
+pub use crate::decision::Via;
 
 /// The result of [`Router::route`]: borrowed from the router, built without allocating.
 #[derive(Clone, Copy, Debug)]
@@ -271,16 +201,6 @@ pub struct Decision<'r> {
     pub ingress: Option<&'r IngressInfo>,
     /// The host table chosen, if any host tier matched.
     pub host_table: Option<&'r HostTable>,
-}
-
-impl Decision<'_> {
-    /// `service:port`, `resource:group/Kind/name` or `404`.
-    pub fn backend_label(&self) -> String {
-        match self.backend {
-            Some(b) => b.to_string(),
-            None => String::from("404"),
-        }
-    }
 }
 
 /// The compiled table.
@@ -311,16 +231,9 @@ pub struct Router {
 }
 
 /// Compiles objects into a [`Router`]. Invalid Ingresses, and Ingresses of another class, are
-/// left out on their own (with a diagnostic); the others still route.
-pub fn compile(objects: &[Object], options: &CompileOptions) -> (Router, Vec<Diagnostic>) {
-    let mut diagnostics = Vec::new();
-    let classes: Vec<&IngressClass> = objects
-        .iter()
-        .filter_map(|o| match o {
-            Object::IngressClass(c) => Some(c),
-            _ => None,
-        })
-        .collect();
+/// left out on their own (each in [`Router::excluded`]); the others still route.
+pub fn compile(objects: &[Object], options: &CompileOptions) -> Router {
+    let classes = class::ingress_classes(objects);
 
     let mut taking_part: Vec<(&Ingress, Participation)> = Vec::new();
     let mut excluded = Vec::new();
@@ -330,35 +243,22 @@ pub fn compile(objects: &[Object], options: &CompileOptions) -> (Router, Vec<Dia
         let namespace = meta.namespace_or_default();
         let participation = class::participation(ingress, options.ingress_class.as_deref(), &classes);
         if let Some(reason) = options.ingress_class.as_deref().and_then(|c| participation.reason(c)) {
-            diagnostics.push(Diagnostic {
-                code: code::NOT_SERVED,
-                severity: Severity::Note,
-                message: format!("Ingress {namespace}/{} is not served: it {reason}", meta.name),
-                objects: vec![ObjectRef::ingress(namespace, &meta.name)],
-                fix: String::from("set spec.ingressClassName to the served class if this Ingress should route"),
-            });
             excluded.push(ExcludedIngress {
                 namespace: namespace.into(),
                 name: meta.name.clone(),
                 reason,
+                cause: Exclusion::NotServed,
                 errors: Vec::new(),
             });
             continue;
         }
         let errors = validation::validate_ingress(ingress, validation::Operation::Create);
         if !errors.is_empty() {
-            let message = validation::invalid_message("Ingress.networking.k8s.io", &meta.name, &errors);
-            diagnostics.push(Diagnostic {
-                code: code::INVALID_INGRESS,
-                severity: Severity::Error,
-                message: message.clone(),
-                objects: vec![ObjectRef::ingress(namespace, &meta.name).with_field(errors[0].field.clone())],
-                fix: String::from("correct the fields named above; the apiserver would reject this Ingress"),
-            });
             excluded.push(ExcludedIngress {
                 namespace: namespace.into(),
                 name: meta.name.clone(),
                 reason: String::from("invalid: the apiserver would reject it"),
+                cause: Exclusion::Invalid,
                 errors,
             });
             continue;
@@ -385,9 +285,8 @@ pub fn compile(objects: &[Object], options: &CompileOptions) -> (Router, Vec<Dia
     for (index, (ingress, participation)) in taking_part.into_iter().enumerate() {
         builder.add_ingress(index, ingress, participation);
     }
-    builder.finish(&mut diagnostics);
-    diagnostics.extend(crate::diagnostics::lint(objects, options));
-    (builder.router, diagnostics)
+    builder.finish();
+    builder.router
 }
 
 /// `namespace/name` as one string, byte by byte (precedence key 4 breaks creationTimestamp ties by
@@ -461,9 +360,12 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn finish(&mut self, diagnostics: &mut Vec<Diagnostic>) {
+    fn finish(&mut self) {
         let router = &mut self.router;
-        if let Some(backend) = &router.options.default_backend {
+        // A configured default that names nothing would answer with nothing: left out.
+        if let Some(backend) =
+            router.options.default_backend.as_ref().filter(|b| b.service.is_some() || b.resource.is_some())
+        {
             router.defaults.push(DefaultBackend { ingress: None, backend: backend.clone() });
         }
         // Exact hosts, then wildcards, then host-less; by host inside a tier (stable views).
@@ -508,8 +410,6 @@ impl<'a> Builder<'a> {
         router.host_index.shrink_to_fit();
         router.path_index.shrink_to_fit();
         router.default = (!router.defaults.is_empty()).then_some(0);
-        report_standing(router, diagnostics);
-        report_default_conflicts(router, diagnostics);
     }
 }
 
@@ -586,96 +486,6 @@ fn build_slots(space: u32, table: &mut HostTable, routes: &mut [Route], index: &
     lookup
 }
 
-fn report_standing(router: &Router, diagnostics: &mut Vec<Diagnostic>) {
-    for route in &router.routes {
-        let (by, shadowed) = match route.standing {
-            Standing::Active => continue,
-            Standing::Shadowed { by } => (by, true),
-            Standing::Unreachable { by } => (by, false),
-        };
-        let winner = &router.routes[by];
-        let loser_ing = &router.ingresses[route.ingress];
-        let winner_ing = &router.ingresses[winner.ingress];
-        let host = if route.host.is_empty() { String::from("(any host)") } else { route.host.clone() };
-        let why = if winner.ingress != route.ingress {
-            format!("Ingress {} is older", winner_ing.key())
-        } else {
-            String::from("it comes first in the same Ingress")
-        };
-        let objects =
-            vec![loser_ing.object_ref().with_field(route.field()), winner_ing.object_ref().with_field(winner.field())];
-        diagnostics.push(if shadowed {
-            Diagnostic {
-                code: code::DUPLICATE_PATH,
-                severity: Severity::Warning,
-                message: format!(
-                    "{host} {} {} is declared by {} ({}) and {} ({}); {} wins because {why}, the other is shadowed",
-                    route.path_type,
-                    display_path(&route.path),
-                    winner_ing.key(),
-                    winner.field(),
-                    loser_ing.key(),
-                    route.field(),
-                    winner_ing.key(),
-                ),
-                objects,
-                fix: String::from("remove the duplicate path, or give it another host or path"),
-            }
-        } else {
-            Diagnostic {
-                code: code::UNREACHABLE_PATH,
-                severity: Severity::Warning,
-                message: format!(
-                    "{host} {} {} in {} ({}) can never be chosen: {} {} in {} ({}) matches the same requests and takes precedence",
-                    route.path_type,
-                    display_path(&route.path),
-                    loser_ing.key(),
-                    route.field(),
-                    winner.path_type,
-                    display_path(&winner.path),
-                    winner_ing.key(),
-                    winner.field(),
-                ),
-                objects,
-                fix: String::from("remove the unreachable path or change its path or pathType"),
-            }
-        });
-    }
-}
-
-fn report_default_conflicts(router: &Router, diagnostics: &mut Vec<Diagnostic>) {
-    let declared: Vec<&DefaultBackend> = router.defaults.iter().filter(|d| d.ingress.is_some()).collect();
-    if declared.len() < 2 {
-        return;
-    }
-    let name = |d: &DefaultBackend| router.ingresses[d.ingress.unwrap_or(0)].key();
-    let others: Vec<String> = declared[1..].iter().map(|d| format!("{} ({})", name(d), d.backend)).collect();
-    diagnostics.push(Diagnostic {
-        code: code::DEFAULT_BACKEND_CONFLICT,
-        severity: Severity::Warning,
-        message: format!(
-            "{} Ingresses declare a defaultBackend; requests no rule matches go to the oldest, {} ({}), \
-             except on hosts whose own Ingress declares one; also declared: {}",
-            declared.len(),
-            name(declared[0]),
-            declared[0].backend,
-            others.join(", "),
-        ),
-        objects: declared
-            .iter()
-            .map(|d| router.ingresses[d.ingress.unwrap_or(0)].object_ref().with_field("spec.defaultBackend"))
-            .collect(),
-        fix: String::from("declare spec.defaultBackend in one Ingress only"),
-    });
-}
-
 pub(crate) fn display_path(path: &str) -> &str {
     if path.is_empty() { "\"\"" } else { path }
-}
-
-impl Router {
-    /// The Ingress a route belongs to.
-    pub fn ingress_of(&self, route: &Route) -> &IngressInfo {
-        &self.ingresses[route.ingress]
-    }
 }

@@ -1,4 +1,5 @@
-//! What the Kubernetes apiserver would reject, with its exact messages (SEMANTICS.md section 6).
+//! What the Kubernetes apiserver would reject, with its exact messages (the crate documentation's
+//! [Validation and status](crate#validation-and-status) section).
 //!
 //! This module mirrors `kubernetes/kubernetes` `pkg/apis/networking/validation/validation.go`
 //! (Ingress and IngressClass), the parts of apimachinery's `ValidateObjectMeta` that apply to the
@@ -141,6 +142,8 @@ impl FieldError {
         s
     }
 }
+
+impl core::error::Error for FieldError {}
 
 impl fmt::Display for FieldError {
     /// `field.Error.Error()`: `<field>: <body>`.

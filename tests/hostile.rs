@@ -36,8 +36,8 @@ fn ingress(name: &str, rules: Vec<(Option<&str>, Vec<HttpIngressPath>)>) -> Ingr
 
 fn router_with(ingresses: &[Ingress], mode: ImplementationSpecific) -> Router {
     let objects: Vec<Object> = ingresses.iter().cloned().map(Object::Ingress).collect();
-    let (router, _) = compile(&objects, &CompileOptions { implementation_specific: mode, ..Default::default() });
-    assert!(router.excluded.is_empty(), "test Ingresses must be valid: {:?}", router.excluded);
+    let router = compile(&objects, &CompileOptions::default().with_implementation_specific(mode));
+    assert!(router.table().excluded.is_empty(), "test Ingresses must be valid: {:?}", router.table().excluded);
     router
 }
 
@@ -46,7 +46,7 @@ fn router(ingresses: &[Ingress]) -> Router {
 }
 
 fn label(router: &Router, host: &[u8], target: &[u8]) -> String {
-    router.route(&Request::from_bytes(host, target)).backend_label()
+    router.route(&Request::from_bytes(host, target)).view().backend
 }
 
 fn parse_err(text: &str) -> InputError {
@@ -93,8 +93,8 @@ fn yaml_alias_bomb_is_refused() {
 fn yaml_aliases_in_moderation_are_read() {
     let text = "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: shop}\nspec:\n  rules:\n  - http:\n      paths:\n      - {path: /a, pathType: Prefix, backend: &web {service: {name: web, port: {number: 80}}}}\n      - {path: /b, pathType: Prefix, backend: *web}\n";
     let objects = input::parse("aliases.yaml", text).unwrap().into_objects();
-    let (router, _) = compile(&objects, &CompileOptions::default());
-    assert_eq!(router.route(&Request::new("x", "/b/1")).backend_label(), "web:80");
+    let router = compile(&objects, &CompileOptions::default());
+    assert_eq!(router.route(&Request::new("x", "/b/1")).view().backend, "web:80");
 }
 
 // --- Deep nesting -----------------------------------------------------------------------------
@@ -177,9 +177,10 @@ fn ten_megabytes_of_ingresses_are_read_and_routed() {
     assert!(json.len() > 10_000_000, "{} bytes", json.len());
     let objects = input::parse("big.json", &json).unwrap().into_objects();
     assert_eq!(objects.len(), n);
-    let (router, diagnostics) = compile(&objects, &CompileOptions::default());
+    let router = compile(&objects, &CompileOptions::default());
+    let diagnostics = router.lint(&objects);
     assert!(diagnostics.is_empty(), "{:?}", diagnostics.first());
-    assert_eq!(router.routes.len(), n);
+    assert_eq!(path_count(&router), n);
     assert_eq!(label(&router, b"H777.example.com:443", b"/p777/x"), "s777:80");
     assert_eq!(label(&router, b"h777.example.com", b"/p778"), "404");
 
@@ -246,7 +247,7 @@ fn a_hundred_thousand_paths_in_one_ingress() {
     }
     let set = vec![ingress("big", vec![(None, paths)])];
     let router = router(&set);
-    assert_eq!(router.routes.len(), 100_001);
+    assert_eq!(path_count(&router), 100_001);
     assert_eq!(label(&router, b"x", b"/p99999"), "s99999:80");
     assert_eq!(label(&router, b"x", b"/p3/a"), "s3:80"); // Prefix
     assert_eq!(label(&router, b"x", b"/p4/a"), "root:80"); // Exact
@@ -279,7 +280,7 @@ fn a_hundred_thousand_paths_across_many_ingresses() {
         set.push(ing);
     }
     let router = router(&set);
-    assert_eq!(router.routes.len(), 100_000);
+    assert_eq!(path_count(&router), 100_000);
     for (host, target) in [
         ("h0.example.com", "/a0/b0/x"),
         ("H3.example.com:80", "/a3/b1"),
@@ -327,7 +328,7 @@ fn many_ingresses_with_default_backends_compile_in_linear_time() {
         })
         .collect();
     let router = router(&set);
-    assert_eq!(router.hosts.len(), 100_000);
+    assert_eq!(router.table().hosts.len(), 100_000);
     assert_eq!(label(&router, b"h77777.example.com", b"/app/x"), "s77777:80");
     // Each host gets its own Ingress's defaultBackend, not the oldest one's.
     assert_eq!(label(&router, b"h77777.example.com", b"/x"), "d77777:80");
@@ -371,7 +372,7 @@ fn very_long_hosts_and_paths_are_routed() {
     assert_eq!(label(&router, b"example.com", long_path.as_bytes()), "exact-host:80");
     assert_eq!(label(&router, long_host.as_bytes(), format!("{long_path}?{long_path}").as_bytes()), "a3:80");
     assert_eq!(label(&router, long_host.as_bytes(), format!("/b{long_path}").as_bytes()), "root:80");
-    // A 10 000-character first label before a wildcard's suffix. SEMANTICS.md says `*` covers one
+    // A 10 000-character first label before a wildcard's suffix. The crate docs say `*` covers one
     // label of any length; the library stops matching rule hosts for request hosts longer than 256
     // bytes (a valid DNS name has at most 253 characters and 63 per label) and falls to the
     // host-less rules. Reported as a spec question; this asserts the documented library choice.
@@ -472,7 +473,7 @@ fn empty_host_and_path() {
     let only_hosts = vec![ingress("h", vec![(Some("example.com"), vec![path("/", "Prefix", "host")])])];
     let router2 = router(&only_hosts);
     let decision = router2.route(&Request::new("", ""));
-    assert_eq!((decision.via, decision.backend_label()), (Via::None, String::from("404")));
+    assert_eq!((decision.via(), decision.view().backend), (Via::None, String::from("404")));
     let explanation = router2.explain(&Request::new("", ""));
     assert_eq!(explanation.tier, None);
     assert!(explanation.tier_reason.contains("(empty)"), "{}", explanation.tier_reason);
@@ -545,7 +546,7 @@ fn malformed_host_headers() {
 /// 10 000 of each already give 3.6 GB.
 #[test]
 fn many_rule_and_tls_hosts_lint_in_bounded_time_and_memory() {
-    use ingress_router::diagnostics::code;
+    use ingress_router::Code;
     let n = 50_000;
     let hosts: Vec<String> = (0..n).map(|i| format!("h{i}.example.com")).collect();
     let mut big = ingress("tls", hosts.iter().map(|h| (Some(h.as_str()), vec![path("/", "Prefix", "web")])).collect());
@@ -553,10 +554,12 @@ fn many_rule_and_tls_hosts_lint_in_bounded_time_and_memory() {
         hosts: (0..n).map(|i| format!("t{i}.example.com")).chain([String::from("*.example.com")]).collect(),
         secret_name: Some("cert".into()),
     }];
-    let (router, diagnostics) = compile(&[Object::Ingress(big)], &CompileOptions::default());
+    let objects = [Object::Ingress(big)];
+    let router = compile(&objects, &CompileOptions::default());
+    let diagnostics = router.lint(&objects);
     assert_eq!(label(&router, b"h7.example.com", b"/"), "web:80");
     // `*.example.com` covers every rule host, so only the t*.example.com entries serve nothing.
-    let unserved = diagnostics.iter().filter(|d| d.code == code::TLS_HOST_WITHOUT_RULE).count();
+    let unserved = diagnostics.iter().filter(|d| d.code == Code::TlsHostWithoutRule).count();
     assert_eq!(unserved, n);
     assert!(diagnostics.iter().all(|d| d.message.len() < 4096), "messages must not list every host");
 }
@@ -566,7 +569,7 @@ fn many_rule_and_tls_hosts_lint_in_bounded_time_and_memory() {
 /// 8 000 missing backends among 8 000 Services took 108 s in release, 20 000 take hours.
 #[test]
 fn many_missing_services_lint_in_bounded_time() {
-    use ingress_router::diagnostics::code;
+    use ingress_router::Code;
     let n = 20_000;
     let mut objects: Vec<Object> = (0..n)
         .map(|i| {
@@ -583,9 +586,10 @@ fn many_missing_services_lint_in_bounded_time() {
         .collect();
     let paths = (0..n).map(|i| path(&format!("/p{i}"), "Prefix", &format!("servise-{i:06}"))).collect();
     objects.push(Object::Ingress(ingress("missing", vec![(None, paths)])));
-    let (router, diagnostics) = compile(&objects, &CompileOptions::default());
+    let router = compile(&objects, &CompileOptions::default());
+    let diagnostics = router.lint(&objects);
     assert_eq!(label(&router, b"x", b"/p7/x"), "servise-000007:80");
-    assert_eq!(diagnostics.iter().filter(|d| d.code == code::MISSING_SERVICE).count(), n);
+    assert_eq!(diagnostics.iter().filter(|d| d.code == Code::MissingService).count(), n);
 }
 
 /// Keys and request paths on both sides of 64 bytes, where the lookup changes strategy (paths up
@@ -625,4 +629,9 @@ fn keys_and_paths_around_64_bytes() {
     assert!(checked > 1000);
     let slashes = "/".repeat(100_000);
     assert_eq!(label(&router, b"example.com", slashes.as_bytes()), "root:80");
+}
+
+/// The number of paths in the compiled table.
+fn path_count(router: &Router) -> usize {
+    router.table().hosts.iter().map(|h| h.paths.len()).sum()
 }

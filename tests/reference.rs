@@ -1,5 +1,5 @@
 //! Property test: the compiled router decides exactly as a naive reference matcher written
-//! straight from SEMANTICS.md sections 2-5 (`tests/reference_matcher/mod.rs`), on random rule sets
+//! straight from the crate documentation's Semantics section (`tests/reference_matcher/mod.rs`), on random rule sets
 //! and requests, in each ImplementationSpecific mode; and `explain()` agrees with `route()`.
 
 mod reference_matcher;
@@ -116,15 +116,16 @@ fn check(
 ) -> Result<(), TestCaseError> {
     let objects: Vec<Object> = ingresses.iter().cloned().map(Object::Ingress).collect();
     let fallback = configured_default(case);
-    let options = CompileOptions {
-        implementation_specific: library_mode(mode),
-        default_backend: fallback.clone(),
-        ..CompileOptions::default()
-    };
-    let (router, _) = compile(&objects, &options);
+    let mut options = CompileOptions::default().with_implementation_specific(library_mode(mode));
+    options.default_backend = fallback.clone();
+    let router = compile(&objects, &options);
     // The generated Ingresses are valid: none may be left out (this also checks the generator
     // once the real validation lands).
-    prop_assert!(router.excluded.is_empty(), "generated Ingresses were excluded: {:?}", router.excluded);
+    prop_assert!(
+        router.table().excluded.is_empty(),
+        "generated Ingresses were excluded: {:?}",
+        router.table().excluded
+    );
     for (host, path) in requests {
         let request = Request::from_bytes(host, path);
         let view = router.route(&request).view();
@@ -164,7 +165,7 @@ proptest! {
     }
 }
 
-/// The reference itself, on the examples SEMANTICS.md gives (so a reference bug cannot hide a
+/// The reference itself, on the examples the crate documentation gives (so a reference bug cannot hide a
 /// library bug behind agreement).
 #[test]
 fn reference_follows_the_documented_examples() {
@@ -248,7 +249,7 @@ fn one_path_ingress(namespace: &str, name: &str, ts: Option<&str>, path: &str, p
 }
 
 /// Regression (found by `router_agrees_with_reference`): precedence key 4 breaks creationTimestamp
-/// ties by `namespace/name` as one string (SEMANTICS.md section 4; ingress-nginx's sortIngressSlice
+/// ties by `namespace/name` as one string (the crate documentation, section Precedence; ingress-nginx's sortIngressSlice
 /// compares `fmt.Sprintf("%v/%v", ns, name)` too). `team-b/web` sorts before `team/web` because
 /// `-` (0x2D) < `/` (0x2F); comparing namespace then name as a pair gives the opposite order.
 /// Guards `table::compile`'s age sort.
@@ -262,32 +263,32 @@ fn age_ties_compare_namespace_slash_name_as_one_string() {
     let want = reference_route(&set, IsMode::Prefix, None, b"example.com", b"/dup").backend;
     assert_eq!(want, "team-b-web:80", "the reference orders by the string namespace/name");
     let objects: Vec<Object> = set.into_iter().map(Object::Ingress).collect();
-    let (router, _) = compile(&objects, &CompileOptions::default());
+    let router = compile(&objects, &CompileOptions::default());
     let decision = router.route(&Request::new("example.com", "/dup"));
     assert_eq!(
-        decision.backend_label(),
+        decision.view().backend,
         want,
         "library bug: src/table.rs compile() sorts same-age Ingresses by (namespace, name) instead of the string `namespace/name`"
     );
-    assert_eq!(router.ingresses[0].key(), "team-b/web", "age rank 0 is the older Ingress");
+    assert_eq!(router.table().ingresses[0].key(), "team-b/web", "age rank 0 is the older Ingress");
 }
 
-/// Spec question (found by the property test, then kept out of its generator): SEMANTICS.md
-/// section 3 says Prefix `p == "/"` matches every request path, but the library's element-wise
+/// Spec question (found by the property test, then kept out of its generator): the crate
+/// documentation (section Paths) says Prefix `p == "/"` matches every request path, but the library's element-wise
 /// prefix only matches paths that are empty or start with `/`, so a request target such as `*`
 /// (`OPTIONS * HTTP/1.1`) or a relative path given through `Request::from_bytes` gets the default
 /// backend instead of the `/` rule. Either the library (`HostTable::lookup` / `path::matches`:
-/// an empty element-prefix key of a path `/` matches everything) or SEMANTICS.md (request paths not
+/// an empty element-prefix key of a path `/` matches everything) or the crate documentation (request paths not
 /// starting with `/` match no element-wise prefix) should change; this test states the current text.
 #[test]
-// Guards SEMANTICS.md section 3: `Prefix /` matches every request path, with or without a leading `/`.
+// Guards the crate documentation, section Paths: `Prefix /` matches every request path, with or without a leading `/`.
 fn prefix_root_matches_request_paths_without_leading_slash() {
     let set = vec![one_path_ingress("default", "root", None, "/", "Prefix", "root")];
     let objects: Vec<Object> = set.iter().cloned().map(Object::Ingress).collect();
-    let (router, _) = compile(&objects, &CompileOptions::default());
+    let router = compile(&objects, &CompileOptions::default());
     for target in ["*", "b", "b?x"] {
         let want = reference_route(&set, IsMode::Prefix, None, b"example.com", target.as_bytes()).backend;
         assert_eq!(want, "root:80");
-        assert_eq!(router.route(&Request::new("example.com", target)).backend_label(), want, "target {target:?}");
+        assert_eq!(router.route(&Request::new("example.com", target)).view().backend, want, "target {target:?}");
     }
 }

@@ -3,8 +3,7 @@
 //! A missing or empty case file fails the test: it never passes by checking nothing.
 
 use ingress_router::model::{Ingress, IngressClass, Object};
-use ingress_router::normalize::{EscapedSlashes, PathNormalization, normalize_path};
-use ingress_router::{CompileOptions, ImplementationSpecific, Request, Via, compile};
+use ingress_router::{CompileOptions, Request, Via, compile};
 use serde_json::Value;
 
 fn cases() -> Vec<Value> {
@@ -16,25 +15,24 @@ fn cases() -> Vec<Value> {
 }
 
 /// Compile options and proxy normalisation for a case; `None` for modes this build does not have.
-fn options(case: &Value) -> Option<(CompileOptions, PathNormalization)> {
+fn options(case: &Value) -> Option<CompileOptions> {
     let mut compile = CompileOptions::default();
-    let mut normalization = PathNormalization::default();
     let Some(opts) = case.get("options").and_then(Value::as_object) else {
-        return Some((compile, normalization));
+        return Some(compile);
     };
     for (key, value) in opts {
         match key.as_str() {
             "ingress_class" => compile.ingress_class = Some(value.as_str()?.to_string()),
             "implementation_specific" => {
-                compile.implementation_specific = ImplementationSpecific::parse(value.as_str()?)?;
+                compile.implementation_specific = value.as_str()?.parse().ok()?;
             }
-            "normalize_path" => normalization.normalize_path = value.as_bool()?,
-            "merge_slashes" => normalization.merge_slashes = value.as_bool()?,
-            "escaped_slashes" => normalization.escaped_slashes = EscapedSlashes::parse(value.as_str()?)?,
+            "normalize_path" => compile.normalize_path = value.as_bool()?,
+            "merge_slashes" => compile.merge_slashes = value.as_bool()?,
+            "escaped_slashes" => compile.escaped_slashes = value.as_str()?.parse().ok()?,
             _ => return None, // e.g. mode: ingress-nginx (a later profile)
         }
     }
-    Some((compile, normalization))
+    Some(compile)
 }
 
 #[test]
@@ -44,7 +42,7 @@ fn routing_cases() {
     let mut skipped = Vec::new();
     for case in &cases {
         let id = case["id"].as_str().unwrap();
-        let Some((options, normalization)) = options(case) else {
+        let Some(options) = options(case) else {
             skipped.push(id);
             continue;
         };
@@ -59,20 +57,19 @@ fn routing_cases() {
                 _ => Object::Ingress(serde_json::from_value::<Ingress>(i.clone()).unwrap()),
             })
             .collect();
-        let (router, _) = compile(&objects, &options);
+        let router = compile(&objects, &options);
         let host = case["request"]["host"].as_str().unwrap();
         let raw_path = case["request"]["path"].as_str().unwrap();
-        let path = normalize_path(raw_path.as_bytes(), &normalization).unwrap();
-        let decision = router.route(&Request::from_bytes(host.as_bytes(), &path));
+        let decision = router.route(&Request::new(host, raw_path));
         let expect = &case["expect"];
         let want = expect["backend"].as_str().unwrap();
-        let got = decision.backend_label();
+        let got = decision.backend().map_or_else(|| String::from("404"), |b| b.to_string());
         let ok = match want {
-            "404" => decision.via == Via::None,
+            "404" => decision.via() == Via::None,
             "default" => {
-                decision.via == Via::DefaultBackend && Some(got.as_str()) == expect["default_service"].as_str()
+                decision.via() == Via::DefaultBackend && Some(got.as_str()) == expect["default_service"].as_str()
             }
-            _ => decision.via == Via::Rule && got == want,
+            _ => decision.via() == Via::Rule && got == want,
         };
         let matched_ok = match expect.get("matched") {
             None => true,
@@ -87,7 +84,7 @@ fn routing_cases() {
             }
         };
         // The explanation must agree with the fast path.
-        let explained = router.explain(&Request::from_bytes(host.as_bytes(), &path));
+        let explained = router.explain(&Request::new(host, raw_path));
         let explain_ok = explained.decision == decision.view();
         if !(ok && matched_ok && explain_ok) {
             failures.push(format!("{id}: expected {expect}, got {:?} (explain agrees: {explain_ok})", decision.view()));

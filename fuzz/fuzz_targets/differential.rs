@@ -111,13 +111,10 @@ fuzz_target!(|data: &[u8]| {
     let fallback = configured_default(&case);
     let objects: Vec<Object> = ingresses.iter().cloned().map(Object::Ingress).collect();
     for mode in IS_MODES {
-        let options = CompileOptions {
-            implementation_specific: library_mode(mode),
-            default_backend: fallback.clone(),
-            ..CompileOptions::default()
-        };
-        let (router, _) = compile(&objects, &options);
-        assert!(router.excluded.is_empty(), "generated Ingresses were excluded: {:?}", router.excluded);
+        let mut options = CompileOptions::default().with_implementation_specific(library_mode(mode));
+        options.default_backend = fallback.clone();
+        let router = compile(&objects, &options);
+        assert!(router.table().excluded.is_empty(), "generated Ingresses were excluded: {:?}", router.table().excluded);
         for (host, path) in &requests {
             let request = Request::from_bytes(host, path);
             let view = router.route(&request).view();

@@ -1,5 +1,5 @@
 //! Arbitrary bytes through the whole pipeline: `input::parse` -> `compile` -> `route` and
-//! `explain` (and the table view, proxy path normalisation, URL reading). Must never panic.
+//! `explain` (and the table view, proxy path normalisation inside `route`, URL reading). Must never panic.
 //!
 //! Layout of a fuzz input: byte 0 holds option bits; then the input text; then, after the last
 //! NUL byte (if any), requests, one per line, `host path` (split at the first space). Without a
@@ -7,8 +7,7 @@
 #![no_main]
 
 use ingress_router::model::{IngressBackend, IngressServiceBackend, ServiceBackendPort};
-use ingress_router::normalize::{EscapedSlashes, PathNormalization, normalize_path};
-use ingress_router::{CompileOptions, ImplementationSpecific, Request, compile, input};
+use ingress_router::{CompileOptions, EscapedSlashes, ImplementationSpecific, Request, compile, input};
 use libfuzzer_sys::fuzz_target;
 
 const DEFAULT_REQUESTS: &[(&[u8], &[u8])] = &[
@@ -47,48 +46,47 @@ fuzz_target!(|data: &[u8]| {
         let _ = note.to_string();
     }
     let objects = parsed.into_objects();
-    let options = CompileOptions {
-        implementation_specific: match (flags >> 1) % 3 {
+    let mut options = CompileOptions::default()
+        .with_implementation_specific(match (flags >> 1) % 3 {
             0 => ImplementationSpecific::Prefix,
             1 => ImplementationSpecific::Exact,
             _ => ImplementationSpecific::StringPrefix,
-        },
-        // Bit 3: serve a class (exercises IngressClass participation).
-        ingress_class: (flags & 8 != 0).then(|| String::from("nginx")),
-        // Bit 4: a configured default backend.
-        default_backend: (flags & 16 != 0).then(|| IngressBackend {
+        })
+        // Bits 5 to 7: proxy path normalisation.
+        .with_normalize_path(flags & 32 != 0)
+        .with_merge_slashes(flags & 64 != 0)
+        .with_escaped_slashes(if flags & 128 != 0 {
+            EscapedSlashes::RejectRequest
+        } else {
+            EscapedSlashes::UnescapeAndForward
+        });
+    // Bit 3: serve a class (exercises IngressClass participation).
+    if flags & 8 != 0 {
+        options = options.with_ingress_class("nginx");
+    }
+    // Bit 4: a configured default backend.
+    if flags & 16 != 0 {
+        options = options.with_default_backend(IngressBackend {
             service: Some(IngressServiceBackend {
                 name: "fallback".into(),
                 port: Some(ServiceBackendPort { name: None, number: Some(80) }),
             }),
             resource: None,
-        }),
-        ..CompileOptions::default()
-    };
-    let (router, diagnostics) = compile(&objects, &options);
+        });
+    }
+    let router = compile(&objects, &options);
+    let diagnostics = router.lint(&objects);
     for d in &diagnostics {
         let _ = d.to_string();
     }
     let _ = serde_json::to_string(&router.table()).expect("the table view serialises");
 
-    let normalization = PathNormalization {
-        normalize_path: flags & 32 != 0,
-        merge_slashes: flags & 64 != 0,
-        escaped_slashes: if flags & 128 != 0 {
-            EscapedSlashes::RejectRequest
-        } else {
-            EscapedSlashes::UnescapeAndForward
-        },
-    };
     let check = |host: &[u8], path: &[u8]| {
         let request = Request::from_bytes(host, path);
         let decision = router.route(&request);
         let explanation = router.explain(&request);
         assert_eq!(explanation.decision, decision.view(), "explain() and route() disagree");
         let _ = serde_json::to_string(&explanation).expect("the explanation serialises");
-        if let Ok(normalized) = normalize_path(path, &normalization) {
-            let _ = router.route(&Request::from_bytes(host, &normalized));
-        }
         let url = format!("http://{}{}", String::from_utf8_lossy(host), String::from_utf8_lossy(path));
         if let Ok(r) = Request::from_url(&url) {
             let _ = router.route(&r);

@@ -1,4 +1,4 @@
-//! Reading manifests and requests, and turning flags (and a tests file's `options:`) into options.
+//! Reading manifests and requests, and putting the command-line flags over a tests file's `options:`.
 
 use std::fmt::Display;
 use std::io::Read;
@@ -6,91 +6,35 @@ use std::path::{Path, PathBuf};
 
 use ingress_router::input::{self, Input, SourcedObject};
 use ingress_router::model::Object;
-use ingress_router::normalize::{EscapedSlashes, PathNormalization, Rejected, normalize_path};
-use ingress_router::path::ImplementationSpecific;
-use ingress_router::{CompileOptions, Profile, Request, Router, compile};
-use serde::{Deserialize, Deserializer};
+use ingress_router::{CompileOptions, Request, Router, compile};
 
 use super::{Common, Failure};
 
-/// A value given by name on the command line or in a tests file.
-pub trait Flag: Sized {
-    const EXPECTED: &'static str;
-    fn parse(s: &str) -> Option<Self>;
-}
-
-impl Flag for ImplementationSpecific {
-    const EXPECTED: &'static str = "prefix, exact or string-prefix";
-    fn parse(s: &str) -> Option<Self> {
-        ImplementationSpecific::parse(s)
+/// The tests file's options (or the defaults), with the command-line flags over them.
+pub fn options(common: &Common, file: &CompileOptions) -> CompileOptions {
+    let mut options = file.clone();
+    if let Some(class) = &common.ingress_class {
+        options.ingress_class = Some(class.clone());
     }
-}
-
-impl Flag for Profile {
-    const EXPECTED: &'static str = "spec";
-    fn parse(s: &str) -> Option<Self> {
-        Profile::parse(s)
-    }
-}
-
-impl Flag for EscapedSlashes {
-    const EXPECTED: &'static str = "KEEP_UNCHANGED, UNESCAPE_AND_FORWARD, REJECT_REQUEST or UNESCAPE_AND_REDIRECT";
-    fn parse(s: &str) -> Option<Self> {
-        EscapedSlashes::parse(s)
-    }
-}
-
-/// Parses a named value (clap's value parser).
-pub fn flag<T: Flag>(s: &str) -> Result<T, String> {
-    T::parse(s).ok_or_else(|| format!("expected {}", T::EXPECTED))
-}
-
-fn de_flag<'de, D: Deserializer<'de>, T: Flag>(d: D) -> Result<Option<T>, D::Error> {
-    let s = String::deserialize(d)?;
-    flag(&s).map(Some).map_err(|e| serde::de::Error::custom(format!("unknown value {s:?}: {e}")))
-}
-
-/// `options:` of a tests file; command-line flags win over them.
-#[derive(Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct FileOptions {
-    ingress_class: Option<String>,
-    #[serde(default, deserialize_with = "de_flag")]
-    implementation_specific: Option<ImplementationSpecific>,
-    #[serde(default, deserialize_with = "de_flag")]
-    profile: Option<Profile>,
-    normalize_path: Option<bool>,
-    merge_slashes: Option<bool>,
-    #[serde(default, deserialize_with = "de_flag")]
-    escaped_slashes: Option<EscapedSlashes>,
-}
-
-/// The compile options and proxy normalisation from the flags, then the tests file's options.
-pub fn options(common: &Common, file: &FileOptions) -> (CompileOptions, PathNormalization) {
-    let compile = CompileOptions {
-        ingress_class: common.ingress_class.clone().or_else(|| file.ingress_class.clone()),
-        implementation_specific: common.implementation_specific.or(file.implementation_specific).unwrap_or_default(),
-        profile: common.profile.or(file.profile).unwrap_or_default(),
-        ..CompileOptions::default()
-    };
-    let normalization = PathNormalization {
-        normalize_path: common.normalize_path || file.normalize_path.unwrap_or(false),
-        merge_slashes: common.merge_slashes || file.merge_slashes.unwrap_or(false),
-        escaped_slashes: common.escaped_slashes.or(file.escaped_slashes).unwrap_or_default(),
-    };
-    (compile, normalization)
+    options.implementation_specific = common.implementation_specific.unwrap_or(options.implementation_specific);
+    options.profile = common.profile.unwrap_or(options.profile);
+    options.normalize_path |= common.normalize_path;
+    options.merge_slashes |= common.merge_slashes;
+    options.escaped_slashes = common.escaped_slashes.unwrap_or(options.escaped_slashes);
+    options
 }
 
 /// Reads the manifests, compiles them and reports notes and diagnostics on stderr.
-pub fn router(common: &Common, file: &FileOptions) -> Result<(Router, PathNormalization), Failure> {
+pub fn router(common: &Common, file: &CompileOptions) -> Result<Router, Failure> {
     let loaded = load(&common.files)?;
     loaded.require_ingress("nothing to route")?;
-    let (options, normalization) = options(common, file);
-    let (router, diagnostics) = compile(&loaded.objects(), &options);
-    for diagnostic in &diagnostics {
+    let options = options(common, file);
+    let objects = loaded.objects();
+    let router = compile(&objects, &options);
+    for diagnostic in &router.lint(&objects) {
         stderr(diagnostic);
     }
-    Ok((router, normalization))
+    Ok(router)
 }
 
 pub fn stderr(line: &dyn Display) {
@@ -199,20 +143,18 @@ pub fn read_text(path: &Path) -> Result<(String, String), Failure> {
     }
 }
 
-/// A request as given: host and path as received, and for profiles that use them, method and headers.
+/// A request as given: host and path as received.
 #[derive(Default)]
 pub struct RequestSpec {
     pub host: String,
     pub path: String,
-    pub method: Option<String>,
-    pub headers: Vec<(String, String)>,
 }
 
 impl RequestSpec {
     /// From `URL` or `HOST PATH`.
     pub fn from_args(target: &str, path: Option<&str>) -> Result<Self, Failure> {
         match path {
-            Some(path) => Ok(RequestSpec { host: target.into(), path: path.into(), ..Default::default() }),
+            Some(path) => Ok(RequestSpec { host: target.into(), path: path.into() }),
             None => Self::from_url(target).map_err(Failure),
         }
     }
@@ -220,24 +162,10 @@ impl RequestSpec {
     pub fn from_url(url: &str) -> Result<Self, String> {
         let request = Request::from_url(url).map_err(|e| format!("bad URL {url:?}: {e}"))?;
         let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-        Ok(RequestSpec { host: text(request.host), path: text(request.path), ..Default::default() })
+        Ok(RequestSpec { host: text(request.host), path: text(request.path) })
     }
 
-    /// The path the proxy routes on, or its refusal.
-    pub fn normalized(&self, normalization: &PathNormalization) -> Result<Vec<u8>, Rejected> {
-        normalize_path(self.path.as_bytes(), normalization)
-    }
-
-    pub fn header_refs(&self) -> Vec<(&str, &str)> {
-        self.headers.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect()
-    }
-
-    /// The request to route, with the (normalised) path.
-    pub fn request<'a>(&'a self, path: &'a [u8], headers: &'a [(&'a str, &'a str)]) -> Request<'a> {
-        let request = Request::from_bytes(self.host.as_bytes(), path).with_headers(headers);
-        match &self.method {
-            Some(method) => request.with_method(method),
-            None => request,
-        }
+    pub fn request(&self) -> Request<'_> {
+        Request::new(&self.host, &self.path)
     }
 }

@@ -14,9 +14,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
-use ingress_router::Profile;
-use ingress_router::normalize::EscapedSlashes;
-use ingress_router::path::ImplementationSpecific;
+use ingress_router::{CompileOptions, EscapedSlashes, ImplementationSpecific, Profile};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -61,7 +59,7 @@ Tests file (YAML or JSON):
     request: {host: shop.example.com, path: /cart/items?id=1}   # or: {url: https://shop.example.com/cart}
     expect:
       backend: cart-api:80          # service:port | resource:<apiGroup>/<Kind>/<name> | \"404\" | \"400\" (rejected)
-      via: rule                     # optional: rule | defaultBackend | none
+      via: rule                     # optional: rule | defaultBackend | none | rejected
       matched: {ingress: shop/storefront, host: shop.example.com, path: /cart, pathType: Prefix}  # optional
 
 Examples:
@@ -126,10 +124,10 @@ pub struct Common {
     #[arg(long, value_name = "NAME")]
     pub ingress_class: Option<String>,
     /// How ImplementationSpecific paths match: prefix, exact or string-prefix [default: prefix].
-    #[arg(long, value_name = "MODE", value_parser = load::flag::<ImplementationSpecific>)]
+    #[arg(long, value_name = "MODE")]
     pub implementation_specific: Option<ImplementationSpecific>,
     /// Routing profile [default: spec].
-    #[arg(long, value_name = "PROFILE", value_parser = load::flag::<Profile>)]
+    #[arg(long, value_name = "PROFILE")]
     pub profile: Option<Profile>,
     /// Proxy normalisation before routing: decode unreserved %XX, remove `.` and `..` segments.
     #[arg(long)]
@@ -138,7 +136,7 @@ pub struct Common {
     #[arg(long)]
     pub merge_slashes: bool,
     /// What the proxy does with %2F and %5C: KEEP_UNCHANGED, UNESCAPE_AND_FORWARD, REJECT_REQUEST, UNESCAPE_AND_REDIRECT.
-    #[arg(long, value_name = "ACTION", value_parser = load::flag::<EscapedSlashes>)]
+    #[arg(long, value_name = "ACTION")]
     pub escaped_slashes: Option<EscapedSlashes>,
 }
 
@@ -208,7 +206,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Route(args) => request_command(&args, false),
         Command::Explain(args) => request_command(&args, true),
         Command::Table(args) => {
-            let (router, _) = load::router(&args.common, &load::FileOptions::default())?;
+            let router = load::router(&args.common, &CompileOptions::default())?;
             print(&if args.json { show::json(&router.table()) } else { show::table(&router) });
             Ok(0)
         }
@@ -219,21 +217,14 @@ fn run(cli: Cli) -> Result<i32, Failure> {
 }
 
 fn request_command(args: &RequestArgs, explain: bool) -> Result<i32, Failure> {
-    let request = load::RequestSpec::from_args(&args.target, args.path.as_deref())?;
-    let (router, normalization) = load::router(&args.common, &load::FileOptions::default())?;
-    let text = match request.normalized(&normalization) {
-        Err(rejected) if args.json => show::json(&show::RejectedView::new(rejected)),
-        Err(rejected) => show::rejected(&request, rejected),
-        Ok(path) => {
-            let headers = request.header_refs();
-            let req = request.request(&path, &headers);
-            match (explain, args.json) {
-                (false, true) => show::json(&router.route(&req).view()),
-                (false, false) => show::decision(&router.route(&req).view()),
-                (true, true) => show::json(&router.explain(&req)),
-                (true, false) => show::explanation(&router.explain(&req), &request, &path),
-            }
-        }
+    let spec = load::RequestSpec::from_args(&args.target, args.path.as_deref())?;
+    let router = load::router(&args.common, &CompileOptions::default())?;
+    let request = spec.request();
+    let text = match (explain, args.json) {
+        (false, true) => show::json(&router.route(&request).view()),
+        (false, false) => show::decision(&router.route(&request).view()),
+        (true, true) => show::json(&router.explain(&request)),
+        (true, false) => show::explanation(&router.explain(&request)),
     };
     print(&text);
     Ok(0)

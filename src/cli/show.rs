@@ -2,15 +2,12 @@
 
 use std::fmt::Write;
 
-use ingress_router::explain::{Candidate, DecisionView};
-use ingress_router::host::Tier;
-use ingress_router::normalize::Rejected;
-use ingress_router::path::{MatchKind, PathType};
-use ingress_router::table::Standing;
-use ingress_router::{Explanation, Router, Via};
+use ingress_router::Candidate;
+use ingress_router::StandingView;
+use ingress_router::Tier;
+use ingress_router::{DecisionView, Explanation, Router, Via};
+use ingress_router::{MatchKind, PathType};
 use serde::Serialize;
-
-use super::load::RequestSpec;
 
 /// Paths of other host tiers listed by `explain` before it only counts them.
 const OTHER_TIERS_SHOWN: usize = 20;
@@ -19,28 +16,6 @@ pub fn json(value: &impl Serialize) -> String {
     let mut text = serde_json::to_string_pretty(value).expect("views serialize to JSON");
     text.push('\n');
     text
-}
-
-/// What `--json` prints when the proxy refuses the request before routing.
-#[derive(Serialize)]
-pub struct RejectedView {
-    backend: &'static str,
-    via: &'static str,
-    reason: String,
-}
-
-impl RejectedView {
-    pub fn new(rejected: Rejected) -> Self {
-        RejectedView { backend: "400", via: "rejected", reason: rejected.to_string() }
-    }
-}
-
-pub fn rejected(request: &RequestSpec, rejected: Rejected) -> String {
-    columns(&[
-        row(["request:", &format!("host {}, path {}", request.host, request.path)]),
-        row(["backend:", "400"]),
-        row(["via:", &format!("rejected by the proxy before routing: {rejected}")]),
-    ])
 }
 
 fn row<const N: usize>(cells: [&str; N]) -> Vec<String> {
@@ -112,7 +87,10 @@ pub fn decision(view: &DecisionView) -> String {
             rows.push(row(["from:", &from]));
         }
         Via::None => rows.push(row(["reason:", "no path matched and there is no defaultBackend"])),
-        Via::Rule => {}
+        _ => {}
+    }
+    if let Some(reason) = &view.reason {
+        rows.push(row(["reason:", &format!("rejected by the proxy before routing: {reason}")]));
     }
     columns(&rows)
 }
@@ -133,6 +111,11 @@ pub fn decision_line(view: &DecisionView) -> String {
             view.backend,
             view.default_from.as_ref().map_or("the configured default backend".into(), |i| format!("of Ingress {i}"))
         ),
+        (None, Via::Rejected) => format!(
+            "{}: rejected by the proxy before routing: {}",
+            view.backend,
+            view.reason.as_deref().unwrap_or_default()
+        ),
         _ => format!("{}: no path matched and there is no defaultBackend", view.backend),
     }
 }
@@ -144,11 +127,15 @@ fn mark(c: &Candidate) -> String {
     }
 }
 
-pub fn explanation(e: &Explanation, request: &RequestSpec, routed_path: &[u8]) -> String {
+pub fn explanation(e: &Explanation) -> String {
     let mut out = String::new();
-    let mut head = vec![row(["request:", &format!("host {}, path {}", request.host, request.path)])];
-    if routed_path != request.path.as_bytes() {
-        head.push(row(["proxy:", &format!("path normalised to {}", String::from_utf8_lossy(routed_path))]));
+    let mut head = vec![row(["request:", &format!("host {}, path {}", e.host, e.path)])];
+    if e.decision.via == Via::Rejected {
+        head.push(row(["decision:", &decision_line(&e.decision)]));
+        return columns(&head);
+    }
+    if let Some(path) = &e.normalized_path {
+        head.push(row(["proxy:", &format!("path normalised to {path}")]));
     }
     let host = e
         .normalized_host
@@ -240,28 +227,26 @@ pub fn table(router: &Router) -> String {
             .collect();
         for (line, p) in columns(&rows).lines().zip(&host.paths) {
             let _ = writeln!(out, "{line}");
-            match p.standing {
-                Standing::Active => {}
-                Standing::Shadowed { by } => {
-                    let w = &router.routes[by];
-                    let by = router.ingress_of(w).key();
+            match &p.standing {
+                StandingView::Active => {}
+                StandingView::Shadowed { by } => {
                     let _ = writeln!(
                         out,
-                        "       shadowed: {by} ({}) declares the same host, path and pathType and wins",
-                        w.field()
+                        "       shadowed: {} ({}) declares the same host, path and pathType and wins",
+                        by.ingress, by.field
                     );
                 }
-                Standing::Unreachable { by } => {
-                    let w = &router.routes[by];
-                    let by = router.ingress_of(w).key();
+                StandingView::Unreachable { by } => {
                     let _ = writeln!(
                         out,
-                        "       unreachable: {} {} in {by} ({}) always wins",
-                        w.path_type,
-                        path_name(&w.path),
-                        w.field()
+                        "       unreachable: {} {} in {} ({}) always wins",
+                        by.path_type,
+                        path_name(&by.path),
+                        by.ingress,
+                        by.field
                     );
                 }
+                _ => {}
             }
         }
         if let Some(d) = &host.default_backend {

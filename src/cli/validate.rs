@@ -6,16 +6,16 @@ use std::fmt::Write;
 use std::path::PathBuf;
 
 use clap::Args;
-use ingress_router::diagnostics::{Diagnostic, ObjectRef, Severity, code};
+use ingress_router::ImplementationSpecific;
 use ingress_router::input::{Origin, SourcedObject};
 use ingress_router::model::{Ingress, Object};
-use ingress_router::path::ImplementationSpecific;
 use ingress_router::position::{Position, Positions};
 use ingress_router::validation::{self, FieldError, Operation};
-use ingress_router::{Profile, compile};
+use ingress_router::{Code, Diagnostic, ObjectRef, Severity};
+use ingress_router::{CompileOptions, Profile, compile};
 use serde::Serialize;
 
-use super::load::{self, FileOptions, Loaded};
+use super::load::{self, Loaded};
 use super::{Common, Failure, show};
 
 const INGRESS: &str = "Ingress.networking.k8s.io";
@@ -40,10 +40,10 @@ pub struct ValidateArgs {
     #[arg(long, value_name = "NAME")]
     ingress_class: Option<String>,
     /// How ImplementationSpecific paths match, for the warnings: prefix, exact or string-prefix [default: prefix].
-    #[arg(long, value_name = "MODE", value_parser = load::flag::<ImplementationSpecific>)]
+    #[arg(long, value_name = "MODE")]
     implementation_specific: Option<ImplementationSpecific>,
     /// Routing profile, for the warnings [default: spec].
-    #[arg(long, value_name = "PROFILE", value_parser = load::flag::<Profile>)]
+    #[arg(long, value_name = "PROFILE")]
     profile: Option<Profile>,
 }
 
@@ -146,10 +146,11 @@ pub fn run(args: &ValidateArgs) -> Result<i32, Failure> {
         merge_slashes: false,
         escaped_slashes: None,
     };
-    let (options, _) = load::options(&common, &FileOptions::default());
-    let (_, diagnostics) = compile(&loaded.objects(), &options);
+    let options = load::options(&common, &CompileOptions::default());
+    let objects = loaded.objects();
+    let diagnostics = compile(&objects, &options).lint(&objects);
     // The invalid Ingresses are reported above, each with every error and its place.
-    let diagnostics: Vec<Diagnostic> = diagnostics.into_iter().filter(|d| d.code != code::INVALID_INGRESS).collect();
+    let diagnostics: Vec<Diagnostic> = diagnostics.into_iter().filter(|d| d.code != Code::InvalidIngress).collect();
 
     let invalid = checked.iter().filter(|c| !c.valid).count();
     // No other diagnostic is an error today; one would fail like a warning under --strict.

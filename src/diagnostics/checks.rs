@@ -10,7 +10,7 @@ use alloc::vec::Vec;
 use core::cmp::Ordering;
 
 use super::annotations::{self, NGINX_PREFIX};
-use super::{Diagnostic, ObjectRef, Severity, code};
+use super::{Code, Diagnostic, ObjectRef, Severity, code};
 use crate::class;
 use crate::host::wildcard_suffix;
 use crate::model::{
@@ -26,37 +26,10 @@ use crate::table::CompileOptions;
 /// Class checks look at every Ingress; the other checks only at the Ingresses that take part for
 /// `options.ingress_class` (all of them when it is `None`). Service checks run only when the input
 /// holds at least one Service: users often paste Ingresses alone. Nothing here repeats what
-/// [`compile`](crate::table::compile) reports (invalid Ingresses, classes not served, duplicate and
+/// the table reports (`diagnostics::table`) (invalid Ingresses, classes not served, duplicate and
 /// unreachable paths, default-backend conflicts).
 ///
-/// ```
-/// use ingress_router::diagnostics::{code, lint};
-/// use ingress_router::{CompileOptions, input};
-/// let yaml = r#"
-/// apiVersion: networking.k8s.io/v1
-/// kind: Ingress
-/// metadata:
-///   name: web
-///   namespace: shop
-///   annotations: {nginx.ingress.kubernetes.io/rewrite-targt: /}
-/// spec:
-///   rules:
-///   - host: shop.example.com
-///     http:
-///       paths:
-///       - {path: /, pathType: Prefix, backend: {service: {name: cart, port: {name: http}}}}
-/// ---
-/// apiVersion: v1
-/// kind: Service
-/// metadata: {name: cart, namespace: shop}
-/// spec: {ports: [{name: web, port: 80}]}
-/// "#;
-/// let objects = input::parse("shop.yaml", yaml).unwrap().into_objects();
-/// let diagnostics = lint(&objects, &CompileOptions::default());
-/// let codes: Vec<&str> = diagnostics.iter().map(|d| d.code).collect();
-/// assert_eq!(codes, [code::UNKNOWN_ANNOTATION, code::MISSING_PORT_NAME]);
-/// assert!(diagnostics[0].message.contains("did you mean nginx.ingress.kubernetes.io/rewrite-target?"));
-/// ```
+/// [`Router::lint`](crate::Router::lint) shows an example.
 pub fn lint(objects: &[Object], options: &CompileOptions) -> Vec<Diagnostic> {
     let input = Input::new(objects, options);
     let mut out = Vec::new();
@@ -818,13 +791,7 @@ fn service_label(service: &Service) -> String {
     format!("{}/{}", service.metadata.namespace_or_default(), service.metadata.name)
 }
 
-fn diagnostic(
-    code: &'static str,
-    severity: Severity,
-    message: String,
-    objects: Vec<ObjectRef>,
-    fix: String,
-) -> Diagnostic {
+fn diagnostic(code: Code, severity: Severity, message: String, objects: Vec<ObjectRef>, fix: String) -> Diagnostic {
     Diagnostic { code, severity, message, objects, fix }
 }
 
@@ -891,7 +858,7 @@ fn compare(a: &Diagnostic, b: &Diagnostic) -> Ordering {
         }
         (x, y) => x.is_some().cmp(&y.is_some()),
     }
-    .then(a.code.cmp(b.code))
+    .then(a.code.as_str().cmp(b.code.as_str()))
 }
 
 /// Compares strings with runs of digits compared by value: `paths[2]` before `paths[10]`.

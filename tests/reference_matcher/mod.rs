@@ -1,4 +1,5 @@
-//! A naive reference matcher, written from `SEMANTICS.md` sections 2-5 and nothing else.
+//! A naive reference matcher, written from the crate documentation's Semantics
+//! section (hosts, paths, precedence, default backend; src/lib.rs) and nothing else.
 //!
 //! It deliberately shares no matching code with the library: host normalisation, wildcard
 //! matching, tiers, path matching per pathType and ImplementationSpecific mode, the five precedence
@@ -19,7 +20,7 @@ use ingress_router::model::{
     ObjectMeta, ServiceBackendPort, TypedLocalObjectReference,
 };
 
-/// How `ImplementationSpecific` paths match (SEMANTICS.md section 3, `spec` profile).
+/// How `ImplementationSpecific` paths match (the crate documentation, section Paths; `spec` profile).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IsMode {
     Prefix,
@@ -301,7 +302,7 @@ fn beats(a: &Candidate<'_>, b: &Candidate<'_>) -> bool {
     a.path_index < b.path_index
 }
 
-/// Routes a request by SEMANTICS.md sections 2-5 over every rule of `ingresses` (all taking part).
+/// Routes a request by the crate documentation's Semantics section over every rule of `ingresses` (all taking part).
 pub fn reference_route(
     ingresses: &[Ingress],
     mode: IsMode,

@@ -1,0 +1,315 @@
+//! What [`Router::route`](crate::Router::route) answers: borrowed from the router, built without
+//! allocating.
+//!
+//! ```
+//! use ingress_router::{compile, input, BackendRef, CompileOptions, EscapedSlashes, Request, Via};
+//! let yaml = r#"
+//! apiVersion: networking.k8s.io/v1
+//! kind: Ingress
+//! metadata: {name: api, namespace: team-b}
+//! spec:
+//!   rules:
+//!   - http:
+//!       paths:
+//!       - {path: /v1, pathType: Prefix, backend: {service: {name: api, port: {number: 80}}}}
+//!       - {path: /files, pathType: Prefix, backend: {resource: {apiGroup: k8s.example.com, kind: Bucket, name: files}}}
+//! "#;
+//! let objects = input::parse("api.yaml", yaml).unwrap().into_objects();
+//! let options = CompileOptions::default().with_escaped_slashes(EscapedSlashes::RejectRequest);
+//! let router = compile(&objects, &options);
+//!
+//! let decision = router.route(&Request::new("example.com", "/v1/users"));
+//! assert_eq!(decision.via(), Via::Rule);
+//! let backend = decision.backend().unwrap();
+//! assert_eq!((backend.namespace(), backend.to_string().as_str()), ("team-b", "api:80"));
+//! let matched = decision.matched().unwrap();
+//! assert_eq!((matched.ingress.to_string().as_str(), matched.path, matched.rule_index), ("team-b/api", "/v1", 0));
+//!
+//! let files = router.route(&Request::new("example.com", "/files/a")).backend().unwrap();
+//! assert_eq!(files.to_string(), "resource:k8s.example.com/Bucket/files");
+//! assert!(matches!(files, BackendRef::Resource { kind: "Bucket", .. }));
+//!
+//! let refused = router.route(&Request::new("example.com", "/v1/a%2Fb"));
+//! assert_eq!((refused.via(), refused.rejection().map(|r| r.status())), (Via::Rejected, Some(400)));
+//! assert_eq!(router.route(&Request::new("example.com", "/v2")).view().backend, "404");
+//! ```
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use core::fmt;
+
+use serde::Serialize;
+
+use crate::model::{IngressBackend, ServiceBackendPort};
+use crate::path::PathType;
+use crate::table;
+
+/// How a request was answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub enum Via {
+    /// A rule's path matched.
+    Rule,
+    /// No path matched; a `defaultBackend` (or the configured default) answered.
+    DefaultBackend,
+    /// Nothing matched and there is no default: 404.
+    None,
+    /// The proxy refuses the request before routing ([`Decision::rejection`] says why).
+    Rejected,
+}
+
+impl Via {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Via::Rule => "rule",
+            Via::DefaultBackend => "defaultBackend",
+            Via::None => "none",
+            Via::Rejected => "rejected",
+        }
+    }
+}
+
+impl fmt::Display for Via {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why the proxy refuses a request before routing (see [`CompileOptions`](crate::CompileOptions)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Rejection {
+    /// The path contains `%2F` or `%5C` and escaped slashes are rejected: 400 Bad Request.
+    EscapedSlash,
+    /// The path needs normalising and is longer than
+    /// [`MAX_NORMALIZED_PATH`](crate::MAX_NORMALIZED_PATH) bytes: 414 URI Too Long.
+    PathTooLong,
+}
+
+impl Rejection {
+    /// The HTTP status the proxy answers with.
+    pub fn status(self) -> u16 {
+        match self {
+            Rejection::EscapedSlash => 400,
+            Rejection::PathTooLong => 414,
+        }
+    }
+}
+
+impl core::error::Error for Rejection {}
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Rejection::EscapedSlash => {
+                "the path contains an escaped slash (%2F or %5C) and escaped slashes are rejected"
+            }
+            Rejection::PathTooLong => "the path is too long to normalise",
+        })
+    }
+}
+
+/// The port of a Service backend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ServicePort<'a> {
+    Number(u16),
+    Name(&'a str),
+}
+
+/// A backend, with the namespace it lives in: `default/api:80` and `team-b/api:80` differ.
+///
+/// `Display` gives the label the CLI prints and tests files expect, without the namespace:
+/// `api:80`, `api:http`, `resource:group/Kind/name`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum BackendRef<'a> {
+    /// A Service (port `None` only for a configured default backend without one).
+    Service { namespace: &'a str, name: &'a str, port: Option<ServicePort<'a>> },
+    /// Any other resource (`apiGroup` `""` for the core group).
+    Resource { namespace: &'a str, api_group: &'a str, kind: &'a str, name: &'a str },
+}
+
+impl<'a> BackendRef<'a> {
+    /// `None` for a backend that names nothing (validation rejects those in Ingresses).
+    pub(crate) fn new(namespace: &'a str, backend: &'a IngressBackend) -> Option<Self> {
+        if let Some(s) = &backend.service {
+            let port = match &s.port {
+                Some(ServiceBackendPort { number: Some(n), .. }) if *n != 0 => {
+                    u16::try_from(*n).ok().map(ServicePort::Number)
+                }
+                Some(ServiceBackendPort { name: Some(p), .. }) => Some(ServicePort::Name(p)),
+                _ => None,
+            };
+            return Some(BackendRef::Service { namespace, name: &s.name, port });
+        }
+        let r = backend.resource.as_ref()?;
+        Some(BackendRef::Resource {
+            namespace,
+            api_group: r.api_group.as_deref().unwrap_or(""),
+            kind: &r.kind,
+            name: &r.name,
+        })
+    }
+
+    /// The namespace of the Ingress that names the backend (`""` for the configured default).
+    pub fn namespace(&self) -> &'a str {
+        match *self {
+            BackendRef::Service { namespace, .. } | BackendRef::Resource { namespace, .. } => namespace,
+        }
+    }
+}
+
+impl fmt::Display for BackendRef<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BackendRef::Service { name, port: Some(ServicePort::Number(n)), .. } => write!(f, "{name}:{n}"),
+            BackendRef::Service { name, port: Some(ServicePort::Name(p)), .. } => write!(f, "{name}:{p}"),
+            BackendRef::Service { name, port: None, .. } => f.write_str(name),
+            BackendRef::Resource { api_group, kind, name, .. } => write!(f, "resource:{api_group}/{kind}/{name}"),
+        }
+    }
+}
+
+/// An Ingress, by namespace and name; `Display`: `namespace/name`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct IngressRef<'a> {
+    pub namespace: &'a str,
+    pub name: &'a str,
+}
+
+impl fmt::Display for IngressRef<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.namespace, self.name)
+    }
+}
+
+/// The path that won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct MatchedRule<'a> {
+    pub ingress: IngressRef<'a>,
+    /// The rule host as written (`""` for a host-less rule).
+    pub host: &'a str,
+    /// The path as written (`""` when absent).
+    pub path: &'a str,
+    pub path_type: PathType,
+    /// Its place: `spec.rules[rule_index].http.paths[path_index]`.
+    pub rule_index: usize,
+    pub path_index: usize,
+}
+
+/// The answer to one request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decision<'r> {
+    via: Via,
+    backend: Option<BackendRef<'r>>,
+    matched: Option<MatchedRule<'r>>,
+    default_from: Option<IngressRef<'r>>,
+    rejection: Option<Rejection>,
+}
+
+impl<'r> Decision<'r> {
+    pub(crate) fn rejected(rejection: Rejection) -> Self {
+        Decision { via: Via::Rejected, backend: None, matched: None, default_from: None, rejection: Some(rejection) }
+    }
+
+    pub(crate) fn of(raw: &table::Decision<'r>) -> Self {
+        let ingress = raw.ingress.map(|i| IngressRef { namespace: &i.namespace, name: &i.name });
+        let backend = raw.backend.and_then(|b| BackendRef::new(ingress.map_or("", |i| i.namespace), b));
+        let matched = raw.route.zip(ingress).map(|(r, ingress)| MatchedRule {
+            ingress,
+            host: &r.host,
+            path: &r.path,
+            path_type: r.path_type,
+            rule_index: r.rule_index,
+            path_index: r.path_index,
+        });
+        Decision {
+            via: raw.via,
+            backend,
+            matched,
+            default_from: if raw.via == Via::DefaultBackend { ingress } else { None },
+            rejection: None,
+        }
+    }
+
+    pub fn via(&self) -> Via {
+        self.via
+    }
+
+    /// The backend that serves the request; `None`: 404, or rejected.
+    pub fn backend(&self) -> Option<BackendRef<'r>> {
+        self.backend
+    }
+
+    /// The winning path, when [`via`](Self::via) is [`Via::Rule`].
+    pub fn matched(&self) -> Option<MatchedRule<'r>> {
+        self.matched
+    }
+
+    /// The Ingress whose `defaultBackend` answered (`None` for the configured default).
+    pub fn default_from(&self) -> Option<IngressRef<'r>> {
+        self.default_from
+    }
+
+    /// Why the proxy refused the request, when [`via`](Self::via) is [`Via::Rejected`].
+    pub fn rejection(&self) -> Option<Rejection> {
+        self.rejection
+    }
+
+    /// As owned data (for JSON, tests files and bindings).
+    pub fn view(&self) -> DecisionView {
+        let backend = match (self.backend, self.rejection) {
+            (Some(b), _) => b.to_string(),
+            (None, Some(r)) => r.status().to_string(),
+            (None, None) => String::from("404"),
+        };
+        DecisionView {
+            backend,
+            via: self.via,
+            matched: self.matched.map(|m| MatchedView {
+                ingress: m.ingress.to_string(),
+                host: m.host.into(),
+                path: m.path.into(),
+                path_type: m.path_type,
+                field: format!("spec.rules[{}].http.paths[{}]", m.rule_index, m.path_index),
+            }),
+            default_from: self.default_from.map(|i| i.to_string()),
+            reason: self.rejection.map(|r| r.to_string()),
+        }
+    }
+}
+
+/// A [`Decision`] as owned data.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct DecisionView {
+    /// `service:port`, `resource:group/Kind/name`, `404`, or the refusal's status (`400`).
+    pub backend: String,
+    pub via: Via,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matched: Option<MatchedView>,
+    /// `namespace/name` of the Ingress whose defaultBackend answered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default_from: Option<String>,
+    /// Why the proxy refused the request.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// The winning path, as owned data.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct MatchedView {
+    /// `namespace/name`.
+    pub ingress: String,
+    /// The rule host (`""` for host-less rules).
+    pub host: String,
+    pub path: String,
+    pub path_type: PathType,
+    /// `spec.rules[i].http.paths[j]`.
+    pub field: String,
+}

@@ -1,0 +1,191 @@
+//! How to compile: [`CompileOptions`] and the named values its fields take.
+//!
+//! The options deserialise from the same camelCase names everywhere they are written (a tests
+//! file's `options:`, the npm package's options object, the Envoy filter's configuration), and
+//! every named value parses with [`FromStr`](core::str::FromStr) through the same names:
+//!
+//! ```
+//! use ingress_router::{CompileOptions, ImplementationSpecific};
+//! let options: CompileOptions =
+//!     serde_json::from_str(r#"{"ingressClass": "nginx", "implementationSpecific": "string-prefix"}"#).unwrap();
+//! assert_eq!(options, CompileOptions::default()
+//!     .with_ingress_class("nginx")
+//!     .with_implementation_specific(ImplementationSpecific::StringPrefix));
+//! let error = "regex".parse::<ImplementationSpecific>().unwrap_err();
+//! assert_eq!(error.to_string(), r#"unknown implementationSpecific "regex": expected prefix, exact or string-prefix"#);
+//! assert!(serde_json::from_str::<CompileOptions>(r#"{"ingressClas": "nginx"}"#).is_err());
+//! ```
+
+use alloc::string::{String, ToString};
+use core::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::IngressBackend;
+
+/// A value that names none of an option's values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownValue {
+    option: &'static str,
+    value: String,
+    expected: &'static str,
+}
+
+impl fmt::Display for UnknownValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown {} {:?}: expected {}", self.option, self.value, self.expected)
+    }
+}
+
+impl core::error::Error for UnknownValue {}
+
+/// An option's enum with one stable name per value: `as_str`, `Display`, `FromStr`, and serde
+/// through those names.
+macro_rules! named_values {
+    ($(#[$meta:meta])* $name:ident, $option:literal, $expected:literal { $($(#[$vmeta:meta])* $variant:ident = $text:literal,)+ }) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum $name {
+            $($(#[$vmeta])* $variant,)+
+        }
+
+        impl $name {
+            /// The name it is written with.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text,)+
+                }
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl core::str::FromStr for $name {
+            type Err = UnknownValue;
+            fn from_str(s: &str) -> Result<Self, UnknownValue> {
+                match s {
+                    $($text => Ok($name::$variant),)+
+                    _ => Err(UnknownValue { option: $option, value: s.to_string(), expected: $expected }),
+                }
+            }
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let s = alloc::borrow::Cow::<'de, str>::deserialize(d)?;
+                s.parse().map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+
+named_values! {
+    /// How `ImplementationSpecific` paths match.
+    ImplementationSpecific, "implementationSpecific", "prefix, exact or string-prefix" {
+        /// Like `Prefix` (element-wise).
+        #[default]
+        Prefix = "prefix",
+        /// Like `Exact`.
+        Exact = "exact",
+        /// A plain string prefix: `/foo` matches `/foobar` (ingress-nginx, Contour).
+        StringPrefix = "string-prefix",
+    }
+}
+
+named_values! {
+    /// Behaviour beyond the specification, by controller.
+    Profile, "profile", "spec" {
+        /// The Kubernetes specification: longest match, element-wise prefixes.
+        #[default]
+        Spec = "spec",
+    }
+}
+
+named_values! {
+    /// What the proxy does with `%2F` and `%5C` in a path (Envoy's `path_with_escaped_slashes_action`).
+    EscapedSlashes, "escapedSlashes", "KEEP_UNCHANGED, UNESCAPE_AND_FORWARD, REJECT_REQUEST or UNESCAPE_AND_REDIRECT" {
+        /// Routed as they are.
+        #[default]
+        KeepUnchanged = "KEEP_UNCHANGED",
+        /// `%2F`/`%5C` become `/`/`\` before routing.
+        UnescapeAndForward = "UNESCAPE_AND_FORWARD",
+        /// A request with `%2F`/`%5C` is refused (400).
+        RejectRequest = "REJECT_REQUEST",
+        /// Redirected to the unescaped path; routed here as if already redirected.
+        UnescapeAndRedirect = "UNESCAPE_AND_REDIRECT",
+    }
+}
+
+/// How to compile, and how the compiled table treats request paths.
+///
+/// Build it with [`Default`] and the `with_` setters, or deserialise it (camelCase names,
+/// unknown fields are errors). All off by default: every Ingress takes part, and the raw path is
+/// routed, as the specification says.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields, rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct CompileOptions {
+    /// The IngressClass served; `None`: every Ingress takes part.
+    pub ingress_class: Option<String>,
+    /// How `ImplementationSpecific` paths match.
+    pub implementation_specific: ImplementationSpecific,
+    pub profile: Profile,
+    /// Proxy normalisation (RFC 3986): decode percent-encoded unreserved characters and remove
+    /// `.` and `..` segments before routing.
+    pub normalize_path: bool,
+    /// Proxy normalisation: collapse runs of `/` into one before routing.
+    pub merge_slashes: bool,
+    /// What the proxy does with escaped slashes before routing.
+    pub escaped_slashes: EscapedSlashes,
+    /// The controller's own default backend, used when no Ingress declares a `defaultBackend`.
+    pub default_backend: Option<IngressBackend>,
+}
+
+impl CompileOptions {
+    /// Serve only this IngressClass.
+    pub fn with_ingress_class(mut self, class: impl Into<String>) -> Self {
+        self.ingress_class = Some(class.into());
+        self
+    }
+
+    pub fn with_implementation_specific(mut self, mode: ImplementationSpecific) -> Self {
+        self.implementation_specific = mode;
+        self
+    }
+
+    pub fn with_profile(mut self, profile: Profile) -> Self {
+        self.profile = profile;
+        self
+    }
+
+    pub fn with_normalize_path(mut self, on: bool) -> Self {
+        self.normalize_path = on;
+        self
+    }
+
+    pub fn with_merge_slashes(mut self, on: bool) -> Self {
+        self.merge_slashes = on;
+        self
+    }
+
+    pub fn with_escaped_slashes(mut self, action: EscapedSlashes) -> Self {
+        self.escaped_slashes = action;
+        self
+    }
+
+    pub fn with_default_backend(mut self, backend: IngressBackend) -> Self {
+        self.default_backend = Some(backend);
+        self
+    }
+}
