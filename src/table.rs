@@ -50,7 +50,7 @@ use crate::class::{self, Participation};
 use crate::diagnostics::{Diagnostic, ObjectRef, Severity, code};
 use hashbrown::HashMap;
 
-use crate::hash::key_hash;
+use crate::hash::KeyHasher;
 use crate::host::{RuleHost, Tier};
 use crate::index::KeyIndex;
 use crate::model::{Ingress, IngressBackend, IngressClass, Object};
@@ -312,7 +312,30 @@ pub struct Router {
 
 /// Compiles objects into a [`Router`]. Invalid Ingresses, and Ingresses of another class, are
 /// left out on their own (with a diagnostic); the others still route.
+///
+/// The table's hashes are keyed by a seed from the operating system ([`compile_seeded`] takes
+/// one), so that nobody who writes an Ingress can make its keys collide. Needs the `std`
+/// feature; without it, call [`compile_seeded`] with randomness at hand (the browser's crypto,
+/// the proxy's clock).
+#[cfg(feature = "std")]
 pub fn compile(objects: &[Object], options: &CompileOptions) -> (Router, Vec<Diagnostic>) {
+    compile_seeded(objects, options, os_seed())
+}
+
+/// A fresh 64-bit seed: std's `RandomState` keys come from the operating system, once per
+/// thread, and change with every `RandomState` made.
+#[cfg(feature = "std")]
+fn os_seed() -> u64 {
+    use core::hash::{BuildHasher, Hasher};
+    let mut hasher = std::hash::RandomState::new().build_hasher();
+    hasher.write_u64(0x6b65_7965_645f_7461);
+    hasher.finish()
+}
+
+/// [`compile`] with the seed of the table's hashes given. Routing is the same whatever the seed;
+/// the seed only decides which keys could collide, so it must be unpredictable to whoever
+/// writes the Ingresses (a fixed seed lets them compute colliding paths offline).
+pub fn compile_seeded(objects: &[Object], options: &CompileOptions, seed: u64) -> (Router, Vec<Diagnostic>) {
     let mut diagnostics = Vec::new();
     let classes: Vec<&IngressClass> = objects
         .iter()
@@ -373,7 +396,13 @@ pub fn compile(objects: &[Object], options: &CompileOptions) -> (Router, Vec<Dia
     });
 
     let mut builder = Builder {
-        router: Router { excluded, options: options.clone(), ..Router::default() },
+        router: Router {
+            excluded,
+            options: options.clone(),
+            host_index: KeyIndex::new(KeyHasher::new(seed)),
+            path_index: KeyIndex::new(KeyHasher::new(seed ^ 0x7061_7468_735f_6b65)),
+            ..Router::default()
+        },
         table_of_host: HashMap::new(),
         any_host: None,
     };
@@ -560,7 +589,7 @@ fn build_slots(space: u32, table: &mut HostTable, routes: &mut [Route], index: &
             let duplicate = routes[by].path == routes[r].path && routes[by].path_type == routes[r].path_type;
             routes[r].standing = if duplicate { Standing::Shadowed { by } } else { Standing::Unreachable { by } };
         }
-        let bit = key_bit(key_hash(space, key));
+        let bit = key_bit(index.hasher().key_hash(space, key));
         let boundary = kind != MatchKind::Exact;
         lookup.equal_keys[bit / 64] |= 1 << (bit % 64);
         lookup.boundary_keys[bit / 64] |= u64::from(boundary) << (bit % 64);
@@ -674,6 +703,14 @@ pub(crate) fn display_path(path: &str) -> &str {
 }
 
 impl Router {
+    /// Testing only (the `test-hash-collisions` feature): have the host index and the path index
+    /// left hashing for their ordered fallback?
+    #[cfg(feature = "test-hash-collisions")]
+    #[doc(hidden)]
+    pub fn indexes_ordered(&self) -> (bool, bool) {
+        (self.host_index.is_ordered(), self.path_index.is_ordered())
+    }
+
     /// The Ingress a route belongs to.
     pub fn ingress_of(&self, route: &Route) -> &IngressInfo {
         &self.ingresses[route.ingress]

@@ -8,7 +8,7 @@
 //! number of rules.
 
 use super::{Decision, HostTable, Router, Via, has_len};
-use crate::hash::{Scanned, space_mix};
+use crate::hash::Scanned;
 use crate::host::{self, MAX_HOST_LEN};
 use crate::path;
 use crate::request::Request;
@@ -91,7 +91,7 @@ impl Router {
         let host = self.host_lookup(request.host);
         // Independent of the host lookup: runs while the host index is still being read.
         let mut scanned = Scanned::EMPTY;
-        let short = scanned.scan(request.path);
+        let short = scanned.scan(request.path, self.path_index.hasher());
         if let Some(winner) = host.and_then(|h| self.lookup(h, request.path, short.then_some(&scanned))) {
             let route = &self.routes[winner.route as usize];
             return Decision {
@@ -196,9 +196,10 @@ impl Router {
     /// [`Self::lookup`] for a path of at most [`crate::hash::SCAN_LEN`] bytes, scanned once.
     #[inline]
     fn lookup_scanned(&self, host: &HostLookup, path: &[u8], scanned: &Scanned) -> Option<Winner> {
-        let mix = space_mix(host.table);
+        let hasher = self.path_index.hasher();
+        let space_mix = hasher.space_mix(host.table);
         let probe = |len: usize, filter: &[u64; 2]| {
-            let hash = scanned.prefix_hash(len, mix);
+            let hash = scanned.prefix_hash(len, space_mix, hasher);
             if !may_hold(filter, hash) {
                 return None;
             }
