@@ -25,6 +25,8 @@ test-rust:
 	$(CARGO) test --locked
 	# The benchmark in test mode: the router must answer as the linear scan on generated tables.
 	$(CARGO) test --locked --bench route
+	# Colliding hashes (a test-only feature makes every key collide): work stays bounded.
+	$(CARGO) test --locked --features test-hash-collisions --test hostile colliding
 
 wasm-target:
 	@rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
