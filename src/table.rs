@@ -6,7 +6,16 @@
 //! trailing `/` for element-wise prefixes), with the winner precomputed for three situations: the
 //! request path equals the key, continues it with `/`, or continues it with anything else. A lookup
 //! (`table::lookup`) tries the request's prefixes from the longest, only at lengths some key has, so it
-//! costs a few hash probes whatever the number of rules, and never allocates.
+//! costs a few hash probes whatever the number of rules (at most one per `/` of the request path,
+//! plus two), and never allocates. The exception is a host with a string prefix
+//! (`implementationSpecific: string-prefix`): a string prefix can end at any byte, so every
+//! distinct key length of that host up to the request path's length is probed, at most
+//! min(distinct key lengths, path length + 1) probes.
+//!
+//! The hashes are keyed by a per-table seed ([`compile_seeded`]; [`compile`] takes one from the
+//! operating system), so keys that collide cannot be computed offline, and should they collide
+//! anyway, the index moves to an ordered fallback (at most `log2(keys) + 1` comparisons a
+//! probe) instead of scanning.
 //!
 //! Precedence among matching paths (SEMANTICS.md section 4), stated as tests:
 //!
