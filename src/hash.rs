@@ -13,7 +13,8 @@
 //!                    ^ fold(space ^ k.space, k.mix)
 //! ```
 //!
-//! `k` ([`KeyHasher`]) is four constants drawn from the table's seed. Why a collision depends on
+//! `fold` is [`folded_multiply`] (the 128-bit product folded to 64 bits; on wasm, two 32-bit
+//! products). `k` ([`KeyHasher`]) is four constants drawn from the table's seed. Why a collision depends on
 //! the seed (HashDoS): the seed is in the chain from its first step and in every multiplier, not
 //! XORed onto a fixed hash at the end (which keeps every collision a collision). Every `fold` takes
 //! a secret-dependent state and a secret multiplier, so whether two keys meet is an equation in

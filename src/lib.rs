@@ -38,12 +38,12 @@ pub mod validation;
 
 pub use diagnostics::{Diagnostic, Severity};
 pub use explain::{DecisionView, Explanation, TableView};
-pub use path::{ImplementationSpecific, PathType};
-pub use request::Request;
 /// Testing only (the `test-hash-collisions` feature): key comparisons counted per thread.
 #[cfg(feature = "test-hash-collisions")]
 #[doc(hidden)]
 pub use index::comparisons as key_comparisons;
+pub use path::{ImplementationSpecific, PathType};
+pub use request::Request;
 #[cfg(feature = "std")]
 pub use table::compile;
 pub use table::{CompileOptions, Decision, Profile, Router, Via, compile_seeded};

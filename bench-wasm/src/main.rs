@@ -17,7 +17,8 @@ use std::time::Instant;
 use ingress_router::model::*;
 use ingress_router::{CompileOptions, Request, Router, compile_seeded};
 
-const WORDS: [&str; 12] = ["api", "v1", "v2", "users", "orders", "cart", "items", "static", "img", "auth", "search", "admin"];
+const WORDS: [&str; 12] =
+    ["api", "v1", "v2", "users", "orders", "cart", "items", "static", "img", "auth", "search", "admin"];
 
 /// xorshift64: the same tables on every target.
 struct Rng(u64);
@@ -82,7 +83,10 @@ fn generate(paths: usize) -> (Vec<Object>, Vec<(String, String)>) {
             kind: "Ingress".into(),
             metadata: ObjectMeta { name: format!("i{made}"), namespace: Some("default".into()), ..Default::default() },
             spec: IngressSpec {
-                rules: Some(vec![IngressRule { host: Some(host), http: Some(HttpIngressRuleValue { paths: http_paths }) }]),
+                rules: Some(vec![IngressRule {
+                    host: Some(host),
+                    http: Some(HttpIngressRuleValue { paths: http_paths }),
+                }]),
                 ..Default::default()
             },
             status: None,
@@ -173,7 +177,9 @@ fn time_hash(paths: &[&[u8]], fold: impl Fn(u64, u64) -> u64 + Copy) -> f64 {
 fn main() {
     let target = if cfg!(target_family = "wasm") { "wasm32" } else { "native" };
     let rounds = 31;
-    println!("| target | paths | route ns/lookup | hash fold128 ns | hash fold32 ns | hash mul64 ns | fold32/fold128 |");
+    println!(
+        "| target | paths | route ns/lookup | hash fold128 ns | hash fold32 ns | hash mul64 ns | fold32/fold128 |"
+    );
     println!("|---|---:|---:|---:|---:|---:|---:|");
     for paths in [1_000, 10_000] {
         let (objects, requests) = generate(paths);
