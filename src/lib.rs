@@ -38,12 +38,15 @@ pub mod validation;
 
 pub use diagnostics::{Diagnostic, Severity};
 pub use explain::{DecisionView, Explanation, TableView};
+pub use path::{ImplementationSpecific, PathType};
+pub use request::Request;
+pub use table::{CompileOptions, Decision, Profile, Router, Via, compile_seeded};
+
+// Seeds from the OS, so it needs `std`; without it, callers use `compile_seeded`.
+#[cfg(feature = "std")]
+pub use table::compile;
+
 /// Testing only (the `test-hash-collisions` feature): key comparisons counted per thread.
 #[cfg(feature = "test-hash-collisions")]
 #[doc(hidden)]
 pub use index::comparisons as key_comparisons;
-pub use path::{ImplementationSpecific, PathType};
-pub use request::Request;
-#[cfg(feature = "std")]
-pub use table::compile;
-pub use table::{CompileOptions, Decision, Profile, Router, Via, compile_seeded};
