@@ -14,15 +14,18 @@
 //! ```
 //!
 //! `fold` is [`folded_multiply`] (the 128-bit product folded to 64 bits; on wasm, two 32-bit
-//! products). `k` ([`KeyHasher`]) is four constants drawn from the table's seed. Why a collision depends on
-//! the seed (HashDoS): the seed is in the chain from its first step and in every multiplier, not
-//! XORed onto a fixed hash at the end (which keeps every collision a collision). Every `fold` takes
-//! a secret-dependent state and a secret multiplier, so whether two keys meet is an equation in
-//! the seed, as in foldhash and wyhash, on which this is modelled: keys found to collide under one
-//! seed collide under another only by chance (about 2^-64), and without the seed they cannot be
-//! computed offline. A 64x64->64 multiply would not do: `x * k` and `(x ^ 2^63) * k` differ in
-//! bit 63 alone for every odd `k`, a difference an attacker can cancel in the next word whatever
-//! the seed; `fold` keeps the high half of the product, where every bit of both inputs lands.
+//! products). `k` ([`KeyHasher`]) is four constants drawn from the table's seed.
+//!
+//! Why a collision depends on the seed (HashDoS): the seed is in the chain from its first step
+//! and in every multiplier, not XORed onto a fixed hash at the end (which keeps every collision a
+//! collision). Every `fold` takes a secret-dependent state and a secret multiplier, so whether two
+//! keys meet is an equation in the seed, as in foldhash and wyhash, on which this is modelled:
+//! keys found to collide under one seed collide under another only by chance (about 2^-64), and
+//! without the seed they cannot be computed offline. A 64x64->64 multiply would not do: `x * k`
+//! and `(x ^ 2^63) * k` differ in bit 63 alone for every odd `k`, a difference an attacker can
+//! cancel in the next word whatever the seed; `fold` keeps the high half of the product, where
+//! every bit of both inputs lands. Should hashes collide anyway (a leaked seed), the index bounds
+//! the damage (`crate::index`).
 //!
 //! The space enters last, so that the scan does not wait for the host lookup that tells it:
 //! the processor runs both at once.
@@ -48,7 +51,7 @@ fn folded_multiply(a: u64, b: u64) -> u64 {
 /// of each operand by the high half of the other, one rotated so that its high bits meet the
 /// other's low bits (foldhash's fold for such targets). Every input bit still reaches the
 /// result's upper half. Measured in BENCHMARKS.md ("wasm32"): a third less time hashing on
-/// wasm32, 8% more natively, hence only here.
+/// wasm32, 8-13% more natively, hence only here.
 #[cfg(target_family = "wasm")]
 #[inline(always)]
 fn folded_multiply(a: u64, b: u64) -> u64 {
