@@ -180,7 +180,8 @@ impl<V> KeyIndex<V> {
     /// The value under `key` in `space`, inserted by `new` when absent. `None` only when the keys
     /// would pass 4 GiB, which inputs (at most 32 MiB) never come near.
     pub(crate) fn get_or_insert_with(&mut self, space: u32, key: &[u8], new: impl FnOnce() -> V) -> Option<&mut V> {
-        if self.ordered.is_none() && self.probe_is_long(space, key) {
+        let hash = self.hasher.key_hash(space, key);
+        if self.ordered.is_none() && self.probe_is_long(hash, space, key) {
             self.order();
         }
         if let Some(Ordered::Building(spaces)) = &mut self.ordered {
@@ -192,8 +193,7 @@ impl<V> KeyIndex<V> {
             }
             return keys.get_mut(key);
         }
-        let KeyIndex { hasher, entries, arena, .. } = self;
-        let hash = hasher.key_hash(space, key);
+        let KeyIndex { entries, arena, .. } = self;
         match entries.entry(hash, |e| e.holds(hash, space, key, arena), |e| e.hash) {
             hashbrown::hash_table::Entry::Occupied(o) => Some(&mut o.into_mut().value),
             hashbrown::hash_table::Entry::Vacant(v) => {
@@ -211,11 +211,10 @@ impl<V> KeyIndex<V> {
         }
     }
 
-    /// Would finding `key` compare more than [`MAX_COMPARED`] entries? Counts the entries the
+    /// Would finding `key` (whose hash is `hash`) compare more than [`MAX_COMPARED`] entries? Counts the entries the
     /// hash table hands over for comparison (those that share the probe's 7-bit tag), stopping
     /// at the limit, so a check costs what the insert that follows costs.
-    fn probe_is_long(&self, space: u32, key: &[u8]) -> bool {
-        let hash = self.hasher.key_hash(space, key);
+    fn probe_is_long(&self, hash: u64, space: u32, key: &[u8]) -> bool {
         let mut compared = 0;
         self.entries.find(hash, |e| {
             compared += 1;
