@@ -6,7 +6,7 @@ TOOLS ?= $(HOME)/.cache/ingress-router/tools
 FUZZ_SECONDS ?= 60
 EXAMPLE := examples/shop
 
-.PHONY: all build demo test test-rust test-nostd lint bench fuzz clean wasm-target
+.PHONY: all build demo test test-rust test-nostd lint bench bench-wasm fuzz clean wasm-target
 
 all: build
 
@@ -23,9 +23,11 @@ demo: build
 test: test-rust test-nostd
 
 test-rust:
-	$(CARGO) test --locked --all-features
+	$(CARGO) test --locked --features cli
 	# The benchmark in test mode: the router must answer as the linear scan on generated tables.
 	$(CARGO) test --locked --bench route
+	# Colliding hashes (a test-only feature makes every key collide): work stays bounded.
+	$(CARGO) test --locked --features test-hash-collisions --test hostile colliding
 
 wasm-target:
 	@rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
@@ -43,6 +45,13 @@ lint:
 
 bench:
 	$(CARGO) bench --locked --bench route
+
+# Lookup on wasm32 (wasm32-wasip1 under Node's WASI) and natively, side by side (BENCHMARKS.md, "wasm32").
+bench-wasm:
+	@rustup target list --installed | grep -qx wasm32-wasip1 || rustup target add wasm32-wasip1
+	cd bench-wasm && $(CARGO) build --locked --release --target wasm32-wasip1 && $(CARGO) build --locked --release
+	node bench-wasm/run-wasi.mjs bench-wasm/target/wasm32-wasip1/release/ingress-router-bench-wasm.wasm
+	bench-wasm/target/release/ingress-router-bench-wasm
 
 fuzz:
 	@rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal

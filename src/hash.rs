@@ -1,4 +1,4 @@
-//! The hash of the lookup keys, and a request path scanned once for a lookup.
+//! The keyed hash of the lookup keys, and a request path scanned once for a lookup.
 //!
 //! A lookup probes several prefixes of one request path (the whole path, then the part before each
 //! `/`). The hash is built so that every prefix's hash comes out of one pass: it chains 8-byte
@@ -8,10 +8,24 @@
 //! as the lookup goes. Probing a prefix then costs one multiply and no further pass over the bytes.
 //!
 //! ```text
-//! state[0] = SEED                 state[w + 1] = mix(state[w], word[w])
-//! hash(space, key) = finish(state[len / 8], word[len / 8] with its first len % 8 bytes, len)
-//!                    ^ space_mix(space)
+//! state[0] = k.start              state[w + 1] = fold(state[w] ^ word[w], k.mix)
+//! hash(space, key) = fold(state[len / 8] ^ (word[len / 8] with its first len % 8 bytes), k.finish ^ len)
+//!                    ^ fold(space ^ k.space, k.mix)
 //! ```
+//!
+//! `fold` is [`folded_multiply`] (the 128-bit product folded to 64 bits; on wasm, two 32-bit
+//! products). `k` ([`KeyHasher`]) is four constants drawn from the table's seed.
+//!
+//! Why a collision depends on the seed (HashDoS): the seed is in the chain from its first step
+//! and in every multiplier, not XORed onto a fixed hash at the end (which keeps every collision a
+//! collision). Every `fold` takes a secret-dependent state and a secret multiplier, so whether two
+//! keys meet is an equation in the seed, as in foldhash and wyhash, on which this is modelled:
+//! keys found to collide under one seed collide under another only by chance (about 2^-64), and
+//! without the seed they cannot be computed offline. A 64x64->64 multiply would not do: `x * k`
+//! and `(x ^ 2^63) * k` differ in bit 63 alone for every odd `k`, a difference an attacker can
+//! cancel in the next word whatever the seed; `fold` keeps the high half of the product, where
+//! every bit of both inputs lands. Should hashes collide anyway (a leaked seed), the index bounds
+//! the damage (`crate::index`).
 //!
 //! The space enters last, so that the scan does not wait for the host lookup that tells it:
 //! the processor runs both at once.
@@ -20,35 +34,96 @@
 pub(crate) const SCAN_LEN: usize = 64;
 
 const WORDS: usize = SCAN_LEN / 8;
-const SEED: u64 = 0x243f_6a88_85a3_08d3;
-const MIX: u64 = 0x1319_8a2e_0370_7344;
-const FINISH: u64 = 0xa409_3822_299f_31d0;
 /// Every byte 1, and every byte's high bit: the constants of the word-at-a-time byte tests.
 pub(crate) const ONES: u64 = 0x0101_0101_0101_0101;
 pub(crate) const HIGH: u64 = 0x8080_8080_8080_8080;
 
 /// The 128-bit product of `a` and `b`, high half folded into the low half: every input bit
 /// reaches the middle and top bits the hash table uses.
+#[cfg(not(target_family = "wasm"))]
 #[inline(always)]
 fn folded_multiply(a: u64, b: u64) -> u64 {
     let full = u128::from(a) * u128::from(b);
     (full as u64) ^ ((full >> 64) as u64)
 }
 
-/// What sets the hashes of one space's keys apart from another's.
+/// On wasm the 128-bit product is a library call: two 32x32->64 products instead, the low half
+/// of each operand by the high half of the other, one rotated so that its high bits meet the
+/// other's low bits (foldhash's fold for such targets). Every input bit still reaches the
+/// result's upper half. Measured in BENCHMARKS.md ("wasm32"): a third less time hashing on
+/// wasm32, 8-13% more natively, hence only here.
+#[cfg(target_family = "wasm")]
 #[inline(always)]
-pub(crate) fn space_mix(space: u32) -> u64 {
-    folded_multiply(u64::from(space) ^ FINISH, MIX)
+fn folded_multiply(a: u64, b: u64) -> u64 {
+    let (a_low, a_high) = (a & 0xffff_ffff, a >> 32);
+    let (b_low, b_high) = (b & 0xffff_ffff, b >> 32);
+    (a_low * b_high) ^ (a_high * b_low).rotate_right(32)
 }
 
-#[inline(always)]
-fn mix(state: u64, word: u64) -> u64 {
-    folded_multiply(state ^ word, MIX)
+/// The constants of the keyed hash of one compiled table, drawn from its seed.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct KeyHasher {
+    start: u64,
+    mix: u64,
+    finish: u64,
+    space: u64,
 }
 
-#[inline(always)]
-fn finish(state: u64, partial: u64, len: usize) -> u64 {
-    folded_multiply(state ^ partial, FINISH ^ len as u64)
+impl KeyHasher {
+    /// Four independent-looking constants out of `seed` (splitmix64 steps): seeds that differ in
+    /// one bit give unrelated constants.
+    pub(crate) fn new(seed: u64) -> KeyHasher {
+        let mut state = seed;
+        let mut next = || {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        // The multipliers get the lowest and highest bit of each 32-bit half set: a multiplier
+        // with a (nearly) zero or even half would drop input bits; the chance of drawing one is
+        // negligible, but the bits cost nothing.
+        const HALVES: u64 = 1 | 1 << 31 | 1 << 32 | 1 << 63;
+        let (start, mix, finish, space) = (next(), next(), next(), next());
+        KeyHasher { start, mix: mix | HALVES, finish: finish | HALVES, space }
+    }
+
+    /// What sets the hashes of one space's keys apart from another's.
+    #[inline(always)]
+    pub(crate) fn space_mix(&self, space: u32) -> u64 {
+        folded_multiply(u64::from(space) ^ self.space, self.mix)
+    }
+
+    #[inline(always)]
+    fn mix(&self, state: u64, word: u64) -> u64 {
+        folded_multiply(state ^ word, self.mix)
+    }
+
+    #[cfg(not(feature = "test-hash-collisions"))]
+    #[inline(always)]
+    fn finish(&self, state: u64, partial: u64, len: usize) -> u64 {
+        folded_multiply(state ^ partial, self.finish ^ len as u64)
+    }
+
+    /// Testing only (the `test-hash-collisions` feature): every key of a space hashes alike, so
+    /// that tests can show what the index does when hashes collide.
+    #[cfg(feature = "test-hash-collisions")]
+    #[inline(always)]
+    fn finish(&self, _state: u64, _partial: u64, _len: usize) -> u64 {
+        self.finish
+    }
+
+    /// The hash of `key` in `space`, as the path and host indexes store it.
+    pub(crate) fn key_hash(&self, space: u32, key: &[u8]) -> u64 {
+        let mut state = self.start;
+        let mut at = 0;
+        while at + 8 <= key.len() {
+            state = self.mix(state, load8(&key[at..]));
+            at += 8;
+        }
+        self.finish(state, load_last(key, key.len() - at), key.len()) ^ self.space_mix(space)
+    }
 }
 
 /// The first 8 bytes as a little-endian word (`bytes` has at least 8).
@@ -108,17 +183,6 @@ pub(crate) fn has_byte(word: u64, byte: u8) -> u64 {
     x.wrapping_sub(ONES) & !x & HIGH
 }
 
-/// The hash of `key` in `space`, as the path and host indexes store it.
-pub(crate) fn key_hash(space: u32, key: &[u8]) -> u64 {
-    let mut state = SEED;
-    let mut at = 0;
-    while at + 8 <= key.len() {
-        state = mix(state, load8(&key[at..]));
-        at += 8;
-    }
-    finish(state, load_last(key, key.len() - at), key.len()) ^ space_mix(space)
-}
-
 /// A request path up to [`SCAN_LEN`] bytes, scanned for a lookup; the host table enters only in
 /// [`Scanned::prefix_hash`].
 pub(crate) struct Scanned {
@@ -137,8 +201,8 @@ impl Scanned {
     /// is longer than [`SCAN_LEN`] bytes. (Fills `self` in place: the struct is too large to
     /// move around on every lookup.)
     #[inline(always)]
-    pub(crate) fn scan(&mut self, target: &[u8]) -> bool {
-        let mut state = SEED;
+    pub(crate) fn scan(&mut self, target: &[u8], k: &KeyHasher) -> bool {
+        let mut state = k.start;
         let whole = target.len().min(SCAN_LEN) / 8;
         for w in 0..whole {
             let word = load8(&target[8 * w..]);
@@ -149,7 +213,7 @@ impl Scanned {
             }
             self.words[w] = word;
             self.states[w] = state;
-            state = mix(state, word);
+            state = k.mix(state, word);
         }
         let rest = target.len() - 8 * whole;
         if whole == WORDS && rest > 0 && !matches!(target[SCAN_LEN], b'?' | b'#') {
@@ -179,12 +243,13 @@ impl Scanned {
         Slashes { words: &self.words[..=self.len / 8], marks: 0 }
     }
 
-    /// The hash of the path's first `len` bytes (`len` <= `self.len`) in the space `mix`
-    /// stands for ([`space_mix`]), as [`key_hash`] gives it.
+    /// The hash of the path's first `len` bytes (`len` <= `self.len`) in the space `space_mix`
+    /// stands for ([`KeyHasher::space_mix`]), as [`KeyHasher::key_hash`] gives it; `k` is the
+    /// hasher the path was scanned with.
     #[inline(always)]
-    pub(crate) fn prefix_hash(&self, len: usize, mix: u64) -> u64 {
+    pub(crate) fn prefix_hash(&self, len: usize, space_mix: u64, k: &KeyHasher) -> u64 {
         let w = len / 8;
-        finish(self.states[w], low_bytes(self.words[w], len % 8), len) ^ mix
+        k.finish(self.states[w], low_bytes(self.words[w], len % 8), len) ^ space_mix
     }
 }
 
@@ -232,8 +297,9 @@ mod tests {
     /// cut and the slashes are those a byte-at-a-time scan finds.
     fn check(target: &[u8]) {
         let path = cut(target);
+        let k = KeyHasher::new(0x1234_5678);
         let mut s = Scanned::EMPTY;
-        if !s.scan(target) {
+        if !s.scan(target, &k) {
             assert!(path.len() > SCAN_LEN, "{target:?}");
             return;
         }
@@ -242,7 +308,7 @@ mod tests {
         let expected: Vec<usize> = (0..path.len()).rev().filter(|&i| path[i] == b'/').collect();
         assert_eq!(slashes, expected, "{target:?}");
         for len in 0..=path.len() {
-            assert_eq!(s.prefix_hash(len, space_mix(7)), key_hash(7, &path[..len]), "{target:?} at {len}");
+            assert_eq!(s.prefix_hash(len, k.space_mix(7), &k), k.key_hash(7, &path[..len]), "{target:?} at {len}");
         }
     }
 
@@ -294,10 +360,35 @@ mod tests {
         }
     }
 
+    #[cfg(not(feature = "test-hash-collisions"))]
     #[test]
     fn spaces_and_lengths_change_the_hash() {
-        assert_ne!(key_hash(0, b"/api"), key_hash(1, b"/api"));
-        assert_ne!(key_hash(0, b"/a"), key_hash(0, b"/a\0"));
-        assert_ne!(key_hash(0, b""), key_hash(0, b"\0"));
+        let k = KeyHasher::new(0);
+        assert_ne!(k.key_hash(0, b"/api"), k.key_hash(1, b"/api"));
+        assert_ne!(k.key_hash(0, b"/a"), k.key_hash(0, b"/a\0"));
+        assert_ne!(k.key_hash(0, b""), k.key_hash(0, b"\0"));
+    }
+
+    /// Guards the seeding: the same keys hash differently under different seeds (every key, and
+    /// their differences too, so that a collision under one seed is none under another), and the
+    /// same under the same seed.
+    #[cfg(not(feature = "test-hash-collisions"))]
+    #[test]
+    fn seeds_change_every_hash() {
+        let keys: [&[u8]; 6] = [b"", b"/", b"/api", b"/api/v1/users", b"example.com", &[b'x'; 40]];
+        let seeds = [0u64, 1, 2, 1 << 63, 0x243f_6a88_85a3_08d3];
+        for key in keys {
+            for (i, &a) in seeds.iter().enumerate() {
+                assert_eq!(KeyHasher::new(a).key_hash(3, key), KeyHasher::new(a).key_hash(3, key));
+                for &b in &seeds[i + 1..] {
+                    let (ka, kb) = (KeyHasher::new(a), KeyHasher::new(b));
+                    assert_ne!(ka.key_hash(3, key), kb.key_hash(3, key), "{key:?} under seeds {a} and {b}");
+                    // Not a fixed hash with the seed XORed on: the difference of two keys' hashes
+                    // changes with the seed as well.
+                    let diff = |k: &KeyHasher| k.key_hash(3, key) ^ k.key_hash(3, b"/other");
+                    assert_ne!(diff(&ka), diff(&kb), "{key:?} under seeds {a} and {b}");
+                }
+            }
+        }
     }
 }

@@ -188,5 +188,14 @@ pub use normalize::MAX_NORMALIZED_PATH;
 pub use options::{CompileOptions, EscapedSlashes, ImplementationSpecific, Profile, UnknownValue};
 pub use path::{MatchKind, PathType};
 pub use request::{Request, UrlError};
-pub use router::{Router, compile};
+pub use router::{Router, compile_seeded};
+
+// Seeds from the OS, so it needs `std`; without it, callers use `compile_seeded`.
+#[cfg(feature = "std")]
+pub use router::compile;
+
+/// Testing only (the `test-hash-collisions` feature): key comparisons counted per thread.
+#[cfg(feature = "test-hash-collisions")]
+#[doc(hidden)]
+pub use index::comparisons as key_comparisons;
 pub use table::{ExcludedIngress, IngressInfo};

@@ -25,8 +25,30 @@ pub struct Router {
 /// a new configuration pays for nothing else). Invalid Ingresses, and Ingresses of another class,
 /// are left out on their own (see [`TableView::excluded`]); the others still route.
 /// [`Router::lint`] says what is wrong with the input.
+///
+/// The table's hashes are keyed by a seed from the operating system, so that nobody who writes
+/// an Ingress can make its keys collide. Needs the `std` feature; without it, call
+/// [`compile_seeded`] with randomness at hand (the browser's crypto, the proxy's clock).
+#[cfg(feature = "std")]
 pub fn compile(objects: &[Object], options: &CompileOptions) -> Router {
-    Router { table: table::compile(objects, options), normalization: PathNormalization::of(options) }
+    compile_seeded(objects, options, os_seed())
+}
+
+/// [`compile`] with the seed of the table's hashes given. Routing is the same whatever the seed;
+/// the seed only decides which keys could collide, so it must be unpredictable to whoever writes
+/// the Ingresses (a fixed seed lets them compute colliding paths offline).
+pub fn compile_seeded(objects: &[Object], options: &CompileOptions, seed: u64) -> Router {
+    Router { table: table::compile(objects, options, seed), normalization: PathNormalization::of(options) }
+}
+
+/// A fresh 64-bit seed: std's `RandomState` keys come from the operating system, once per
+/// thread, and change with every `RandomState` made.
+#[cfg(feature = "std")]
+fn os_seed() -> u64 {
+    use core::hash::{BuildHasher, Hasher};
+    let mut hasher = std::hash::RandomState::new().build_hasher();
+    hasher.write_u64(0x6b65_7965_645f_7461);
+    hasher.finish()
 }
 
 impl Router {
@@ -63,6 +85,14 @@ impl Router {
             }
             Ok(_) => self.table.explain(request),
         }
+    }
+
+    /// Testing only (the `test-hash-collisions` feature): have the host index and the path index
+    /// left hashing for their ordered fallback?
+    #[cfg(feature = "test-hash-collisions")]
+    #[doc(hidden)]
+    pub fn indexes_ordered(&self) -> (bool, bool) {
+        self.table.indexes_ordered()
     }
 
     /// The compiled table as data: every host, its paths in precedence order, the defaults, and

@@ -7,7 +7,16 @@
 //! trailing `/` for element-wise prefixes), with the winner precomputed for three situations: the
 //! request path equals the key, continues it with `/`, or continues it with anything else. A lookup
 //! (`table::lookup`) tries the request's prefixes from the longest, only at lengths some key has, so it
-//! costs a few hash probes whatever the number of rules, and never allocates.
+//! costs a few hash probes whatever the number of rules (at most one per `/` of the request path,
+//! plus two), and never allocates. The exception is a host with a string prefix
+//! (`implementationSpecific: string-prefix`): a string prefix can end at any byte, so every
+//! distinct key length of that host up to the request path's length is probed, at most
+//! min(distinct key lengths, path length + 1) probes.
+//!
+//! The hashes are keyed by a per-table seed ([`compile_seeded`]; [`compile`] takes one from the
+//! operating system), so keys that collide cannot be computed offline, and should they collide
+//! anyway, the index moves to an ordered fallback (at most `log2(keys) + 1` comparisons a
+//! probe) instead of scanning.
 //!
 //! Precedence among matching paths is the crate documentation's [Precedence](crate#precedence)
 //! section (stated there as tests); [`precedence_key`] is its one implementation.
@@ -23,7 +32,7 @@ use serde::Serialize;
 use crate::class::{self, Participation};
 use hashbrown::HashMap;
 
-use crate::hash::key_hash;
+use crate::hash::KeyHasher;
 use crate::host::{RuleHost, Tier};
 use crate::index::KeyIndex;
 use crate::model::{Ingress, IngressBackend, Object};
@@ -232,7 +241,11 @@ pub struct Router {
 
 /// Compiles objects into a [`Router`]. Invalid Ingresses, and Ingresses of another class, are
 /// left out on their own (each in [`Router::excluded`]); the others still route.
-pub fn compile(objects: &[Object], options: &CompileOptions) -> Router {
+///
+/// The table's hashes are keyed by `seed`. Routing is the same whatever the seed; the seed only
+/// decides which keys could collide, so it must be unpredictable to whoever writes the Ingresses
+/// (a fixed seed lets them compute colliding paths offline).
+pub fn compile(objects: &[Object], options: &CompileOptions, seed: u64) -> Router {
     let classes = class::ingress_classes(objects);
 
     let mut taking_part: Vec<(&Ingress, Participation)> = Vec::new();
@@ -273,7 +286,13 @@ pub fn compile(objects: &[Object], options: &CompileOptions) -> Router {
     });
 
     let mut builder = Builder {
-        router: Router { excluded, options: options.clone(), ..Router::default() },
+        router: Router {
+            excluded,
+            options: options.clone(),
+            host_index: KeyIndex::new(KeyHasher::new(seed)),
+            path_index: KeyIndex::new(KeyHasher::new(seed ^ 0x7061_7468_735f_6b65)),
+            ..Router::default()
+        },
         table_of_host: HashMap::new(),
         any_host: None,
     };
@@ -460,7 +479,7 @@ fn build_slots(space: u32, table: &mut HostTable, routes: &mut [Route], index: &
             let duplicate = routes[by].path == routes[r].path && routes[by].path_type == routes[r].path_type;
             routes[r].standing = if duplicate { Standing::Shadowed { by } } else { Standing::Unreachable { by } };
         }
-        let bit = key_bit(key_hash(space, key));
+        let bit = key_bit(index.hasher().key_hash(space, key));
         let boundary = kind != MatchKind::Exact;
         lookup.equal_keys[bit / 64] |= 1 << (bit % 64);
         lookup.boundary_keys[bit / 64] |= u64::from(boundary) << (bit % 64);
@@ -488,4 +507,14 @@ fn build_slots(space: u32, table: &mut HostTable, routes: &mut [Route], index: &
 
 pub(crate) fn display_path(path: &str) -> &str {
     if path.is_empty() { "\"\"" } else { path }
+}
+
+impl Router {
+    /// Testing only (the `test-hash-collisions` feature): have the host index and the path index
+    /// left hashing for their ordered fallback?
+    #[cfg(feature = "test-hash-collisions")]
+    #[doc(hidden)]
+    pub fn indexes_ordered(&self) -> (bool, bool) {
+        (self.host_index.is_ordered(), self.path_index.is_ordered())
+    }
 }

@@ -538,6 +538,64 @@ fn malformed_host_headers() {
     }
 }
 
+// --- Colliding hashes ---------------------------------------------------------------------------
+
+/// HashDoS with the seed known (or weak): 20 000 `Prefix` paths in one Ingress whose hashes all
+/// collide, beside other hosts. Built with `--features test-hash-collisions` (`make test` runs it
+/// so), which makes every key of a host table hash alike and counts key comparisons; in a normal
+/// build the test is left out. The bounds, counted rather than timed:
+/// - compile: at most 2 x 17 + log2(keys) + 1 comparisons per key inserted (the hash table
+///   compares at most 16 entries before the index moves to its ordered fallback), where a hash
+///   table would compare n^2 / 2 = 200 million;
+/// - a lookup: at most log2(keys) + 1 comparisons per probe, and at most one probe per slash of
+///   the request path plus two (the whole path and the root), whatever the table's size.
+#[cfg(feature = "test-hash-collisions")]
+#[test]
+fn colliding_hashes_degrade_gracefully() {
+    use ingress_router::key_comparisons;
+    let n = 20_000;
+    let colliding = (0..n).map(|i| path(&format!("/c/{i:05}/x"), "Prefix", &format!("c{i}"))).collect();
+    let mut rules = vec![(Some("victim.example.com"), colliding)];
+    let others: Vec<String> = (0..40).map(|h| format!("h{h}.example.com")).collect();
+    for host in &others {
+        rules.push((Some(host.as_str()), vec![path("/", "Prefix", "other-root"), path("/api", "Prefix", "other-api")]));
+    }
+    let set = vec![ingress("collide", rules)];
+    let keys = n + 2 * others.len() + others.len() + 1;
+    let log2_keys = (usize::BITS - keys.leading_zeros()) as u64;
+
+    let before = key_comparisons::count();
+    let router = router(&set);
+    let compile_work = key_comparisons::count() - before;
+    assert!(router.indexes_ordered().1, "20 000 colliding paths must move the path index to its fallback");
+    let per_key = 2 * 17 + log2_keys + 1;
+    assert!(
+        compile_work <= keys as u64 * per_key,
+        "compile compared {compile_work} keys, more than {per_key} per key for {keys} keys"
+    );
+
+    let mut checked = 0;
+    for (host, target, want) in [
+        ("victim.example.com", String::from("/c/12345/x"), "c12345:80"),
+        ("victim.example.com", String::from("/c/00000/x/deeper/still?q=/c/1"), "c0:80"),
+        ("victim.example.com", String::from("/c/19999/xy"), "404"),
+        ("victim.example.com", format!("/c/07777/x/{}", "a/".repeat(100)), "c7777:80"),
+        ("h7.example.com", String::from("/api/v1"), "other-api:80"),
+        ("h39.example.com", String::from("/c/12345/x"), "other-root:80"),
+        ("nowhere.example.com", String::from("/c/12345/x"), "404"),
+    ] {
+        let slashes = target.split(['?', '#']).next().unwrap_or("").matches('/').count() as u64;
+        let before = key_comparisons::count();
+        let got = label(&router, host.as_bytes(), target.as_bytes());
+        let work = key_comparisons::count() - before;
+        assert_eq!(got, want, "{host} {target}");
+        let probes = slashes + 2 + 1; // the host probe too
+        assert!(work <= probes * (log2_keys + 1), "{host} {target}: {work} comparisons for at most {probes} probes");
+        checked += 1;
+    }
+    assert_eq!(checked, 7);
+}
+
 // --- Lint diagnostics on large inputs ----------------------------------------------------------
 
 /// Library issue (reported): the TLS lint checks compare every TLS host with every rule host and

@@ -4,11 +4,19 @@
 //! suffixes, then the host-less table). The path's prefixes are then probed in the path index,
 //! longest first: the whole path, then the part before each `/`, only at lengths the table has
 //! keys of (and, for paths up to 64 bytes, only when the table's Bloom filter allows). The first
-//! winner found is the answer; no probe allocates, and their number does not grow with the
-//! number of rules.
+//! winner found is the answer; no probe allocates.
+//!
+//! How many probes: one for the host (two for a wildcard or a host to normalise), then at most
+//! one per `/` of the request path plus two (the whole path and the root), and only at lengths
+//! the host table has keys of, so at most the number of distinct key lengths of that table. A
+//! host table with a string prefix (`implementationSpecific: string-prefix`) is the exception:
+//! a string prefix can end at any byte, so every distinct key length of the table up to the
+//! request path's length is probed: at most min(distinct key lengths, path length + 1) probes,
+//! which grows with the number of rules of different lengths on that host. Each probe costs one
+//! multiply for paths up to 64 bytes, and hashes the prefix for longer ones.
 
 use super::{Decision, HostTable, Router, Via, has_len};
-use crate::hash::{Scanned, space_mix};
+use crate::hash::Scanned;
 use crate::host::{self, MAX_HOST_LEN};
 use crate::path;
 use crate::request::Request;
@@ -86,12 +94,15 @@ pub(super) const EXACT_HOSTS: u32 = 0;
 pub(super) const WILDCARD_HOSTS: u32 = 1;
 
 impl Router {
-    /// Routes a request. Never allocates; costs a few hash probes whatever the table's size.
+    /// Routes a request. Never allocates; costs a few hash probes whatever the table's size (at
+    /// most one per `/` of the request path plus two, on lengths the host table has keys of;
+    /// with string prefixes, one per distinct key length of the host table up to the path's
+    /// length: see the module documentation).
     pub fn route<'r>(&'r self, request: &Request<'_>) -> Decision<'r> {
         let host = self.host_lookup(request.host);
         // Independent of the host lookup: runs while the host index is still being read.
         let mut scanned = Scanned::EMPTY;
-        let short = scanned.scan(request.path);
+        let short = scanned.scan(request.path, self.path_index.hasher());
         if let Some(winner) = host.and_then(|h| self.lookup(h, request.path, short.then_some(&scanned))) {
             let route = &self.routes[winner.route as usize];
             return Decision {
@@ -162,7 +173,10 @@ impl Router {
     #[inline]
     fn lookup(&self, host: &HostLookup, target: &[u8], scanned: Option<&Scanned>) -> Option<Winner> {
         if host.string_prefix {
-            return self.lookup_by_lengths(host, path::request_path(target));
+            return match scanned {
+                Some(scanned) => self.lookup_by_lengths(host, &target[..scanned.len], Some(scanned)),
+                None => self.lookup_by_lengths(host, path::request_path(target), None),
+            };
         }
         match scanned {
             Some(scanned) => self.lookup_scanned(host, &target[..scanned.len], scanned),
@@ -196,9 +210,10 @@ impl Router {
     /// [`Self::lookup`] for a path of at most [`crate::hash::SCAN_LEN`] bytes, scanned once.
     #[inline]
     fn lookup_scanned(&self, host: &HostLookup, path: &[u8], scanned: &Scanned) -> Option<Winner> {
-        let mix = space_mix(host.table);
+        let hasher = self.path_index.hasher();
+        let space_mix = hasher.space_mix(host.table);
         let probe = |len: usize, filter: &[u64; 2]| {
-            let hash = scanned.prefix_hash(len, mix);
+            let hash = scanned.prefix_hash(len, space_mix, hasher);
             if !may_hold(filter, hash) {
                 return None;
             }
@@ -248,9 +263,15 @@ impl Router {
         None
     }
 
-    /// [`Self::lookup`] when string prefixes exist: every key length is tried.
-    fn lookup_by_lengths(&self, host: &HostLookup, path: &[u8]) -> Option<Winner> {
+    /// [`Self::lookup`] when string prefixes exist: a string prefix matches at any byte, so
+    /// every key length of the table up to the path's length is tried, longest first (those where
+    /// the path has no `/` only when a string prefix has that length). At most one probe per
+    /// distinct key length of the table, and never more than the path's length plus one.
+    /// `scanned`: the path scanned, when short enough (a probe then hashes nothing again).
+    fn lookup_by_lengths(&self, host: &HostLookup, path: &[u8], scanned: Option<&Scanned>) -> Option<Winner> {
         let lengths = &self.hosts.get(host.table as usize)?.lengths;
+        let hasher = self.path_index.hasher();
+        let space_mix = hasher.space_mix(host.table);
         let start = lengths.partition_point(|&(len, _)| len > path.len());
         for &(len, has_inside) in &lengths[start..] {
             let pick: fn(&Slots) -> Winner = if len == path.len() {
@@ -263,7 +284,12 @@ impl Router {
             } else {
                 continue;
             };
-            if let Some(found) = self.path_index.get(host.table, &path[..len]).and_then(|s| pick(s).get()) {
+            let key = &path[..len];
+            let hash = match scanned {
+                Some(scanned) => scanned.prefix_hash(len, space_mix, hasher),
+                None => hasher.key_hash(host.table, key),
+            };
+            if let Some(found) = self.path_index.get_hashed(hash, host.table, key).and_then(|s| pick(s).get()) {
                 return Some(found);
             }
         }
