@@ -156,7 +156,7 @@ fn time_router(router: &Router, requests: &[(String, String)]) -> f64 {
     let start = Instant::now();
     let mut hits = 0usize;
     for (host, target) in requests {
-        hits += black_box(router.route(&Request::new(host, target))).route.is_some() as usize;
+        hits += black_box(router.route(&Request::new(host, target))).matched().is_some() as usize;
     }
     black_box(hits);
     start.elapsed().as_nanos() as f64 / requests.len() as f64
