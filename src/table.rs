@@ -13,7 +13,7 @@
 //! distinct key length of that host up to the request path's length is probed, at most
 //! min(distinct key lengths, path length + 1) probes.
 //!
-//! The hashes are keyed by a per-table seed ([`compile_seeded`]; [`compile`] takes one from the
+//! The hashes are keyed by a per-table seed ([`compile_seeded`](crate::compile_seeded); [`compile`](crate::compile) takes one from the
 //! operating system), so keys that collide cannot be computed offline, and should they collide
 //! anyway, the index moves to an ordered fallback (at most `log2(keys) + 1` comparisons a
 //! probe) instead of scanning.
