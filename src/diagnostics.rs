@@ -13,6 +13,7 @@ use serde::Serialize;
 
 pub mod annotations;
 mod checks;
+pub mod controllers;
 
 pub use checks::lint;
 
@@ -145,6 +146,8 @@ pub mod code {
     pub const UNKNOWN_ANNOTATION: &str = "unknown-annotation";
     /// An annotation only newer controller releases know.
     pub const NEWER_RELEASE_ANNOTATION: &str = "newer-release-annotation";
+    /// An ingress-nginx annotation that current controller releases no longer read.
+    pub const REMOVED_ANNOTATION: &str = "removed-annotation";
     /// An annotation whose prefix is a misspelling of a controller's prefix: silently ignored.
     pub const MISSPELLED_ANNOTATION_PREFIX: &str = "misspelled-annotation-prefix";
     /// A regex-looking path under `Exact` or `Prefix`, which match it literally.

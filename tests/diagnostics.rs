@@ -1,6 +1,6 @@
 //! The lint diagnostics: each fires on its mistake and stays quiet on a clean near-miss.
 
-use ingress_router::diagnostics::annotations::{NGINX_ANNOTATIONS, NGINX_PREFIX};
+use ingress_router::diagnostics::annotations::NGINX_PREFIX;
 use ingress_router::diagnostics::{Diagnostic, ObjectRef, code, lint};
 use ingress_router::{CompileOptions, Severity, input};
 
@@ -403,69 +403,67 @@ fn unknown_annotation() {
 
 #[test]
 fn newer_release_annotation() {
-    let d = run(&annotated("nginx.ingress.kubernetes.io/enable-opentelemetry", "true"));
+    let d = run(&annotated("nginx.ingress.kubernetes.io/relative-redirects", "true"));
     assert_eq!(d.len(), 1, "only the note: {d:#?}");
     let found = only(&d, code::NEWER_RELEASE_ANNOTATION);
     assert_eq!(found.severity, Severity::Note);
-    assert_eq!(
-        found.objects,
-        vec![ingress_at("metadata.annotations[nginx.ingress.kubernetes.io/enable-opentelemetry]")]
-    );
-    has(&found.message, "only known to newer controller releases");
-    has(&found.fix, "supports this annotation");
+    assert_eq!(found.objects, vec![ingress_at("metadata.annotations[nginx.ingress.kubernetes.io/relative-redirects]")]);
+    has(&found.message, "since controller v1.13.0");
+    has(&found.fix, "v1.13.0 or newer");
 
-    // Near-miss: a key every release knows.
-    assert!(run(&annotated("nginx.ingress.kubernetes.io/enable-opentracing", "true")).is_empty());
+    // Near-miss: long-standing keys are not "newer" (the old hand-made list called these so).
+    for key in ["enable-opentelemetry", "session-cookie-max-age", "auth-signin", "limit-rpm"] {
+        assert!(run(&annotated(&format!("{NGINX_PREFIX}{key}"), "1")).is_empty(), "{key}");
+    }
 }
 
 #[test]
-fn misspelled_annotation_prefix() {
-    for (key, corrected) in [
-        ("nginx.ingress.kuberntes.io/ssl-redirect", "nginx.ingress.kubernetes.io/ssl-redirect"),
-        ("ngnix.ingress.kubernetes.io/ssl-redirect", "nginx.ingress.kubernetes.io/ssl-redirect"),
-        ("nginx.ingress.kubernetes.io.ssl-redirect", "nginx.ingress.kubernetes.io/ssl-redirect"),
-        ("nginx.ingress.kubernetes.com/ssl-redirect", "nginx.ingress.kubernetes.io/ssl-redirect"),
-        // Both the prefix and the name are misspelled: both are corrected.
-        ("ngnix.ingress.kubernetes.io/ssl-redirct", "nginx.ingress.kubernetes.io/ssl-redirect"),
-    ] {
-        let d = run(&annotated(key, "false"));
-        let found = only(&d, code::MISSPELLED_ANNOTATION_PREFIX);
-        assert_eq!(found.severity, Severity::Warning);
-        assert_eq!(found.objects, vec![ingress_at(&format!("metadata.annotations[{key}]"))]);
-        has(&found.message, "silently ignores it");
-        has(&found.message, &format!("did you mean {corrected}?"));
-        assert_eq!(found.fix, format!("rename the annotation to {corrected}"));
-    }
-    // Near-miss: the right prefix, and prefixes of other controllers.
+fn removed_annotation() {
+    let d = run(&annotated("nginx.ingress.kubernetes.io/enable-opentracing", "true"));
+    let found = only(&d, code::REMOVED_ANNOTATION);
+    assert_eq!(found.severity, Severity::Warning);
+    has(&found.message, "v1.10.2 and later no longer read it");
+    has(&found.fix, "remove the annotation");
+    // Near-miss: the key that replaced it.
+    none(&run(&annotated("nginx.ingress.kubernetes.io/enable-opentelemetry", "true")), code::REMOVED_ANNOTATION);
+}
+
+#[test]
+fn other_controllers_annotations_are_recognised() {
     for key in [
-        "nginx.ingress.kubernetes.io/ssl-redirect",
-        "nginx.org/redirect-to-https",
-        "ingress.kubernetes.io/ssl-redirect",
+        "alb.ingress.kubernetes.io/scheme",
+        "alb.ingress.kubernetes.io/actions.ssl-redirect",
+        "alb.ingress.kubernetes.io/conditions.web",
+        "kubernetes.io/ingress.global-static-ip-name",
+        "networking.gke.io/managed-certificates",
+        "traefik.ingress.kubernetes.io/router.middlewares",
+        "haproxy.org/path-rewrite",
+        "projectcontour.io/response-timeout",
+        "konghq.com/strip-path",
+        "nginx.org/rewrites",
+        "appgw.ingress.kubernetes.io/backend-path-prefix",
+        "cert-manager.io/cluster-issuer",
+        "external-dns.alpha.kubernetes.io/hostname",
+        "argocd.argoproj.io/sync-wave",
+        "meta.helm.sh/release-name",
+        "kubectl.kubernetes.io/last-applied-configuration",
     ] {
-        none(&run(&annotated(key, "false")), code::MISSPELLED_ANNOTATION_PREFIX);
+        let d = run(&annotated(key, "x"));
+        none(&d, code::UNKNOWN_ANNOTATION);
+        none(&d, code::MISSPELLED_ANNOTATION_PREFIX);
     }
 }
 
 #[test]
-fn embedded_annotation_list_matches_shared_data() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/ingress-nginx-annotations.txt");
-    let Ok(text) = std::fs::read_to_string(path) else {
-        eprintln!("note: {path} is absent; the embedded annotation list is not compared");
-        return;
-    };
-    let shared: Vec<(String, bool)> = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let mut columns = l.split_whitespace();
-            let key = columns.next().unwrap_or_default().to_string();
-            (key, columns.next() == Some("later"))
-        })
-        .collect();
-    let embedded: Vec<(String, bool)> =
-        NGINX_ANNOTATIONS.iter().map(|a| (format!("{NGINX_PREFIX}{}", a.name), a.later)).collect();
-    assert_eq!(embedded, shared);
+fn other_controllers_typos_get_a_did_you_mean() {
+    let d = run(&annotated("alb.ingress.kubernetes.io/healthcheck-pth", "/healthz"));
+    let found = only(&d, code::UNKNOWN_ANNOTATION);
+    has(&found.message, "the AWS Load Balancer Controller documents no annotation \"healthcheck-pth\"");
+    has(&found.message, "did you mean alb.ingress.kubernetes.io/healthcheck-path?");
+    let d = run(&annotated("cert-manager.io/cluster-isuer", "letsencrypt"));
+    has(&only(&d, code::UNKNOWN_ANNOTATION).fix, "cert-manager.io/cluster-issuer");
+    // Near-miss: a key far from every listed one is not called a typo (the lists are not exhaustive).
+    assert!(run(&annotated("traefik.ingress.kubernetes.io/some-future-option", "x")).is_empty());
 }
 
 // --- Paths ----------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ use alloc::vec::Vec;
 use core::cmp::Ordering;
 
 use super::annotations::{self, NGINX_PREFIX};
+use super::controllers;
 use super::{Diagnostic, ObjectRef, Severity, code};
 use crate::class;
 use crate::host::wildcard_suffix;
@@ -640,15 +641,21 @@ fn hosts_overlap(a: &str, b: &str) -> bool {
 // ---------------------------------------------------------------------------------------------
 // Annotations
 
-/// Annotations under the ingress-nginx prefix: unknown keys (with the closest known key) and keys
-/// only newer releases know; keys whose prefix is a misspelling of the ingress-nginx prefix.
+/// Annotations under the ingress-nginx prefix: unknown keys (with the closest known key), keys
+/// only recent releases know and keys the controller no longer reads; misspelt keys under another
+/// controller's or tool's prefix; keys whose prefix is a misspelling of the ingress-nginx prefix.
 fn check_annotations(ingress: &Ingress, out: &mut Vec<Diagnostic>) {
     for key in ingress.metadata.annotations.keys() {
         if let Some(name) = key.strip_prefix(NGINX_PREFIX) {
             match annotations::nginx_annotation(name) {
-                Some(known) if known.later => out.push(newer_release_annotation(ingress, key)),
+                Some(known) if known.removed.is_some() => out.push(removed_annotation(ingress, key, known)),
+                Some(known) if known.is_recent() => out.push(newer_release_annotation(ingress, key, known)),
                 Some(_) => {}
                 None => out.push(unknown_annotation(ingress, key, name)),
+            }
+        } else if let Some((prefix, name)) = controllers::prefix_of(key) {
+            if let Some(d) = other_controller_typo(ingress, key, prefix, name) {
+                out.push(d);
             }
         } else if let Some(rest) = annotations::misspelled_nginx_prefix(key) {
             out.push(misspelled_prefix(ingress, key, rest));
@@ -669,8 +676,8 @@ fn unknown_annotation(ingress: &Ingress, key: &str, name: &str) -> Diagnostic {
     let fix = match suggestion {
         Some(s) => {
             message.push_str(&format!("; did you mean {NGINX_PREFIX}{}?", s.name));
-            if s.later {
-                message.push_str(" (only known to newer controller releases)");
+            if s.is_recent() {
+                message.push_str(&format!(" (read since controller {})", s.since_text()));
             }
             format!("rename the annotation to {NGINX_PREFIX}{}", s.name)
         }
@@ -679,17 +686,59 @@ fn unknown_annotation(ingress: &Ingress, key: &str, name: &str) -> Diagnostic {
     diagnostic(code::UNKNOWN_ANNOTATION, Severity::Warning, message, vec![annotation_ref(ingress, key)], fix)
 }
 
-fn newer_release_annotation(ingress: &Ingress, key: &str) -> Diagnostic {
+fn newer_release_annotation(ingress: &Ingress, key: &str, known: &annotations::NginxAnnotation) -> Diagnostic {
     diagnostic(
         code::NEWER_RELEASE_ANNOTATION,
         Severity::Note,
         format!(
-            "{}: metadata.annotations[{key}] is only known to newer controller releases; older ingress-nginx releases ignore it",
-            ingress_label(ingress)
+            "{}: metadata.annotations[{key}] is read by ingress-nginx since controller {}; older releases ignore it",
+            ingress_label(ingress),
+            known.since_text()
         ),
         vec![annotation_ref(ingress, key)],
-        String::from("check that the ingress-nginx release in the cluster supports this annotation"),
+        format!("check that the cluster runs ingress-nginx controller {} or newer", known.since_text()),
     )
+}
+
+fn removed_annotation(ingress: &Ingress, key: &str, known: &annotations::NginxAnnotation) -> Diagnostic {
+    let removed = known.removed.unwrap_or("");
+    diagnostic(
+        code::REMOVED_ANNOTATION,
+        Severity::Warning,
+        format!(
+            "{}: metadata.annotations[{key}]: ingress-nginx controller v{removed} and later no longer read it \
+             (it was read from {} on); they ignore it",
+            ingress_label(ingress),
+            known.since_text()
+        ),
+        vec![annotation_ref(ingress, key)],
+        format!("remove the annotation, or keep it only for controllers older than v{removed}"),
+    )
+}
+
+/// A key under another controller's (or tool's) prefix that is one typo away from one of its keys.
+fn other_controller_typo(
+    ingress: &Ingress,
+    key: &str,
+    prefix: &controllers::AnnotationPrefix,
+    name: &str,
+) -> Option<Diagnostic> {
+    if prefix.knows(name) {
+        return None;
+    }
+    let suggestion = prefix.closest(name)?;
+    Some(diagnostic(
+        code::UNKNOWN_ANNOTATION,
+        Severity::Warning,
+        format!(
+            "{}: metadata.annotations[{key}]: {} documents no annotation {name:?}; did you mean {}{suggestion}?",
+            ingress_label(ingress),
+            prefix.owner,
+            prefix.prefix
+        ),
+        vec![annotation_ref(ingress, key)],
+        format!("rename the annotation to {}{suggestion}", prefix.prefix),
+    ))
 }
 
 fn misspelled_prefix(ingress: &Ingress, key: &str, rest: &str) -> Diagnostic {
