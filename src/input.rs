@@ -302,8 +302,9 @@ pub fn parse_yaml(source: &str, _text: &str) -> Result<Input, InputError> {
 }
 
 fn add_document(input: &mut Input, source: &str, document: usize, value: Value) -> Result<(), InputError> {
+    // `items:` left empty (null) or absent is an empty list, as the apiserver reads it.
     let is_list = value.get("kind").and_then(Value::as_str).is_some_and(|k| k == "List" || k.ends_with("List"))
-        && value.get("items").is_some_and(Value::is_array);
+        && value.get("items").is_none_or(|items| items.is_array() || items.is_null());
     if is_list {
         let Value::Object(mut map) = value else { return Ok(()) };
         if let Some(Value::Array(items)) = map.remove("items") {
