@@ -32,6 +32,7 @@ pub mod path;
 #[cfg(feature = "yaml")]
 pub mod position;
 pub mod request;
+pub mod schema;
 pub mod status;
 pub mod table;
 pub mod validation;

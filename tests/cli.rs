@@ -434,7 +434,11 @@ fn bad_input_is_one_clear_error() {
         "shape.yaml",
         "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: a}\nspec: {rules: 5}\n",
     );
-    assert_bad_input(&run(&["table", "-f", &wrong_shape]), "shape.yaml: document 1: spec.rules");
+    assert_bad_input(
+        &run(&["table", "-f", &wrong_shape]),
+        "shape.yaml: document 1, line 4, column 15: spec.rules: Ingress in version \"v1\" cannot be handled as a \
+         Ingress: json: cannot unmarshal number into Go struct field IngressSpec.spec.rules of type []v1.IngressRule",
+    );
 
     let app = dir.write("app.yaml", ONE_INGRESS);
     let unknown_key =
