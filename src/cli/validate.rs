@@ -327,7 +327,7 @@ fn render_refused<'a>(out: &mut String, c: &Checked, locator: &mut Locator<'a>) 
             let field = change.split([' ', ':']).next().unwrap_or("");
             let _ = writeln!(out, "  {}: {change}", place(&locator.locate(origin, field)));
         }
-        let _ = writeln!(out, "  fix: {}", unserved_fix(&c.kind));
+        let _ = writeln!(out, "  fix: {}", unserved_fix(c.kind));
     }
 }
 
