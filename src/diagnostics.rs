@@ -14,6 +14,7 @@ use serde::Serialize;
 pub mod annotations;
 mod checks;
 pub mod controllers;
+pub mod idioms;
 
 pub use checks::lint;
 
@@ -152,4 +153,12 @@ pub mod code {
     pub const MISSPELLED_ANNOTATION_PREFIX: &str = "misspelled-annotation-prefix";
     /// A regex-looking path under `Exact` or `Prefix`, which match it literally.
     pub const REGEX_PATH_LITERAL: &str = "regex-path-literal";
+    /// ingress-nginx `use-regex`/`rewrite-target`: every path of the host is a case-insensitive regex there.
+    pub const NGINX_REGEX_HOST: &str = "nginx-regex-host";
+    /// An ingress-nginx canary Ingress: a traffic split there, an ordinary competing Ingress under the spec.
+    pub const NGINX_CANARY: &str = "nginx-canary";
+    /// A `/*` path: a wildcard for GKE and ALB, a literal `*` under the spec.
+    pub const GLOB_PATH: &str = "glob-path";
+    /// An ALB `actions.*`/`conditions.*` annotation: routing outside the Ingress spec.
+    pub const ALB_ACTION_ANNOTATION: &str = "alb-action-annotation";
 }

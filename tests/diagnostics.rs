@@ -396,7 +396,7 @@ fn unknown_annotation() {
     assert!(!only(&far, code::UNKNOWN_ANNOTATION).message.contains("did you mean"));
 
     // Near-miss: correctly spelled.
-    assert!(run(&annotated("nginx.ingress.kubernetes.io/rewrite-target", "/")).is_empty());
+    assert!(run(&annotated("nginx.ingress.kubernetes.io/ssl-redirect", "false")).is_empty());
     // Other prefixes are not ingress-nginx's business.
     assert!(run(&annotated("alb.ingress.kubernetes.io/scheme", "internet-facing")).is_empty());
 }
@@ -484,7 +484,7 @@ fn regex_path_literal() {
     has(&found.fix, "pathType: ImplementationSpecific with nginx.ingress.kubernetes.io/use-regex: \"true\"");
     has(&found.fix, "\"/api\"");
 
-    for path in ["/*", "/foo/.*", "/v1/users/[0-9]+", "/a|b", "^/x$"] {
+    for path in ["/foo/.*", "/v1/users/[0-9]+", "/a|b", "^/x$", "/*.php"] {
         only(&run(&path_ingress(path, "Exact")), code::REGEX_PATH_LITERAL);
     }
 
@@ -507,7 +507,7 @@ fn regex_path_literal_with_use_regex_names_the_annotation() {
 
 #[test]
 fn ingresses_of_another_class_get_only_class_checks() {
-    let yaml = ingress_with_class("traefik").replace("{path: /,", "{path: /*,") + CLASSES;
+    let yaml = ingress_with_class("traefik").replace("{path: /,", "{path: /a+,") + CLASSES;
     none(&run_for_class(&yaml, "nginx"), code::REGEX_PATH_LITERAL);
     only(&run_for_class(&yaml, "traefik"), code::REGEX_PATH_LITERAL);
     only(&run(&yaml), code::REGEX_PATH_LITERAL);

@@ -88,7 +88,9 @@ pub fn router(common: &Common, file: &FileOptions) -> Result<(Router, PathNormal
     let loaded = load(&common.files)?;
     loaded.require_ingress("nothing to route")?;
     let (options, normalization) = options(common, file);
-    let (router, diagnostics) = compile(&loaded.objects(), &options);
+    let objects = loaded.objects();
+    let (router, mut diagnostics) = compile(&objects, &options);
+    ingress_router::diagnostics::idioms::explain_canaries(&mut diagnostics, &objects);
     for diagnostic in &diagnostics {
         stderr(diagnostic);
     }

@@ -6,7 +6,7 @@ use std::fmt::Write;
 use std::path::PathBuf;
 
 use clap::Args;
-use ingress_router::diagnostics::{Diagnostic, ObjectRef, Severity, code};
+use ingress_router::diagnostics::{Diagnostic, ObjectRef, Severity, code, idioms};
 use ingress_router::input::{self, Origin, SourcedObject, Unserved};
 use ingress_router::model::{Ingress, Object};
 use ingress_router::path::ImplementationSpecific;
@@ -180,7 +180,9 @@ pub fn run(args: &ValidateArgs) -> Result<i32, Failure> {
         escaped_slashes: None,
     };
     let (options, _) = load::options(&common, &FileOptions::default());
-    let (_, diagnostics) = compile(&loaded.objects(), &options);
+    let objects = loaded.objects();
+    let (_, mut diagnostics) = compile(&objects, &options);
+    idioms::explain_canaries(&mut diagnostics, &objects);
     // The invalid Ingresses are reported above, each with every error and its place.
     let diagnostics: Vec<Diagnostic> = diagnostics.into_iter().filter(|d| d.code != code::INVALID_INGRESS).collect();
 

@@ -86,6 +86,7 @@ pub fn lint(objects: &[Object], options: &CompileOptions) -> Vec<Diagnostic> {
         check_annotations(ingress, &mut out);
         check_regex_paths(ingress, &regex_hosts, &mut out);
     }
+    super::idioms::check(&input.served, options.implementation_specific, &mut out);
 
     out.sort_by(compare);
     out
@@ -781,6 +782,9 @@ fn check_regex_paths(ingress: &Ingress, regex_hosts: &[&str], out: &mut Vec<Diag
             continue;
         };
         let Some(text) = path.path.as_deref().filter(|p| looks_like_regex(p)) else { continue };
+        if super::idioms::is_glob_path(text) {
+            continue; // GKE's and ALB's `/*`: glob-path names it
+        }
         let mut message = format!(
             "{}: {field}.path: {text:?} looks like a regular expression, but pathType {path_type} matches it \
              literally (requests must contain those characters); ingress-nginx's admission webhook rejects it \
