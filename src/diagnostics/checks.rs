@@ -459,6 +459,20 @@ fn check_legacy_class_annotation(ingress: &Ingress, out: &mut Vec<Diagnostic>) {
             ),
             format!("remove the annotation {LEGACY_CLASS_ANNOTATION}"),
         )
+    } else if let Some(why) = crate::validation::ingress_class_name_errors(value).first() {
+        // The value cannot move to spec.ingressClassName: the apiserver would reject it there.
+        (
+            format!(
+                "{}: the annotation {LEGACY_CLASS_ANNOTATION}: {value:?} is deprecated since Kubernetes 1.18, and its \
+                 value cannot become spec.ingressClassName ({why})",
+                ingress_label(ingress)
+            ),
+            format!(
+                "create an IngressClass whose name is a lowercase DNS subdomain (such as {:?}) for the controller \
+                 that serves {value:?}, set spec.ingressClassName to it and remove the annotation {LEGACY_CLASS_ANNOTATION}",
+                class_name_like(value)
+            ),
+        )
     } else {
         (
             format!(
@@ -637,6 +651,22 @@ fn hosts_overlap(a: &str, b: &str) -> bool {
         })
     };
     a.eq_ignore_ascii_case(b) || covers(a, b) || covers(b, a)
+}
+
+/// A valid IngressClass name close to `value`: lowercase, runs of other characters as `-`.
+fn class_name_like(value: &str) -> String {
+    let mut name = String::new();
+    for c in value.chars() {
+        let c = c.to_ascii_lowercase();
+        if c.is_ascii_alphanumeric() || c == '.' {
+            name.push(c);
+        } else if !name.ends_with('-') {
+            name.push('-');
+        }
+    }
+    let name = name.trim_matches(|c: char| !c.is_ascii_alphanumeric());
+    let name: String = name.chars().take(253).collect();
+    if name.is_empty() { String::from("default") } else { name }
 }
 
 // ---------------------------------------------------------------------------------------------
