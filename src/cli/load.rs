@@ -152,6 +152,8 @@ impl Loaded {
 /// An input that could not be read, located as precisely as known: what `--json` prints as an error object.
 #[derive(Clone, Debug, Serialize)]
 pub struct Problem {
+    /// Empty for a failure that is no one file's (omitted from JSON then).
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub file: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub document: Option<usize>,

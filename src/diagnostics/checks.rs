@@ -447,6 +447,11 @@ fn check_unknown_class(ingress: &Ingress, classes: &[&IngressClass], served: Opt
 /// `spec.ingressClassName` validation already rejects the Ingress, so that case is left out.
 fn check_legacy_class_annotation(ingress: &Ingress, out: &mut Vec<Diagnostic>) {
     let Some(value) = ingress.metadata.annotations.get(LEGACY_CLASS_ANNOTATION) else { return };
+    // GKE's own documentation keeps the annotation for its classes ("GKE continues to use this
+    // annotation"): no advice that contradicts the file's controller.
+    if matches!(value.as_str(), "gce" | "gce-internal") {
+        return;
+    }
     let field_name = ingress.spec.ingress_class_name.as_deref();
     if field_name.is_some_and(|f| f != value) {
         return;
