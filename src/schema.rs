@@ -114,6 +114,28 @@ pub fn cannot_be_handled(kind: &str, error: &DecodeError) -> String {
     format!("{kind} in version \"v1\" cannot be handled as a {kind}: {detail}")
 }
 
+/// The known field closest to an unknown one, among its siblings: `spec.rules[0].http.paths[0].pathtype`
+/// gives `pathType`. Case differences always count as close; otherwise a small edit distance.
+pub fn closest_field(schema: &'static Struct, field: &str) -> Option<&'static str> {
+    let mut current = schema;
+    let mut segments = field.split('.').peekable();
+    while let Some(segment) = segments.next() {
+        let name = segment.split('[').next().unwrap_or(segment);
+        if segments.peek().is_none() {
+            let names = current.fields.iter().map(|(n, _)| *n);
+            if let Some(same) = current.fields.iter().map(|(n, _)| *n).find(|n| n.eq_ignore_ascii_case(name)) {
+                return Some(same);
+            }
+            return crate::diagnostics::annotations::closest(name, names);
+        }
+        current = match current.fields.iter().find(|(n, _)| *n == name)?.1 {
+            Shape::Object(s) | Shape::List(s) => s,
+            _ => return None,
+        };
+    }
+    None
+}
+
 struct Walk {
     unknown: Vec<String>,
     type_error: Option<DecodeError>,
@@ -484,6 +506,14 @@ mod tests {
         // A type error wins: the decode stops there.
         let both = json!({"spec": {"x": 1, "ingressClassName": 5}});
         assert!(matches!(check(&INGRESS, &both), Some(DecodeError::Type { .. })));
+    }
+
+    #[test]
+    fn closest_known_field() {
+        assert_eq!(closest_field(&INGRESS, "spec.rules[0].http.paths[0].pathtype"), Some("pathType"));
+        assert_eq!(closest_field(&INGRESS, "spec.ingresClassName"), Some("ingressClassName"));
+        assert_eq!(closest_field(&INGRESS, "spec.rules[0].http.paths[0].backend.serviceName"), None);
+        assert_eq!(closest_field(&SERVICE, "spec.prots"), Some("ports"));
     }
 
     #[test]

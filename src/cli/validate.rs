@@ -76,7 +76,16 @@ struct UnknownField {
     #[serde(flatten)]
     at: Option<Position>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    hint: Option<&'static str>,
+    hint: Option<String>,
+}
+
+/// What an unknown field most likely meant: its v1 name (a v1beta1 field), or a known sibling.
+fn hint(kind: &str, field: &str) -> Option<String> {
+    if let Some(v1) = input::v1_replacement(field) {
+        return Some(v1.to_string());
+    }
+    let known = schema::closest_field(schema::schema(kind)?, field)?;
+    Some(format!("did you mean {known:?}?"))
 }
 
 /// A `FieldError` (its JSON: `type`, `field`, `badValue`, `detail`, `message`) with `line` and
@@ -262,15 +271,30 @@ fn check<'a>(object: &'a SourcedObject, old: &[&Ingress], locator: &mut Locator<
 /// Objects with fields the schema does not know are refused by the apiserver's strict decoding
 /// (kubectl's default `--validate=strict`) before any validation: their answer replaces the
 /// validation's. Fields are listed in the order of the file, as the decoder meets them.
-fn strict_decoding<'a>(checked: &mut [Checked], loaded: &'a Loaded, locator: &mut Locator<'a>) {
+fn strict_decoding<'a>(checked: &mut Vec<Checked>, loaded: &'a Loaded, locator: &mut Locator<'a>) {
     for unknown in &loaded.unknown_fields {
+        if !checked.iter().any(|c| c.origin == unknown.origin) {
+            // A Service is not validated, but the apiserver refuses it all the same.
+            checked.push(Checked {
+                kind: unknown.kind,
+                namespace: Some(unknown.namespace.clone().unwrap_or_else(|| String::from("default"))),
+                name: unknown.name.clone(),
+                operation: "create",
+                origin: unknown.origin.clone(),
+                valid: true,
+                message: None,
+                errors: Vec::new(),
+                unknown_fields: Vec::new(),
+                v1_changes: Vec::new(),
+            });
+        }
         let Some(c) = checked.iter_mut().find(|c| c.origin == unknown.origin) else { continue };
         let origin = &loaded.objects.iter().find(|o| o.origin == unknown.origin).map(|o| &o.origin);
         let Some(origin) = origin else { continue };
         let mut fields: Vec<UnknownField> = unknown
             .fields
             .iter()
-            .map(|f| UnknownField { field: f.clone(), at: locator.locate(origin, f), hint: input::v1_replacement(f) })
+            .map(|f| UnknownField { field: f.clone(), at: locator.locate(origin, f), hint: hint(unknown.kind, f) })
             .collect();
         fields.sort_by_key(|f| f.at.map(|p| (p.line, p.column)));
         let ordered = DecodeError::Unknown(fields.iter().map(|f| f.field.clone()).collect());
@@ -311,7 +335,7 @@ fn render_refused<'a>(out: &mut String, c: &Checked, locator: &mut Locator<'a>) 
     };
     for f in &c.unknown_fields {
         let _ = write!(out, "  {}: unknown field {:?}", place(&f.at), f.field);
-        let _ = match f.hint {
+        let _ = match &f.hint {
             Some(hint) => writeln!(out, ": {hint}"),
             None => writeln!(out),
         };
