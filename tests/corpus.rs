@@ -160,3 +160,21 @@ fn json_modes_print_json_for_input_errors_too() {
         );
     }
 }
+
+#[test]
+fn a_list_of_files_with_a_missing_and_a_bad_one_still_routes() {
+    let good = format!("{FILES}/k8s-docs-simple-fanout.yaml");
+    let template = format!("{FILES}/helm-template-unrendered.yaml");
+    let missing = format!("{FILES}/no-such-file.yaml");
+    let out = run(&["route", "-f", &missing, "-f", &template, "-f", &good, "http://foo.bar.com/bar/x"]);
+    assert_eq!(out.code, 2, "the worst result: input that could not be read");
+    assert!(out.stdout.contains("backend:   service2:8080"), "{}", out.stdout);
+    assert!(out.stderr.contains("no-such-file.yaml: cannot read"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("helm-template-unrendered.yaml, line 2, column 1: this looks like a Helm or Go template"),
+        "{}",
+        out.stderr
+    );
+    // Near-miss: the good file alone answers with exit 0.
+    assert_eq!(run(&["route", "-f", &good, "http://foo.bar.com/bar/x"]).code, 0);
+}
