@@ -19,6 +19,8 @@ use serde_json::Value;
 use crate::model::{Ingress, IngressClass, Object, Service};
 use crate::schema::DecodeError;
 
+#[cfg(feature = "yaml")]
+mod keys;
 mod template;
 mod unserved;
 
@@ -346,6 +348,14 @@ fn parse_yaml_into(input: &mut Input, source: &str, text: &str) -> Result<(), In
                     format!("cannot be read as a Kubernetes object: {e}"),
                 );
                 err.document = Some(number);
+                if let Some((line, column, field)) = keys::first_complex_key(text, number) {
+                    // kubectl fails the same way, converting the file to JSON.
+                    err.message = String::from(
+                        "error converting YAML to JSON: invalid map key (a sequence or mapping used as a key); keys must be strings",
+                    );
+                    (err.line, err.column) = (Some(line), Some(column));
+                    err.field = (!field.is_empty()).then_some(field);
+                }
                 input.errors.push(err);
                 continue;
             }
