@@ -125,3 +125,21 @@ fn alb_actions_and_conditions() {
     let plain = ingress("alb", "alb.ingress.kubernetes.io/target-type: ip", &path("/", "Prefix", "web"));
     assert!(with_code(&run(&plain), code::ALB_ACTION_ANNOTATION).is_empty());
 }
+
+#[test]
+fn an_alb_action_backend_is_no_missing_service() {
+    let annotations = r#"alb.ingress.kubernetes.io/actions.ssl-redirect: '{"Type": "redirect"}'"#;
+    let paths =
+        "      - {path: /, pathType: Prefix, backend: {service: {name: ssl-redirect, port: {name: use-annotation}}}}\n"
+            .to_string()
+            + &path("/app", "Prefix", "missing");
+    let service =
+        "---\napiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: shop}\nspec: {ports: [{port: 80}]}\n";
+    let d = run(&(ingress("alb", annotations, &paths) + service));
+    let missing = with_code(&d, code::MISSING_SERVICE);
+    assert_eq!(missing.len(), 1, "only the real Service is missing: {d:#?}");
+    assert!(missing[0].message.contains("Service shop/missing"));
+    // Near-miss: without the action annotation, ssl-redirect is a missing Service like any other.
+    let d = run(&(ingress("alb", "", &paths) + service));
+    assert_eq!(with_code(&d, code::MISSING_SERVICE).len(), 2, "{d:#?}");
+}

@@ -196,8 +196,8 @@ fn check_missing_service(
     services: &mut ServiceIndex<'_>,
 ) -> Option<Diagnostic> {
     let backend = site.service?;
-    if target.is_some() {
-        return None;
+    if target.is_some() || super::idioms::is_alb_action_backend(site.ingress, backend) {
+        return None; // an ALB action is no Service: alb-action-annotation names it
     }
     let namespace = namespace(site.ingress);
     let mut message = format!(

@@ -36,6 +36,13 @@ pub(super) fn is_glob_path(path: &str) -> bool {
         .is_some_and(|head| !head.contains(['*', '(', ')', '[', ']', '?', '+', '^', '$', '|', '{', '}', '\\']))
 }
 
+/// A backend `{name: N, port: {name: use-annotation}}` with an `actions.N` ALB annotation: the
+/// controller answers with the action, there is no Service N.
+pub(super) fn is_alb_action_backend(ingress: &Ingress, backend: &crate::model::IngressServiceBackend) -> bool {
+    backend.port.as_ref().and_then(|p| p.name.as_deref()) == Some("use-annotation")
+        && ingress.metadata.annotations.contains_key(&format!("{ALB_PREFIX}actions.{}", backend.name))
+}
+
 /// `canary: "true"` (ingress-nginx reads the value as a boolean).
 pub fn is_canary(ingress: &Ingress) -> bool {
     ingress.metadata.annotations.get(&format!("{NGINX_PREFIX}canary")).is_some_and(|v| v == "true")
@@ -61,7 +68,7 @@ pub fn explain_canaries(diagnostics: &mut [Diagnostic], objects: &[Object]) {
         });
         if let Some(c) = canary {
             let sentence = format!(
-                " Ingress {}/{} is an ingress-nginx canary ({NGINX_PREFIX}canary: \"true\"): ingress-nginx sends it a \
+                "; Ingress {}/{} is an ingress-nginx canary ({NGINX_PREFIX}canary: \"true\"): ingress-nginx sends it a \
                  share of this host and path's traffic (by weight, header or cookie) instead of treating it as a \
                  duplicate; under the specification it is an ordinary competing Ingress and never receives these requests.",
                 c.namespace.as_deref().unwrap_or("default"),
