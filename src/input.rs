@@ -4,6 +4,12 @@
 //! `kubectl get ingress,service,ingressclass -A -o yaml` prints), or a JSON array of objects.
 //! Objects of other kinds are skipped with a note. Errors name the source, the document and,
 //! where known, the line, column and field path; they never panic.
+//!
+//! The apiserver's decoder is followed where it decides what loads: `null` is empty (see
+//! [`model`](crate::model)), a value of the wrong type fails its object with Go's message and
+//! fields it does not know are recorded ([`schema`](crate::schema)); Ingresses of API versions no
+//! longer served are left out and recorded ([`Unserved`]); a Helm or Go template is refused as such.
+//! [`parse_all`] goes on after a document that cannot be read; [`parse`] stops at the first.
 
 // Parse errors are rare, carry the whole location, and never sit on a hot path.
 #![allow(clippy::result_large_err)]
