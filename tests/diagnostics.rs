@@ -426,6 +426,10 @@ fn removed_annotation() {
     has(&found.fix, "remove the annotation");
     // Near-miss: the key that replaced it.
     none(&run(&annotated("nginx.ingress.kubernetes.io/enable-opentelemetry", "true")), code::REMOVED_ANNOTATION);
+    // Keys of old blog posts are removed keys, not typos.
+    let d = run(&annotated("nginx.ingress.kubernetes.io/secure-backends", "true"));
+    has(&only(&d, code::REMOVED_ANNOTATION).message, "controller v0.21.0 and later no longer read it");
+    none(&d, code::UNKNOWN_ANNOTATION);
 }
 
 #[test]
