@@ -101,23 +101,29 @@ fn check_nginx_regex_hosts(served: &[&Ingress], mode: ImplementationSpecific, ou
                 continue;
             }
             let regex_looking: Vec<_> = affected.iter().filter(|(_, _, p)| looks_like_regex(text(p))).collect();
-            let example = affected[0].2;
+            // What a plain path turns into, shown on the first path that does not already look like a regex.
+            let example = affected.iter().map(|(_, _, p)| text(p)).find(|p| !looks_like_regex(p));
+            let consequence = match example {
+                Some(p) => format!(
+                    " (location ~* \"^{p}\"): {p:?} then also matches {:?} and {:?}",
+                    format!("{p}more"),
+                    upper(p)
+                ),
+                None => String::new(),
+            };
+            let ingresses = count_ingresses(&affected);
             let mut message = format!(
                 "Ingress {}/{}: metadata.annotations[{NGINX_PREFIX}{annotation}] makes ingress-nginx match every path of \
-                 host {} ({} path{} in {} Ingress{}) as a case-insensitive regular expression anchored at the start \
-                 (location ~* \"^{}\"): {:?} then also matches {:?} and {:?}; the specification matches paths as \
-                 written (Exact, element-wise Prefix, ImplementationSpecific routed here as {})",
+                 {} ({} path{} in {} Ingress{}) as a case-insensitive regular expression anchored at the \
+                 start{consequence}; the specification matches paths as written (Exact, element-wise Prefix, \
+                 ImplementationSpecific routed here as {})",
                 namespace(trigger),
                 trigger.metadata.name,
                 display_host(host),
                 affected.len(),
                 plural(affected.len()),
-                count_ingresses(&affected),
-                if count_ingresses(&affected) == 1 { "" } else { "es" },
-                text(example),
-                text(example),
-                format!("{}more", text(example)),
-                upper(text(example)),
+                ingresses,
+                if ingresses == 1 { "" } else { "es" },
                 mode_name(mode),
             );
             if !regex_looking.is_empty() {
@@ -368,8 +374,9 @@ fn ingress_ref(ingress: &Ingress) -> ObjectRef {
     ObjectRef::ingress(namespace(ingress), &ingress.metadata.name)
 }
 
-fn display_host(host: &str) -> &str {
-    if host.is_empty() { "(any host)" } else { host }
+/// `host example.com`, or `the host-less rules`.
+fn display_host(host: &str) -> String {
+    if host.is_empty() { String::from("the host-less rules") } else { format!("host {host}") }
 }
 
 fn plural(n: usize) -> &'static str {
