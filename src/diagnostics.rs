@@ -13,6 +13,8 @@ use serde::Serialize;
 
 pub mod annotations;
 mod checks;
+mod controllers;
+mod idioms;
 mod table;
 
 pub use checks::lint;
@@ -22,6 +24,7 @@ pub use checks::lint;
 pub(crate) fn all(objects: &[crate::model::Object], router: &crate::table::Router) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     table::report(router, &mut diagnostics);
+    idioms::explain_canaries(&mut diagnostics, objects);
     diagnostics.extend(lint(objects, &router.options));
     diagnostics
 }
@@ -155,10 +158,20 @@ pub enum Code {
     UnknownAnnotation,
     /// An annotation only newer controller releases know.
     NewerReleaseAnnotation,
+    /// An ingress-nginx annotation that current controller releases no longer read.
+    RemovedAnnotation,
     /// An annotation whose prefix is a misspelling of a controller's prefix: silently ignored.
     MisspelledAnnotationPrefix,
     /// A regex-looking path under `Exact` or `Prefix`, which match it literally.
     RegexPathLiteral,
+    /// ingress-nginx `use-regex`/`rewrite-target`: every path of the host is a case-insensitive regex there.
+    NginxRegexHost,
+    /// An ingress-nginx canary Ingress: a traffic split there, an ordinary competing Ingress under the spec.
+    NginxCanary,
+    /// A `/*` path: a wildcard for GKE and ALB, a literal `*` under the spec.
+    GlobPath,
+    /// An ALB `actions.*`/`conditions.*` annotation: routing outside the Ingress spec.
+    AlbActionAnnotation,
 }
 
 impl Code {
@@ -184,7 +197,12 @@ impl Code {
             Code::UnknownAnnotation => "unknown-annotation",
             Code::NewerReleaseAnnotation => "newer-release-annotation",
             Code::MisspelledAnnotationPrefix => "misspelled-annotation-prefix",
+            Code::RemovedAnnotation => "removed-annotation",
             Code::RegexPathLiteral => "regex-path-literal",
+            Code::NginxRegexHost => "nginx-regex-host",
+            Code::NginxCanary => "nginx-canary",
+            Code::GlobPath => "glob-path",
+            Code::AlbActionAnnotation => "alb-action-annotation",
         }
     }
 }
@@ -224,35 +242,10 @@ pub(crate) mod code {
     pub(crate) const UNKNOWN_ANNOTATION: Code = Code::UnknownAnnotation;
     pub(crate) const NEWER_RELEASE_ANNOTATION: Code = Code::NewerReleaseAnnotation;
     pub(crate) const MISSPELLED_ANNOTATION_PREFIX: Code = Code::MisspelledAnnotationPrefix;
+    pub(crate) const REMOVED_ANNOTATION: Code = Code::RemovedAnnotation;
     pub(crate) const REGEX_PATH_LITERAL: Code = Code::RegexPathLiteral;
-}
-
-#[cfg(all(test, feature = "std"))]
-mod tests {
-    use super::annotations::{NGINX_ANNOTATIONS, NGINX_PREFIX};
-    use alloc::format;
-    use alloc::string::{String, ToString};
-    use alloc::vec::Vec;
-
-    #[test]
-    fn embedded_annotation_list_matches_shared_data() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/ingress-nginx-annotations.txt");
-        let Ok(text) = std::fs::read_to_string(path) else {
-            eprintln!("note: {path} is absent; the embedded annotation list is not compared");
-            return;
-        };
-        let shared: Vec<(String, bool)> = text
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .map(|l| {
-                let mut columns = l.split_whitespace();
-                let key = columns.next().unwrap_or_default().to_string();
-                (key, columns.next() == Some("later"))
-            })
-            .collect();
-        let embedded: Vec<(String, bool)> =
-            NGINX_ANNOTATIONS.iter().map(|a| (format!("{NGINX_PREFIX}{}", a.name), a.later)).collect();
-        assert_eq!(embedded, shared);
-    }
+    pub(crate) const NGINX_REGEX_HOST: Code = Code::NginxRegexHost;
+    pub(crate) const NGINX_CANARY: Code = Code::NginxCanary;
+    pub(crate) const GLOB_PATH: Code = Code::GlobPath;
+    pub(crate) const ALB_ACTION_ANNOTATION: Code = Code::AlbActionAnnotation;
 }

@@ -338,8 +338,8 @@ fn not_considered_reason(route: &Route, host: Option<&str>, chosen: Option<&Host
     let shown = if route.host.is_empty() { String::from("host-less rule") } else { format!("host {}", route.host) };
     if !covers {
         return match rule_host {
-            crate::host::RuleHost::Wildcard(_) => {
-                format!("{shown} does not cover {request}: a wildcard matches exactly one label")
+            crate::host::RuleHost::Wildcard(suffix) => {
+                format!("{shown} does not cover {request}: {}", wildcard_miss(suffix, request))
             }
             _ => format!("{shown} does not match {request}"),
         };
@@ -348,6 +348,24 @@ fn not_considered_reason(route: &Route, host: Option<&str>, chosen: Option<&Host
     format!(
         "{shown} also matches, but the rules of {winner} take precedence and there is no fall-through between host tiers"
     )
+}
+
+/// Why wildcard `*.<suffix>` does not cover `request`: the request is the suffix itself, has more
+/// than one label before it, or ends otherwise.
+fn wildcard_miss(suffix: &str, request: &str) -> String {
+    if request == suffix {
+        return format!(
+            "a wildcard matches exactly one label before {suffix}, and the request host is {suffix} itself"
+        );
+    }
+    match request.strip_suffix(suffix).and_then(|head| head.strip_suffix('.')) {
+        Some(head) if head.contains('.') => format!(
+            "a wildcard matches exactly one label before {suffix}, and {request} has {} ({head})",
+            head.split('.').count()
+        ),
+        Some(_) => format!("{request} has an empty label before {suffix}"),
+        None => format!("{request} does not end in .{suffix}"),
+    }
 }
 
 /// The compiled table as data.
@@ -437,5 +455,26 @@ pub(crate) fn rejected(request: &Request<'_>, rejection: decision::Rejection) ->
         decided_by: None,
         default_reason: None,
         decision: decision::Decision::rejected(rejection).view(),
+    }
+}
+
+#[cfg(test)]
+mod wildcard_reason_tests {
+    use super::wildcard_miss;
+
+    #[test]
+    fn names_the_true_reason() {
+        assert_eq!(
+            wildcard_miss("foo.com", "foo.com"),
+            "a wildcard matches exactly one label before foo.com, and the request host is foo.com itself"
+        );
+        assert_eq!(
+            wildcard_miss("foo.com", "a.b.foo.com"),
+            "a wildcard matches exactly one label before foo.com, and a.b.foo.com has 2 (a.b)"
+        );
+        assert_eq!(wildcard_miss("foo.com", "bar.org"), "bar.org does not end in .foo.com");
+        // A suffix match without a label boundary is a different suffix.
+        assert_eq!(wildcard_miss("foo.com", "xfoo.com"), "xfoo.com does not end in .foo.com");
+        assert_eq!(wildcard_miss("foo.com", ".foo.com"), ".foo.com has an empty label before foo.com");
     }
 }

@@ -4,6 +4,12 @@
 //! `kubectl get ingress,service,ingressclass -A -o yaml` prints), or a JSON array of objects.
 //! Objects of other kinds are skipped with a note. Errors name the source, the document and,
 //! where known, the line, column and field path; they never panic.
+//!
+//! The apiserver's decoder is followed where it decides what loads: `null` is empty (see
+//! [`model`](crate::model)), a value of the wrong type fails its object with Go's message and
+//! fields it does not know are recorded ([`schema`](crate::schema)); Ingresses of API versions no
+//! longer served are left out and recorded ([`Unserved`]); a Helm or Go template is refused as such.
+//! [`parse_all`] goes on after a document that cannot be read; [`parse`] stops at the first.
 
 // Parse errors are rare, carry the whole location, and never sit on a hot path.
 #![allow(clippy::result_large_err)]
@@ -17,6 +23,14 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::model::{Ingress, IngressClass, Object, Service};
+use crate::schema::DecodeError;
+
+#[cfg(feature = "std")]
+mod keys;
+mod template;
+mod unserved;
+
+pub use unserved::{UnknownFields, Unserved, v1_replacement};
 
 /// Inputs larger than this are refused before parsing (bounded memory for hostile input).
 pub const DEFAULT_MAX_INPUT_BYTES: usize = 32 * 1024 * 1024;
@@ -78,6 +92,14 @@ impl fmt::Display for InputNote {
 pub struct Input {
     pub objects: Vec<SourcedObject>,
     pub notes: Vec<InputNote>,
+    /// Documents that could not be read ([`parse_all`] goes on with the next document; [`parse`]
+    /// returns the first of them instead).
+    pub errors: Vec<InputError>,
+    /// Objects of a served kind with fields the apiserver's strict decoding rejects; the objects
+    /// themselves are in `objects` (routing ignores unknown fields, `validate` reports them).
+    pub unknown_fields: Vec<UnknownFields>,
+    /// Ingresses and IngressClasses of an API version no apiserver serves any more: left out.
+    pub unserved: Vec<Unserved>,
 }
 
 impl Input {
@@ -85,6 +107,9 @@ impl Input {
     pub fn extend(&mut self, other: Input) {
         self.objects.extend(other.objects);
         self.notes.extend(other.notes);
+        self.errors.extend(other.errors);
+        self.unknown_fields.extend(other.unknown_fields);
+        self.unserved.extend(other.unserved);
     }
 
     /// The objects alone, in input order.
@@ -105,6 +130,10 @@ pub enum InputErrorKind {
     TooLarge,
     /// YAML input was given but the `yaml` feature is off.
     YamlUnsupported,
+    /// A Helm or Go template (`{{ .Values.x }}`): it must be rendered first.
+    Template,
+    /// A field holds a value of the wrong type: the apiserver's decoder refuses the object.
+    Type,
 }
 
 /// A parse error, naming the source, the document and (when known) the line, column and field.
@@ -166,19 +195,81 @@ pub fn parse(source: &str, text: &str) -> Result<Input, InputError> {
 
 /// [`parse`] with an explicit size limit in bytes.
 pub fn parse_with_limit(source: &str, text: &str, max_bytes: usize) -> Result<Input, InputError> {
+    let mut input = parse_all_with_limit(source, text, max_bytes);
+    match input.errors.is_empty() {
+        true => Ok(input),
+        false => Err(input.errors.swap_remove(0)),
+    }
+}
+
+/// Reads everything that can be read: a document that cannot be read is recorded in
+/// [`Input::errors`] (with its line and column where known) and the next one is read; a syntax
+/// error, a template or an input over the size limit ends the text.
+pub fn parse_all(source: &str, text: &str) -> Input {
+    parse_all_with_limit(source, text, DEFAULT_MAX_INPUT_BYTES)
+}
+
+/// [`parse_all`] with an explicit size limit in bytes.
+pub fn parse_all_with_limit(source: &str, text: &str, max_bytes: usize) -> Input {
+    let mut input = Input::default();
     if text.len() > max_bytes {
-        return Err(InputError::new(
+        input.errors.push(InputError::new(
             InputErrorKind::TooLarge,
             source,
             format!("input is {} bytes, more than the limit of {} bytes", text.len(), max_bytes),
         ));
+        return input;
+    }
+    if let Some(error) = template::find(source, text) {
+        input.errors.push(error);
+        return input;
     }
     let body = text.trim_start_matches('\u{feff}').trim_start();
-    if body.starts_with('{') || body.starts_with('[') { parse_json(source, text) } else { parse_yaml(source, text) }
+    let read = if body.starts_with('{') || body.starts_with('[') {
+        parse_json_into(&mut input, source, text)
+    } else {
+        parse_yaml_into(&mut input, source, text)
+    };
+    if let Err(e) = read {
+        input.errors.push(e);
+    }
+    locate_errors(&mut input.errors, text);
+    input
 }
+
+/// Fills in the line and column of errors that name a field (yaml feature: positions are read
+/// from the text only when some error needs them).
+#[cfg(feature = "std")]
+fn locate_errors(errors: &mut [InputError], text: &str) {
+    if !errors.iter().any(|e| e.line.is_none() && e.field.is_some()) {
+        return;
+    }
+    let positions = crate::position::Positions::new(text);
+    for e in errors.iter_mut().filter(|e| e.line.is_none()) {
+        let (Some(document), Some(field)) = (e.document, e.field.as_deref()) else { continue };
+        if let Some(at) = positions.locate(document, field) {
+            e.line = Some(at.line);
+            e.column = Some(at.column);
+        }
+    }
+}
+
+#[cfg(not(feature = "std"))]
+fn locate_errors(_errors: &mut [InputError], _text: &str) {}
 
 /// Parses JSON text: one object, an array of objects, or a `kind: List`. Works without `std`.
 pub fn parse_json(source: &str, text: &str) -> Result<Input, InputError> {
+    let mut input = Input::default();
+    parse_json_into(&mut input, source, text)?;
+    match input.errors.is_empty() {
+        true => Ok(input),
+        false => Err(input.errors.swap_remove(0)),
+    }
+}
+
+/// Reads JSON into `input`; an object that cannot be read goes to `input.errors`, a syntax error
+/// is returned.
+fn parse_json_into(input: &mut Input, source: &str, text: &str) -> Result<(), InputError> {
     let value: Value = serde_json::from_str(text.trim_start_matches('\u{feff}')).map_err(|e| {
         let mut err = InputError::new(InputErrorKind::Syntax, source, json_message(&e));
         err.document = Some(1);
@@ -186,16 +277,22 @@ pub fn parse_json(source: &str, text: &str) -> Result<Input, InputError> {
         err.column = Some(e.column());
         err
     })?;
-    let mut input = Input::default();
     match value {
         Value::Array(items) => {
             for (i, item) in items.into_iter().enumerate() {
-                add_value(&mut input, source, 1, Some(i), item)?;
+                let result = add_value(input, source, 1, Some(i), item);
+                record(input, result);
             }
         }
-        other => add_document(&mut input, source, 1, other)?,
+        other => add_document(input, source, 1, other),
     }
-    Ok(input)
+    Ok(())
+}
+
+fn record(input: &mut Input, result: Result<(), InputError>) {
+    if let Err(e) = result {
+        input.errors.push(e);
+    }
 }
 
 /// serde_json's message without its own " at line L column C" suffix (we print those ourselves).
@@ -210,6 +307,18 @@ fn json_message(e: &serde_json::Error) -> String {
 /// Parses a YAML stream of one or more documents.
 #[cfg(feature = "std")]
 pub fn parse_yaml(source: &str, text: &str) -> Result<Input, InputError> {
+    let mut input = Input::default();
+    parse_yaml_into(&mut input, source, text)?;
+    match input.errors.is_empty() {
+        true => Ok(input),
+        false => Err(input.errors.swap_remove(0)),
+    }
+}
+
+/// Reads a YAML stream into `input`; a document that cannot be read as an object goes to
+/// `input.errors`, a syntax error (which ends the stream) is returned.
+#[cfg(feature = "std")]
+fn parse_yaml_into(input: &mut Input, source: &str, text: &str) -> Result<(), InputError> {
     use serde::Deserialize;
     if let Some((line, column)) = nesting_too_deep(text, MAX_YAML_DEPTH) {
         let mut err = InputError::new(
@@ -221,7 +330,6 @@ pub fn parse_yaml(source: &str, text: &str) -> Result<Input, InputError> {
         err.column = Some(column);
         return Err(err);
     }
-    let mut input = Input::default();
     for (index, document) in serde_norway::Deserializer::from_str(text).enumerate() {
         let number = index + 1;
         let yaml = serde_norway::Value::deserialize(document).map_err(|e| {
@@ -236,15 +344,30 @@ pub fn parse_yaml(source: &str, text: &str) -> Result<Input, InputError> {
         if yaml.is_null() {
             continue; // an empty document, as between `---` separators
         }
-        let value = serde_json::to_value(&yaml).map_err(|e| {
-            let mut err =
-                InputError::new(InputErrorKind::Shape, source, format!("cannot be read as a Kubernetes object: {e}"));
-            err.document = Some(number);
-            err
-        })?;
-        add_document(&mut input, source, number, value)?;
+        let value = match serde_json::to_value(&yaml) {
+            Ok(value) => value,
+            Err(e) => {
+                let mut err = InputError::new(
+                    InputErrorKind::Shape,
+                    source,
+                    format!("cannot be read as a Kubernetes object: {e}"),
+                );
+                err.document = Some(number);
+                if let Some((line, column, field)) = keys::first_complex_key(text, number) {
+                    // kubectl fails the same way, converting the file to JSON.
+                    err.message = String::from(
+                        "error converting YAML to JSON: invalid map key (a sequence or mapping used as a key); keys must be strings",
+                    );
+                    (err.line, err.column) = (Some(line), Some(column));
+                    err.field = (!field.is_empty()).then_some(field);
+                }
+                input.errors.push(err);
+                continue;
+            }
+        };
+        add_document(input, source, number, value);
     }
-    Ok(input)
+    Ok(())
 }
 
 /// Deepest nesting the YAML reader accepts: serde_norway's own recursion limit.
@@ -293,26 +416,39 @@ fn yaml_message(e: &serde_norway::Error) -> String {
 
 #[cfg(not(feature = "std"))]
 pub fn parse_yaml(source: &str, _text: &str) -> Result<Input, InputError> {
-    Err(InputError::new(
+    Err(yaml_unsupported(source))
+}
+
+#[cfg(not(feature = "std"))]
+fn parse_yaml_into(_input: &mut Input, source: &str, _text: &str) -> Result<(), InputError> {
+    Err(yaml_unsupported(source))
+}
+
+#[cfg(not(feature = "std"))]
+fn yaml_unsupported(source: &str) -> InputError {
+    InputError::new(
         InputErrorKind::YamlUnsupported,
         source,
         "YAML input needs the `yaml` feature of ingress-router; give JSON instead",
-    ))
+    )
 }
 
-fn add_document(input: &mut Input, source: &str, document: usize, value: Value) -> Result<(), InputError> {
+fn add_document(input: &mut Input, source: &str, document: usize, value: Value) {
+    // `items:` left empty (null) or absent is an empty list, as the apiserver reads it.
     let is_list = value.get("kind").and_then(Value::as_str).is_some_and(|k| k == "List" || k.ends_with("List"))
-        && value.get("items").is_some_and(Value::is_array);
+        && value.get("items").is_none_or(|items| items.is_array() || items.is_null());
     if is_list {
-        let Value::Object(mut map) = value else { return Ok(()) };
+        let Value::Object(mut map) = value else { return };
         if let Some(Value::Array(items)) = map.remove("items") {
             for (i, item) in items.into_iter().enumerate() {
-                add_value(input, source, document, Some(i), item)?;
+                let result = add_value(input, source, document, Some(i), item);
+                record(input, result);
             }
         }
-        return Ok(());
+        return;
     }
-    add_value(input, source, document, None, value)
+    let result = add_value(input, source, document, None, value);
+    record(input, result);
 }
 
 fn add_value(
@@ -359,21 +495,39 @@ fn add_value(
     };
     let api_version = map.get("apiVersion").and_then(Value::as_str).unwrap_or("");
     let name = map.get("metadata").and_then(|m| m.get("name")).and_then(Value::as_str).unwrap_or("").to_string();
+    if let Some(unserved) = Unserved::find(&kind, api_version, &value, &origin) {
+        input.notes.push(InputNote { origin, message: unserved.note() });
+        input.unserved.push(unserved);
+        return Ok(());
+    }
+    let prefix = origin.path_prefix();
+    match decode_check(&kind, api_version, &value) {
+        Some(error @ DecodeError::Type { .. }) => {
+            let DecodeError::Type { field, .. } = &error else { unreachable!() };
+            let field = join_path(&prefix, field);
+            let mut err = shape_error(crate::schema::cannot_be_handled(&kind, &error), Some(field));
+            err.kind = InputErrorKind::Type;
+            return Err(err);
+        }
+        Some(DecodeError::Unknown(fields)) => input.unknown_fields.push(UnknownFields {
+            origin: origin.clone(),
+            kind: match kind.as_str() {
+                "Ingress" => "Ingress",
+                "Service" => "Service",
+                _ => "IngressClass",
+            },
+            namespace: map.get("metadata").and_then(|m| m.get("namespace")).and_then(Value::as_str).map(String::from),
+            name: name.clone(),
+            fields,
+        }),
+        None => {}
+    }
     let object = match (kind.as_str(), api_version) {
         ("Ingress", "networking.k8s.io/v1" | "") => Object::Ingress(typed::<Ingress>(value, &shape_error, item)?),
         ("IngressClass", "networking.k8s.io/v1" | "") => {
             Object::IngressClass(typed::<IngressClass>(value, &shape_error, item)?)
         }
         ("Service", "v1" | "") => Object::Service(typed::<Service>(value, &shape_error, item)?),
-        ("Ingress" | "IngressClass", other) => {
-            input.notes.push(InputNote {
-                origin,
-                message: format!(
-                    "skipped {kind} {name:?}: apiVersion {other:?} is not served (use networking.k8s.io/v1)"
-                ),
-            });
-            return Ok(());
-        }
         _ => {
             input.notes.push(InputNote {
                 origin,
@@ -384,6 +538,24 @@ fn add_value(
     };
     input.objects.push(SourcedObject { object, origin });
     Ok(())
+}
+
+/// The apiserver decoder's verdict on an object of a served kind and version.
+fn decode_check(kind: &str, api_version: &str, value: &Value) -> Option<DecodeError> {
+    let served = matches!(
+        (kind, api_version),
+        ("Ingress" | "IngressClass", "networking.k8s.io/v1" | "") | ("Service", "v1" | "")
+    );
+    crate::schema::schema(kind).filter(|_| served).and_then(|schema| crate::schema::check(schema, value))
+}
+
+/// `items[3]` + `spec.rules` → `items[3].spec.rules`.
+fn join_path(prefix: &str, field: &str) -> String {
+    match (prefix.is_empty(), field.is_empty()) {
+        (true, _) => field.to_string(),
+        (false, true) => prefix.to_string(),
+        (false, false) => format!("{prefix}.{field}"),
+    }
 }
 
 fn typed<T: DeserializeOwned>(

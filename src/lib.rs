@@ -171,6 +171,7 @@ mod path;
 pub mod position;
 mod request;
 mod router;
+pub mod schema;
 pub mod status;
 mod table;
 pub mod validation;

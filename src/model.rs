@@ -1,5 +1,7 @@
 //! serde types of the Kubernetes objects the project reads and writes.
 //!
+//! `null` reads as empty everywhere (maps, lists, list elements, strings), as the apiserver reads it.
+//!
 //! Field names follow the API (`camelCase`). Unknown fields are ignored so that real
 //! `kubectl get -o yaml` output (with `managedFields`, `uid`, ...) reads as is. Fields the
 //! apiserver validates keep their raw form (`pathType` as a string, port numbers as `i64`) so
@@ -8,13 +10,37 @@
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
+
+/// `null` reads as the empty value, as the apiserver reads it: `annotations:` with nothing under
+/// it, `labels: null`, `paths: null` are an empty map or list, not an error. Every field that is
+/// not an `Option` goes through it (an `Option` already reads `null` as `None`).
+fn null_as_default<'de, D: Deserializer<'de>, T: Deserialize<'de> + Default>(d: D) -> Result<T, D::Error> {
+    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
+}
+
+/// A list: `null` is empty, and so is each `null` element (Go decodes `[null]` into a zero value).
+fn list<'de, D: Deserializer<'de>, T: Deserialize<'de> + Default>(d: D) -> Result<Vec<T>, D::Error> {
+    Ok(optional_list(d)?.unwrap_or_default())
+}
+
+/// [`list`] that keeps `null` apart from `[]` (validation words them differently).
+fn optional_list<'de, D: Deserializer<'de>, T: Deserialize<'de> + Default>(d: D) -> Result<Option<Vec<T>>, D::Error> {
+    let items: Option<Vec<Option<T>>> = Deserialize::deserialize(d)?;
+    Ok(items.map(|items| items.into_iter().map(Option::unwrap_or_default).collect()))
+}
+
+/// A string map whose `null` values read as `""` (Go's JSON decoder stores the zero value).
+fn string_map<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, String>, D::Error> {
+    let map: Option<BTreeMap<String, Option<String>>> = Deserialize::deserialize(d)?;
+    Ok(map.unwrap_or_default().into_iter().map(|(k, v)| (k, v.unwrap_or_default())).collect())
+}
 
 /// `metadata` of any object.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ObjectMeta {
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(deserialize_with = "null_as_default", skip_serializing_if = "String::is_empty")]
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
@@ -27,9 +53,9 @@ pub struct ObjectMeta {
     /// RFC 3339 timestamp; compared as text (the apiserver always writes `YYYY-MM-DDThh:mm:ssZ`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub creation_timestamp: Option<String>,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(deserialize_with = "string_map", skip_serializing_if = "BTreeMap::is_empty")]
     pub labels: BTreeMap<String, String>,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(deserialize_with = "string_map", skip_serializing_if = "BTreeMap::is_empty")]
     pub annotations: BTreeMap<String, String>,
 }
 
@@ -44,11 +70,13 @@ impl ObjectMeta {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Ingress {
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(deserialize_with = "null_as_default", skip_serializing_if = "String::is_empty")]
     pub api_version: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(deserialize_with = "null_as_default", skip_serializing_if = "String::is_empty")]
     pub kind: String,
+    #[serde(deserialize_with = "null_as_default")]
     pub metadata: ObjectMeta,
+    #[serde(deserialize_with = "null_as_default")]
     pub spec: IngressSpec,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<IngressStatus>,
@@ -61,17 +89,17 @@ pub struct IngressSpec {
     pub ingress_class_name: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default_backend: Option<IngressBackend>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(deserialize_with = "list", skip_serializing_if = "Vec::is_empty")]
     pub tls: Vec<IngressTls>,
     /// `None` (absent or `null`) and `Some(vec![])` differ in validation messages (`null` vs `[]`).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "optional_list", skip_serializing_if = "Option::is_none")]
     pub rules: Option<Vec<IngressRule>>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct IngressTls {
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(deserialize_with = "list", skip_serializing_if = "Vec::is_empty")]
     pub hosts: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub secret_name: Option<String>,
@@ -89,6 +117,7 @@ pub struct IngressRule {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct HttpIngressRuleValue {
+    #[serde(deserialize_with = "list")]
     pub paths: Vec<HttpIngressPath>,
 }
 
@@ -100,6 +129,7 @@ pub struct HttpIngressPath {
     /// Raw value; validation reports unsupported ones (`prefix`) as the apiserver does.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path_type: Option<String>,
+    #[serde(deserialize_with = "null_as_default")]
     pub backend: IngressBackend,
 }
 
@@ -116,6 +146,7 @@ pub struct IngressBackend {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct IngressServiceBackend {
+    #[serde(deserialize_with = "null_as_default")]
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub port: Option<ServiceBackendPort>,
@@ -136,20 +167,23 @@ pub struct ServiceBackendPort {
 pub struct TypedLocalObjectReference {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub api_group: Option<String>,
+    #[serde(deserialize_with = "null_as_default")]
     pub kind: String,
+    #[serde(deserialize_with = "null_as_default")]
     pub name: String,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct IngressStatus {
+    #[serde(deserialize_with = "null_as_default")]
     pub load_balancer: IngressLoadBalancerStatus,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct IngressLoadBalancerStatus {
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(deserialize_with = "list", skip_serializing_if = "Vec::is_empty")]
     pub ingress: Vec<LoadBalancerIngress>,
 }
 
@@ -164,13 +198,14 @@ pub struct LoadBalancerIngress {
     pub hostname: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ip_mode: Option<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(deserialize_with = "list", skip_serializing_if = "Vec::is_empty")]
     pub ports: Vec<PortStatus>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct PortStatus {
+    #[serde(deserialize_with = "null_as_default")]
     pub port: i64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub protocol: Option<String>,
@@ -182,11 +217,13 @@ pub struct PortStatus {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct IngressClass {
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(deserialize_with = "null_as_default", skip_serializing_if = "String::is_empty")]
     pub api_version: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(deserialize_with = "null_as_default", skip_serializing_if = "String::is_empty")]
     pub kind: String,
+    #[serde(deserialize_with = "null_as_default")]
     pub metadata: ObjectMeta,
+    #[serde(deserialize_with = "null_as_default")]
     pub spec: IngressClassSpec,
 }
 
@@ -204,7 +241,9 @@ pub struct IngressClassSpec {
 pub struct IngressClassParameters {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub api_group: Option<String>,
+    #[serde(deserialize_with = "null_as_default")]
     pub kind: String,
+    #[serde(deserialize_with = "null_as_default")]
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scope: Option<String>,
@@ -227,12 +266,15 @@ impl IngressClass {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Service {
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(deserialize_with = "null_as_default", skip_serializing_if = "String::is_empty")]
     pub api_version: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(deserialize_with = "null_as_default", skip_serializing_if = "String::is_empty")]
     pub kind: String,
+    #[serde(deserialize_with = "null_as_default")]
     pub metadata: ObjectMeta,
+    #[serde(deserialize_with = "null_as_default")]
     pub spec: ServiceSpec,
+    #[serde(deserialize_with = "null_as_default")]
     pub status: ServiceStatus,
 }
 
@@ -242,17 +284,17 @@ pub struct ServiceSpec {
     /// `ClusterIP` when unset.
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(deserialize_with = "string_map", skip_serializing_if = "BTreeMap::is_empty")]
     pub selector: BTreeMap<String, String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(deserialize_with = "list", skip_serializing_if = "Vec::is_empty")]
     pub ports: Vec<ServicePort>,
     #[serde(rename = "clusterIP", skip_serializing_if = "Option::is_none")]
     pub cluster_ip: Option<String>,
-    #[serde(rename = "clusterIPs", skip_serializing_if = "Vec::is_empty")]
+    #[serde(deserialize_with = "list", rename = "clusterIPs", skip_serializing_if = "Vec::is_empty")]
     pub cluster_ips: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub external_name: Option<String>,
-    #[serde(rename = "externalIPs", skip_serializing_if = "Vec::is_empty")]
+    #[serde(deserialize_with = "list", rename = "externalIPs", skip_serializing_if = "Vec::is_empty")]
     pub external_ips: Vec<String>,
     #[serde(rename = "loadBalancerIP", skip_serializing_if = "Option::is_none")]
     pub load_balancer_ip: Option<String>,
@@ -269,6 +311,7 @@ impl ServiceSpec {
 pub struct ServicePort {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    #[serde(deserialize_with = "null_as_default")]
     pub port: i64,
     /// A number or a named container port.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -286,22 +329,23 @@ pub struct ServicePort {
 pub struct ServiceStatus {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub load_balancer: Option<LoadBalancerStatus>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(deserialize_with = "list", skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<Condition>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct LoadBalancerStatus {
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(deserialize_with = "list", skip_serializing_if = "Vec::is_empty")]
     pub ingress: Vec<LoadBalancerIngress>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Condition {
-    #[serde(rename = "type")]
+    #[serde(deserialize_with = "null_as_default", rename = "type")]
     pub type_: String,
+    #[serde(deserialize_with = "null_as_default")]
     pub status: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub observed_generation: Option<i64>,
@@ -317,9 +361,9 @@ pub struct Condition {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Status {
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(deserialize_with = "null_as_default", skip_serializing_if = "String::is_empty")]
     pub api_version: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(deserialize_with = "null_as_default", skip_serializing_if = "String::is_empty")]
     pub kind: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,

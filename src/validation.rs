@@ -725,6 +725,12 @@ fn validate_annotations(annotations: &BTreeMap<String, String>, path: &FieldPath
 // Name checks (apimachinery pkg/api/validation/generic.go)
 // ---------------------------------------------------------------------------------------------
 
+/// `ValidateIngressClassName` (`NameIsDNSSubdomain`): why `name` cannot be an IngressClass name
+/// or a `spec.ingressClassName`, empty when it can. For fixes that suggest a class name.
+pub fn ingress_class_name_errors(name: &str) -> Vec<String> {
+    name_is_dns_subdomain(name)
+}
+
 /// `NameIsDNSSubdomain` (Ingress, IngressClass, Secret names, `ingressClassName`).
 fn name_is_dns_subdomain(name: &str) -> Vec<String> {
     is_dns1123_subdomain(name)

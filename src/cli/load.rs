@@ -4,9 +4,12 @@ use std::fmt::Display;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use ingress_router::input::{self, Input, SourcedObject};
+use std::sync::Mutex;
+
+use ingress_router::input::{self, Input, InputError, SourcedObject, UnknownFields, Unserved};
 use ingress_router::model::Object;
 use ingress_router::{CompileOptions, Request, Router, compile};
+use serde::Serialize;
 
 use super::{Common, Failure};
 
@@ -52,6 +55,12 @@ pub struct Source {
 pub struct Loaded {
     pub objects: Vec<SourcedObject>,
     pub sources: Vec<Source>,
+    /// What could not be read (a file, a folder, a document), each already reported on stderr.
+    pub problems: Vec<Problem>,
+    /// Objects with fields the apiserver's strict decoding rejects (routing ignores the fields).
+    pub unknown_fields: Vec<UnknownFields>,
+    /// Ingresses and IngressClasses of API versions no apiserver serves: left out.
+    pub unserved: Vec<Unserved>,
 }
 
 impl Loaded {
@@ -78,25 +87,147 @@ impl Loaded {
 
     /// The sources' names, for messages.
     pub fn names(&self) -> String {
-        self.sources.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", ")
+        let names: Vec<&str> = self.sources.iter().map(|s| s.name.as_str()).collect();
+        if names.is_empty() { String::from("(nothing could be read)") } else { names.join(", ") }
     }
 }
 
-/// Reads every file (folders expanded) and reports the input's notes on stderr.
-pub fn load(files: &[PathBuf]) -> Result<Loaded, Failure> {
-    let mut input = Input::default();
-    let mut sources = Vec::new();
-    for file in files {
-        for path in expand(file)? {
-            let (name, text) = read_text(&path)?;
-            input.extend(input::parse(&name, &text).map_err(|e| Failure(e.to_string()))?);
-            sources.push(Source { name, text });
+/// An input that could not be read, located as precisely as known: what `--json` prints as an error object.
+#[derive(Clone, Debug, Serialize)]
+pub struct Problem {
+    /// Empty for a failure that is no one file's (omitted from JSON then).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub file: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub document: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    pub message: String,
+}
+
+impl Problem {
+    fn from_input(e: &InputError) -> Problem {
+        Problem {
+            file: e.source.clone(),
+            document: e.document,
+            line: e.line,
+            column: e.column,
+            field: e.field.clone(),
+            message: e.message.clone(),
         }
     }
-    for note in &input.notes {
-        stderr(&format_args!("note: {note}"));
+
+    fn file(file: String, message: String) -> Problem {
+        Problem { file, document: None, line: None, column: None, field: None, message }
     }
-    Ok(Loaded { objects: input.objects, sources })
+}
+
+impl Display for Problem {
+    /// As [`InputError`] shows itself: `file: document D, line L, column C: field: message`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.document.is_none() && self.line.is_none() && self.message.starts_with(&self.file) {
+            return f.write_str(&self.message); // file-level messages name their file first
+        }
+        f.write_str(&self.file)?;
+        if let Some(d) = self.document {
+            write!(f, ": document {d}")?;
+        }
+        if let Some(l) = self.line {
+            write!(f, ", line {l}")?;
+            if let Some(c) = self.column {
+                write!(f, ", column {c}")?;
+            }
+        }
+        if let Some(field) = &self.field {
+            write!(f, ": {field}")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+/// Every input of this run that could not be read: the command's exit code is then at least 2 (the
+/// worst result wins), while the readable rest was still processed.
+static PROBLEMS: Mutex<Vec<Problem>> = Mutex::new(Vec::new());
+
+/// Whether some input of this run could not be read.
+pub fn had_problems() -> bool {
+    PROBLEMS.lock().is_ok_and(|p| !p.is_empty())
+}
+
+/// What `--json` prints when the command fails: `error` (the first input that could not be read,
+/// with its file, line and column, else the failure itself) and `errors` (every one of them, then
+/// the failure).
+#[derive(Serialize)]
+pub struct JsonFailure {
+    error: Problem,
+    errors: Vec<Problem>,
+}
+
+pub fn json_failure(message: &str) -> JsonFailure {
+    let mut errors = PROBLEMS.lock().map(|p| p.clone()).unwrap_or_default();
+    let failure =
+        Problem { file: String::new(), document: None, line: None, column: None, field: None, message: message.into() };
+    let error = errors.first().cloned().unwrap_or_else(|| failure.clone());
+    errors.push(failure);
+    JsonFailure { error, errors }
+}
+
+/// Reads every file (folders expanded) and reports the input's notes and problems on stderr.
+/// A file, folder or document that cannot be read is reported and the others are still read.
+pub fn load(files: &[PathBuf]) -> Result<Loaded, Failure> {
+    load_with(files, true)
+}
+
+/// [`load`]; `note_unserved`: print a warning for each left-out v1beta1 object (`validate` reports
+/// them itself, as errors).
+pub fn load_with(files: &[PathBuf], note_unserved: bool) -> Result<Loaded, Failure> {
+    let mut input = Input::default();
+    let mut sources = Vec::new();
+    let mut problems = Vec::new();
+    for file in files {
+        let paths = match expand(file) {
+            Ok(paths) => paths,
+            Err(Failure(message)) => {
+                problems.push(Problem::file(file.display().to_string(), message));
+                continue;
+            }
+        };
+        for path in paths {
+            match read_text(&path) {
+                Ok((name, text)) => {
+                    input.extend(input::parse_all(&name, &text));
+                    sources.push(Source { name, text });
+                }
+                Err(Failure(message)) => problems.push(Problem::file(path.display().to_string(), message)),
+            }
+        }
+    }
+    problems.extend(input.errors.iter().map(Problem::from_input));
+    for problem in &problems {
+        stderr(&format_args!("error: {problem}"));
+    }
+    for note in &input.notes {
+        let unserved = input.unserved.iter().any(|u| u.origin == note.origin);
+        match (unserved, note_unserved) {
+            (false, _) => stderr(&format_args!("note: {note}")),
+            (true, true) => stderr(&format_args!("warning: {note}")),
+            (true, false) => {}
+        }
+    }
+    if let Ok(mut all) = PROBLEMS.lock() {
+        all.extend(problems.iter().cloned());
+    }
+    Ok(Loaded {
+        objects: input.objects,
+        sources,
+        problems,
+        unknown_fields: input.unknown_fields,
+        unserved: input.unserved,
+    })
 }
 
 /// A file stands for itself; a folder for every `*.yaml`, `*.yml` and `*.json` inside, recursively, sorted.

@@ -192,11 +192,31 @@ pub fn main() -> i32 {
         let _ = writeln!(std::io::stderr(), "internal error: {message}{place}; please report this");
         std::process::exit(3);
     }));
-    match run(Cli::parse()) {
+    let cli = Cli::parse();
+    let json = cli.command.json();
+    match run(cli) {
+        // Input that could not be read makes the result at least "bad input", whatever the rest gave.
+        Ok(code) if load::had_problems() => code.max(2),
         Ok(code) => code,
         Err(Failure(message)) => {
             let _ = writeln!(std::io::stderr(), "error: {message}");
+            if json {
+                print(&show::json(&load::json_failure(&message)));
+            }
             2
+        }
+    }
+}
+
+impl Command {
+    /// `--json` was asked for: stdout carries JSON whatever happens, errors included.
+    fn json(&self) -> bool {
+        match self {
+            Command::Route(a) | Command::Explain(a) => a.json,
+            Command::Table(a) => a.json,
+            Command::Validate(a) => a.json(),
+            Command::Status(a) => a.json(),
+            Command::Test(_) => false,
         }
     }
 }

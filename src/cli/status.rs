@@ -36,6 +36,12 @@ pub struct StatusArgs {
     json: bool,
 }
 
+impl StatusArgs {
+    pub fn json(&self) -> bool {
+        self.json
+    }
+}
+
 pub fn run(args: &StatusArgs) -> Result<i32, Failure> {
     let loaded = load::load(&args.files)?;
     let text = match (&args.publish_service, &args.service) {

@@ -7,9 +7,10 @@ use std::path::PathBuf;
 
 use clap::Args;
 use ingress_router::ImplementationSpecific;
-use ingress_router::input::{Origin, SourcedObject};
+use ingress_router::input::{self, Origin, SourcedObject, Unserved};
 use ingress_router::model::{Ingress, Object};
 use ingress_router::position::{Position, Positions};
+use ingress_router::schema::{self, DecodeError};
 use ingress_router::validation::{self, FieldError, Operation};
 use ingress_router::{Code, Diagnostic, ObjectRef, Severity};
 use ingress_router::{CompileOptions, Profile, compile};
@@ -60,6 +61,31 @@ struct Checked {
     /// The apiserver's whole answer (`invalid_message`), `null` when valid.
     message: Option<String>,
     errors: Vec<Located>,
+    /// Fields the apiserver's strict decoding rejects (the object is then refused before validation).
+    #[serde(rename = "unknownFields", skip_serializing_if = "Vec::is_empty")]
+    unknown_fields: Vec<UnknownField>,
+    /// For an object of an API version no longer served: each old field and its v1 form.
+    #[serde(rename = "v1Changes", skip_serializing_if = "Vec::is_empty")]
+    v1_changes: Vec<String>,
+}
+
+/// A field unknown to the schema, where it is, and what it became in v1 when it is a v1beta1 field.
+#[derive(Serialize)]
+struct UnknownField {
+    field: String,
+    #[serde(flatten)]
+    at: Option<Position>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hint: Option<String>,
+}
+
+/// What an unknown field most likely meant: its v1 name (a v1beta1 field), or a known sibling.
+fn hint(kind: &str, field: &str) -> Option<String> {
+    if let Some(v1) = input::v1_replacement(field) {
+        return Some(v1.to_string());
+    }
+    let known = schema::closest_field(schema::schema(kind)?, field)?;
+    Some(format!("did you mean {known:?}?"))
 }
 
 /// A `FieldError` (its JSON: `type`, `field`, `badValue`, `detail`, `message`) with `line` and
@@ -79,10 +105,16 @@ struct Summary {
     invalid: usize,
     warnings: usize,
     notes: usize,
+    /// Files or documents that could not be read (exit code 2).
+    #[serde(rename = "inputErrors")]
+    input_errors: usize,
 }
 
 #[derive(Serialize)]
 struct Report<'a> {
+    /// Inputs that could not be read (each with file, line, column, message), also on stderr.
+    #[serde(rename = "inputErrors")]
+    input_errors: &'a [load::Problem],
     objects: &'a [Checked],
     diagnostics: &'a [Diagnostic],
     summary: &'a Summary,
@@ -123,10 +155,17 @@ impl<'a> Locator<'a> {
     }
 }
 
+impl ValidateArgs {
+    pub fn json(&self) -> bool {
+        self.json
+    }
+}
+
 pub fn run(args: &ValidateArgs) -> Result<i32, Failure> {
-    let loaded = load::load(&args.files)?;
+    let loaded = load::load_with(&args.files, false)?;
     let stored = if args.update.is_empty() { None } else { Some(load::load(&args.update)?) };
-    if !loaded.objects.iter().any(|o| matches!(o.object, Object::Ingress(_) | Object::IngressClass(_))) {
+    let served = loaded.objects.iter().any(|o| matches!(o.object, Object::Ingress(_) | Object::IngressClass(_)));
+    if !served && loaded.unserved.is_empty() {
         return Err(Failure(format!(
             "{}: no Ingress or IngressClass (apiVersion: networking.k8s.io/v1) in the input, nothing to validate",
             loaded.names()
@@ -134,7 +173,10 @@ pub fn run(args: &ValidateArgs) -> Result<i32, Failure> {
     }
     let old_ingresses: Vec<&Ingress> = stored.iter().flat_map(|s| s.objects.iter()).filter_map(ingress).collect();
     let mut locator = Locator::new(&loaded);
-    let checked: Vec<Checked> = loaded.objects.iter().filter_map(|o| check(o, &old_ingresses, &mut locator)).collect();
+    let mut checked: Vec<Checked> =
+        loaded.objects.iter().filter_map(|o| check(o, &old_ingresses, &mut locator)).collect();
+    strict_decoding(&mut checked, &loaded, &mut locator);
+    checked.extend(loaded.unserved.iter().map(unserved));
     unmatched_notes(&old_ingresses, &loaded);
 
     let common = Common {
@@ -161,9 +203,15 @@ pub fn run(args: &ValidateArgs) -> Result<i32, Failure> {
         invalid,
         warnings: diagnostics.len() - notes,
         notes,
+        input_errors: loaded.problems.len(),
     };
     let text = if args.json {
-        show::json(&Report { objects: &checked, diagnostics: &diagnostics, summary: &summary })
+        show::json(&Report {
+            input_errors: &loaded.problems,
+            objects: &checked,
+            diagnostics: &diagnostics,
+            summary: &summary,
+        })
     } else {
         render(&checked, &diagnostics, &summary, &mut locator)
     };
@@ -211,7 +259,109 @@ fn check<'a>(object: &'a SourcedObject, old: &[&Ingress], locator: &mut Locator<
         valid: message.is_none(),
         message,
         errors,
+        unknown_fields: Vec::new(),
+        v1_changes: Vec::new(),
     })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Refused before validation: unknown fields (strict decoding) and unserved API versions
+
+/// Objects with fields the schema does not know are refused by the apiserver's strict decoding
+/// (kubectl's default `--validate=strict`) before any validation: their answer replaces the
+/// validation's. Fields are listed in the order of the file, as the decoder meets them.
+fn strict_decoding<'a>(checked: &mut Vec<Checked>, loaded: &'a Loaded, locator: &mut Locator<'a>) {
+    for unknown in &loaded.unknown_fields {
+        if !checked.iter().any(|c| c.origin == unknown.origin) {
+            // A Service is not validated, but the apiserver refuses it all the same.
+            checked.push(Checked {
+                kind: unknown.kind,
+                namespace: Some(unknown.namespace.clone().unwrap_or_else(|| String::from("default"))),
+                name: unknown.name.clone(),
+                operation: "create",
+                origin: unknown.origin.clone(),
+                valid: true,
+                message: None,
+                errors: Vec::new(),
+                unknown_fields: Vec::new(),
+                v1_changes: Vec::new(),
+            });
+        }
+        let Some(c) = checked.iter_mut().find(|c| c.origin == unknown.origin) else { continue };
+        let origin = &loaded.objects.iter().find(|o| o.origin == unknown.origin).map(|o| &o.origin);
+        let Some(origin) = origin else { continue };
+        let mut fields: Vec<UnknownField> = unknown
+            .fields
+            .iter()
+            .map(|f| UnknownField { field: f.clone(), at: locator.locate(origin, f), hint: hint(unknown.kind, f) })
+            .collect();
+        fields.sort_by_key(|f| f.at.map(|p| (p.line, p.column)));
+        let ordered = DecodeError::Unknown(fields.iter().map(|f| f.field.clone()).collect());
+        c.message = Some(bad_request(&c.origin.source, &schema::cannot_be_handled(unknown.kind, &ordered)));
+        c.valid = false;
+        c.errors.clear();
+        c.unknown_fields = fields;
+    }
+}
+
+/// `Error from server (BadRequest): error when creating "FILE": <detail>`, as `kubectl apply`
+/// prints a request the apiserver could not decode.
+fn bad_request(file: &str, detail: &str) -> String {
+    format!("Error from server (BadRequest): error when creating {file:?}: {detail}")
+}
+
+/// An Ingress (or IngressClass) of an API version no apiserver serves, as kubectl reports it.
+fn unserved(u: &Unserved) -> Checked {
+    Checked {
+        kind: if u.kind == "Ingress" { "Ingress" } else { "IngressClass" },
+        namespace: u.namespace.clone(),
+        name: u.name.clone(),
+        operation: "create",
+        origin: u.origin.clone(),
+        valid: false,
+        message: Some(u.kubectl_message()),
+        errors: Vec::new(),
+        unknown_fields: Vec::new(),
+        v1_changes: u.changes.clone(),
+    }
+}
+
+/// The lines under an object refused before validation: each unknown field, or the v1 mapping.
+fn render_refused<'a>(out: &mut String, c: &Checked, locator: &mut Locator<'a>) {
+    let place = |at: &Option<Position>| match at {
+        Some(at) => format!("{}:{}:{}", c.origin.source, at.line, at.column),
+        None => c.origin.source.clone(),
+    };
+    for f in &c.unknown_fields {
+        let _ = write!(out, "  {}: unknown field {:?}", place(&f.at), f.field);
+        let _ = match &f.hint {
+            Some(hint) => writeln!(out, ": {hint}"),
+            None => writeln!(out),
+        };
+    }
+    let loaded: &'a Loaded = locator.loaded;
+    if let Some(u) = loaded.unserved.iter().find(|u| u.origin == c.origin) {
+        let origin = &u.origin;
+        let at = locator.locate(origin, "apiVersion");
+        let _ = writeln!(
+            out,
+            "  {}: apiVersion: served versions: networking.k8s.io/v1 (since Kubernetes 1.19; the only one since 1.22)",
+            place(&at)
+        );
+        for change in &c.v1_changes {
+            let field = change.split([' ', ':']).next().unwrap_or("");
+            let _ = writeln!(out, "  {}: {change}", place(&locator.locate(origin, field)));
+        }
+        let _ = writeln!(out, "  fix: {}", unserved_fix(c.kind));
+    }
+}
+
+fn unserved_fix(kind: &str) -> String {
+    let mut fix = String::from("set apiVersion: networking.k8s.io/v1");
+    if kind == "Ingress" {
+        fix.push_str(" and rewrite each backend as `service: {name: NAME, port: {number: PORT}}`, `spec.backend` as `spec.defaultBackend`, and give every path a pathType");
+    }
+    fix
 }
 
 /// A stored Ingress that no Ingress of the input replaces is most likely a misspelt name.
@@ -233,6 +383,7 @@ fn render(checked: &[Checked], diagnostics: &[Diagnostic], summary: &Summary, lo
     for c in checked {
         let Some(message) = &c.message else { continue };
         let _ = writeln!(out, "{message}");
+        render_refused(&mut out, c, locator);
         for Located { error, at } in &c.errors {
             let _ = match at {
                 Some(at) => writeln!(out, "  {}:{}:{}: {error}", c.origin.source, at.line, at.column),
@@ -260,6 +411,10 @@ fn render(checked: &[Checked], diagnostics: &[Diagnostic], summary: &Summary, lo
         count(summary.warnings, "warning"),
         count(summary.notes, "note")
     );
+    if summary.input_errors > 0 {
+        out.pop();
+        let _ = writeln!(out, "; {} could not be read (see above)", count(summary.input_errors, "input"));
+    }
     out
 }
 

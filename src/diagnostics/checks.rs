@@ -10,6 +10,7 @@ use alloc::vec::Vec;
 use core::cmp::Ordering;
 
 use super::annotations::{self, NGINX_PREFIX};
+use super::controllers;
 use super::{Code, Diagnostic, ObjectRef, Severity, code};
 use crate::class;
 use crate::host::wildcard_suffix;
@@ -58,6 +59,7 @@ pub fn lint(objects: &[Object], options: &CompileOptions) -> Vec<Diagnostic> {
         check_annotations(ingress, &mut out);
         check_regex_paths(ingress, &regex_hosts, &mut out);
     }
+    super::idioms::check(&input.served, options.implementation_specific, &mut out);
 
     out.sort_by(compare);
     out
@@ -167,8 +169,8 @@ fn check_missing_service(
     services: &mut ServiceIndex<'_>,
 ) -> Option<Diagnostic> {
     let backend = site.service?;
-    if target.is_some() {
-        return None;
+    if target.is_some() || super::idioms::is_alb_action_backend(site.ingress, backend) {
+        return None; // an ALB action is no Service: alb-action-annotation names it
     }
     let namespace = namespace(site.ingress);
     let mut message = format!(
@@ -418,6 +420,11 @@ fn check_unknown_class(ingress: &Ingress, classes: &[&IngressClass], served: Opt
 /// `spec.ingressClassName` validation already rejects the Ingress, so that case is left out.
 fn check_legacy_class_annotation(ingress: &Ingress, out: &mut Vec<Diagnostic>) {
     let Some(value) = ingress.metadata.annotations.get(LEGACY_CLASS_ANNOTATION) else { return };
+    // GKE's own documentation keeps the annotation for its classes ("GKE continues to use this
+    // annotation"): no advice that contradicts the file's controller.
+    if matches!(value.as_str(), "gce" | "gce-internal") {
+        return;
+    }
     let field_name = ingress.spec.ingress_class_name.as_deref();
     if field_name.is_some_and(|f| f != value) {
         return;
@@ -429,6 +436,20 @@ fn check_legacy_class_annotation(ingress: &Ingress, out: &mut Vec<Diagnostic>) {
                 ingress_label(ingress)
             ),
             format!("remove the annotation {LEGACY_CLASS_ANNOTATION}"),
+        )
+    } else if let Some(why) = crate::validation::ingress_class_name_errors(value).first() {
+        // The value cannot move to spec.ingressClassName: the apiserver would reject it there.
+        (
+            format!(
+                "{}: the annotation {LEGACY_CLASS_ANNOTATION}: {value:?} is deprecated since Kubernetes 1.18, and its \
+                 value cannot become spec.ingressClassName ({why})",
+                ingress_label(ingress)
+            ),
+            format!(
+                "create an IngressClass whose name is a lowercase DNS subdomain (such as {:?}) for the controller \
+                 that serves {value:?}, set spec.ingressClassName to it and remove the annotation {LEGACY_CLASS_ANNOTATION}",
+                class_name_like(value)
+            ),
         )
     } else {
         (
@@ -610,18 +631,40 @@ fn hosts_overlap(a: &str, b: &str) -> bool {
     a.eq_ignore_ascii_case(b) || covers(a, b) || covers(b, a)
 }
 
+/// A valid IngressClass name close to `value`: lowercase, runs of other characters as `-`.
+fn class_name_like(value: &str) -> String {
+    let mut name = String::new();
+    for c in value.chars() {
+        let c = c.to_ascii_lowercase();
+        if c.is_ascii_alphanumeric() || c == '.' {
+            name.push(c);
+        } else if !name.ends_with('-') {
+            name.push('-');
+        }
+    }
+    let name = name.trim_matches(|c: char| !c.is_ascii_alphanumeric());
+    let name: String = name.chars().take(253).collect();
+    if name.is_empty() { String::from("default") } else { name }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Annotations
 
-/// Annotations under the ingress-nginx prefix: unknown keys (with the closest known key) and keys
-/// only newer releases know; keys whose prefix is a misspelling of the ingress-nginx prefix.
+/// Annotations under the ingress-nginx prefix: unknown keys (with the closest known key), keys
+/// only recent releases know and keys the controller no longer reads; misspelt keys under another
+/// controller's or tool's prefix; keys whose prefix is a misspelling of the ingress-nginx prefix.
 fn check_annotations(ingress: &Ingress, out: &mut Vec<Diagnostic>) {
     for key in ingress.metadata.annotations.keys() {
         if let Some(name) = key.strip_prefix(NGINX_PREFIX) {
             match annotations::nginx_annotation(name) {
-                Some(known) if known.later => out.push(newer_release_annotation(ingress, key)),
+                Some(known) if known.removed.is_some() => out.push(removed_annotation(ingress, key, known)),
+                Some(known) if known.is_recent() => out.push(newer_release_annotation(ingress, key, known)),
                 Some(_) => {}
                 None => out.push(unknown_annotation(ingress, key, name)),
+            }
+        } else if let Some((prefix, name)) = controllers::prefix_of(key) {
+            if let Some(d) = other_controller_typo(ingress, key, prefix, name) {
+                out.push(d);
             }
         } else if let Some(rest) = annotations::misspelled_nginx_prefix(key) {
             out.push(misspelled_prefix(ingress, key, rest));
@@ -642,8 +685,8 @@ fn unknown_annotation(ingress: &Ingress, key: &str, name: &str) -> Diagnostic {
     let fix = match suggestion {
         Some(s) => {
             message.push_str(&format!("; did you mean {NGINX_PREFIX}{}?", s.name));
-            if s.later {
-                message.push_str(" (only known to newer controller releases)");
+            if s.is_recent() {
+                message.push_str(&format!(" (read since controller {})", s.since_text()));
             }
             format!("rename the annotation to {NGINX_PREFIX}{}", s.name)
         }
@@ -652,17 +695,59 @@ fn unknown_annotation(ingress: &Ingress, key: &str, name: &str) -> Diagnostic {
     diagnostic(code::UNKNOWN_ANNOTATION, Severity::Warning, message, vec![annotation_ref(ingress, key)], fix)
 }
 
-fn newer_release_annotation(ingress: &Ingress, key: &str) -> Diagnostic {
+fn newer_release_annotation(ingress: &Ingress, key: &str, known: &annotations::NginxAnnotation) -> Diagnostic {
     diagnostic(
         code::NEWER_RELEASE_ANNOTATION,
         Severity::Note,
         format!(
-            "{}: metadata.annotations[{key}] is only known to newer controller releases; older ingress-nginx releases ignore it",
-            ingress_label(ingress)
+            "{}: metadata.annotations[{key}] is read by ingress-nginx since controller {}; older releases ignore it",
+            ingress_label(ingress),
+            known.since_text()
         ),
         vec![annotation_ref(ingress, key)],
-        String::from("check that the ingress-nginx release in the cluster supports this annotation"),
+        format!("check that the cluster runs ingress-nginx controller {} or newer", known.since_text()),
     )
+}
+
+fn removed_annotation(ingress: &Ingress, key: &str, known: &annotations::NginxAnnotation) -> Diagnostic {
+    let removed = known.removed.unwrap_or("");
+    diagnostic(
+        code::REMOVED_ANNOTATION,
+        Severity::Warning,
+        format!(
+            "{}: metadata.annotations[{key}]: ingress-nginx controller v{removed} and later no longer read it \
+             (it was read from {} on); they ignore it",
+            ingress_label(ingress),
+            known.since_text()
+        ),
+        vec![annotation_ref(ingress, key)],
+        format!("remove the annotation, or keep it only for controllers older than v{removed}"),
+    )
+}
+
+/// A key under another controller's (or tool's) prefix that is one typo away from one of its keys.
+fn other_controller_typo(
+    ingress: &Ingress,
+    key: &str,
+    prefix: &controllers::AnnotationPrefix,
+    name: &str,
+) -> Option<Diagnostic> {
+    if prefix.knows(name) {
+        return None;
+    }
+    let suggestion = prefix.closest(name)?;
+    Some(diagnostic(
+        code::UNKNOWN_ANNOTATION,
+        Severity::Warning,
+        format!(
+            "{}: metadata.annotations[{key}]: {} documents no annotation {name:?}; did you mean {}{suggestion}?",
+            ingress_label(ingress),
+            prefix.owner,
+            prefix.prefix
+        ),
+        vec![annotation_ref(ingress, key)],
+        format!("rename the annotation to {}{suggestion}", prefix.prefix),
+    ))
 }
 
 fn misspelled_prefix(ingress: &Ingress, key: &str, rest: &str) -> Diagnostic {
@@ -705,6 +790,9 @@ fn check_regex_paths(ingress: &Ingress, regex_hosts: &[&str], out: &mut Vec<Diag
             continue;
         };
         let Some(text) = path.path.as_deref().filter(|p| looks_like_regex(p)) else { continue };
+        if super::idioms::is_glob_path(text) {
+            continue; // GKE's and ALB's `/*`: glob-path names it
+        }
         let mut message = format!(
             "{}: {field}.path: {text:?} looks like a regular expression, but pathType {path_type} matches it \
              literally (requests must contain those characters); ingress-nginx's admission webhook rejects it \
