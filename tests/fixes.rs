@@ -74,48 +74,48 @@ fn apply(d: &Diagnostic, values: &mut Vec<Value>) {
     let key = field.strip_prefix("metadata.annotations[").map(|k| k.trim_end_matches(']').to_string());
     let fix = d.fix.as_str();
     match d.code {
-        c if c == Code::DeprecatedClassAnnotation && fix.starts_with("create an IngressClass") => {
+        Code::DeprecatedClassAnnotation if fix.starts_with("create an IngressClass") => {
             let name = quoted(fix);
             values.push(json!({"apiVersion": "networking.k8s.io/v1", "kind": "IngressClass",
                                "metadata": {"name": name}, "spec": {"controller": "example.com/ingress-controller"}}));
             annotations(&mut values[i]).remove(key.as_deref().unwrap());
             *slot(&mut values[i], "spec.ingressClassName") = json!(name);
         }
-        c if c == Code::DeprecatedClassAnnotation => {
+        Code::DeprecatedClassAnnotation => {
             let value = fix.strip_prefix("set spec.ingressClassName: ").unwrap().split(' ').next().unwrap().to_string();
             annotations(&mut values[i]).remove(key.as_deref().unwrap());
             *slot(&mut values[i], "spec.ingressClassName") = json!(value);
         }
-        c if c == Code::UnknownIngressClass => *slot(&mut values[i], "spec.ingressClassName") = json!(quoted(fix)),
-        c if c == Code::UnknownAnnotation || c == Code::MisspelledAnnotationPrefix => {
+        Code::UnknownIngressClass => *slot(&mut values[i], "spec.ingressClassName") = json!(quoted(fix)),
+        Code::UnknownAnnotation | Code::MisspelledAnnotationPrefix => {
             let new = fix.strip_prefix("rename the annotation to ").unwrap().to_string();
             let map = annotations(&mut values[i]);
             let value = map.remove(key.as_deref().unwrap()).unwrap();
             map.insert(new, value);
         }
-        c if c == Code::RemovedAnnotation => {
+        Code::RemovedAnnotation => {
             annotations(&mut values[i]).remove(key.as_deref().unwrap());
         }
-        c if c == Code::RegexPathLiteral => {
+        Code::RegexPathLiteral => {
             let plain = fix.rsplit("such as ").next().map(quoted_or_plain).unwrap();
             *slot(&mut values[i], &field) = json!(plain);
         }
-        c if c == Code::GlobPath => {
+        Code::GlobPath => {
             let rest = fix.strip_prefix("write path: ").unwrap();
             let path = rest.split(' ').next().unwrap();
             *slot(&mut values[i], &field) = json!(path);
             let path_type = format!("{}.pathType", field.strip_suffix(".path").unwrap());
             *slot(&mut values[i], &path_type) = json!("Prefix");
         }
-        c if c == Code::MissingService => {
+        Code::MissingService => {
             let at = fix.strip_prefix("set ").unwrap().split(' ').next().unwrap();
             *slot(&mut values[i], at) = json!(quoted(fix));
         }
-        c if c == Code::MissingPortName => {
+        Code::MissingPortName => {
             let at = fix.strip_prefix("set ").unwrap().split(' ').next().unwrap();
             *slot(&mut values[i], at) = json!({"name": quoted(fix)});
         }
-        c if c == Code::MissingPortNumber => {
+        Code::MissingPortNumber => {
             let at = fix.strip_prefix("set ").unwrap().split(' ').next().unwrap();
             let n: i64 = fix.rsplit(' ').next().unwrap().parse().unwrap();
             *slot(&mut values[i], at) = json!(n);
