@@ -27,6 +27,8 @@ pub mod host;
 mod index;
 pub mod input;
 pub mod model;
+#[cfg(feature = "nginx")]
+pub mod nginx;
 pub mod normalize;
 pub mod path;
 #[cfg(feature = "yaml")]
