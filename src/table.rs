@@ -69,12 +69,15 @@ pub enum Profile {
     /// The Kubernetes specification: longest match, element-wise prefixes.
     #[default]
     Spec,
+    /// As the ingress-nginx controller routed (the `nginx` module; `route`, `explain` and `diff` use it).
+    IngressNginx,
 }
 
 impl Profile {
     pub fn parse(s: &str) -> Option<Profile> {
         match s {
             "spec" => Some(Profile::Spec),
+            "ingress-nginx" => Some(Profile::IngressNginx),
             _ => None,
         }
     }

@@ -21,8 +21,7 @@ fn location(modifier: Modifier, path: &str) -> Location {
 
 /// `^path` case-insensitively, where the generated regexes use only literals and `.` (any byte).
 fn regex_matches(path: &str, uri: &str) -> bool {
-    uri.len() >= path.len()
-        && path.bytes().zip(uri.bytes()).all(|(p, u)| p == b'.' || p.eq_ignore_ascii_case(&u))
+    uri.len() >= path.len() && path.bytes().zip(uri.bytes()).all(|(p, u)| p == b'.' || p.eq_ignore_ascii_case(&u))
 }
 
 /// nginx's choice, written the slow and plain way over the list.

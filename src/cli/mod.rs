@@ -5,6 +5,8 @@
 //! or usage, 3 internal error.
 
 mod check;
+#[cfg(feature = "nginx")]
+mod diff;
 mod load;
 mod show;
 mod status;
@@ -114,6 +116,9 @@ enum Command {
     /// The addresses an ingress controller writes into the Ingresses it serves, or a Service's status.
     #[command(after_help = STATUS_EXAMPLES)]
     Status(status::StatusArgs),
+    /// The requests two profiles answer differently (ingress-nginx vs spec), from probes derived from every path.
+    #[cfg(feature = "nginx")]
+    Diff(diff::DiffArgs),
 }
 
 /// Flags every subcommand takes.
@@ -155,6 +160,9 @@ struct RequestArgs {
     /// The request path (with its query, if any), when the first argument is a host.
     #[arg(value_name = "PATH")]
     path: Option<String>,
+    /// A request header `Name: value` (repeatable; the ingress-nginx profile's canaries read them).
+    #[arg(short = 'H', long = "header", value_name = "HEADER")]
+    headers: Vec<String>,
 }
 
 #[derive(Args)]
@@ -215,10 +223,16 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Test(args) => check::run(&args.common, &args.tests, args.coverage),
         Command::Validate(args) => validate::run(&args),
         Command::Status(args) => status::run(&args),
+        #[cfg(feature = "nginx")]
+        Command::Diff(args) => diff::run(&args),
     }
 }
 
 fn request_command(args: &RequestArgs, explain: bool) -> Result<i32, Failure> {
+    #[cfg(feature = "nginx")]
+    if args.common.profile == Some(Profile::IngressNginx) {
+        return diff::route_nginx(&args.common, &args.target, args.path.as_deref(), &args.headers, explain);
+    }
     let request = load::RequestSpec::from_args(&args.target, args.path.as_deref())?;
     let (router, normalization) = load::router(&args.common, &load::FileOptions::default())?;
     let text = match request.normalized(&normalization) {

@@ -49,6 +49,7 @@ use core::fmt;
 pub mod annotations;
 mod build;
 pub mod canary;
+pub mod diff;
 pub mod location;
 pub mod regex;
 pub mod server;
@@ -400,6 +401,7 @@ impl Decision<'_> {
             Choice::None => String::from("no location matches"),
         };
         let mut rule = match self.why {
+            Some(why) if self.location.is_none() => String::from(why),
             Some(why) => format!("{base}; {why}"),
             None => base,
         };
