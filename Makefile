@@ -33,6 +33,8 @@ wasm-target:
 test-nostd: wasm-target
 	$(CARGO) build --locked -p ingress-router --lib --no-default-features --target wasm32-unknown-unknown
 	$(CARGO) build --locked -p ingress-router --lib --no-default-features
+	# The ingress-nginx profile (std + regex-lite) builds for the browser too.
+	$(CARGO) build --locked -p ingress-router --lib --no-default-features --features nginx --target wasm32-unknown-unknown
 
 lint:
 	$(CARGO) clippy --locked --all-targets -- -D warnings

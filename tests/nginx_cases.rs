@@ -473,3 +473,29 @@ fn canary_cannot_add_paths() {
     let (_, issues) = nginx::compile(&objects, &Options::default());
     assert!(issues.iter().any(|i| i.message.contains("deletes it")), "{issues:?}");
 }
+
+/// internal/ingress/annotations/defaultbackend and controller.go ("custom-default-backend-"):
+/// a path whose Service has no endpoints goes to the `default-backend` annotation's Service.
+#[test]
+fn default_backend_annotation() {
+    let service = |name: &str, port: u16| {
+        format!(
+            "apiVersion: v1\nkind: Service\nmetadata: {{name: {name}, namespace: default}}\nspec:\n  ports: [{{port: {port}}}]\n---\n"
+        )
+    };
+    let docs = [
+        ingress(
+            "web",
+            "d.example",
+            &[("/gone", "Prefix", "gone"), ("/up", "Prefix", "up")],
+            &[("default-backend", "fallback")],
+        ),
+        service("up", 80),
+        service("fallback", 8080),
+    ];
+    let r = router(&docs);
+    let d = r.route(&Request::new("d.example", "/gone"));
+    assert_eq!(d.answer.to_string(), "fallback:8080");
+    assert!(d.rule().contains("Service default/gone has no endpoints"), "{}", d.rule());
+    assert_eq!(get(&r, "d.example", "/up"), "up:80");
+}

@@ -16,6 +16,7 @@ fn location(modifier: Modifier, path: &str) -> Location {
         upstream: None,
         settings: Settings::default(),
         canary: None,
+        fallback_for: None,
     }
 }
 

@@ -41,6 +41,8 @@ struct Build<'a> {
     canaries: Vec<Canary>,
     issues: Vec<Issue>,
     default_backend: Option<IngressBackend>,
+    /// `namespace/name` of every Service in the input, with its first port; `None` without Services.
+    services: Option<HashMap<String, Option<i64>>>,
 }
 
 pub fn compile(objects: &[Object], options: &Options) -> (Router, Vec<Issue>) {
@@ -79,12 +81,24 @@ pub fn compile(objects: &[Object], options: &Options) -> (Router, Vec<Issue>) {
         canaries: Vec::new(),
         issues,
         default_backend: options.default_backend.clone(),
+        services: services(objects),
     };
     build.create_upstreams();
     build.create_servers();
     build.add_locations();
     build.merge_canaries();
     build.finish()
+}
+
+fn services(objects: &[Object]) -> Option<HashMap<String, Option<i64>>> {
+    let services: HashMap<String, Option<i64>> = objects
+        .iter()
+        .filter_map(|o| if let Object::Service(s) = o { Some(s) } else { None })
+        .map(|s| {
+            (format!("{}/{}", s.metadata.namespace_or_default(), s.metadata.name), s.spec.ports.first().map(|p| p.port))
+        })
+        .collect();
+    (!services.is_empty()).then_some(services)
 }
 
 fn key(i: &Ingress) -> String {
@@ -131,6 +145,7 @@ fn root_location(
         upstream,
         settings,
         canary: None,
+        fallback_for: None,
     }
 }
 
@@ -298,6 +313,7 @@ impl Build<'_> {
                             upstream: Some(upstream),
                             settings,
                             canary: None,
+                            fallback_for: None,
                         }),
                     }
                 }
@@ -436,6 +452,7 @@ impl Build<'_> {
                     .and_then(|u| self.upstreams.get(u))
                     .and_then(|u| u.alternatives.first().copied());
             }
+            self.fall_back(&mut list);
             let app_root = list.iter().enumerate().find_map(|(i, l)| l.settings.app_root.clone().map(|r| (r, i)));
             let (locations, refused) = Locations::new(list);
             for r in refused {
@@ -488,6 +505,59 @@ impl Build<'_> {
             .collect();
         let router = Router { ingresses, servers, names, canaries: self.canaries };
         (router, self.issues)
+    }
+}
+
+impl Build<'_> {
+    /// The `default-backend` annotation: when a location's Service has no endpoints (here: the
+    /// input has Services, not this one), ingress-nginx sends to the annotation's Service (its
+    /// first port) instead (`getBackendServers`, "custom-default-backend-").
+    fn fall_back(&mut self, list: &mut [Location]) {
+        let Some(services) = &self.services else { return };
+        let mut issues = Vec::new();
+        for l in list.iter_mut() {
+            let (Some(backend), Origin::Path { ingress, rule, path, .. }) = (&l.backend, &l.origin) else { continue };
+            let namespace = self.ingresses[*ingress].0.metadata.namespace_or_default();
+            let Some(service) = backend.service.as_ref().map(|s| format!("{namespace}/{}", s.name)) else { continue };
+            if services.contains_key(&service) {
+                continue;
+            }
+            let field = format!("spec.rules[{rule}].http.paths[{path}]");
+            let Some(name) = &l.settings.default_backend else {
+                issues.push((
+                    *ingress,
+                    field,
+                    format!(
+                        "Service {service} is not in the input: ingress-nginx answers 503 while it has no endpoints"
+                    ),
+                ));
+                continue;
+            };
+            match services.get(&format!("{namespace}/{name}")) {
+                Some(port) => {
+                    let fallback = IngressBackend {
+                        service: Some(crate::model::IngressServiceBackend {
+                            name: name.clone(),
+                            port: Some(crate::model::ServiceBackendPort { name: None, number: *port }),
+                        }),
+                        resource: None,
+                    };
+                    l.backend = Some(fallback);
+                    l.canary = None;
+                    l.fallback_for = Some(service);
+                }
+                None => issues.push((
+                    *ingress,
+                    field,
+                    format!(
+                        "default-backend Service {namespace}/{name} is not in the input: the annotation is ignored"
+                    ),
+                )),
+            }
+        }
+        for (i, field, message) in issues {
+            self.issue(i, field, message);
+        }
     }
 }
 

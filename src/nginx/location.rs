@@ -67,6 +67,9 @@ pub struct Location {
     pub settings: Settings,
     /// Index into the router's canaries: the first alternative backend merged into this upstream.
     pub canary: Option<usize>,
+    /// `Some(service)`: the input has Services but not this one (so no endpoints), and `backend`
+    /// is the `default-backend` annotation's Service instead.
+    pub fallback_for: Option<String>,
 }
 
 impl Location {

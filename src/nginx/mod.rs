@@ -408,6 +408,13 @@ impl Decision<'_> {
         if let Some(c) = self.canary {
             rule.push_str(&format!("; canary {}: {}", c.backend, verdict_text(&self.answer)));
         }
+        if let (Some(missing), Answer::Backend { .. }) =
+            (self.location.and_then(|l| l.fallback_for.as_ref()), &self.answer)
+        {
+            rule.push_str(&format!(
+                "; Service {missing} has no endpoints, so the default-backend annotation's Service answers"
+            ));
+        }
         if matches!(self.answer, Answer::DefaultBackend(_)) {
             rule.push_str("; the server's default backend answers");
         }
