@@ -90,6 +90,14 @@ fn cli_diff_exit_codes_and_tests_file() {
     assert!(out.lines().last().unwrap().contains("3 of 6 probe requests answer differently"), "{out}");
     // The tests file is YAML in the README's format, with the ingress-nginx answers.
     let written = std::fs::read_to_string(&tests).unwrap();
+    // `test` runs it with the profile the file names, and today's answers pass.
+    let (code, out) = cli(&["test", "-f", "tests/data/nginx/canary.yaml", tests.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.ends_with("6 passed, 0 failed\n"), "{out}");
+    // Under the spec profile the split is not what it answers: the pinned file fails there.
+    let (code, out) =
+        cli(&["test", "--profile", "spec", "-f", "tests/data/nginx/canary.yaml", tests.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
     std::fs::remove_file(&tests).unwrap();
     let value: serde_json::Value = serde_norway::from_str(&written).unwrap();
     assert_eq!(value["options"]["profile"], "ingress-nginx");

@@ -207,6 +207,13 @@ pub fn run(common: &Common, tests_path: &Path, coverage: bool) -> Result<i32, Fa
         let spec = request(&test.request).map_err(|e| Failure(format!("{file_name}: {name} (tests[{i}]): {e}")))?;
         tests.push((name, spec, &test.expect));
     }
+    #[cfg(feature = "nginx")]
+    if load::options(common, &file.options).0.profile == ingress_router::Profile::IngressNginx {
+        let cases: Vec<super::diff::Case> = (tests.iter().zip(&file.tests))
+            .map(|((name, spec, expect), t)| (name.as_str(), t.request.url.as_deref(), spec, expect.backend.0.as_str()))
+            .collect();
+        return super::diff::run_tests(common, &load::options(common, &file.options).0, &cases);
+    }
     let (router, normalization) = load::router(common, &file.options)?;
 
     let mut out = String::new();

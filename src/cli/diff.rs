@@ -7,7 +7,7 @@ use clap::Args;
 use ingress_router::CompileOptions;
 use ingress_router::nginx::{self, Request, diff::Side};
 
-use super::load;
+use super::load::{self, RequestSpec};
 use super::{Failure, print};
 
 #[derive(Args)]
@@ -118,4 +118,40 @@ pub fn route_nginx(
     }
     print(&out);
     Ok(0)
+}
+
+/// One test of a tests file: name, URL (when given as one), the request, the expected answer.
+pub type Case<'a> = (&'a str, Option<&'a str>, &'a RequestSpec, &'a str);
+
+/// `test` with `--profile ingress-nginx` (or `profile: ingress-nginx` in the file): compares each
+/// answer label (`svc:80`, `404`, `redirect 301 /x/`, `split(...)`) with `expect.backend`.
+pub fn run_tests(common: &super::Common, options: &CompileOptions, cases: &[Case<'_>]) -> Result<i32, Failure> {
+    let loaded = load::load(&common.files)?;
+    loaded.require_ingress("nothing to route")?;
+    let nginx_options = nginx::Options { ingress_class: options.ingress_class.clone(), default_backend: None };
+    let (router, _) = nginx::compile(&loaded.objects(), &nginx_options);
+    let (mut passed, mut failed) = (0, 0);
+    let mut out = String::new();
+    for (name, url, spec, expected) in cases {
+        let headers = spec.header_refs();
+        let request = match url {
+            Some(url) => Request::from_url(url).map_err(|e| Failure(format!("{name}: {url}: {e}")))?,
+            None => Request::new(&spec.host, &spec.path),
+        };
+        let d = router.route(&request.with_headers(&headers));
+        let actual = d.answer.to_string();
+        if actual == *expected {
+            passed += 1;
+            out.push_str(&format!("PASS {name}\n"));
+        } else {
+            failed += 1;
+            out.push_str(&format!(
+                "FAIL {name}\n  expected: {expected}\n  actual:   {actual}\n  rule:     {}\n",
+                d.rule()
+            ));
+        }
+    }
+    out.push_str(&format!("{passed} passed, {failed} failed\n"));
+    print(&out);
+    Ok(if failed == 0 { 0 } else { 1 })
 }

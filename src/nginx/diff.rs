@@ -64,6 +64,9 @@ pub struct Outcome {
     /// `svc:80`, `404`, `redirect 301 /x/`, `split(a:80 90, b:80 10)`, `400`; with ` (upstream path /y)`
     /// when ingress-nginx rewrites the path.
     pub answer: String,
+    /// The answer alone (what a tests file pins), without the upstream path.
+    #[serde(skip)]
+    pub label: String,
     /// What decided, in that profile's words.
     pub reason: String,
 }
@@ -122,8 +125,11 @@ impl Report {
                 "- name: {}\n  request: {{url: {}}}\n  expect:\n    backend: {}\n",
                 quote(&format!("{} {} ({})", probe.kind, probe.url(), probe.rule)),
                 quote(&probe.url()),
-                quote(&outcome.answer)
+                quote(&outcome.label)
             ));
+            if outcome.label != outcome.answer {
+                out.push_str(&format!("  # {}\n", outcome.answer));
+            }
         }
         out
     }
@@ -180,7 +186,8 @@ fn spec_outcome(router: &SpecRouter, probe: &Probe) -> Outcome {
         (Via::DefaultBackend, _, _) => String::from("no path matches: the defaultBackend answers"),
         _ => String::from("no path matches and there is no defaultBackend: 404"),
     };
-    Outcome { answer: d.backend_label(), reason }
+    let label = d.backend_label();
+    Outcome { answer: label.clone(), label, reason }
 }
 
 fn nginx_outcome(router: &NginxRouter, probe: &Probe) -> Outcome {
@@ -189,14 +196,15 @@ fn nginx_outcome(router: &NginxRouter, probe: &Probe) -> Outcome {
         req.scheme = Scheme::Https;
     }
     let d = router.route(&req);
-    let mut answer = d.answer.to_string();
+    let label = d.answer.to_string();
+    let mut answer = label.clone();
     let path = super::uri::split_target(probe.target.as_bytes()).0;
     if let Some(upstream) = &d.upstream_path
         && upstream.split('?').next() != core::str::from_utf8(path).ok()
     {
         answer.push_str(&format!(" (upstream path {upstream})"));
     }
-    Outcome { answer, reason: d.rule() }
+    Outcome { answer, label, reason: d.rule() }
 }
 
 /// Probe requests for every path and host of `objects`, without duplicates.
