@@ -25,6 +25,8 @@ test-rust:
 	$(CARGO) test --locked
 	# The benchmark in test mode: the router must answer as the linear scan on generated tables.
 	$(CARGO) test --locked --bench route
+	# The ingress-nginx profile: plain requests route without allocating.
+	$(CARGO) test --locked --bench nginx
 
 wasm-target:
 	@rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
