@@ -137,3 +137,13 @@ fn cli_route_with_the_profile() {
     assert!(out.contains("upstream:  /users"), "{out}");
     assert!(out.contains("every location of this server is a case-insensitive regex"), "{out}");
 }
+
+#[test]
+fn cli_table_with_the_profile() {
+    let (code, out) = cli(&["table", "--profile", "ingress-nginx", "-f", "tests/data/nginx/canary.yaml"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("server pay.example.com\n  location /checkout/ -> checkout:80 (canary checkout-v2:80)\n  location = /checkout -> checkout:80 (canary checkout-v2:80)\n"),
+        "{out}"
+    );
+}

@@ -1,5 +1,5 @@
-//! `diff` (the requests two profiles answer differently) and `route`/`explain` with
-//! `--profile ingress-nginx`: printing only; the probing and routing are in `ingress_router::nginx`.
+//! `diff` (the requests two profiles answer differently), and `route`, `explain`, `table` and
+//! `test` with `--profile ingress-nginx`: printing only; the probing and routing are in `ingress_router::nginx`.
 
 use std::path::PathBuf;
 
@@ -154,4 +154,17 @@ pub fn run_tests(common: &super::Common, options: &CompileOptions, cases: &[Case
     out.push_str(&format!("{passed} passed, {failed} failed\n"));
     print(&out);
     Ok(if failed == 0 { 0 } else { 1 })
+}
+
+/// `table` with `--profile ingress-nginx`: the servers and locations as nginx.conf had them.
+pub fn table_nginx(common: &super::Common) -> Result<i32, Failure> {
+    let loaded = load::load(&common.files)?;
+    loaded.require_ingress("nothing to route")?;
+    let options = nginx::Options { ingress_class: common.ingress_class.clone(), default_backend: None };
+    let (router, issues) = nginx::compile(&loaded.objects(), &options);
+    for issue in &issues {
+        load::stderr(&format_args!("note[ingress-nginx]: {issue}"));
+    }
+    print(&router.describe());
+    Ok(0)
 }

@@ -87,7 +87,9 @@ pub fn router(common: &Common, file: &FileOptions) -> Result<(Router, PathNormal
     loaded.require_ingress("nothing to route")?;
     let (options, normalization) = options(common, file);
     if options.profile == Profile::IngressNginx {
-        return Err(Failure(String::from("the ingress-nginx profile works with route, explain and diff so far")));
+        return Err(Failure(String::from(
+            "the ingress-nginx profile works with route, explain, table, test and diff so far",
+        )));
     }
     let (router, diagnostics) = compile(&loaded.objects(), &options);
     for diagnostic in &diagnostics {

@@ -216,6 +216,10 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Route(args) => request_command(&args, false),
         Command::Explain(args) => request_command(&args, true),
         Command::Table(args) => {
+            #[cfg(feature = "nginx")]
+            if args.common.profile == Some(Profile::IngressNginx) {
+                return diff::table_nginx(&args.common);
+            }
             let (router, _) = load::router(&args.common, &load::FileOptions::default())?;
             print(&if args.json { show::json(&router.table()) } else { show::table(&router) });
             Ok(0)

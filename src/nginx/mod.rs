@@ -330,7 +330,8 @@ impl Router {
             out.push('\n');
             for l in &s.locations.list {
                 let to = l.backend.as_ref().map_or_else(|| String::from("(default backend)"), |b| b.to_string());
-                out.push_str(&format!("  location {} -> {to}\n", l.nginx_syntax()));
+                let canary = l.canary.map(|c| format!(" (canary {})", self.canaries[c].backend)).unwrap_or_default();
+                out.push_str(&format!("  location {} -> {to}{canary}\n", l.nginx_syntax()));
             }
         }
         out
