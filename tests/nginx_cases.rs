@@ -499,3 +499,36 @@ fn default_backend_annotation() {
     assert!(d.rule().contains("Service default/gone has no endpoints"), "{}", d.rule());
     assert_eq!(get(&r, "d.example", "/up"), "up:80");
 }
+
+/// internal/ingress/controller/store/store.go `sortIngressSlice`: by creationTimestamp, then on a
+/// tie (or with none, Go's zero time) by `namespace/name` descending; the first wins a duplicate path.
+#[test]
+fn controller_order_of_ingresses() {
+    let docs = [
+        ingress("alpha", "o.example", &[("/x", "Prefix", "alpha")], &[]),
+        ingress("beta", "o.example", &[("/x", "Prefix", "beta")], &[]),
+    ];
+    let objects = input::parse("t.yaml", &docs.concat()).unwrap().into_objects();
+    let (r, issues) = nginx::compile(&objects, &Options::default());
+    assert_eq!(get(&r, "o.example", "/x"), "beta:80");
+    assert!(
+        issues.iter().any(|i| i.ingress.as_deref() == Some("default/alpha")
+            && i.message.contains("already a location of default/beta"))
+    );
+    // With timestamps, the older wins.
+    let r = router(&docs);
+    assert_eq!(get(&r, "o.example", "/x"), "alpha:80");
+}
+
+/// internal/ingress/annotations/rewrite: the validator (`RegexPathWithCapture`) refuses a target
+/// with `?` or `=`, so the controller ignores it; the path is not rewritten and the host not regex.
+#[test]
+fn rewrite_target_with_query_is_refused() {
+    let docs = [ingress("q", "q.example", &[("/old", "Prefix", "svc")], &[("rewrite-target", "/new?id=$1")])];
+    let objects = input::parse("t.yaml", &docs.concat()).unwrap().into_objects();
+    let (r, issues) = nginx::compile(&objects, &Options::default());
+    assert!(issues.iter().any(|i| i.field.ends_with("[nginx.ingress.kubernetes.io/rewrite-target]")), "{issues:?}");
+    let d = r.route(&Request::new("q.example", "/old/7?x=1"));
+    assert_eq!((d.answer.to_string(), d.upstream_path), ("svc:80".into(), None));
+    assert!(!d.server.enforce_regex);
+}
