@@ -69,3 +69,43 @@ proptest! {
         prop_assert_eq!(got, model(&list, &uri), "locations {:?}, uri {:?}", list, uri);
     }
 }
+
+/// Hostile input: any host, target, headers and annotation values compile and route without a panic.
+mod hostile {
+    use ingress_router::input;
+    use ingress_router::nginx::{self, Options, Request};
+    use proptest::prelude::*;
+
+    fn manifest(path: &str, annotation: &str, value: &str) -> String {
+        format!(
+            "{{\"apiVersion\":\"networking.k8s.io/v1\",\"kind\":\"Ingress\",\"metadata\":{{\"name\":\"h\",\"annotations\":{{\"nginx.ingress.kubernetes.io/{annotation}\":{value:?}}}}},\
+             \"spec\":{{\"rules\":[{{\"host\":\"h.example\",\"http\":{{\"paths\":[{{\"path\":{path:?},\"pathType\":\"ImplementationSpecific\",\
+             \"backend\":{{\"service\":{{\"name\":\"s\",\"port\":{{\"number\":80}}}}}}}}]}}}}]}}}}"
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(500))]
+
+        #[test]
+        fn anything_routes(
+            path in "/[ -~]{0,12}",
+            annotation in prop_oneof![Just("use-regex"), Just("rewrite-target"), Just("canary-by-header-pattern"), Just("app-root"), Just("server-alias")],
+            value in "[ -~]{0,12}",
+            host in proptest::collection::vec(any::<u8>(), 0..40),
+            target in proptest::collection::vec(any::<u8>(), 0..60),
+            header in "[ -~]{0,10}",
+        ) {
+            let text = manifest(&path, annotation, &value);
+            let Ok(parsed) = input::parse("h.json", &text) else { return Ok(()) };
+            let objects = parsed.into_objects();
+            let (router, _) = nginx::compile(&objects, &Options::default());
+            let headers = [("X-Canary", header.as_str()), ("Cookie", header.as_str())];
+            let req = Request { host: &host, target: &target, headers: &headers, ..Request::default() };
+            let d = router.route(&req);
+            let _ = (d.answer.to_string(), d.rule(), d.steps());
+            let req = Request::new("h.example", "/").with_headers(&headers);
+            let _ = router.route(&req).rule();
+        }
+    }
+}

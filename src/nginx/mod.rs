@@ -292,7 +292,7 @@ impl Router {
         if loc.needs_rewrite()
             && let Some(target) = &loc.settings.rewrite_target
         {
-            d.upstream_path = Some(rewrite(&loc.path, target, &subject, query));
+            d.upstream_path = Some(rewrite(loc, target, &subject, query));
         }
         d.answer = Answer::Backend { backend: primary, canary: None };
         let Some(c) = loc.canary.map(|c| &self.canaries[c]) else {
@@ -345,12 +345,14 @@ impl Router {
 }
 
 /// `rewrite "(?i)<path>" <target> break;`: the whole URI becomes `target` with `$1`..`$9` taken
-/// from the location path's captures; the query follows unless the target has its own.
-fn rewrite(path: &str, target: &str, uri: &str, query: Option<&[u8]>) -> String {
-    let caps = regex::compile(path, true).ok().and_then(|r| {
-        r.captures(uri)
-            .map(|c| (0..c.len()).map(|i| c.get(i).map_or("", |m| m.as_str()).to_string()).collect::<Vec<_>>())
-    });
+/// from the path's captures; the query follows unless the target has its own. The location's own
+/// `^<path>` regex gives the same captures: it matched at the start, where the leftmost match is.
+fn rewrite(loc: &Location, target: &str, uri: &str, query: Option<&[u8]>) -> String {
+    let caps = loc
+        .regex
+        .as_ref()
+        .and_then(|r| r.captures(uri))
+        .map(|c| (0..c.len()).map(|i| c.get(i).map_or("", |m| m.as_str()).to_string()).collect::<Vec<_>>());
     let mut out = String::with_capacity(target.len() + 16);
     let mut chars = target.chars().peekable();
     while let Some(c) = chars.next() {
