@@ -27,7 +27,7 @@ impl Flag for ImplementationSpecific {
 }
 
 impl Flag for Profile {
-    const EXPECTED: &'static str = "spec";
+    const EXPECTED: &'static str = "spec or ingress-nginx";
     fn parse(s: &str) -> Option<Self> {
         Profile::parse(s)
     }
