@@ -15,7 +15,7 @@ fn report(file: &str) -> diff::Report {
 }
 
 fn find<'a>(r: &'a diff::Report, url: &str) -> Option<&'a diff::Difference> {
-    r.groups.values().flatten().find(|d| d.probe.url() == url)
+    r.groups.iter().flat_map(|g| &g.differences).find(|d| d.probe.url() == url)
 }
 
 #[test]
@@ -44,7 +44,7 @@ fn canary_weight_is_a_split() {
     assert_eq!(d.from.answer, "split(checkout:80 90, checkout-v2:80 10)");
     assert_eq!(d.to.answer, "checkout:80");
     // The spec profile has no canaries: the canary's own backend never appears there.
-    assert!(r.groups.values().flatten().all(|d| !d.to.answer.contains("v2")));
+    assert!(r.groups.iter().flat_map(|g| &g.differences).all(|d| !d.to.answer.contains("v2")));
 }
 
 #[test]
@@ -67,8 +67,8 @@ fn reversed_direction_swaps_answers() {
     let there = diff::diff(&objects, &CompileOptions::default(), Side::IngressNginx, Side::Spec);
     let back = diff::diff(&objects, &CompileOptions::default(), Side::Spec, Side::IngressNginx);
     assert_eq!(there.differences(), back.differences());
-    let a = there.groups.values().flatten().next().unwrap();
-    let b = back.groups.values().flatten().find(|d| d.probe == a.probe).unwrap();
+    let a = there.groups.iter().flat_map(|g| &g.differences).next().unwrap();
+    let b = back.groups.iter().flat_map(|g| &g.differences).find(|d| d.probe == a.probe).unwrap();
     assert_eq!((&a.from, &a.to), (&b.to, &b.from));
 }
 
@@ -109,6 +109,12 @@ fn cli_diff_exit_codes_and_tests_file() {
     let (code, out) = cli(&["diff", "-f", "tests/data/nginx/canary.yaml", "--from", "spec", "--to", "spec"]);
     assert_eq!(code, 0, "{out}");
     assert!(out.starts_with("0 of 6"), "{out}");
+    // JSON: the groups with both answers.
+    let (code, out) = cli(&["diff", "-f", "tests/data/nginx/canary.yaml", "--json"]);
+    assert_eq!(code, 1);
+    let value: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(value["groups"][0]["host"], "pay.example.com");
+    assert_eq!(value["groups"][0]["differences"][0]["to"]["answer"], "checkout:80");
 }
 
 #[test]

@@ -59,13 +59,13 @@ fn text(report: &nginx::diff::Report) -> String {
     let (from, to) = (report.from.as_str(), report.to.as_str());
     let mut out = String::new();
     let mut host = "";
-    for ((h, rule), differences) in &report.groups {
-        if h != host {
-            out.push_str(&format!("{h}\n"));
-            host = h;
+    for group in &report.groups {
+        if group.host != host {
+            out.push_str(&format!("{}\n", group.host));
+            host = &group.host;
         }
-        out.push_str(&format!("  {rule}\n"));
-        for d in differences {
+        out.push_str(&format!("  {}\n", group.rule));
+        for d in &group.differences {
             out.push_str(&format!("    {} ({})\n", d.probe.url(), d.probe.kind));
             out.push_str(&format!("      {from}: {}  ({})\n", d.from.answer, d.from.reason));
             out.push_str(&format!("      {to}: {}  ({})\n", d.to.answer, d.to.reason));

@@ -79,14 +79,22 @@ pub struct Difference {
     pub to: Outcome,
 }
 
+/// The differences of one rule on one host.
+#[derive(Clone, Debug, Serialize)]
+pub struct Group {
+    pub host: String,
+    pub rule: String,
+    pub differences: Vec<Difference>,
+}
+
 /// All probes and the differences, grouped by host then rule.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
     pub from: Side,
     pub to: Side,
     pub probes: usize,
-    /// (host, rule) to its differences, in order.
-    pub groups: BTreeMap<(String, String), Vec<Difference>>,
+    /// Sorted by host, then rule.
+    pub groups: Vec<Group>,
     /// Every probe with the `from` profile's answer (for `--tests`).
     #[serde(skip)]
     pub answers: Vec<(Probe, Outcome)>,
@@ -94,12 +102,12 @@ pub struct Report {
 
 impl Report {
     pub fn differences(&self) -> usize {
-        self.groups.values().map(Vec::len).sum()
+        self.groups.iter().map(|g| g.differences.len()).sum()
     }
 
     /// `N of M probe requests answer differently (R rules on H hosts)`.
     pub fn summary(&self) -> String {
-        let hosts: Vec<&String> = self.groups.keys().map(|(h, _)| h).collect();
+        let hosts: Vec<&String> = self.groups.iter().map(|g| &g.host).collect();
         let mut distinct = hosts.clone();
         distinct.dedup();
         format!(
@@ -157,7 +165,8 @@ pub fn diff(objects: &[Object], options: &CompileOptions, from: Side, to: Side) 
         Options { ingress_class: options.ingress_class.clone(), default_backend: options.default_backend.clone() };
     let (nginx, _) = super::compile(objects, &nginx_options);
     let probes = probes(objects);
-    let mut report = Report { from, to, probes: probes.len(), groups: BTreeMap::new(), answers: Vec::new() };
+    let mut report = Report { from, to, probes: probes.len(), groups: Vec::new(), answers: Vec::new() };
+    let mut groups: BTreeMap<(String, String), Vec<Difference>> = BTreeMap::new();
     for probe in probes {
         let answer = |side| match side {
             Side::Spec => spec_outcome(&spec, &probe),
@@ -166,10 +175,11 @@ pub fn diff(objects: &[Object], options: &CompileOptions, from: Side, to: Side) 
         let (a, b) = (answer(from), answer(to));
         if a.answer != b.answer {
             let key = (probe.host.clone(), probe.rule.clone());
-            report.groups.entry(key).or_default().push(Difference { probe: probe.clone(), from: a.clone(), to: b });
+            groups.entry(key).or_default().push(Difference { probe: probe.clone(), from: a.clone(), to: b });
         }
         report.answers.push((probe, a));
     }
+    report.groups = groups.into_iter().map(|((host, rule), differences)| Group { host, rule, differences }).collect();
     report
 }
 
