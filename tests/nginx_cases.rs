@@ -532,3 +532,28 @@ fn rewrite_target_with_query_is_refused() {
     assert_eq!((d.answer.to_string(), d.upstream_path), ("svc:80".into(), None));
     assert!(!d.server.enforce_regex);
 }
+
+/// test/e2e/annotations/fromtowwwredirect.go: "should redirect from www HTTP to HTTP" (308 to
+/// `http://host:80/foo`) and the HTTPS variant (`https://host:443`, trailing slash removed).
+#[test]
+fn from_to_www_redirect() {
+    let r = router(&[ingress(
+        "w",
+        "fromtowwwredirect.bar.com",
+        &[("/foo", "Prefix", "echo")],
+        &[("from-to-www-redirect", "true")],
+    )]);
+    assert_eq!(
+        get(&r, "www.fromtowwwredirect.bar.com", "/foo"),
+        "redirect 308 http://fromtowwwredirect.bar.com:80/foo"
+    );
+    let d = r.route(&Request::new("www.fromtowwwredirect.bar.com", "/").https());
+    assert_eq!(d.answer.to_string(), "redirect 308 https://fromtowwwredirect.bar.com:443");
+    assert_eq!(get(&r, "fromtowwwredirect.bar.com", "/foo"), "echo:80");
+    // No redirect server when a server of that name exists.
+    let r = router(&[
+        ingress("w", "www.a.example", &[("/", "Prefix", "www")], &[("from-to-www-redirect", "true")]),
+        ingress("bare", "a.example", &[("/", "Prefix", "bare")], &[]),
+    ]);
+    assert_eq!(get(&r, "a.example", "/"), "bare:80");
+}

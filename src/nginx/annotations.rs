@@ -31,6 +31,8 @@ pub struct Annotations {
     pub force_ssl_redirect: bool,
     /// `preserve-trailing-slash` (keep the trailing `/` in the https redirect).
     pub preserve_trailing_slash: bool,
+    /// `from-to-www-redirect`: `www.<host>` (or `<host>` without `www.`) redirects to the host.
+    pub from_to_www: bool,
     /// `server-alias`, split at commas, trimmed, deduplicated and sorted (as the parser does).
     pub aliases: Vec<String>,
     /// `default-backend`: a Service in the Ingress's namespace, used when a path's Service has no endpoints.
@@ -131,6 +133,7 @@ impl Reader<'_> {
             ssl_redirect: self.bool("ssl-redirect", true),
             force_ssl_redirect: self.bool("force-ssl-redirect", false),
             preserve_trailing_slash: self.bool("preserve-trailing-slash", false),
+            from_to_www: self.bool("from-to-www-redirect", false),
             ..Annotations::default()
         };
         a.app_root = self.string("app-root", regex_path_with_capture).filter(|root| {

@@ -43,6 +43,8 @@ struct Build<'a> {
     default_backend: Option<IngressBackend>,
     /// `namespace/name` of every Service in the input, with its first port; `None` without Services.
     services: Option<HashMap<String, Option<i64>>>,
+    /// Hosts with a location from an Ingress with `from-to-www-redirect`.
+    www: Vec<String>,
 }
 
 pub fn compile(objects: &[Object], options: &Options) -> (Router, Vec<Issue>) {
@@ -82,6 +84,7 @@ pub fn compile(objects: &[Object], options: &Options) -> (Router, Vec<Issue>) {
         issues,
         default_backend: options.default_backend.clone(),
         services: services(objects),
+        www: Vec::new(),
     };
     build.create_upstreams();
     build.create_servers();
@@ -272,6 +275,9 @@ impl Build<'_> {
                             self.issue(i, field, msg);
                         }
                         continue;
+                    }
+                    if self.ingresses[i].1.from_to_www && !self.www.iter().any(|h| h == host) {
+                        self.www.push(host.to_string());
                     }
                     let nginx_path = path.path.as_deref().filter(|p| !p.is_empty()).unwrap_or("/").to_string();
                     let path_type = nginx_path_type(path.path_type.as_deref());
@@ -503,7 +509,25 @@ impl Build<'_> {
                 canary: a.canary.is_some(),
             })
             .collect();
-        let router = Router { ingresses, servers, names, canaries: self.canaries };
+        // `BuildRedirects`: a server for `www.<host>` (or `<host>` without `www.`) that redirects,
+        // unless a server of that name exists. Written before the other servers: it wins a name.
+        let mut www_redirects = HashMap::new();
+        let mut hosts: Vec<&String> = self.www.iter().collect();
+        hosts.sort();
+        for to in hosts {
+            let from = match to.strip_prefix("www.") {
+                Some(bare) => bare.to_string(),
+                None => format!("www.{to}"),
+            };
+            let Some(target) = servers.iter().position(|s| s.hostname == *to) else { continue };
+            if servers.iter().any(|s| s.hostname == from) {
+                let message = format!("from-to-www-redirect for {to}: a server {from} exists, so no redirect is made");
+                self.issues.push(Issue { ingress: None, field: String::new(), message });
+                continue;
+            }
+            www_redirects.entry(from).or_insert(target);
+        }
+        let router = Router { ingresses, servers, names, canaries: self.canaries, www_redirects };
         (router, self.issues)
     }
 }

@@ -114,6 +114,8 @@ pub struct Router {
     pub servers: Vec<Server>,
     names: Names,
     pub canaries: Vec<Canary>,
+    /// `from-to-www-redirect` servers: the name they answer to, and the server they redirect to.
+    www_redirects: hashbrown::HashMap<String, usize>,
 }
 
 /// Compiles objects as ingress-nginx would. Invalid Ingresses and Ingresses of another class are
@@ -219,6 +221,9 @@ impl Router {
     pub fn route<'r>(&'r self, req: &Request<'_>) -> Decision<'r> {
         let mut buf = [0u8; MAX_HOST_LEN];
         let host = normalize_request_host(req.host, &mut buf).and_then(|h| core::str::from_utf8(h).ok());
+        if let Some(&to) = host.and_then(|h| self.www_redirects.get(h)) {
+            return self.www_redirect(req, to);
+        }
         let (index, server_match) = match host {
             Some(h) => self.names.find(h),
             None => (self.names.catch_all, ServerMatch::CatchAll),
@@ -317,6 +322,30 @@ impl Router {
             _ => Answer::Backend { backend: primary, canary: Some(verdict) },
         };
         d
+    }
+
+    /// The `from-to-www-redirect` server: 308 to `$scheme://<host>:$server_port$request_uri`, the
+    /// trailing `/` removed (`ngx_srv_redirect.lua`; the port is the one listened on: 80 or 443).
+    fn www_redirect<'r>(&'r self, req: &Request<'_>, to: usize) -> Decision<'r> {
+        let server = &self.servers[to];
+        let (scheme, port) = if req.scheme == Scheme::Https { ("https", 443) } else { ("http", 80) };
+        let mut target = String::from_utf8_lossy(req.target).into_owned();
+        if target.ends_with('/') {
+            target.pop();
+        }
+        Decision {
+            answer: Answer::Redirect {
+                status: 308,
+                location: format!("{scheme}://{}:{port}{target}", server.hostname),
+            },
+            server,
+            server_match: ServerMatch::WwwRedirect,
+            location: None,
+            choice: Choice::None,
+            canary: None,
+            upstream_path: None,
+            why: Some("from-to-www-redirect: a server of this name redirects to the Ingress's host"),
+        }
     }
 
     /// The servers as nginx.conf would list them (`server_name` and locations), for `table` views.
@@ -433,6 +462,9 @@ impl Decision<'_> {
             ServerMatch::Wildcard => "the wildcard host's regex server_name matches (one label of [A-Za-z0-9_-])",
             ServerMatch::AliasPattern => "a wildcard or regex server-alias matches",
             ServerMatch::CatchAll => "no server_name matches: the catch-all server",
+            ServerMatch::WwwRedirect => {
+                "the host is the www (or bare) twin of this server's host: from-to-www-redirect"
+            }
         };
         let mut steps = vec![format!("server {}: {how}", s.server_name())];
         if s.enforce_regex {

@@ -56,6 +56,8 @@ pub enum ServerMatch {
     AliasPattern,
     /// No name matched: the catch-all server.
     CatchAll,
+    /// The host is answered by a `from-to-www-redirect` server, which redirects to this one.
+    WwwRedirect,
 }
 
 #[derive(Clone, Debug)]
