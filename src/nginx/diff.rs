@@ -243,6 +243,13 @@ pub fn probes(objects: &[Object]) -> Vec<Probe> {
                     .map(|a| a.trim().to_string())
                     .filter(|a| !a.is_empty() && !a.contains(['*', '~'])),
             );
+            let www = ingress.metadata.annotations.get(&format!("{}from-to-www-redirect", super::annotations::PREFIX));
+            if www.is_some_and(|v| v == "true") && !rule_host.is_empty() && !rule_host.starts_with('*') {
+                hosts.push(match rule_host.strip_prefix("www.") {
+                    Some(bare) => bare.to_string(),
+                    None => format!("www.{rule_host}"),
+                });
+            }
             for host in hosts {
                 push(Probe {
                     host: host.clone(),
