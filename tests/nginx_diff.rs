@@ -55,6 +55,9 @@ fn tenants_redirects_and_aliases() {
         find(&r, "http://www.example.com/").unwrap().from.answer,
         "redirect 302 http://www.example.com/dashboard"
     );
+    // from-to-www-redirect: the bare domain redirects to www.
+    let d = find(&r, "http://example.com/").unwrap();
+    assert_eq!((d.from.answer.as_str(), d.to.answer.as_str()), ("redirect 308 http://www.example.com:80", "404"));
     // The alias serves the wildcard host's paths in ingress-nginx only.
     let d = find(&r, "http://app.example.org/dashboard").unwrap();
     assert_eq!((d.from.answer.as_str(), d.to.answer.as_str()), ("dashboard:80", "404"));
