@@ -557,3 +557,16 @@ fn from_to_www_redirect() {
     ]);
     assert_eq!(get(&r, "a.example", "/"), "bare:80");
 }
+
+/// controller.go `mergeAlternativeBackend`: the canary becomes an alternative of the *upstream*
+/// (namespace, Service, port), so every location using that Service gets it, on any host.
+#[test]
+fn canary_follows_the_upstream() {
+    let r = router(&[
+        ingress("a", "a.example", &[("/x", "Prefix", "shared")], &[]),
+        ingress("b", "b.example", &[("/y", "Prefix", "shared")], &[]),
+        ingress("a-canary", "a.example", &[("/x", "Prefix", "next")], &[("canary", "true"), ("canary-weight", "100")]),
+    ]);
+    assert_eq!(get(&r, "a.example", "/x"), "next:80");
+    assert_eq!(get(&r, "b.example", "/y"), "next:80");
+}
