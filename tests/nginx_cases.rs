@@ -117,7 +117,7 @@ fn implementation_specific_is_prefix() {
 #[test]
 fn trailing_slash_prefix_redirects() {
     let r = router(&[ingress("slash", "s.example", &[("/foo/", "Prefix", "foo")], &[])]);
-    assert_eq!(get(&r, "s.example", "/foo?a=1"), "redirect 301 /foo/?a=1");
+    assert_eq!(get(&r, "s.example", "/foo?a=1"), "redirect 301 http://s.example/foo/?a=1");
     assert_eq!(get(&r, "s.example", "/foo/"), "foo:80");
 }
 

@@ -50,7 +50,10 @@ fn canary_weight_is_a_split() {
 #[test]
 fn tenants_redirects_and_aliases() {
     let r = report("tenants.yaml");
-    assert_eq!(find(&r, "http://probe.example.com/docs").unwrap().from.answer, "redirect 301 /docs/");
+    assert_eq!(
+        find(&r, "http://probe.example.com/docs").unwrap().from.answer,
+        "redirect 301 http://probe.example.com/docs/"
+    );
     assert_eq!(
         find(&r, "http://www.example.com/").unwrap().from.answer,
         "redirect 302 http://www.example.com/dashboard"

@@ -61,7 +61,7 @@ impl Probe {
 /// One profile's answer to a probe.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Outcome {
-    /// `svc:80`, `404`, `redirect 301 /x/`, `split(a:80 90, b:80 10)`, `400`; with ` (upstream path /y)`
+    /// `svc:80`, `404`, `redirect 301 http://host/x/`, `split(a:80 90, b:80 10)`, `400`; with ` (upstream path /y)`
     /// when ingress-nginx rewrites the path.
     pub answer: String,
     /// The answer alone (what a tests file pins), without the upstream path.

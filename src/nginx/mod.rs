@@ -184,7 +184,7 @@ pub enum Answer<'r> {
 }
 
 impl fmt::Display for Answer<'_> {
-    /// `svc:80`, `split(svc:80 90, canary:80 10)`, `redirect 301 /foo/`, `404`, `400`.
+    /// `svc:80`, `split(svc:80 90, canary:80 10)`, `redirect 301 http://host/foo/`, `404`, `400`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Answer::Backend { backend, .. } | Answer::DefaultBackend(Some(backend)) => write!(f, "{backend}"),
@@ -264,8 +264,12 @@ impl Router {
             Choice::AutoRedirect(i) => {
                 let loc = &server.locations.list[i];
                 d.location = Some(loc);
+                // `absolute_redirect on` (ingress-nginx's `relative-redirects: false`), the host
+                // without a port (`port_in_redirect off`, `server_name_in_redirect off`).
                 let args = query.map(|q| format!("?{}", String::from_utf8_lossy(q))).unwrap_or_default();
-                d.answer = Answer::Redirect { status: 301, location: format!("{}{args}", loc.path) };
+                let scheme = if req.scheme == Scheme::Https { "https" } else { "http" };
+                let host = host.map_or_else(|| String::from_utf8_lossy(req.host).into_owned(), String::from);
+                d.answer = Answer::Redirect { status: 301, location: format!("{scheme}://{host}{}{args}", loc.path) };
                 d.why = Some("nginx redirects a URI equal to a location without its trailing '/' (auto_redirect)");
                 return d;
             }
