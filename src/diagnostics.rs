@@ -159,6 +159,14 @@ pub enum Code {
     MisspelledAnnotationPrefix,
     /// A regex-looking path under `Exact` or `Prefix`, which match it literally.
     RegexPathLiteral,
+    /// The ingress-nginx profile: the controller ignores an annotation (a bad value, a canary's
+    /// own routing annotations, a `default-backend` Service not in the input, a refused alias).
+    NginxIgnoredAnnotation,
+    /// The ingress-nginx profile: the controller writes no location for a path (a resource
+    /// backend, a location another Ingress already has, a regex nginx refuses).
+    NginxSkippedPath,
+    /// The ingress-nginx profile: a canary that can take no traffic (no such host or location).
+    NginxInertCanary,
 }
 
 impl Code {
@@ -185,6 +193,9 @@ impl Code {
             Code::NewerReleaseAnnotation => "newer-release-annotation",
             Code::MisspelledAnnotationPrefix => "misspelled-annotation-prefix",
             Code::RegexPathLiteral => "regex-path-literal",
+            Code::NginxIgnoredAnnotation => "nginx-ignored-annotation",
+            Code::NginxSkippedPath => "nginx-skipped-path",
+            Code::NginxInertCanary => "nginx-inert-canary",
         }
     }
 }

@@ -164,6 +164,8 @@ mod host;
 mod index;
 pub mod input;
 pub mod model;
+#[cfg(feature = "nginx")]
+mod nginx;
 mod normalize;
 mod options;
 mod path;
@@ -177,7 +179,8 @@ pub mod validation;
 
 pub use class::Participation;
 pub use decision::{
-    BackendRef, Decision, DecisionView, IngressRef, MatchedRule, MatchedView, Rejection, ServicePort, Via,
+    BackendRef, Decision, DecisionView, IngressRef, MatchedRule, MatchedView, Redirect, RedirectView, Rejection,
+    ServicePort, Via, WeightedBackend, WeightedView,
 };
 pub use diagnostics::{Code, Diagnostic, ObjectRef, Severity};
 pub use explain::{
@@ -187,7 +190,7 @@ pub use host::Tier;
 pub use normalize::MAX_NORMALIZED_PATH;
 pub use options::{CompileOptions, EscapedSlashes, ImplementationSpecific, Profile, UnknownValue};
 pub use path::{MatchKind, PathType};
-pub use request::{Request, UrlError};
+pub use request::{Request, Scheme, UrlError};
 pub use router::{Router, compile_seeded};
 
 // Seeds from the OS, so it needs `std`; without it, callers use `compile_seeded`.
@@ -199,3 +202,7 @@ pub use router::compile;
 #[doc(hidden)]
 pub use index::comparisons as key_comparisons;
 pub use table::{ExcludedIngress, IngressInfo};
+
+/// `diff`: the requests two profiles answer differently (a migration off ingress-nginx).
+#[cfg(feature = "nginx")]
+pub use nginx::diff::{DiffGroup, DiffReport, Difference, Outcome, Probe, diff};
