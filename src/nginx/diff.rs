@@ -14,7 +14,7 @@ use crate::decision::Via;
 use crate::model::{Ingress, Object};
 use crate::options::{CompileOptions, Profile};
 use crate::request::{Request, Scheme};
-use crate::router::{Router, compile_seeded};
+use crate::router::{Router, compile};
 
 /// One request to try, and the rule it was derived from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -137,10 +137,31 @@ fn quote(s: &str) -> String {
 
 /// Compares two profiles on every probe derived from `objects` (compiled with `options`, the
 /// profile set to each side): the requests whose answers differ, grouped by host and rule.
-/// `seed` keys the spec table's hashes (see [`compile_seeded`]); answers do not depend on it.
-pub fn diff(objects: &[Object], options: &CompileOptions, from: Profile, to: Profile, seed: u64) -> DiffReport {
-    let from_router = compile_seeded(objects, &options.clone().with_profile(from), seed);
-    let to_router = compile_seeded(objects, &options.clone().with_profile(to), seed);
+///
+/// ```
+/// use ingress_router::{diff, input, CompileOptions, Profile};
+/// let yaml = r#"
+/// apiVersion: networking.k8s.io/v1
+/// kind: Ingress
+/// metadata:
+///   name: api
+///   annotations: {nginx.ingress.kubernetes.io/use-regex: "true"}
+/// spec:
+///   rules:
+///   - host: api.example.com
+///     http:
+///       paths:
+///       - {path: /v1/.*, pathType: ImplementationSpecific, backend: {service: {name: v1, port: {number: 80}}}}
+/// "#;
+/// let objects = input::parse("api.yaml", yaml).unwrap().into_objects();
+/// let report = diff(&objects, &CompileOptions::default(), Profile::IngressNginx, Profile::Spec);
+/// assert!(report.differences() > 0); // the spec matches `/v1/.*` literally
+/// let first = &report.groups[0].differences[0];
+/// assert_eq!(first.from.answer, "v1:80");
+/// ```
+pub fn diff(objects: &[Object], options: &CompileOptions, from: Profile, to: Profile) -> DiffReport {
+    let from_router = compile(objects, &options.clone().with_profile(from));
+    let to_router = compile(objects, &options.clone().with_profile(to));
     let probes = probes(objects);
     let mut report = DiffReport { from, to, probes: probes.len(), groups: Vec::new(), answers: Vec::new() };
     let mut groups: BTreeMap<(String, String), Vec<Difference>> = BTreeMap::new();
