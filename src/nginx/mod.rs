@@ -37,6 +37,9 @@ pub mod regex;
 pub mod server;
 pub mod uri;
 
+#[cfg(test)]
+mod tests;
+
 use crate::host::{MAX_HOST_LEN, normalize_request_host};
 use crate::diagnostics::Code;
 use crate::model::{Ingress, IngressBackend};

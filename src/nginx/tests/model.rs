@@ -1,9 +1,8 @@
 //! Property test: the profile's location choice equals a small, obviously correct model of nginx's
 //! algorithm (exact `=`; the 301 of `auto_redirect`; the first matching regex in order; the
 //! longest prefix), on random location lists and URIs.
-#![cfg(feature = "nginx")]
 
-use ingress_router::nginx::location::{Choice, Location, Locations, Modifier, Origin, Settings};
+use crate::nginx::location::{Choice, Location, Locations, Modifier, Origin, Settings};
 use proptest::prelude::*;
 
 fn location(modifier: Modifier, path: &str) -> Location {
@@ -72,8 +71,9 @@ proptest! {
 
 /// Hostile input: any host, target, headers and annotation values compile and route without a panic.
 mod hostile {
-    use ingress_router::input;
-    use ingress_router::nginx::{self, Options, Request};
+    use crate::input;
+    use crate::nginx::{self, Options};
+    use crate::request::Request;
     use proptest::prelude::*;
 
     fn manifest(path: &str, annotation: &str, value: &str) -> String {
@@ -101,7 +101,7 @@ mod hostile {
             let objects = parsed.into_objects();
             let (router, _) = nginx::compile(&objects, &Options::default());
             let headers = [("X-Canary", header.as_str()), ("Cookie", header.as_str())];
-            let req = Request { host: &host, target: &target, headers: &headers, ..Request::default() };
+            let req = Request { host: &host, path: &target, headers: &headers, ..Request::default() };
             let d = router.route(&req);
             let _ = (d.answer.to_string(), d.rule(), d.steps());
             let req = Request::new("h.example", "/").with_headers(&headers);

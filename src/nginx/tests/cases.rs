@@ -1,9 +1,9 @@
 //! The ingress-nginx profile against cases from ingress-nginx's own documentation and e2e tests
 //! (the source of each is named: file and test name in the kubernetes/ingress-nginx repository).
-#![cfg(feature = "nginx")]
 
-use ingress_router::input;
-use ingress_router::nginx::{self, Answer, Options, Request};
+use crate::input;
+use crate::nginx::{self, Answer, Options};
+use crate::request::{Request, Scheme};
 
 /// An Ingress as the e2e framework's `NewSingleIngress` builds it (pathType Prefix).
 fn ingress(name: &str, host: &str, paths: &[(&str, &str, &str)], annotations: &[(&str, &str)]) -> String {
@@ -321,7 +321,7 @@ fn ssl_redirects() {
         &[("force-ssl-redirect", "true")],
     )]);
     assert_eq!(get(&r, "forcesslredirect.bar.com", "/"), "redirect 308 https://forcesslredirect.bar.com");
-    assert_eq!(r.route(&Request::new("forcesslredirect.bar.com", "/").https()).answer.to_string(), "echo:80");
+    assert_eq!(r.route(&Request::new("forcesslredirect.bar.com", "/").with_scheme(Scheme::Https)).answer.to_string(), "echo:80");
     let tls = ingress("tls", "redirect.com", &[("/", "Prefix", "echo")], &[])
         .replace("spec:\n", "spec:\n  tls:\n  - hosts: [redirect.com]\n");
     let r = router(&[tls]);
@@ -547,7 +547,7 @@ fn from_to_www_redirect() {
         get(&r, "www.fromtowwwredirect.bar.com", "/foo"),
         "redirect 308 http://fromtowwwredirect.bar.com:80/foo"
     );
-    let d = r.route(&Request::new("www.fromtowwwredirect.bar.com", "/").https());
+    let d = r.route(&Request::new("www.fromtowwwredirect.bar.com", "/").with_scheme(Scheme::Https));
     assert_eq!(d.answer.to_string(), "redirect 308 https://fromtowwwredirect.bar.com:443");
     assert_eq!(get(&r, "fromtowwwredirect.bar.com", "/foo"), "echo:80");
     // No redirect server when a server of that name exists.
