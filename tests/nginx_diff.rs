@@ -4,17 +4,16 @@
 
 use std::process::Command;
 
-use ingress_router::nginx::diff::{self, Side};
-use ingress_router::{CompileOptions, input};
+use ingress_router::{CompileOptions, DiffReport, Difference, Profile, input};
 
-fn report(file: &str) -> diff::Report {
+fn report(file: &str) -> DiffReport {
     let path = format!("{}/tests/data/nginx/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap();
     let objects = input::parse(&path, &text).unwrap().into_objects();
-    diff::diff(&objects, &CompileOptions::default(), Side::IngressNginx, Side::Spec)
+    ingress_router::diff(&objects, &CompileOptions::default(), Profile::IngressNginx, Profile::Spec)
 }
 
-fn find<'a>(r: &'a diff::Report, url: &str) -> Option<&'a diff::Difference> {
+fn find<'a>(r: &'a DiffReport, url: &str) -> Option<&'a Difference> {
     r.groups.iter().flat_map(|g| &g.differences).find(|d| d.probe.url() == url)
 }
 
@@ -70,8 +69,8 @@ fn tenants_redirects_and_aliases() {
 fn reversed_direction_swaps_answers() {
     let path = format!("{}/tests/data/nginx/canary.yaml", env!("CARGO_MANIFEST_DIR"));
     let objects = input::parse(&path, &std::fs::read_to_string(&path).unwrap()).unwrap().into_objects();
-    let there = diff::diff(&objects, &CompileOptions::default(), Side::IngressNginx, Side::Spec);
-    let back = diff::diff(&objects, &CompileOptions::default(), Side::Spec, Side::IngressNginx);
+    let there = ingress_router::diff(&objects, &CompileOptions::default(), Profile::IngressNginx, Profile::Spec);
+    let back = ingress_router::diff(&objects, &CompileOptions::default(), Profile::Spec, Profile::IngressNginx);
     assert_eq!(there.differences(), back.differences());
     let a = there.groups.iter().flat_map(|g| &g.differences).next().unwrap();
     let b = back.groups.iter().flat_map(|g| &g.differences).find(|d| d.probe == a.probe).unwrap();
@@ -136,8 +135,22 @@ fn cli_route_with_the_profile() {
         "X-Canary: always",
     ]);
     assert_eq!(code, 0);
-    assert!(out.starts_with("answer:    checkout-v2:80\n"), "{out}");
+    assert!(out.starts_with("backend:   checkout-v2:80\nvia:       rule\n"), "{out}");
+    let args = ["explain", "--profile", "ingress-nginx", "-f", "tests/data/nginx/canary.yaml"];
+    let (_, out) = cli(&[&args[..], &["http://pay.example.com/checkout", "-H", "X-Canary: always"]].concat());
     assert!(out.contains("the canary header selects it"), "{out}");
+    // Without the header the weight splits: the JSON decision carries {backend, weight} pairs.
+    let (_, out) = cli(&[
+        "route",
+        "--profile",
+        "ingress-nginx",
+        "-f",
+        "tests/data/nginx/canary.yaml",
+        "http://pay.example.com/checkout",
+        "--json",
+    ]);
+    let value: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(value["split"], serde_json::json!([{"backend": "checkout:80", "weight": 90}, {"backend": "checkout-v2:80", "weight": 10}]));
     let (_, out) = cli(&[
         "explain",
         "--profile",
@@ -147,6 +160,7 @@ fn cli_route_with_the_profile() {
         "https://shop.example.com/api/users",
     ]);
     assert!(out.contains("upstream:  /users"), "{out}");
+    assert!(out.contains("regex location ~* ^/api(/|$)(.*)"), "{out}");
     assert!(out.contains("every location of this server is a case-insensitive regex"), "{out}");
 }
 
@@ -155,7 +169,7 @@ fn cli_table_with_the_profile() {
     let (code, out) = cli(&["table", "--profile", "ingress-nginx", "-f", "tests/data/nginx/canary.yaml"]);
     assert_eq!(code, 0);
     assert!(
-        out.contains("server pay.example.com\n  location /checkout/ -> checkout:80 (canary checkout-v2:80)\n  location = /checkout -> checkout:80 (canary checkout-v2:80)\n"),
+        out.contains("host pay.example.com\n  1.  Prefix  /checkout/   → checkout:80 (canary checkout-v2:80)  pay/checkout  spec.rules[0].http.paths[0]\n  2.  Prefix  = /checkout  → checkout:80 (canary checkout-v2:80)"),
         "{out}"
     );
 }
