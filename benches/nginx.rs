@@ -10,8 +10,7 @@ use std::hint::black_box;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 
 use criterion::{Criterion, Throughput};
-use ingress_router::nginx::{self, Answer};
-use ingress_router::{CompileOptions, Request, compile, input};
+use ingress_router::{CompileOptions, Profile, Request, Via, compile, input};
 
 struct Counting;
 
@@ -79,8 +78,9 @@ fn requests() -> Vec<(String, String)> {
 
 fn main() {
     let objects = input::parse("bench.yaml", &manifests()).unwrap().into_objects();
-    let (spec, _) = compile(&objects, &CompileOptions::default());
-    let (nginx, issues) = nginx::compile(&objects, &nginx::Options::default());
+    let spec = compile(&objects, &CompileOptions::default());
+    let nginx = compile(&objects, &CompileOptions::default().with_profile(Profile::IngressNginx));
+    let issues: Vec<_> = nginx.lint(&objects).into_iter().filter(|d| d.code.as_str().starts_with("nginx-")).collect();
     assert!(issues.is_empty(), "{issues:?}");
     let requests = requests();
     let headers = [("X-Canary", "always")];
@@ -88,17 +88,17 @@ fn main() {
     // No allocation for plain requests (none of these redirects or rewrites), once each regex has
     // made its matching cache (regex-lite keeps one per regex, made on first use).
     for (host, path) in &requests {
-        nginx.route(&nginx::Request::new(host, path).with_headers(&headers));
+        nginx.route(&Request::new(host, path).with_headers(&headers));
     }
     for (host, path) in &requests {
         COUNTING.store(true, Relaxed);
-        let d = nginx.route(&nginx::Request::new(host, path).with_headers(&headers));
+        let d = nginx.route(&Request::new(host, path).with_headers(&headers));
         COUNTING.store(false, Relaxed);
-        assert!(!matches!(d.answer, Answer::Redirect { .. } | Answer::BadRequest(_)), "{host}{path}: {}", d.answer);
+        assert!(!matches!(d.via(), Via::Redirect | Via::Rejected), "{host}{path}: {:?}", d);
         assert_eq!(ALLOCS.swap(0, Relaxed), 0, "routing {host}{path} allocated");
     }
     assert_eq!(
-        nginx.route(&nginx::Request::new("api.example.com", "/v1/orders/1").with_headers(&headers)).answer.to_string(),
+        nginx.route(&Request::new("api.example.com", "/v1/orders/1").with_headers(&headers)).view().backend,
         "orders-v2:80"
     );
 
@@ -108,14 +108,14 @@ fn main() {
     group.bench_function("spec", |b| {
         b.iter(|| {
             for (host, path) in &requests {
-                black_box(spec.route(&Request::new(host, path)).backend);
+                black_box(spec.route(&Request::new(host, path)).backend());
             }
         })
     });
     group.bench_function("ingress-nginx", |b| {
         b.iter(|| {
             for (host, path) in &requests {
-                black_box(nginx.route(&nginx::Request::new(host, path).with_headers(&headers)).location);
+                black_box(nginx.route(&Request::new(host, path).with_headers(&headers)).backend());
             }
         })
     });
