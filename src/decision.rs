@@ -115,9 +115,7 @@ impl fmt::Display for Rejection {
                 "the path contains an escaped slash (%2F or %5C) and escaped slashes are rejected"
             }
             Rejection::PathTooLong => "the path is too long to normalise",
-            Rejection::InvalidUri => {
-                "nginx refuses the URI: a bad '%' escape, '..' above the root, or no leading '/'"
-            }
+            Rejection::InvalidUri => "nginx refuses the URI: a bad '%' escape, '..' above the root, or no leading '/'",
         })
     }
 }
@@ -367,10 +365,14 @@ impl<'r> Decision<'r> {
             }),
             default_from: self.default_from.map(|i| i.to_string()),
             reason: self.rejection.map(|r| r.to_string()),
-            redirect: self.redirect.as_ref().map(|r| RedirectView { status: r.status, location: r.location.to_string() }),
-            split: self.split.as_ref().map(|s| {
-                s.iter().map(|w| WeightedView { backend: w.backend.to_string(), weight: w.weight }).collect()
-            }),
+            redirect: self
+                .redirect
+                .as_ref()
+                .map(|r| RedirectView { status: r.status, location: r.location.to_string() }),
+            split: self
+                .split
+                .as_ref()
+                .map(|s| s.iter().map(|w| WeightedView { backend: w.backend.to_string(), weight: w.weight }).collect()),
             upstream_path: self.upstream_path.clone(),
         }
     }

@@ -23,7 +23,10 @@ pub struct Router {
 /// The routing engine of the profile compiled for.
 #[derive(Clone, Debug)]
 enum Engine {
-    Spec { table: table::Router, normalization: PathNormalization },
+    Spec {
+        table: table::Router,
+        normalization: PathNormalization,
+    },
     /// Boxed: the nginx engine is much larger than the spec table's handle.
     #[cfg(feature = "nginx")]
     Nginx(alloc::boxed::Box<crate::nginx::Engine>),
@@ -47,9 +50,10 @@ pub fn compile(objects: &[Object], options: &CompileOptions) -> Router {
 /// the Ingresses (a fixed seed lets them compute colliding paths offline).
 pub fn compile_seeded(objects: &[Object], options: &CompileOptions, seed: u64) -> Router {
     let engine = match options.profile {
-        Profile::Spec => {
-            Engine::Spec { table: table::compile(objects, options, seed), normalization: PathNormalization::of(options) }
-        }
+        Profile::Spec => Engine::Spec {
+            table: table::compile(objects, options, seed),
+            normalization: PathNormalization::of(options),
+        },
         // nginx's own tables (server names, locations) are keyed by the engine, not by `seed`.
         #[cfg(feature = "nginx")]
         Profile::IngressNginx => Engine::Nginx(alloc::boxed::Box::new(crate::nginx::Engine::compile(objects, options))),
@@ -201,7 +205,11 @@ impl Router {
 
 /// Out of line: the buffer is only set up for the paths that need it.
 #[inline(never)]
-fn route_normalized<'r>(table: &'r table::Router, normalization: &PathNormalization, request: &Request<'_>) -> Decision<'r> {
+fn route_normalized<'r>(
+    table: &'r table::Router,
+    normalization: &PathNormalization,
+    request: &Request<'_>,
+) -> Decision<'r> {
     let mut buf = [0u8; MAX_NORMALIZED_PATH];
     match normalize::normalize(request.path, normalization, &mut buf) {
         Ok(path) => Decision::of(&table.route(&Request::from_bytes(request.host, path))),

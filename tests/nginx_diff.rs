@@ -150,7 +150,10 @@ fn cli_route_with_the_profile() {
         "--json",
     ]);
     let value: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(value["split"], serde_json::json!([{"backend": "checkout:80", "weight": 90}, {"backend": "checkout-v2:80", "weight": 10}]));
+    assert_eq!(
+        value["split"],
+        serde_json::json!([{"backend": "checkout:80", "weight": 90}, {"backend": "checkout-v2:80", "weight": 10}])
+    );
     let (_, out) = cli(&[
         "explain",
         "--profile",

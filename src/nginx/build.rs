@@ -12,9 +12,9 @@ use super::annotations::{self, Annotations};
 use super::canary::Canary;
 use super::location::{Location, Locations, Modifier, Origin, Settings};
 use super::server::{CATCH_ALL, Names, Server};
-use crate::diagnostics::Code;
 use super::{IngressRef, Issue, Options, Router};
 use crate::class;
+use crate::diagnostics::Code;
 use crate::model::{Ingress, IngressBackend, IngressClass, Object};
 use crate::path::PathType;
 use crate::validation;
@@ -57,7 +57,12 @@ pub fn compile(objects: &[Object], options: &Options) -> (Router, Vec<Issue>) {
         let Object::Ingress(ingress) = object else { continue };
         let participation = class::participation(ingress, options.ingress_class.as_deref(), &classes);
         if let Some(reason) = options.ingress_class.as_deref().and_then(|c| participation.reason(c)) {
-            issues.push(Issue::for_ingress(Code::NotServed, ingress, String::new(), format!("not served: it {reason}")));
+            issues.push(Issue::for_ingress(
+                Code::NotServed,
+                ingress,
+                String::new(),
+                format!("not served: it {reason}"),
+            ));
             continue;
         }
         let errors = validation::validate_ingress(ingress, validation::Operation::Create);
@@ -524,7 +529,12 @@ impl Build<'_> {
             let Some(target) = servers.iter().position(|s| s.hostname == *to) else { continue };
             if servers.iter().any(|s| s.hostname == from) {
                 let message = format!("from-to-www-redirect for {to}: a server {from} exists, so no redirect is made");
-                self.issues.push(Issue { code: Code::NginxIgnoredAnnotation, ingress: None, field: String::new(), message });
+                self.issues.push(Issue {
+                    code: Code::NginxIgnoredAnnotation,
+                    ingress: None,
+                    field: String::new(),
+                    message,
+                });
                 continue;
             }
             www_redirects.entry(from).or_insert(target);

@@ -102,10 +102,15 @@ impl Engine {
         };
         let via = if matched.is_some() { Via::Rule } else { Via::DefaultBackend };
         let mut out = match d.answer {
-            Answer::Backend { backend, .. } => decision::Decision::proxied(via, backend_ref(backend), matched, None, None),
+            Answer::Backend { backend, .. } => {
+                decision::Decision::proxied(via, backend_ref(backend), matched, None, None)
+            }
             Answer::Split { primary, primary_weight, canary, canary_weight } => {
                 let split = backend_ref(primary).zip(backend_ref(canary)).map(|(p, c)| {
-                    [WeightedBackend { backend: p, weight: primary_weight }, WeightedBackend { backend: c, weight: canary_weight }]
+                    [
+                        WeightedBackend { backend: p, weight: primary_weight },
+                        WeightedBackend { backend: c, weight: canary_weight },
+                    ]
                 });
                 decision::Decision::proxied(via, None, matched, split, None)
             }
@@ -184,12 +189,13 @@ impl Engine {
                                 (ingress.map(key).unwrap_or_default(), PathType::Prefix, String::new())
                             }
                         };
-                        let backend = l.backend.as_ref().map_or_else(|| String::from("(default backend)"), |b| {
-                            match l.canary {
+                        let backend = l.backend.as_ref().map_or_else(
+                            || String::from("(default backend)"),
+                            |b| match l.canary {
                                 Some(c) => alloc::format!("{b} (canary {})", r.canaries[c].backend),
                                 None => b.to_string(),
-                            }
-                        });
+                            },
+                        );
                         PathView {
                             ingress,
                             path: l.nginx_syntax(),

@@ -40,8 +40,8 @@ pub mod uri;
 #[cfg(test)]
 mod tests;
 
-use crate::host::{MAX_HOST_LEN, normalize_request_host};
 use crate::diagnostics::Code;
+use crate::host::{MAX_HOST_LEN, normalize_request_host};
 use crate::model::{Ingress, IngressBackend};
 use crate::request::{Request, Scheme};
 use alloc::borrow::Cow;
@@ -215,7 +215,10 @@ impl Router {
                 let args = query.map(|q| format!("?{}", String::from_utf8_lossy(q))).unwrap_or_default();
                 let scheme = if req.scheme == Scheme::Https { "https" } else { "http" };
                 let host = host.map_or_else(|| String::from_utf8_lossy(req.host).into_owned(), String::from);
-                d.answer = Answer::Redirect { status: 301, location: Cow::Owned(format!("{scheme}://{host}{}{args}", loc.path)) };
+                d.answer = Answer::Redirect {
+                    status: 301,
+                    location: Cow::Owned(format!("{scheme}://{host}{}{args}", loc.path)),
+                };
                 d.why = Some("nginx redirects a URI equal to a location without its trailing '/' (auto_redirect)");
                 return d;
             }

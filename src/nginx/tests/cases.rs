@@ -321,7 +321,10 @@ fn ssl_redirects() {
         &[("force-ssl-redirect", "true")],
     )]);
     assert_eq!(get(&r, "forcesslredirect.bar.com", "/"), "redirect 308 https://forcesslredirect.bar.com");
-    assert_eq!(r.route(&Request::new("forcesslredirect.bar.com", "/").with_scheme(Scheme::Https)).answer.to_string(), "echo:80");
+    assert_eq!(
+        r.route(&Request::new("forcesslredirect.bar.com", "/").with_scheme(Scheme::Https)).answer.to_string(),
+        "echo:80"
+    );
     let tls = ingress("tls", "redirect.com", &[("/", "Prefix", "echo")], &[])
         .replace("spec:\n", "spec:\n  tls:\n  - hosts: [redirect.com]\n");
     let r = router(&[tls]);
