@@ -263,12 +263,14 @@ impl<'r> Decision<'r> {
         }
     }
 
+    #[cfg(feature = "nginx")]
     pub(crate) fn redirected(redirect: Redirect<'r>) -> Self {
         Decision { via: Via::Redirect, redirect: Some(redirect), ..Decision::none() }
     }
 
     /// Proxied: to `backend`, or split by weight when `split` is set (then there is no single
     /// backend).
+    #[cfg(feature = "nginx")]
     pub(crate) fn proxied(
         via: Via,
         backend: Option<BackendRef<'r>>,

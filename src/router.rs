@@ -21,6 +21,8 @@ pub struct Router {
 }
 
 /// The routing engine of the profile compiled for.
+// The spec table is the hot path and stays inline (no extra indirection per lookup).
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 enum Engine {
     Spec {

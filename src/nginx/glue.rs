@@ -1,7 +1,7 @@
 //! The profile behind the crate's one entry point: [`Engine`] is what a [`crate::Router`] holds
 //! when compiled with [`Profile::IngressNginx`](crate::Profile::IngressNginx), and this module
-//! turns the engine's answers into the crate's [`Decision`], [`Explanation`], [`TableView`] and
-//! [`Diagnostic`]s, so that every adapter reads the same types whatever the profile.
+//! turns the engine's answers into the crate's [`Decision`](crate::Decision), [`Explanation`],
+//! [`TableView`] and [`Diagnostic`]s, so that every adapter reads the same types whatever the profile.
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
