@@ -28,6 +28,8 @@ test-rust:
 	$(CARGO) test --locked --bench route
 	# Colliding hashes (a test-only feature makes every key collide): work stays bounded.
 	$(CARGO) test --locked --features test-hash-collisions --test hostile colliding
+	# Without the nginx feature, the ingress-nginx profile is refused with a clear error.
+	$(CARGO) test --locked --lib profile_
 	# The ingress-nginx profile: plain requests route without allocating.
 	$(CARGO) test --locked --features nginx --bench nginx
 

@@ -27,7 +27,12 @@
 //!
 //! - `std` (default): YAML input and `std`'s error types. Without it the crate is `no_std` + `alloc`
 //!   (for `wasm32-unknown-unknown` and proxy-wasm), with JSON input.
-//! - `cli`: the `ingress-router` command (`cargo install --path . --features cli`).
+//! - `cli`: the `ingress-router` command (`cargo install --path . --features cli`); turns on `nginx`.
+//! - `nginx`: [`Profile::IngressNginx`], routing as the ingress-nginx controller did (nginx
+//!   locations, regex paths, rewrites, redirects, canaries; regexes through `regex-lite`), and
+//!   [`diff`], the requests two profiles answer differently. Needs `std`. A host whose server has
+//!   regex locations tries them in order, as nginx does: the one exception to "a few probes",
+//!   bounded by that host's regex locations.
 //!
 //! # Semantics
 //!

@@ -250,3 +250,35 @@ impl CompileOptions {
         self
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Profile;
+
+    /// A build without the `nginx` feature says why it cannot route as ingress-nginx.
+    #[cfg(not(feature = "nginx"))]
+    #[test]
+    fn profile_without_nginx() {
+        let error = "ingress-nginx".parse::<Profile>().unwrap_err().to_string();
+        assert!(error.contains("lacks the `nginx` feature"), "{error}");
+        assert!(serde_json::from_str::<super::CompileOptions>(r#"{"profile": "ingress-nginx"}"#).is_err());
+    }
+
+    #[cfg(feature = "nginx")]
+    #[test]
+    fn profile_with_nginx() {
+        assert_eq!("ingress-nginx".parse::<Profile>(), Ok(Profile::IngressNginx));
+        assert_eq!(Profile::IngressNginx.to_string(), "ingress-nginx");
+    }
+
+    #[test]
+    fn unknown_profile() {
+        assert!(
+            "nginx"
+                .parse::<Profile>()
+                .unwrap_err()
+                .to_string()
+                .starts_with(r#"unknown profile "nginx": expected spec"#)
+        );
+    }
+}
