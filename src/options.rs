@@ -272,7 +272,7 @@ mod tests {
     }
 
     #[test]
-    fn unknown_profile() {
+    fn profile_unknown() {
         assert!(
             "nginx"
                 .parse::<Profile>()
