@@ -176,3 +176,65 @@ fn cli_table_with_the_profile() {
         "{out}"
     );
 }
+
+#[test]
+fn cli_tests_file_headers_and_redirects() {
+    let tests = std::env::temp_dir().join(format!("nginx-headers-tests-{}.yaml", std::process::id()));
+    std::fs::write(
+        &tests,
+        "options: {profile: ingress-nginx}\ntests:\n\
+         - name: the canary header\n  request: {url: http://pay.example.com/checkout, headers: {X-Canary: always}}\n  expect: {backend: checkout-v2:80, via: rule}\n\
+         - name: no header, the weight\n  request: {host: pay.example.com, path: /checkout}\n  expect: {backend: \"split(checkout:80 90, checkout-v2:80 10)\"}\n\
+         - name: nginx resolves .. first\n  request: {url: http://pay.example.com/x/../checkout/, headers: {X-Canary: never}}\n  expect: {backend: checkout:80}\n",
+    )
+    .unwrap();
+    let (code, out) = cli(&["test", "-f", "tests/data/nginx/canary.yaml", tests.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.ends_with("3 passed, 0 failed\n"), "{out}");
+    // Without the header the first test fails: the header is what decides.
+    let text = std::fs::read_to_string(&tests).unwrap().replace(", headers: {X-Canary: always}", "");
+    std::fs::write(&tests, text).unwrap();
+    let (code, out) = cli(&["test", "-f", "tests/data/nginx/canary.yaml", tests.to_str().unwrap()]);
+    std::fs::remove_file(&tests).unwrap();
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("FAIL the canary header"), "{out}");
+    // A TLS host over http: the redirect is the decision, in the JSON view too.
+    let (_, out) = cli(&[
+        "route",
+        "--profile",
+        "ingress-nginx",
+        "-f",
+        "tests/data/nginx/api-rewrite.yaml",
+        "http://shop.example.com/static/x",
+        "--json",
+    ]);
+    let value: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(value["via"], "redirect");
+    assert_eq!(value["redirect"]["status"], 308);
+}
+
+#[test]
+fn cli_validate_reports_what_ingress_nginx_ignores() {
+    let file = std::env::temp_dir().join(format!("nginx-validate-{}.yaml", std::process::id()));
+    std::fs::write(
+        &file,
+        "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: lonely\n  namespace: pay\n  annotations: {nginx.ingress.kubernetes.io/canary: \"true\"}\nspec:\n  rules:\n  - host: nowhere.example.com\n    http: {paths: [{path: /, pathType: Prefix, backend: {service: {name: v2, port: {number: 80}}}}]}\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_ingress-router"))
+        .args([
+            "validate",
+            "--profile",
+            "ingress-nginx",
+            "-f",
+            "tests/data/nginx/canary.yaml",
+            "-f",
+            file.to_str().unwrap(),
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    std::fs::remove_file(&file).unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("nginx-inert-canary"), "{text}");
+}
