@@ -99,3 +99,14 @@ spec:
     assert!(codes.contains(&"nginx-inert-canary"), "{codes:?}");
     assert!(diagnostics.iter().any(|d| d.code == Code::NginxIgnoredAnnotation), "{codes:?}");
 }
+
+#[test]
+fn nginx_refuses_bad_uris_and_explains_in_json() {
+    let router = compile(&objects("canary.yaml"), &nginx());
+    let d = router.route(&Request::new("pay.example.com", "/../etc"));
+    assert_eq!((d.via(), d.rejection().map(|r| r.status())), (Via::Rejected, Some(400)));
+    let json = serde_json::to_value(router.explain(&Request::new("pay.example.com", "/checkout/a"))).unwrap();
+    assert!(json["decidedBy"].as_str().unwrap().starts_with("prefix location /checkout/ is the longest"), "{json}");
+    assert!(json["steps"].as_array().is_some_and(|s| !s.is_empty()), "{json}");
+    assert_eq!(json["decision"]["split"][1]["backend"], "checkout-v2:80");
+}

@@ -158,8 +158,9 @@ fn root_location(
     }
 }
 
-/// `SetDefaultNGINXPathType`: an absent or `ImplementationSpecific` pathType is `Prefix`
-/// (since 2020: the docs still describe ImplementationSpecific as controller-specific).
+/// `SetDefaultNGINXPathType`: an absent or `ImplementationSpecific` pathType is `Prefix`.
+/// The docs describe ImplementationSpecific as a plain string prefix in ingress-nginx, but the
+/// controller's code has rewritten it to `Prefix` since 2020: the engine follows the code.
 fn nginx_path_type(raw: Option<&str>) -> PathType {
     match raw.and_then(PathType::parse) {
         Some(PathType::Exact) => PathType::Exact,
