@@ -114,7 +114,9 @@ pub enum Profile {
     #[default]
     Spec,
     /// As the retired ingress-nginx controller routed: nginx `server` and `location` blocks, regex
-    /// paths, rewrites, redirects and canaries (see the crate documentation, "The ingress-nginx profile").
+    /// paths, rewrites, redirects and canaries. `implementationSpecific` and the proxy
+    /// normalisation options do not apply (the controller makes ImplementationSpecific `Prefix`,
+    /// and nginx normalises the URI its own way); `ingressClass` and `defaultBackend` do.
     #[cfg(feature = "nginx")]
     IngressNginx,
 }
