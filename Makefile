@@ -28,6 +28,10 @@ test-rust:
 	$(CARGO) test --locked --bench route
 	# Colliding hashes (a test-only feature makes every key collide): work stays bounded.
 	$(CARGO) test --locked --features test-hash-collisions --test hostile colliding
+	# Without the nginx feature, the ingress-nginx profile is refused with a clear error.
+	$(CARGO) test --locked --lib profile_
+	# The ingress-nginx profile: plain requests route without allocating.
+	$(CARGO) test --locked --features nginx --bench nginx
 
 wasm-target:
 	@rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
@@ -36,6 +40,8 @@ wasm-target:
 test-nostd: wasm-target
 	$(CARGO) build --locked -p ingress-router --lib --no-default-features --target wasm32-unknown-unknown
 	$(CARGO) build --locked -p ingress-router --lib --no-default-features
+	# The ingress-nginx profile (std + regex-lite) builds for the browser too.
+	$(CARGO) build --locked -p ingress-router --lib --no-default-features --features nginx --target wasm32-unknown-unknown
 
 lint:
 	$(CARGO) clippy --locked --all-targets --all-features -- -D warnings

@@ -34,8 +34,10 @@
 //! assert_eq!(router.route(&Request::new("example.com", "/v2")).view().backend, "404");
 //! ```
 
+use alloc::borrow::Cow;
 use alloc::format;
 use alloc::string::{String, ToString};
+use alloc::vec::Vec;
 use core::fmt;
 
 use serde::Serialize;
@@ -57,6 +59,8 @@ pub enum Via {
     None,
     /// The proxy refuses the request before routing ([`Decision::rejection`] says why).
     Rejected,
+    /// The proxy answers with a redirect ([`Decision::redirect`]; the ingress-nginx profile).
+    Redirect,
 }
 
 impl Via {
@@ -66,6 +70,7 @@ impl Via {
             Via::DefaultBackend => "defaultBackend",
             Via::None => "none",
             Via::Rejected => "rejected",
+            Via::Redirect => "redirect",
         }
     }
 }
@@ -85,6 +90,9 @@ pub enum Rejection {
     /// The path needs normalising and is longer than
     /// [`MAX_NORMALIZED_PATH`](crate::MAX_NORMALIZED_PATH) bytes: 414 URI Too Long.
     PathTooLong,
+    /// nginx refuses the URI (a bad `%` escape, `..` above the root, not starting with `/`):
+    /// 400 Bad Request (the ingress-nginx profile).
+    InvalidUri,
 }
 
 impl Rejection {
@@ -93,6 +101,7 @@ impl Rejection {
         match self {
             Rejection::EscapedSlash => 400,
             Rejection::PathTooLong => 414,
+            Rejection::InvalidUri => 400,
         }
     }
 }
@@ -106,6 +115,7 @@ impl fmt::Display for Rejection {
                 "the path contains an escaped slash (%2F or %5C) and escaped slashes are rejected"
             }
             Rejection::PathTooLong => "the path is too long to normalise",
+            Rejection::InvalidUri => "nginx refuses the URI: a bad '%' escape, '..' above the root, or no leading '/'",
         })
     }
 }
@@ -199,19 +209,77 @@ pub struct MatchedRule<'a> {
     pub path_index: usize,
 }
 
-/// The answer to one request.
+/// A redirect the proxy answers with instead of proxying (the ingress-nginx profile: `app-root`,
+/// `permanent-redirect`, `ssl-redirect`, nginx's trailing-slash 301, ...).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Redirect<'r> {
+    /// 301, 302, 307 or 308.
+    pub status: u16,
+    /// The `Location` header: borrowed when the annotation gives it whole, built from the request
+    /// (so allocated) when it names the request's host or path.
+    pub location: Cow<'r, str>,
+}
+
+/// One side of a weighted split: this backend gets `weight` out of the sum of the weights.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WeightedBackend<'r> {
+    pub backend: BackendRef<'r>,
+    pub weight: u32,
+}
+
+/// The answer to one request.
+///
+/// With the spec profile it is built without allocating. The ingress-nginx profile allocates only
+/// for what it must write from the request: a redirect's `Location` that names the request, and
+/// a path rewritten by `rewrite-target` (or a path it must percent-decode before matching).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Decision<'r> {
-    via: Via,
+    pub(crate) via: Via,
     backend: Option<BackendRef<'r>>,
     matched: Option<MatchedRule<'r>>,
-    default_from: Option<IngressRef<'r>>,
+    pub(crate) default_from: Option<IngressRef<'r>>,
     rejection: Option<Rejection>,
+    redirect: Option<Redirect<'r>>,
+    split: Option<[WeightedBackend<'r>; 2]>,
+    pub(crate) upstream_path: Option<String>,
 }
 
 impl<'r> Decision<'r> {
     pub(crate) fn rejected(rejection: Rejection) -> Self {
-        Decision { via: Via::Rejected, backend: None, matched: None, default_from: None, rejection: Some(rejection) }
+        Decision { via: Via::Rejected, rejection: Some(rejection), ..Decision::none() }
+    }
+
+    /// 404: nothing matched and there is no default.
+    pub(crate) fn none() -> Self {
+        Decision {
+            via: Via::None,
+            backend: None,
+            matched: None,
+            default_from: None,
+            rejection: None,
+            redirect: None,
+            split: None,
+            upstream_path: None,
+        }
+    }
+
+    #[cfg(feature = "nginx")]
+    pub(crate) fn redirected(redirect: Redirect<'r>) -> Self {
+        Decision { via: Via::Redirect, redirect: Some(redirect), ..Decision::none() }
+    }
+
+    /// Proxied: to `backend`, or split by weight when `split` is set (then there is no single
+    /// backend).
+    #[cfg(feature = "nginx")]
+    pub(crate) fn proxied(
+        via: Via,
+        backend: Option<BackendRef<'r>>,
+        matched: Option<MatchedRule<'r>>,
+        split: Option<[WeightedBackend<'r>; 2]>,
+        upstream_path: Option<String>,
+    ) -> Self {
+        let backend = if split.is_some() { None } else { backend };
+        Decision { via, backend, matched, split, upstream_path, ..Decision::none() }
     }
 
     pub(crate) fn of(raw: &table::Decision<'r>) -> Self {
@@ -230,7 +298,7 @@ impl<'r> Decision<'r> {
             backend,
             matched,
             default_from: if raw.via == Via::DefaultBackend { ingress } else { None },
-            rejection: None,
+            ..Decision::none()
         }
     }
 
@@ -238,9 +306,27 @@ impl<'r> Decision<'r> {
         self.via
     }
 
-    /// The backend that serves the request; `None`: 404, or rejected.
+    /// The backend that serves the request; `None`: 404, rejected, redirected, or split between
+    /// backends ([`split`](Self::split)).
     pub fn backend(&self) -> Option<BackendRef<'r>> {
         self.backend
+    }
+
+    /// The redirect answered, when [`via`](Self::via) is [`Via::Redirect`].
+    pub fn redirect(&self) -> Option<&Redirect<'r>> {
+        self.redirect.as_ref()
+    }
+
+    /// A weighted split between backends (an ingress-nginx canary weight): each gets its weight
+    /// out of the sum, never a random pick. `None` when one backend (or none) answers.
+    pub fn split(&self) -> Option<&[WeightedBackend<'r>]> {
+        self.split.as_ref().map(|s| &s[..])
+    }
+
+    /// The path and query the upstream receives, when the profile rewrote them (ingress-nginx's
+    /// `rewrite-target`); `None`: the request's own.
+    pub fn upstream_path(&self) -> Option<&str> {
+        self.upstream_path.as_deref()
     }
 
     /// The winning path, when [`via`](Self::via) is [`Via::Rule`].
@@ -260,10 +346,14 @@ impl<'r> Decision<'r> {
 
     /// As owned data (for JSON, tests files and bindings).
     pub fn view(&self) -> DecisionView {
-        let backend = match (self.backend, self.rejection) {
-            (Some(b), _) => b.to_string(),
-            (None, Some(r)) => r.status().to_string(),
-            (None, None) => String::from("404"),
+        let backend = match (self.backend, self.rejection, &self.redirect, &self.split) {
+            (Some(b), ..) => b.to_string(),
+            (None, Some(r), ..) => r.status().to_string(),
+            (None, None, Some(r), _) => format!("redirect {} {}", r.status, r.location),
+            (None, None, None, Some([a, b])) => {
+                format!("split({} {}, {} {})", a.backend, a.weight, b.backend, b.weight)
+            }
+            (None, None, None, None) => String::from("404"),
         };
         DecisionView {
             backend,
@@ -277,6 +367,15 @@ impl<'r> Decision<'r> {
             }),
             default_from: self.default_from.map(|i| i.to_string()),
             reason: self.rejection.map(|r| r.to_string()),
+            redirect: self
+                .redirect
+                .as_ref()
+                .map(|r| RedirectView { status: r.status, location: r.location.to_string() }),
+            split: self
+                .split
+                .as_ref()
+                .map(|s| s.iter().map(|w| WeightedView { backend: w.backend.to_string(), weight: w.weight }).collect()),
+            upstream_path: self.upstream_path.clone(),
         }
     }
 }
@@ -286,7 +385,8 @@ impl<'r> Decision<'r> {
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct DecisionView {
-    /// `service:port`, `resource:group/Kind/name`, `404`, or the refusal's status (`400`).
+    /// `service:port`, `resource:group/Kind/name`, `404`, the refusal's status (`400`),
+    /// `redirect <status> <location>`, or `split(<backend> <weight>, <backend> <weight>)`.
     pub backend: String,
     pub via: Via,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -297,6 +397,30 @@ pub struct DecisionView {
     /// Why the proxy refused the request.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub redirect: Option<RedirectView>,
+    /// `{backend, weight}` pairs of a weighted split.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub split: Option<Vec<WeightedView>>,
+    /// The path and query the upstream receives after a rewrite.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub upstream_path: Option<String>,
+}
+
+/// A [`Redirect`] as owned data.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RedirectView {
+    pub status: u16,
+    pub location: String,
+}
+
+/// A [`WeightedBackend`] as owned data.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WeightedView {
+    pub backend: String,
+    pub weight: u32,
 }
 
 /// The winning path, as owned data.

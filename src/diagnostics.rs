@@ -172,6 +172,14 @@ pub enum Code {
     GlobPath,
     /// An ALB `actions.*`/`conditions.*` annotation: routing outside the Ingress spec.
     AlbActionAnnotation,
+    /// The ingress-nginx profile: the controller ignores an annotation (a bad value, a canary's
+    /// own routing annotations, a `default-backend` Service not in the input, a refused alias).
+    NginxIgnoredAnnotation,
+    /// The ingress-nginx profile: the controller writes no location for a path (a resource
+    /// backend, a location another Ingress already has, a regex nginx refuses).
+    NginxSkippedPath,
+    /// The ingress-nginx profile: a canary that can take no traffic (no such host or location).
+    NginxInertCanary,
 }
 
 impl Code {
@@ -203,6 +211,9 @@ impl Code {
             Code::NginxCanary => "nginx-canary",
             Code::GlobPath => "glob-path",
             Code::AlbActionAnnotation => "alb-action-annotation",
+            Code::NginxIgnoredAnnotation => "nginx-ignored-annotation",
+            Code::NginxSkippedPath => "nginx-skipped-path",
+            Code::NginxInertCanary => "nginx-inert-canary",
         }
     }
 }

@@ -78,6 +78,10 @@ pub struct Explanation {
     /// Why the default backend (or 404) answered.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default_reason: Option<String>,
+    /// A profile's own steps, in words (the ingress-nginx profile: the server, the location, the
+    /// rule that decided, the rewrite); empty for the spec profile, whose steps are the fields above.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub steps: Vec<String>,
     pub decision: DecisionView,
 }
 
@@ -163,6 +167,7 @@ impl Router {
             candidates,
             decided_by,
             default_reason,
+            steps: Vec::new(),
             decision: decision::Decision::of(&decision).view(),
         }
     }
@@ -454,6 +459,7 @@ pub(crate) fn rejected(request: &Request<'_>, rejection: decision::Rejection) ->
         candidates: Vec::new(),
         decided_by: None,
         default_reason: None,
+        steps: Vec::new(),
         decision: decision::Decision::rejected(rejection).view(),
     }
 }

@@ -27,7 +27,12 @@
 //!
 //! - `std` (default): YAML input and `std`'s error types. Without it the crate is `no_std` + `alloc`
 //!   (for `wasm32-unknown-unknown` and proxy-wasm), with JSON input.
-//! - `cli`: the `ingress-router` command (`cargo install --path . --features cli`).
+//! - `cli`: the `ingress-router` command (`cargo install --path . --features cli`); turns on `nginx`.
+//! - `nginx`: [`Profile::IngressNginx`], routing as the ingress-nginx controller did (nginx
+//!   locations, regex paths, rewrites, redirects, canaries; regexes through `regex-lite`), and
+//!   [`diff`], the requests two profiles answer differently. Needs `std`. A host whose server has
+//!   regex locations tries them in order, as nginx does: the one exception to "a few probes",
+//!   bounded by that host's regex locations.
 //!
 //! # Semantics
 //!
@@ -164,6 +169,8 @@ mod host;
 mod index;
 pub mod input;
 pub mod model;
+#[cfg(feature = "nginx")]
+mod nginx;
 mod normalize;
 mod options;
 mod path;
@@ -178,7 +185,8 @@ pub mod validation;
 
 pub use class::Participation;
 pub use decision::{
-    BackendRef, Decision, DecisionView, IngressRef, MatchedRule, MatchedView, Rejection, ServicePort, Via,
+    BackendRef, Decision, DecisionView, IngressRef, MatchedRule, MatchedView, Redirect, RedirectView, Rejection,
+    ServicePort, Via, WeightedBackend, WeightedView,
 };
 pub use diagnostics::{Code, Diagnostic, ObjectRef, Severity};
 pub use explain::{
@@ -188,7 +196,7 @@ pub use host::Tier;
 pub use normalize::MAX_NORMALIZED_PATH;
 pub use options::{CompileOptions, EscapedSlashes, ImplementationSpecific, Profile, UnknownValue};
 pub use path::{MatchKind, PathType};
-pub use request::{Request, UrlError};
+pub use request::{Request, Scheme, UrlError};
 pub use router::{Router, compile_seeded};
 
 // Seeds from the OS, so it needs `std`; without it, callers use `compile_seeded`.
@@ -200,3 +208,7 @@ pub use router::compile;
 #[doc(hidden)]
 pub use index::comparisons as key_comparisons;
 pub use table::{ExcludedIngress, IngressInfo};
+
+/// `diff`: the requests two profiles answer differently (a migration off ingress-nginx).
+#[cfg(feature = "nginx")]
+pub use nginx::diff::{DiffGroup, DiffReport, Difference, Outcome, Probe, diff};

@@ -103,12 +103,75 @@ named_values! {
     }
 }
 
-named_values! {
-    /// Behaviour beyond the specification, by controller.
-    Profile, "profile", "spec" {
-        /// The Kubernetes specification: longest match, element-wise prefixes.
-        #[default]
-        Spec = "spec",
+/// Whose routing the table reproduces: the specification, or a controller's behaviour beyond it.
+///
+/// `"ingress-nginx"` needs the crate's `nginx` feature; without it, parsing that name is an error
+/// that says so.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Profile {
+    /// The Kubernetes specification: longest match, element-wise prefixes.
+    #[default]
+    Spec,
+    /// As the retired ingress-nginx controller routed: nginx `server` and `location` blocks, regex
+    /// paths, rewrites, redirects and canaries. `implementationSpecific` and the proxy
+    /// normalisation options do not apply (the controller makes ImplementationSpecific `Prefix`,
+    /// and nginx normalises the URI its own way); `ingressClass` and `defaultBackend` do.
+    #[cfg(feature = "nginx")]
+    IngressNginx,
+}
+
+impl Profile {
+    /// The name it is written with.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Profile::Spec => "spec",
+            #[cfg(feature = "nginx")]
+            Profile::IngressNginx => "ingress-nginx",
+        }
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The profiles this build has, for error messages.
+#[cfg(feature = "nginx")]
+const PROFILES: &str = "spec or ingress-nginx";
+#[cfg(not(feature = "nginx"))]
+const PROFILES: &str = "spec";
+
+impl core::str::FromStr for Profile {
+    type Err = UnknownValue;
+    fn from_str(s: &str) -> Result<Self, UnknownValue> {
+        match s {
+            "spec" => Ok(Profile::Spec),
+            #[cfg(feature = "nginx")]
+            "ingress-nginx" => Ok(Profile::IngressNginx),
+            #[cfg(not(feature = "nginx"))]
+            "ingress-nginx" => Err(UnknownValue {
+                option: "profile",
+                value: s.to_string(),
+                expected: "spec: this build of ingress-router lacks the `nginx` feature that the ingress-nginx profile needs",
+            }),
+            _ => Err(UnknownValue { option: "profile", value: s.to_string(), expected: PROFILES }),
+        }
+    }
+}
+
+impl Serialize for Profile {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Profile {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = alloc::borrow::Cow::<'de, str>::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
     }
 }
 
@@ -187,5 +250,37 @@ impl CompileOptions {
     pub fn with_default_backend(mut self, backend: IngressBackend) -> Self {
         self.default_backend = Some(backend);
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Profile;
+
+    /// A build without the `nginx` feature says why it cannot route as ingress-nginx.
+    #[cfg(not(feature = "nginx"))]
+    #[test]
+    fn profile_without_nginx() {
+        let error = "ingress-nginx".parse::<Profile>().unwrap_err().to_string();
+        assert!(error.contains("lacks the `nginx` feature"), "{error}");
+        assert!(serde_json::from_str::<super::CompileOptions>(r#"{"profile": "ingress-nginx"}"#).is_err());
+    }
+
+    #[cfg(feature = "nginx")]
+    #[test]
+    fn profile_with_nginx() {
+        assert_eq!("ingress-nginx".parse::<Profile>(), Ok(Profile::IngressNginx));
+        assert_eq!(Profile::IngressNginx.to_string(), "ingress-nginx");
+    }
+
+    #[test]
+    fn profile_unknown() {
+        assert!(
+            "nginx"
+                .parse::<Profile>()
+                .unwrap_err()
+                .to_string()
+                .starts_with(r#"unknown profile "nginx": expected spec"#)
+        );
     }
 }

@@ -1,4 +1,5 @@
-//! The request being routed: its host and its path.
+//! The request being routed: its host and its path, and (for profiles that read them) its scheme
+//! and headers.
 
 use core::fmt;
 
@@ -8,20 +9,47 @@ use core::fmt;
 pub struct Request<'a> {
     /// The `Host` header or `:authority`, as received (port, case and trailing dot allowed).
     pub host: &'a [u8],
-    /// The request target's path, as received (query and fragment allowed; they are ignored).
+    /// The request target's path, as received (query and fragment allowed; the spec profile
+    /// ignores them).
     pub path: &'a [u8],
+    /// `http` unless told otherwise; the ingress-nginx profile's TLS redirects read it.
+    pub scheme: Scheme,
+    /// Request headers as `(name, value)` pairs; the ingress-nginx profile's canaries read them
+    /// (and their cookies from `Cookie`). The spec profile ignores them.
+    pub headers: &'a [(&'a str, &'a str)],
+}
+
+/// The scheme a request arrived with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Scheme {
+    #[default]
+    Http,
+    Https,
 }
 
 impl<'a> Request<'a> {
     pub fn new(host: &'a str, path: &'a str) -> Self {
-        Request { host: host.as_bytes(), path: path.as_bytes() }
+        Request::from_bytes(host.as_bytes(), path.as_bytes())
     }
 
     pub fn from_bytes(host: &'a [u8], path: &'a [u8]) -> Self {
-        Request { host, path }
+        Request { host, path, scheme: Scheme::Http, headers: &[] }
     }
 
-    /// Reads `scheme://host[:port]/path?query` (the scheme is optional: `host/path` works too).
+    /// The request's headers (borrowed: building the request still allocates nothing).
+    pub fn with_headers(mut self, headers: &'a [(&'a str, &'a str)]) -> Self {
+        self.headers = headers;
+        self
+    }
+
+    pub fn with_scheme(mut self, scheme: Scheme) -> Self {
+        self.scheme = scheme;
+        self
+    }
+
+    /// Reads `scheme://host[:port]/path?query` (the scheme is optional: `host/path` works too;
+    /// `https://` sets [`Scheme::Https`]).
     pub fn from_url(url: &'a str) -> Result<Self, UrlError> {
         let rest = match url.find("://") {
             Some(i) if url[..i].bytes().all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b)) && i > 0 => {
@@ -43,7 +71,8 @@ impl<'a> Request<'a> {
         }
         let target = &rest[authority_end..];
         let path = if target.is_empty() || !target.starts_with('/') { "/" } else { target };
-        Ok(Request::new(host, path))
+        let https = url.get(..8).is_some_and(|s| s.eq_ignore_ascii_case("https://"));
+        Ok(Request::new(host, path).with_scheme(if https { Scheme::Https } else { Scheme::Http }))
     }
 }
 
@@ -76,9 +105,9 @@ mod tests {
     fn urls() {
         let r = Request::from_url("https://user@Shop.example.com:8443/cart?x=1").unwrap();
         assert_eq!(r.host, b"Shop.example.com:8443");
-        assert_eq!(r.path, b"/cart?x=1");
+        assert_eq!((r.path, r.scheme), (&b"/cart?x=1"[..], Scheme::Https));
         let r = Request::from_url("example.com").unwrap();
-        assert_eq!((r.host, r.path), (&b"example.com"[..], &b"/"[..]));
+        assert_eq!((r.host, r.path, r.scheme), (&b"example.com"[..], &b"/"[..], Scheme::Http));
         let r = Request::from_url("http://example.com?q").unwrap();
         assert_eq!(r.path, b"/");
         assert_eq!(Request::from_url("http://"), Err(UrlError::NoHost));

@@ -8,7 +8,7 @@ use crate::diagnostics::Diagnostic;
 use crate::explain::{self, Explanation, TableView};
 use crate::model::Object;
 use crate::normalize::{self, MAX_NORMALIZED_PATH, PathNormalization};
-use crate::options::CompileOptions;
+use crate::options::{CompileOptions, Profile};
 use crate::request::Request;
 use crate::table;
 
@@ -17,8 +17,21 @@ use crate::table;
 /// [`table`](Self::table) (the whole table as data).
 #[derive(Clone, Debug)]
 pub struct Router {
-    table: table::Router,
-    normalization: PathNormalization,
+    engine: Engine,
+}
+
+/// The routing engine of the profile compiled for.
+// The spec table is the hot path and stays inline (no extra indirection per lookup).
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug)]
+enum Engine {
+    Spec {
+        table: table::Router,
+        normalization: PathNormalization,
+    },
+    /// Boxed: the nginx engine is much larger than the spec table's handle.
+    #[cfg(feature = "nginx")]
+    Nginx(alloc::boxed::Box<crate::nginx::Engine>),
 }
 
 /// Compiles objects into a [`Router`]: the table only, as fast as it can be built (a proxy pushing
@@ -38,7 +51,16 @@ pub fn compile(objects: &[Object], options: &CompileOptions) -> Router {
 /// the seed only decides which keys could collide, so it must be unpredictable to whoever writes
 /// the Ingresses (a fixed seed lets them compute colliding paths offline).
 pub fn compile_seeded(objects: &[Object], options: &CompileOptions, seed: u64) -> Router {
-    Router { table: table::compile(objects, options, seed), normalization: PathNormalization::of(options) }
+    let engine = match options.profile {
+        Profile::Spec => Engine::Spec {
+            table: table::compile(objects, options, seed),
+            normalization: PathNormalization::of(options),
+        },
+        // nginx's own tables (server names, locations) are keyed by the engine, not by `seed`.
+        #[cfg(feature = "nginx")]
+        Profile::IngressNginx => Engine::Nginx(alloc::boxed::Box::new(crate::nginx::Engine::compile(objects, options))),
+    };
+    Router { engine }
 }
 
 /// A fresh 64-bit seed: std's `RandomState` keys come from the operating system, once per
@@ -55,35 +77,45 @@ impl Router {
     /// Routes one request: never allocates, and costs a few hash probes whatever the size of the
     /// table. With proxy normalisation on, a path that needs it is normalised on the stack first,
     /// and a path the proxy refuses is a [`Via::Rejected`](crate::Via::Rejected) decision.
+    ///
+    /// The ingress-nginx profile reads the request's scheme and headers too. It allocates only
+    /// what it must write from the request (a redirect's `Location`, a rewritten path, a path it
+    /// percent-decodes), and a host whose server has regex locations tries them in order, as
+    /// nginx does: the one exception to "a few probes", bounded by that server's regex locations.
     pub fn route<'r>(&'r self, request: &Request<'_>) -> Decision<'r> {
-        if self.normalization.is_on() && self.normalization.may_change(request.path) {
-            return self.route_normalized(request);
-        }
-        Decision::of(&self.table.route(request))
-    }
-
-    /// Out of line: the buffer is only set up for the paths that need it.
-    #[inline(never)]
-    fn route_normalized<'r>(&'r self, request: &Request<'_>) -> Decision<'r> {
-        let mut buf = [0u8; MAX_NORMALIZED_PATH];
-        match normalize::normalize(request.path, &self.normalization, &mut buf) {
-            Ok(path) => Decision::of(&self.table.route(&Request::from_bytes(request.host, path))),
-            Err(rejection) => Decision::rejected(rejection),
+        match &self.engine {
+            Engine::Spec { table, normalization } => {
+                if normalization.is_on() && normalization.may_change(request.path) {
+                    return route_normalized(table, normalization, request);
+                }
+                Decision::of(&table.route(request))
+            }
+            #[cfg(feature = "nginx")]
+            Engine::Nginx(engine) => engine.route(request),
         }
     }
 
     /// How `request` is routed, step by step. Allocates freely: this is for people, not the hot path.
+    ///
+    /// With the ingress-nginx profile, [`Explanation::decided_by`] names the nginx rule that
+    /// decided (e.g. "regex location ~* ^/api/.* is the first matching regex location ...") and
+    /// [`Explanation::steps`] lists the server, the location, the rule and the rewrite.
     pub fn explain(&self, request: &Request<'_>) -> Explanation {
+        let (table, normalization) = match &self.engine {
+            Engine::Spec { table, normalization } => (table, normalization),
+            #[cfg(feature = "nginx")]
+            Engine::Nginx(engine) => return engine.explain(request),
+        };
         let mut buf = [0u8; MAX_NORMALIZED_PATH];
-        match normalize::normalize(request.path, &self.normalization, &mut buf) {
+        match normalize::normalize(request.path, normalization, &mut buf) {
             Err(rejection) => explain::rejected(request, rejection),
             Ok(path) if path != crate::path::request_path(request.path) => {
-                let mut explanation = self.table.explain(&Request::from_bytes(request.host, path));
+                let mut explanation = table.explain(&Request::from_bytes(request.host, path));
                 explanation.path = String::from_utf8_lossy(request.path).into_owned();
                 explanation.normalized_path = Some(String::from_utf8_lossy(path).into_owned());
                 explanation
             }
-            Ok(_) => self.table.explain(request),
+            Ok(_) => table.explain(request),
         }
     }
 
@@ -92,13 +124,27 @@ impl Router {
     #[cfg(feature = "test-hash-collisions")]
     #[doc(hidden)]
     pub fn indexes_ordered(&self) -> (bool, bool) {
-        self.table.indexes_ordered()
+        match &self.engine {
+            Engine::Spec { table, .. } => table.indexes_ordered(),
+            #[cfg(feature = "nginx")]
+            Engine::Nginx(_) => (false, false),
+        }
     }
 
     /// The compiled table as data: every host, its paths in precedence order, the defaults, and
     /// the Ingresses taking part or left out.
+    ///
+    /// With the ingress-nginx profile: one host per nginx `server` (its `server_name` and
+    /// aliases; the catch-all `_` has the host-less tier), in nginx.conf's order, each with its
+    /// locations in the order nginx tries them; a path is written as nginx.conf has it
+    /// (`= /p`, `/p/`, `~* "^/p"`) and its `matchKind` is `exact` for `=`, else `string-prefix`
+    /// (nginx prefixes are string prefixes and its regexes are anchored at the start).
     pub fn table(&self) -> TableView {
-        self.table.table()
+        match &self.engine {
+            Engine::Spec { table, .. } => table.table(),
+            #[cfg(feature = "nginx")]
+            Engine::Nginx(engine) => engine.table(),
+        }
     }
 
     /// The diagnostics about the `objects` this router was compiled from: Ingresses left out,
@@ -132,12 +178,43 @@ impl Router {
     /// assert_eq!(codes, [Code::UnknownAnnotation, Code::MissingPortName]);
     /// assert!(diagnostics[0].message.contains("did you mean nginx.ingress.kubernetes.io/rewrite-target?"));
     /// ```
+    ///
+    /// With the ingress-nginx profile: what the controller would log, refuse or ignore while
+    /// writing nginx.conf (the `nginx-*` codes, and Ingresses left out), then the same warnings
+    /// and notes about everything around the table; the spec table's shadowed and unreachable
+    /// paths are not reported, since nginx chooses among paths otherwise.
     pub fn lint(&self, objects: &[Object]) -> Vec<Diagnostic> {
-        crate::diagnostics::all(objects, &self.table)
+        match &self.engine {
+            Engine::Spec { table, .. } => crate::diagnostics::all(objects, table),
+            #[cfg(feature = "nginx")]
+            Engine::Nginx(engine) => {
+                let mut diagnostics: Vec<Diagnostic> = engine.diagnostics().collect();
+                diagnostics.extend(crate::diagnostics::lint(objects, &engine.options));
+                diagnostics
+            }
+        }
     }
 
     /// The options the table was compiled with.
     pub fn options(&self) -> &CompileOptions {
-        &self.table.options
+        match &self.engine {
+            Engine::Spec { table, .. } => &table.options,
+            #[cfg(feature = "nginx")]
+            Engine::Nginx(engine) => &engine.options,
+        }
+    }
+}
+
+/// Out of line: the buffer is only set up for the paths that need it.
+#[inline(never)]
+fn route_normalized<'r>(
+    table: &'r table::Router,
+    normalization: &PathNormalization,
+    request: &Request<'_>,
+) -> Decision<'r> {
+    let mut buf = [0u8; MAX_NORMALIZED_PATH];
+    match normalize::normalize(request.path, normalization, &mut buf) {
+        Ok(path) => Decision::of(&table.route(&Request::from_bytes(request.host, path))),
+        Err(rejection) => Decision::rejected(rejection),
     }
 }

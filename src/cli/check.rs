@@ -34,6 +34,9 @@ struct TestRequest {
     url: Option<String>,
     host: Option<String>,
     path: Option<String>,
+    /// Request headers by name (canaries of the ingress-nginx profile read them).
+    #[serde(default)]
+    headers: std::collections::BTreeMap<String, String>,
 }
 
 #[derive(Deserialize)]
@@ -103,13 +106,17 @@ fn parse(name: &str, text: &str) -> Result<TestsFile, Failure> {
 }
 
 fn request(r: &TestRequest) -> Result<RequestSpec, String> {
-    match (&r.url, &r.host, &r.path) {
-        (Some(url), None, None) => RequestSpec::from_url(url),
-        (None, Some(host), path) => {
-            Ok(RequestSpec { host: host.clone(), path: path.clone().unwrap_or_else(|| String::from("/")) })
-        }
-        _ => Err(String::from("request needs either `url`, or `host` and `path`")),
-    }
+    let mut spec = match (&r.url, &r.host, &r.path) {
+        (Some(url), None, None) => RequestSpec::from_url(url)?,
+        (None, Some(host), path) => RequestSpec {
+            host: host.clone(),
+            path: path.clone().unwrap_or_else(|| String::from("/")),
+            ..RequestSpec::default()
+        },
+        _ => return Err(String::from("request needs either `url`, or `host` and `path`")),
+    };
+    spec.headers = r.headers.iter().map(|(n, v)| (n.clone(), v.clone())).collect();
+    Ok(spec)
 }
 
 fn meets(expect: &Expect, view: &DecisionView) -> bool {
@@ -185,7 +192,8 @@ pub fn run(common: &Common, tests_path: &Path, coverage: bool) -> Result<i32, Fa
     // The paths tests chose, as (Ingress, field).
     let mut chosen = HashSet::new();
     for (name, spec, expect) in &tests {
-        let request = spec.request();
+        let headers = spec.header_refs();
+        let request = spec.request(&headers);
         let view = router.route(&request).view();
         if let Some(m) = &view.matched {
             chosen.insert((m.ingress.clone(), m.field.clone()));

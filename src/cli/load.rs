@@ -8,7 +8,7 @@ use std::sync::Mutex;
 
 use ingress_router::input::{self, Input, InputError, SourcedObject, UnknownFields, Unserved};
 use ingress_router::model::Object;
-use ingress_router::{CompileOptions, Request, Router, compile};
+use ingress_router::{CompileOptions, Request, Router, Scheme, compile};
 use serde::Serialize;
 
 use super::{Common, Failure};
@@ -274,18 +274,21 @@ pub fn read_text(path: &Path) -> Result<(String, String), Failure> {
     }
 }
 
-/// A request as given: host and path as received.
+/// A request as given: host and path as received, the scheme, and headers (`-H`, or a tests
+/// file's `headers`).
 #[derive(Default)]
 pub struct RequestSpec {
     pub host: String,
     pub path: String,
+    pub scheme: Scheme,
+    pub headers: Vec<(String, String)>,
 }
 
 impl RequestSpec {
     /// From `URL` or `HOST PATH`.
     pub fn from_args(target: &str, path: Option<&str>) -> Result<Self, Failure> {
         match path {
-            Some(path) => Ok(RequestSpec { host: target.into(), path: path.into() }),
+            Some(path) => Ok(RequestSpec { host: target.into(), path: path.into(), ..RequestSpec::default() }),
             None => Self::from_url(target).map_err(Failure),
         }
     }
@@ -293,10 +296,30 @@ impl RequestSpec {
     pub fn from_url(url: &str) -> Result<Self, String> {
         let request = Request::from_url(url).map_err(|e| format!("bad URL {url:?}: {e}"))?;
         let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-        Ok(RequestSpec { host: text(request.host), path: text(request.path) })
+        Ok(RequestSpec {
+            host: text(request.host),
+            path: text(request.path),
+            scheme: request.scheme,
+            headers: Vec::new(),
+        })
     }
 
-    pub fn request(&self) -> Request<'_> {
-        Request::new(&self.host, &self.path)
+    /// Adds `Name: value` headers as given on the command line.
+    pub fn with_header_args(mut self, headers: &[String]) -> Result<Self, Failure> {
+        for h in headers {
+            let (name, value) =
+                h.split_once(':').ok_or_else(|| Failure(format!("bad header {h:?}: write it as 'Name: value'")))?;
+            self.headers.push((name.trim().into(), value.trim().into()));
+        }
+        Ok(self)
+    }
+
+    /// The headers as the borrowed pairs a [`Request`] holds.
+    pub fn header_refs(&self) -> Vec<(&str, &str)> {
+        self.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect()
+    }
+
+    pub fn request<'a>(&'a self, headers: &'a [(&'a str, &'a str)]) -> Request<'a> {
+        Request::new(&self.host, &self.path).with_scheme(self.scheme).with_headers(headers)
     }
 }

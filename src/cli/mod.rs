@@ -5,6 +5,8 @@
 //! or usage, 3 internal error.
 
 mod check;
+#[cfg(feature = "nginx")]
+mod diff;
 mod load;
 mod show;
 mod status;
@@ -50,15 +52,17 @@ Tests file (YAML or JSON):
   options:                          # optional; command-line flags win
     ingressClass: nginx
     implementationSpecific: prefix  # prefix | exact | string-prefix
-    profile: spec
+    profile: spec                   # spec | ingress-nginx
     normalizePath: false            # proxy path normalisation before routing
     mergeSlashes: false
     escapedSlashes: KEEP_UNCHANGED  # UNESCAPE_AND_FORWARD | REJECT_REQUEST | UNESCAPE_AND_REDIRECT
   tests:
   - name: cart goes to cart-api
     request: {host: shop.example.com, path: /cart/items?id=1}   # or: {url: https://shop.example.com/cart}
+    # request headers (ingress-nginx canaries): {url: ..., headers: {X-Canary: always}}
     expect:
       backend: cart-api:80          # service:port | resource:<apiGroup>/<Kind>/<name> | \"404\" | \"400\" (rejected)
+                                    # ingress-nginx also: \"redirect 308 https://...\" | \"split(a:80 90, b:80 10)\"
       via: rule                     # optional: rule | defaultBackend | none | rejected
       matched: {ingress: shop/storefront, host: shop.example.com, path: /cart, pathType: Prefix}  # optional
 
@@ -112,6 +116,10 @@ enum Command {
     /// The addresses an ingress controller writes into the Ingresses it serves, or a Service's status.
     #[command(after_help = STATUS_EXAMPLES)]
     Status(status::StatusArgs),
+    /// The requests two profiles answer differently (ingress-nginx vs spec), probed from every path.
+    #[cfg(feature = "nginx")]
+    #[command(after_help = diff::EXAMPLES)]
+    Diff(diff::DiffArgs),
 }
 
 /// Flags every subcommand takes.
@@ -126,7 +134,7 @@ pub struct Common {
     /// How ImplementationSpecific paths match: prefix, exact or string-prefix [default: prefix].
     #[arg(long, value_name = "MODE")]
     pub implementation_specific: Option<ImplementationSpecific>,
-    /// Routing profile [default: spec].
+    /// Routing profile: spec, or ingress-nginx (as that controller routed) [default: spec].
     #[arg(long, value_name = "PROFILE")]
     pub profile: Option<Profile>,
     /// Proxy normalisation before routing: decode unreserved %XX, remove `.` and `..` segments.
@@ -153,6 +161,9 @@ struct RequestArgs {
     /// The request path (with its query, if any), when the first argument is a host.
     #[arg(value_name = "PATH")]
     path: Option<String>,
+    /// A request header `Name: value` (repeatable; the ingress-nginx profile's canaries read them).
+    #[arg(short = 'H', long = "header", value_name = "HEADER")]
+    headers: Vec<String>,
 }
 
 #[derive(Args)]
@@ -217,6 +228,8 @@ impl Command {
             Command::Validate(a) => a.json(),
             Command::Status(a) => a.json(),
             Command::Test(_) => false,
+            #[cfg(feature = "nginx")]
+            Command::Diff(a) => a.json,
         }
     }
 }
@@ -233,13 +246,16 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Test(args) => check::run(&args.common, &args.tests, args.coverage),
         Command::Validate(args) => validate::run(&args),
         Command::Status(args) => status::run(&args),
+        #[cfg(feature = "nginx")]
+        Command::Diff(args) => diff::run(&args),
     }
 }
 
 fn request_command(args: &RequestArgs, explain: bool) -> Result<i32, Failure> {
-    let spec = load::RequestSpec::from_args(&args.target, args.path.as_deref())?;
+    let spec = load::RequestSpec::from_args(&args.target, args.path.as_deref())?.with_header_args(&args.headers)?;
     let router = load::router(&args.common, &CompileOptions::default())?;
-    let request = spec.request();
+    let headers = spec.header_refs();
+    let request = spec.request(&headers);
     let text = match (explain, args.json) {
         (false, true) => show::json(&router.route(&request).view()),
         (false, false) => show::decision(&router.route(&request).view()),

@@ -92,6 +92,9 @@ pub fn decision(view: &DecisionView) -> String {
     if let Some(reason) = &view.reason {
         rows.push(row(["reason:", &format!("rejected by the proxy before routing: {reason}")]));
     }
+    if let Some(path) = &view.upstream_path {
+        rows.push(row(["upstream:", &format!("{path} (the path the upstream receives after the rewrite)")]));
+    }
     columns(&rows)
 }
 
@@ -111,6 +114,7 @@ pub fn decision_line(view: &DecisionView) -> String {
             view.backend,
             view.default_from.as_ref().map_or("the configured default backend".into(), |i| format!("of Ingress {i}"))
         ),
+        (None, Via::Redirect) => format!("{}: the proxy redirects", view.backend),
         (None, Via::Rejected) => format!(
             "{}: rejected by the proxy before routing: {}",
             view.backend,
@@ -130,9 +134,18 @@ fn mark(c: &Candidate) -> String {
 pub fn explanation(e: &Explanation) -> String {
     let mut out = String::new();
     let mut head = vec![row(["request:", &format!("host {}, path {}", e.host, e.path)])];
-    if e.decision.via == Via::Rejected {
+    if e.decision.via == Via::Rejected && e.steps.is_empty() {
         head.push(row(["decision:", &decision_line(&e.decision)]));
         return columns(&head);
+    }
+    // A profile with its own steps (ingress-nginx): server, location, the rule that decided.
+    if !e.steps.is_empty() {
+        out.push_str(&columns(&head));
+        for step in &e.steps {
+            let _ = writeln!(out, "  - {step}");
+        }
+        out.push_str(&decision(&e.decision));
+        return out;
     }
     if let Some(path) = &e.normalized_path {
         head.push(row(["proxy:", &format!("path normalised to {path}")]));

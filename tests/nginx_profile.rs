@@ -1,0 +1,112 @@
+//! The ingress-nginx profile through the crate's one entry point: `compile` with
+//! `Profile::IngressNginx`, then `route`, `explain`, `table` and `lint` as for the spec profile.
+#![cfg(feature = "nginx")]
+
+use ingress_router::{
+    BackendRef, Code, CompileOptions, Profile, Request, Scheme, Tier, Via, WeightedBackend, compile, input,
+};
+
+fn objects(file: &str) -> Vec<ingress_router::model::Object> {
+    let path = format!("{}/tests/data/nginx/{file}", env!("CARGO_MANIFEST_DIR"));
+    input::parse(&path, &std::fs::read_to_string(&path).unwrap()).unwrap().into_objects()
+}
+
+fn nginx() -> CompileOptions {
+    CompileOptions::default().with_profile(Profile::IngressNginx)
+}
+
+#[test]
+fn profile_names() {
+    assert_eq!("ingress-nginx".parse::<Profile>(), Ok(Profile::IngressNginx));
+    let options: CompileOptions = serde_json::from_str(r#"{"profile": "ingress-nginx"}"#).unwrap();
+    assert_eq!(options.profile, Profile::IngressNginx);
+    let error = "nginx".parse::<Profile>().unwrap_err().to_string();
+    assert_eq!(error, r#"unknown profile "nginx": expected spec or ingress-nginx"#);
+}
+
+#[test]
+fn rewrite_redirect_and_namespace() {
+    let objects = objects("api-rewrite.yaml");
+    let router = compile(&objects, &nginx());
+    let https = |path| Request::new("shop.example.com", path).with_scheme(Scheme::Https);
+    let d = router.route(&https("/api/users?x=1"));
+    assert_eq!(d.via(), Via::Rule);
+    assert_eq!(d.backend().map(|b| (b.namespace(), b.to_string())), Some(("shop", "api:8080".into())));
+    assert_eq!(d.upstream_path(), Some("/users?x=1"));
+    assert_eq!(d.matched().map(|m| (m.path, m.ingress.name)), Some(("/api(/|$)(.*)", "api")));
+    // The host has TLS: over http, the location redirects to https (a decision too).
+    let d = router.route(&Request::new("shop.example.com", "/api/users"));
+    assert_eq!(d.via(), Via::Redirect);
+    let r = d.redirect().unwrap();
+    assert_eq!((r.status, r.location.as_ref()), (308, "https://shop.example.com/api/users"));
+    assert_eq!(d.backend(), None);
+    // The JSON view (CLI --json, npm, playground) carries them in camelCase.
+    let json = serde_json::to_value(router.route(&https("/api/users")).view()).unwrap();
+    assert_eq!(json["upstreamPath"], "/users");
+    let json = serde_json::to_value(d.view()).unwrap();
+    assert_eq!(json["redirect"], serde_json::json!({"status": 308, "location": "https://shop.example.com/api/users"}));
+    // Spec profile, same objects: the regex path is literal and headers/scheme are ignored.
+    let spec = compile(&objects, &CompileOptions::default());
+    assert_eq!(spec.route(&https("/api/users")).view().backend, "web:80");
+}
+
+#[test]
+fn canary_split_and_headers() {
+    let objects = objects("canary.yaml");
+    let router = compile(&objects, &nginx());
+    let d = router.route(&Request::new("pay.example.com", "/checkout"));
+    let split = d.split().expect("a canary weight is a split");
+    let pairs: Vec<(String, u32)> =
+        split.iter().map(|WeightedBackend { backend, weight }| (backend.to_string(), *weight)).collect();
+    assert_eq!(pairs, [("checkout:80".to_string(), 90), ("checkout-v2:80".to_string(), 10)]);
+    assert_eq!(d.backend(), None);
+    let headers = [("X-Canary", "always")];
+    let d = router.route(&Request::new("pay.example.com", "/checkout").with_headers(&headers));
+    assert!(matches!(d.backend(), Some(BackendRef::Service { name: "checkout-v2", .. })));
+    let e = router.explain(&Request::new("pay.example.com", "/checkout").with_headers(&headers));
+    assert!(e.decided_by.as_deref().unwrap().contains("the canary header selects it"), "{e:?}");
+    assert!(e.steps.iter().any(|s| s.starts_with("server pay.example.com")), "{:?}", e.steps);
+}
+
+#[test]
+fn table_in_nginx_order_and_lint_codes() {
+    let objects = objects("canary.yaml");
+    let router = compile(&objects, &nginx());
+    let table = router.table();
+    let pay = table.hosts.iter().find(|h| h.host == "pay.example.com").unwrap();
+    assert_eq!(pay.tier, Tier::Exact);
+    let paths: Vec<&str> = pay.paths.iter().map(|p| p.path.as_str()).collect();
+    assert_eq!(paths, ["/checkout/", "= /checkout", "/"]);
+    assert!(table.hosts.iter().any(|h| h.tier == Tier::Any));
+
+    // A canary for a host nobody defines: inert, with a stable code.
+    let yaml = r#"
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata:
+  name: lonely
+  namespace: pay
+  annotations: {nginx.ingress.kubernetes.io/canary: "true", nginx.ingress.kubernetes.io/canary-weight: "abc"}
+spec:
+  rules:
+  - host: nowhere.example.com
+    http: {paths: [{path: /, pathType: Prefix, backend: {service: {name: v2, port: {number: 80}}}}]}
+"#;
+    let mut all = objects.clone();
+    all.extend(input::parse("lonely.yaml", yaml).unwrap().into_objects());
+    let diagnostics = compile(&all, &nginx()).lint(&all);
+    let codes: Vec<&str> = diagnostics.iter().map(|d| d.code.as_str()).collect();
+    assert!(codes.contains(&"nginx-inert-canary"), "{codes:?}");
+    assert!(diagnostics.iter().any(|d| d.code == Code::NginxIgnoredAnnotation), "{codes:?}");
+}
+
+#[test]
+fn nginx_refuses_bad_uris_and_explains_in_json() {
+    let router = compile(&objects("canary.yaml"), &nginx());
+    let d = router.route(&Request::new("pay.example.com", "/../etc"));
+    assert_eq!((d.via(), d.rejection().map(|r| r.status())), (Via::Rejected, Some(400)));
+    let json = serde_json::to_value(router.explain(&Request::new("pay.example.com", "/checkout/a"))).unwrap();
+    assert!(json["decidedBy"].as_str().unwrap().starts_with("prefix location /checkout/ is the longest"), "{json}");
+    assert!(json["steps"].as_array().is_some_and(|s| !s.is_empty()), "{json}");
+    assert_eq!(json["decision"]["split"][1]["backend"], "checkout-v2:80");
+}
