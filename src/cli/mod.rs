@@ -5,6 +5,7 @@
 //! or usage, 3 internal error.
 
 mod check;
+mod envoy_config;
 mod load;
 mod show;
 mod status;
@@ -114,6 +115,9 @@ enum Command {
     /// The addresses an ingress controller writes into the Ingresses it serves, or a Service's status.
     #[command(after_help = STATUS_EXAMPLES)]
     Status(status::StatusArgs),
+    /// A complete Envoy bootstrap for the manifests: the proxy-wasm filter, or native routes.
+    #[command(after_help = envoy_config::EXAMPLES)]
+    EnvoyConfig(envoy_config::EnvoyConfigArgs),
 }
 
 /// Flags every subcommand takes.
@@ -215,6 +219,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Test(args) => check::run(&args.common, &args.tests, args.coverage),
         Command::Validate(args) => validate::run(&args),
         Command::Status(args) => status::run(&args),
+        Command::EnvoyConfig(args) => envoy_config::run(&args),
     }
 }
 
