@@ -8,6 +8,8 @@
 
 pub mod clusters;
 pub mod config;
+#[cfg(feature = "noop")]
+mod noop;
 pub mod routing;
 
 use std::rc::Rc;
@@ -23,9 +25,16 @@ use routing::{Outcome, Table};
 const REASON_HEADER: &str = "x-ingress-router-reason";
 const NOT_FOUND_BODY: &[u8] = b"no Ingress rule or default backend for this host and path\n";
 
+#[cfg(not(feature = "noop"))]
 proxy_wasm::main! {{
     proxy_wasm::set_log_level(LogLevel::Info);
     proxy_wasm::set_root_context(|_| -> Box<dyn RootContext> { Box::new(Root::default()) });
+}}
+
+#[cfg(feature = "noop")]
+proxy_wasm::main! {{
+    proxy_wasm::set_log_level(LogLevel::Info);
+    proxy_wasm::set_root_context(|_| -> Box<dyn RootContext> { Box::new(noop::NoopRoot::default()) });
 }}
 
 /// Counter ids, defined at configure time.
@@ -78,34 +87,34 @@ impl RootContext for Root {
         let config = match PluginConfig::parse(&bytes) {
             Ok(c) => c,
             Err(e) => {
-                log(LogLevel::Error, &format!("ingress-router: configuration refused: {e}"));
+                log(LogLevel::Error, &format!("configuration refused: {e}"));
                 return false;
             }
         };
         let (table, report) = Table::build(&config);
         for warning in &report.warnings {
-            log(LogLevel::Warn, &format!("ingress-router: {warning}"));
+            log(LogLevel::Warn, warning);
         }
         for error in &report.errors {
-            log(LogLevel::Error, &format!("ingress-router: {error}"));
+            log(LogLevel::Error, error);
         }
         let Some(table) = table else {
             log(
                 LogLevel::Error,
-                &format!("ingress-router: configuration refused ({} problems above)", report.errors.len()),
+                &format!("configuration refused ({} problems above); the previous configuration keeps serving", report.errors.len()),
             );
             return false;
         };
         let metrics = match Metrics::define(&table) {
             Ok(m) => m,
             Err(status) => {
-                log(LogLevel::Error, &format!("ingress-router: defining metrics failed: {status:?}"));
+                log(LogLevel::Error, &format!("defining metrics failed: {status:?}"));
                 return false;
             }
         };
         log(
             LogLevel::Info,
-            &format!("ingress-router: serving {} Ingresses, {} clusters", table.ingresses.len(), table.clusters.len()),
+            &format!("serving {} Ingresses, {} clusters", table.ingresses.len(), table.clusters.len()),
         );
         self.shared = Some(Rc::new(Shared {
             table,
