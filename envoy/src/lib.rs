@@ -1,34 +1,22 @@
 //! An Envoy HTTP filter (proxy-wasm) that routes every request with exact Kubernetes Ingress
-//! semantics.
-//!
-//! The root context owns the compiled table (one per worker VM); each request gets a small HTTP
-//! context that reads `:authority` and `:path`, asks the table, and either sets the routing
-//! header to the chosen cluster (Envoy's `route: {cluster_header: ...}` then forwards there) or
-//! answers 404 itself. Host calls only: every routing decision comes from `routing`.
+//! semantics: `filter` holds the host calls, `routing` every call into the core, `config` the
+//! plugin configuration and `clusters` how a backend names an Envoy cluster.
 
 pub mod clusters;
 pub mod config;
+#[cfg(not(feature = "noop"))]
+mod filter;
 #[cfg(feature = "noop")]
 mod noop;
 pub mod routing;
 
-use std::rc::Rc;
-
-use proxy_wasm::hostcalls;
-use proxy_wasm::traits::{Context, HttpContext, RootContext};
-use proxy_wasm::types::{Action, ContextType, LogLevel, MetricType, Status};
-
-use config::{DEBUG_HEADER, PluginConfig};
-use routing::{Outcome, Table};
-
-/// The response header a local reply carries to say why it was sent.
-const REASON_HEADER: &str = "x-ingress-router-reason";
-const NOT_FOUND_BODY: &[u8] = b"no Ingress rule or default backend for this host and path\n";
+use proxy_wasm::traits::RootContext;
+use proxy_wasm::types::LogLevel;
 
 #[cfg(not(feature = "noop"))]
 proxy_wasm::main! {{
     proxy_wasm::set_log_level(LogLevel::Info);
-    proxy_wasm::set_root_context(|_| -> Box<dyn RootContext> { Box::new(Root::default()) });
+    proxy_wasm::set_root_context(|_| -> Box<dyn RootContext> { Box::new(filter::Root::default()) });
 }}
 
 #[cfg(feature = "noop")]
@@ -36,185 +24,3 @@ proxy_wasm::main! {{
     proxy_wasm::set_log_level(LogLevel::Info);
     proxy_wasm::set_root_context(|_| -> Box<dyn RootContext> { Box::new(noop::NoopRoot::default()) });
 }}
-
-/// Counter ids, defined at configure time.
-struct Metrics {
-    routed: u32,
-    default_backend: u32,
-    not_found: u32,
-    rejected: u32,
-    /// By Ingress (age rank): requests it routed, by a rule or its defaultBackend.
-    per_ingress: Vec<u32>,
-}
-
-impl Metrics {
-    fn define(table: &Table) -> Result<Metrics, Status> {
-        let counter = |name: &str| hostcalls::define_metric(MetricType::Counter, name);
-        Ok(Metrics {
-            routed: counter("ingress_router.routed")?,
-            default_backend: counter("ingress_router.default_backend")?,
-            not_found: counter("ingress_router.not_found")?,
-            rejected: counter("ingress_router.rejected")?,
-            per_ingress: table
-                .ingresses
-                .iter()
-                .map(|key| counter(&format!("ingress_router.ingress.{}.routed", key.replace('/', "."))))
-                .collect::<Result<_, _>>()?,
-        })
-    }
-}
-
-/// What every request of one configuration shares.
-struct Shared {
-    table: Table,
-    metrics: Metrics,
-    routing_header: String,
-    debug_header: bool,
-}
-
-#[derive(Default)]
-struct Root {
-    shared: Option<Rc<Shared>>,
-    /// `None` until a request finds out whether the host has `clear_route_cache`.
-    clear_route_cache: Rc<std::cell::Cell<Option<bool>>>,
-}
-
-impl Context for Root {}
-
-impl RootContext for Root {
-    fn on_configure(&mut self, _size: usize) -> bool {
-        let bytes = self.get_plugin_configuration().unwrap_or_default();
-        let config = match PluginConfig::parse(&bytes) {
-            Ok(c) => c,
-            Err(e) => {
-                log(LogLevel::Error, &format!("configuration refused: {e}"));
-                return false;
-            }
-        };
-        let (table, report) = Table::build(&config);
-        for warning in &report.warnings {
-            log(LogLevel::Warn, warning);
-        }
-        for error in &report.errors {
-            log(LogLevel::Error, error);
-        }
-        let Some(table) = table else {
-            log(
-                LogLevel::Error,
-                &format!("configuration refused ({} problems above); the previous configuration keeps serving", report.errors.len()),
-            );
-            return false;
-        };
-        let metrics = match Metrics::define(&table) {
-            Ok(m) => m,
-            Err(status) => {
-                log(LogLevel::Error, &format!("defining metrics failed: {status:?}"));
-                return false;
-            }
-        };
-        log(
-            LogLevel::Info,
-            &format!("serving {} Ingresses, {} clusters", table.ingresses.len(), table.clusters.len()),
-        );
-        self.shared = Some(Rc::new(Shared {
-            table,
-            metrics,
-            routing_header: config.routing_header,
-            debug_header: config.debug_header,
-        }));
-        true
-    }
-
-    fn create_http_context(&self, _context_id: u32) -> Option<Box<dyn HttpContext>> {
-        Some(Box::new(Filter {
-            shared: self.shared.clone(),
-            clear_route_cache: self.clear_route_cache.clone(),
-            matched: None,
-        }))
-    }
-
-    fn get_type(&self) -> Option<ContextType> {
-        Some(ContextType::HttpContext)
-    }
-}
-
-struct Filter {
-    /// `None` only if Envoy sends requests to a VM that never configured (it does not).
-    shared: Option<Rc<Shared>>,
-    clear_route_cache: Rc<std::cell::Cell<Option<bool>>>,
-    /// For the debug header: what matched, as [`Table::matched`] numbers it.
-    matched: Option<u32>,
-}
-
-impl Context for Filter {}
-
-impl HttpContext for Filter {
-    fn on_http_request_headers(&mut self, _headers: usize, _end_of_stream: bool) -> Action {
-        let Some(shared) = self.shared.as_deref() else {
-            self.local_reply(503, "filter not configured", b"ingress-router is not configured\n");
-            return Action::Pause;
-        };
-        // Host-owned buffers: the only allocations of a request (the core allocates none).
-        let host = self.get_http_request_header_bytes(":authority").unwrap_or_default();
-        let path = self.get_http_request_header_bytes(":path").unwrap_or_default();
-        match shared.table.route(&host, &path) {
-            Outcome::Backend { cluster, ingress, via_default, matched } => {
-                // Replaces any client-supplied value: the client never picks the cluster.
-                self.set_http_request_header_bytes(&shared.routing_header, Some(cluster.as_bytes()));
-                self.clear_route_cache();
-                let m = &shared.metrics;
-                increment(if via_default { m.default_backend } else { m.routed });
-                if let Some(&id) = m.per_ingress.get(ingress) {
-                    increment(id);
-                }
-                if shared.debug_header {
-                    self.matched = Some(matched);
-                }
-                Action::Continue
-            }
-            Outcome::NotFound => {
-                increment(shared.metrics.not_found);
-                self.local_reply(404, "no rule or default backend", NOT_FOUND_BODY);
-                Action::Pause
-            }
-            Outcome::Rejected { status, reason } => {
-                increment(shared.metrics.rejected);
-                self.local_reply(status, reason, reason.as_bytes());
-                Action::Pause
-            }
-        }
-    }
-
-    fn on_http_response_headers(&mut self, _headers: usize, _end_of_stream: bool) -> Action {
-        if let (Some(matched), Some(shared)) = (self.matched, self.shared.as_deref()) {
-            self.set_http_response_header(DEBUG_HEADER, Some(shared.table.matched(matched)));
-        }
-        Action::Continue
-    }
-}
-
-impl Filter {
-    /// Envoy re-resolves the route after a filter changes headers only in some releases; newer
-    /// ones need this foreign function. Asked once per VM whether it exists.
-    fn clear_route_cache(&self) {
-        if self.clear_route_cache.get() == Some(false) {
-            return;
-        }
-        let present =
-            !matches!(hostcalls::call_foreign_function("clear_route_cache", Some(&[])), Err(Status::NotFound));
-        self.clear_route_cache.set(Some(present));
-    }
-
-    fn local_reply(&self, status: u32, reason: &str, body: &[u8]) {
-        self.send_http_response(status, vec![(REASON_HEADER, reason), ("content-type", "text/plain")], Some(body));
-    }
-}
-
-fn increment(id: u32) {
-    // A failed counter update must never fail the request.
-    let _ = hostcalls::increment_metric(id, 1);
-}
-
-fn log(level: LogLevel, message: &str) {
-    let _ = hostcalls::log(level, message);
-}

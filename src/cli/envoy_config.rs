@@ -70,7 +70,10 @@ struct Cluster {
 
 pub fn run(args: &EnvoyConfigArgs) -> Result<i32, Failure> {
     if !matches!(args.failure_policy.as_str(), "FAIL_RELOAD" | "FAIL_CLOSED" | "FAIL_OPEN") {
-        return Err(Failure(format!("--failure-policy {}: expected FAIL_RELOAD, FAIL_CLOSED or FAIL_OPEN", args.failure_policy)));
+        return Err(Failure(format!(
+            "--failure-policy {}: expected FAIL_RELOAD, FAIL_CLOSED or FAIL_OPEN",
+            args.failure_policy
+        )));
     }
     let loaded = load::load(&args.common.files)?;
     loaded.require_ingress("nothing to route")?;
@@ -144,7 +147,10 @@ fn clusters(args: &EnvoyConfigArgs, router: &Router, services: &[&Service]) -> R
         }
         let address = match (&backend.service, &args.resource_upstream) {
             (Some(service), _) => {
-                let port = match (service.port.as_ref().and_then(|p| p.number), service.port.as_ref().and_then(|p| p.name.as_deref())) {
+                let port = match (
+                    service.port.as_ref().and_then(|p| p.number),
+                    service.port.as_ref().and_then(|p| p.name.as_deref()),
+                ) {
                     (Some(n), _) if n != 0 => n,
                     (_, Some(port_name)) if args.upstream.contains("{port}") => {
                         resolve_port(services, &ingress.namespace, &service.name, port_name).ok_or_else(|| {
@@ -198,7 +204,12 @@ fn resolve_port(services: &[&Service], namespace: &str, service: &str, port_name
         .map(|p| p.port)
 }
 
-fn bootstrap(args: &EnvoyConfigArgs, route_config: Value, plugin: &Value, clusters: &[Cluster]) -> Result<Value, Failure> {
+fn bootstrap(
+    args: &EnvoyConfigArgs,
+    route_config: Value,
+    plugin: &Value,
+    clusters: &[Cluster],
+) -> Result<Value, Failure> {
     let (listen_host, listen_port) = address(&args.listen, "--listen")?;
     let (admin_host, admin_port) = address(&args.admin, "--admin")?;
     let mut http_filters = Vec::new();
@@ -252,11 +263,8 @@ fn bootstrap(args: &EnvoyConfigArgs, route_config: Value, plugin: &Value, cluste
     let clusters: Vec<Value> = clusters
         .iter()
         .map(|c| {
-            let endpoints: Vec<Value> = c
-                .address
-                .iter()
-                .map(|(host, port)| json!({"endpoint": {"address": socket(host, *port)}}))
-                .collect();
+            let endpoints: Vec<Value> =
+                c.address.iter().map(|(host, port)| json!({"endpoint": {"address": socket(host, *port)}})).collect();
             json!({
                 "name": c.name,
                 "type": "STRICT_DNS",
@@ -299,7 +307,10 @@ fn native_routes(router: &Router) -> Value {
         let mut routes = table_routes(router, table, guard.as_deref());
         if table.tier == Tier::Wildcard {
             routes.extend(any.map_or_else(Vec::new, |t| table_routes(router, t, None)));
-            routes.extend(fallback(any.and_then(|t| t.default).and_then(|d| default_cluster(router, d)).or(global_default.clone()), None));
+            routes.extend(fallback(
+                any.and_then(|t| t.default).and_then(|d| default_cluster(router, d)).or(global_default.clone()),
+                None,
+            ));
         }
         virtual_hosts.push(json!({"name": table.host, "domains": domains, "routes": routes}));
     }
@@ -344,8 +355,11 @@ fn table_routes(router: &Router, table: &HostTable, guard: Option<&str>) -> Vec<
             MatchKind::StringPrefix => json!({"prefix": route.path}),
         };
         let cluster = cluster_name(&router.ingresses[route.ingress].namespace, &route.backend);
-        routes.push(with_guard(json!({"match": matcher, "route": {"cluster": cluster},
-            "name": format!("{} {}", router.ingresses[route.ingress].key(), route.field())}), guard));
+        routes.push(with_guard(
+            json!({"match": matcher, "route": {"cluster": cluster},
+            "name": format!("{} {}", router.ingresses[route.ingress].key(), route.field())}),
+            guard,
+        ));
     }
     let default = table.default.or(router.default).and_then(|d| default_cluster(router, d));
     match (default, guard) {
