@@ -23,6 +23,7 @@ import tempfile
 import threading
 import time
 import http.client
+import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
@@ -317,9 +318,34 @@ def bad_plugin(config, manifest):
     return config
 
 
+def shipped_strip(envoys, workdir):
+    """The shipped envoy/envoy.yaml, run on free ports: its HCM's early header mutation, as Envoy
+    itself reads it (from /config_dump: no YAML parser needed)."""
+    with open(os.path.join(ROOT, "envoy", "envoy.yaml")) as f:
+        text = f.read()
+    port, admin = free_port(), free_port()
+    text = text.replace("port_value: 10000", f"port_value: {port}").replace("port_value: 9901", f"port_value: {admin}")
+    text = text.replace("address: 0.0.0.0", "address: 127.0.0.1")
+    text = text.replace("filename: target/", f"filename: {ROOT}/target/")
+    path = write(workdir, "shipped.yaml", text)
+    envoy = envoys.start("shipped", path, admin, workdir).wait_ready()
+    with urllib.request.urlopen(f"http://127.0.0.1:{admin}/config_dump?resource=static_listeners", timeout=5) as r:
+        dump = json.load(r)
+    listener = dump["configs"][0]["listener"]
+    hcm = listener["filter_chains"][0]["filters"][0]["typed_config"]
+    check(hcm.get("normalize_path") and hcm.get("merge_slashes")
+          and hcm.get("path_with_escaped_slashes_action") in ("REJECT_REQUEST", "UNESCAPE_AND_REDIRECT"),
+          "shipped envoy.yaml normalises paths and refuses escaped slashes")
+    envoy.stop()
+    envoys.started.remove(envoy)
+    return hcm["early_header_mutation_extensions"]
+
+
 def fail_open(envoys, workdir, noop_wasm, shop):
-    """A filter that panics per request, under FAIL_OPEN: Envoy skips it. With the shipped strip the
-    client's routing header is gone before routing; without it, the client picks the backend."""
+    """A filter that panics per request, under FAIL_OPEN: Envoy skips it. With the shipped strip
+    (envoy/envoy.yaml's, as Envoy reads it) the client's routing header is gone before routing;
+    without it, the client picks the backend."""
+    strip_config = shipped_strip(envoys, workdir)
     for strip in (True, False):
         name = f"fail-open-{'strip' if strip else 'nostrip'}"
         config = harness.envoy_config([shop], noop_wasm, 1, 2, 3)
@@ -329,7 +355,9 @@ def fail_open(envoys, workdir, noop_wasm, shop):
         hcm = config["static_resources"]["listeners"][0]["filter_chains"][0]["filters"][0]["typed_config"]
         plugin = hcm["http_filters"][0]["typed_config"]["config"]["configuration"]
         plugin["value"] = json.dumps({"panicPerRequest": True})
-        if not strip:
+        if strip:
+            hcm["early_header_mutation_extensions"] = strip_config
+        else:
             del hcm["early_header_mutation_extensions"]
         front.start(config)
         answers = [front.get("shop.example.com", "/public", [("x-ingress-backend", "shop/admin:80")]) for _ in range(5)]

@@ -102,10 +102,13 @@ class Envoy:
     def __init__(self, name, config, admin, directory, concurrency=1, extra=()):
         self.name = name
         self.admin = admin
-        self.config_path = os.path.join(directory, f"{name}.json")
         self.log_path = os.path.join(directory, f"{name}.log")
-        with open(self.config_path, "w") as f:
-            json.dump(config, f)
+        if isinstance(config, str):  # a configuration file as is
+            self.config_path = config
+        else:
+            self.config_path = os.path.join(directory, f"{name}.json")
+            with open(self.config_path, "w") as f:
+                json.dump(config, f)
         self.log = open(self.log_path, "w")
         self.process = subprocess.Popen(
             [ENVOY, "-c", self.config_path, "--concurrency", str(concurrency), "--disable-hot-restart",
