@@ -28,7 +28,9 @@ TICK = os.sysconf("SC_CLK_TCK")
 
 
 def manifests(paths, workdir):
-    """`paths` Prefix paths over 10 hosts, one Ingress per host, 10 paths per Service."""
+    """`paths` paths (two Prefix to one Exact) over 10 hosts, one Ingress per host. Every path has
+    the same backend: the three fronts then use one upstream cluster alike, and differ only in how
+    they choose it."""
     hosts = 10
     docs, requests = [], []
     per_host = max(1, paths // hosts)
@@ -38,7 +40,7 @@ def manifests(paths, workdir):
         for p in range(per_host):
             path = f"/api/v{p % 7}/res{p}"
             entries.append({"path": path, "pathType": "Prefix" if p % 3 else "Exact",
-                            "backend": {"service": {"name": f"svc{h}-{p // 10}", "port": {"number": 80}}}})
+                            "backend": {"service": {"name": "backend", "port": {"number": 80}}}})
             requests.append((host, path + ("/item/42" if p % 3 else "")))
         docs.append({"apiVersion": "networking.k8s.io/v1", "kind": "Ingress",
                      "metadata": {"name": f"app{h}", "namespace": "bench"},
@@ -75,12 +77,14 @@ def stand_in(listen, admin):
     return config
 
 
-def variants(manifest, wasm, noop_wasm, upstream):
+def variants(manifest, wasm, noop_wasm, upstream, others=()):
+    """Front configurations by name; `others`: (name, wasm) filter builds to compare as well."""
     out = {}
-    for name in ("native", "noop", "filter"):
+    builds = {"native": wasm, "noop": noop_wasm, "filter": wasm, **dict(others)}
+    for name, build in builds.items():
         port, admin = free_port(), free_port()
         extra = ["--native"] if name == "native" else []
-        config = harness.envoy_config([manifest], noop_wasm if name == "noop" else wasm, port, admin, upstream, extra)
+        config = harness.envoy_config([manifest], build, port, admin, upstream, extra)
         if name == "noop":
             # The same filter plumbing and one fixed route: what any proxy-wasm filter costs.
             hcm = config["static_resources"]["listeners"][0]["filter_chains"][0]["filters"][0]["typed_config"]
@@ -114,6 +118,9 @@ def main():
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=int, default=4)
     parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--skip-memory", action="store_true")
+    parser.add_argument("--also", action="append", default=[], metavar="NAME=WASM",
+                        help="another build of the filter to measure alongside (experiments)")
     args = parser.parse_args()
     wasm, noop = os.path.abspath(args.wasm), os.path.abspath(args.noop_wasm)
     workdir = tempfile.mkdtemp(prefix="ingress-router-bench-")
@@ -126,7 +133,8 @@ def main():
             manifest, requests = manifests(paths, workdir)
             script = wrk_script(requests, workdir, f"requests-{paths}")
             fronts = {}
-            for name, (config, port, admin) in variants(manifest, wasm, noop, upstream).items():
+            others = [tuple(a.split("=", 1)) for a in args.also]
+            for name, (config, port, admin) in variants(manifest, wasm, noop, upstream, others).items():
                 envoy = envoys.start(f"{name}-{paths}", config, admin, workdir).wait_ready()
                 host, path = requests[0]
                 status, _, _ = raw_request(port, host, path)
@@ -148,8 +156,15 @@ def main():
                          f"{med['native']['cpu_us']:.1f} | {med['noop']['cpu_us']:.1f} | {med['filter']['cpu_us']:.1f} | "
                          f"{extra_cpu:+.2f} | {ratio('filter', 'noop', 'rps'):.3f}x | {ratio('filter', 'native', 'rps'):.3f}x |")
             print(lines[-1], f"(non-2xx: {bad})", flush=True)
-            if paths == 1000:
+            for name in results:
+                if name not in ("native", "noop", "filter"):
+                    extra = statistics.median(x["cpu_us"] - y["cpu_us"] for x, y in zip(results[name], results["noop"]))
+                    print(f"  {name}: {med[name]['rps']:.0f} req/s, {med[name]['cpu_us']:.1f} µs/req, "
+                          f"{extra:+.2f} µs/req over no-op, {ratio(name, 'noop', 'rps'):.3f}x no-op throughput")
+            if paths == 1000 and not args.skip_memory:
                 memory = per_worker_memory(envoys, workdir, variants(manifest, wasm, noop, upstream), requests)
+            if args.skip_memory:
+                memory = {}
             for envoy, _ in fronts.values():
                 envoy.stop()
     finally:
