@@ -3,7 +3,9 @@
 //! routing header to the chosen cluster or answers itself. Host calls only: every decision comes
 //! from `routing`.
 
+use std::cell::Cell;
 use std::rc::Rc;
+use std::time::Duration;
 
 use proxy_wasm::hostcalls;
 use proxy_wasm::traits::{Context, HttpContext, RootContext};
@@ -16,30 +18,68 @@ use crate::routing::{Outcome, Table};
 const REASON_HEADER: &str = "x-ingress-router-reason";
 const NOT_FOUND_BODY: &[u8] = b"no Ingress rule or default backend for this host and path\n";
 
-/// Counter ids, defined at configure time.
+/// A counter: its host id, and what requests added since it was last flushed to the host. Requests
+/// only add to a cell; the root context flushes every second (and when a configuration is
+/// replaced), so a request makes no host call for metrics.
+struct Counter {
+    id: u32,
+    pending: Cell<u64>,
+}
+
+impl Counter {
+    fn define(name: &str) -> Result<Counter, Status> {
+        Ok(Counter { id: hostcalls::define_metric(MetricType::Counter, name)?, pending: Cell::new(0) })
+    }
+
+    fn add(&self) {
+        self.pending.set(self.pending.get() + 1);
+    }
+
+    fn flush(&self) {
+        let n = self.pending.replace(0);
+        if n > 0 {
+            // A failed counter update must never fail anything.
+            let _ = hostcalls::increment_metric(self.id, i64::try_from(n).unwrap_or(i64::MAX));
+        }
+    }
+}
+
 struct Metrics {
-    routed: u32,
-    default_backend: u32,
-    not_found: u32,
-    rejected: u32,
+    routed: Counter,
+    default_backend: Counter,
+    not_found: Counter,
+    rejected: Counter,
     /// By Ingress (age rank): requests it routed, by a rule or its defaultBackend.
-    per_ingress: Vec<u32>,
+    per_ingress: Vec<Counter>,
 }
 
 impl Metrics {
     fn define(table: &Table) -> Result<Metrics, Status> {
-        let counter = |name: &str| hostcalls::define_metric(MetricType::Counter, name);
         Ok(Metrics {
-            routed: counter("ingress_router.routed")?,
-            default_backend: counter("ingress_router.default_backend")?,
-            not_found: counter("ingress_router.not_found")?,
-            rejected: counter("ingress_router.rejected")?,
+            routed: Counter::define("ingress_router.routed")?,
+            default_backend: Counter::define("ingress_router.default_backend")?,
+            not_found: Counter::define("ingress_router.not_found")?,
+            rejected: Counter::define("ingress_router.rejected")?,
             per_ingress: table
                 .ingresses
                 .iter()
-                .map(|key| counter(&format!("ingress_router.ingress.{}.routed", key.replace('/', "."))))
+                .map(|key| Counter::define(&format!("ingress_router.ingress.{}.routed", key.replace('/', "."))))
                 .collect::<Result<_, _>>()?,
         })
+    }
+
+    fn flush(&self) {
+        for c in [&self.routed, &self.default_backend, &self.not_found, &self.rejected] {
+            c.flush();
+        }
+        self.per_ingress.iter().for_each(Counter::flush);
+    }
+}
+
+impl Drop for Metrics {
+    /// A replaced configuration's last counts (its requests may outlive the swap).
+    fn drop(&mut self) {
+        self.flush();
     }
 }
 
@@ -55,7 +95,7 @@ struct Shared {
 pub struct Root {
     shared: Option<Rc<Shared>>,
     /// `None` until a request finds out whether the host has `clear_route_cache`.
-    clear_route_cache: Rc<std::cell::Cell<Option<bool>>>,
+    clear_route_cache: Rc<Cell<Option<bool>>>,
 }
 
 impl Context for Root {}
@@ -95,6 +135,7 @@ impl RootContext for Root {
             }
         };
         log(LogLevel::Info, &format!("serving {} Ingresses, {} clusters", table.ingresses.len(), table.clusters.len()));
+        self.set_tick_period(Duration::from_secs(1));
         self.shared = Some(Rc::new(Shared {
             table,
             metrics,
@@ -102,6 +143,12 @@ impl RootContext for Root {
             debug_header: config.debug_header,
         }));
         true
+    }
+
+    fn on_tick(&mut self) {
+        if let Some(shared) = &self.shared {
+            shared.metrics.flush();
+        }
     }
 
     fn create_http_context(&self, _context_id: u32) -> Option<Box<dyn HttpContext>> {
@@ -120,7 +167,7 @@ impl RootContext for Root {
 struct Filter {
     /// `None` only if Envoy sends requests to a VM that never configured (it does not).
     shared: Option<Rc<Shared>>,
-    clear_route_cache: Rc<std::cell::Cell<Option<bool>>>,
+    clear_route_cache: Rc<Cell<Option<bool>>>,
     /// For the debug header: what matched, as [`Table::matched`] numbers it.
     matched: Option<u32>,
 }
@@ -142,9 +189,9 @@ impl HttpContext for Filter {
                 self.set_http_request_header_bytes(&shared.routing_header, Some(cluster.as_bytes()));
                 self.clear_route_cache();
                 let m = &shared.metrics;
-                increment(if via_default { m.default_backend } else { m.routed });
-                if let Some(&id) = m.per_ingress.get(ingress) {
-                    increment(id);
+                if via_default { &m.default_backend } else { &m.routed }.add();
+                if let Some(counter) = m.per_ingress.get(ingress) {
+                    counter.add();
                 }
                 if shared.debug_header {
                     self.matched = Some(matched);
@@ -152,12 +199,12 @@ impl HttpContext for Filter {
                 Action::Continue
             }
             Outcome::NotFound => {
-                increment(shared.metrics.not_found);
+                shared.metrics.not_found.add();
                 self.local_reply(404, "no rule or default backend", NOT_FOUND_BODY);
                 Action::Pause
             }
             Outcome::Rejected { status, reason } => {
-                increment(shared.metrics.rejected);
+                shared.metrics.rejected.add();
                 self.local_reply(status, reason, reason.as_bytes());
                 Action::Pause
             }
@@ -187,11 +234,6 @@ impl Filter {
     fn local_reply(&self, status: u32, reason: &str, body: &[u8]) {
         self.send_http_response(status, vec![(REASON_HEADER, reason), ("content-type", "text/plain")], Some(body));
     }
-}
-
-fn increment(id: u32) {
-    // A failed counter update must never fail the request.
-    let _ = hostcalls::increment_metric(id, 1);
 }
 
 fn log(level: LogLevel, message: &str) {

@@ -185,6 +185,7 @@ def conformance(envoys, workdir, wasm):
             compared += 1
     print(f"  {compared} compared, {len(skipped)} skipped (modes this build does not have: {', '.join(skipped[:5])}"
           f"{'...' if len(skipped) > 5 else ''})")
+    time.sleep(1.5)  # the filter flushes its counters to Envoy every second
     counters = front.envoy.stats("ingress_router")
     check(counters.get("wasmcustom.ingress_router.routed", 0) > 0, f"routed counter counts ({counters})")
     check(counters.get("wasmcustom.ingress_router.not_found", 0) > 0, "not_found counter counts")
