@@ -41,14 +41,16 @@ def main():
     workdir = tempfile.mkdtemp(prefix="ingress-router-demo-")
     envoys = Envoys()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # also when started in the background
     try:
         admin, upstream, stand_in_admin = free_port(), free_port(), free_port()
         generate = lambda: harness.envoy_config(args.manifests, wasm, args.port, admin, upstream, ["--debug-header"])
         config = generate()
         clusters = [c["name"] for c in config["static_resources"]["clusters"]]
         stand_in = start_stand_in(envoys, clusters, upstream, stand_in_admin, workdir)
+        stand_in.serving = config["static_resources"]["clusters"]
         dynamic = Dynamic(os.path.join(workdir, "xds"))
-        os.makedirs(dynamic.directory)
+
         front = envoys.start("front", dynamic.bootstrap(config), admin, workdir).wait_ready()
         print(f"Envoy with the ingress-router filter on http://127.0.0.1:{args.port} (admin 127.0.0.1:{admin});"
               f" stand-in backends on 127.0.0.1:{upstream}. Logs: {workdir}")
@@ -70,22 +72,23 @@ def main():
 
 
 def reload(front, dynamic, generate, stand_in, envoys, workdir):
-    """Pushes the edited manifests; returns the stand-in (restarted when the clusters changed)."""
+    """Pushes the edited manifests; returns the stand-in (restarted when the clusters changed).
+
+    Clusters are added before the listener and removed only once Envoy accepted it: whether the
+    edit is accepted or rejected, the table serving always finds its clusters."""
     try:
         config = generate()
     except RuntimeError as e:
         print(f"edit not applied, the previous table keeps serving:\n{e}")
         return stand_in
-    clusters = sorted(c["name"] for c in config["static_resources"]["clusters"])
-    if clusters != stand_in.clusters:
-        upstream = config["static_resources"]["clusters"][0]["load_assignment"]["endpoints"][0]["lb_endpoints"][0][
-            "endpoint"]["address"]["socket_address"]["port_value"]
-        stand_in.stop()
-        envoys.started.remove(stand_in)
-        stand_in = start_stand_in(envoys, clusters, upstream, stand_in.admin, workdir)
+    new = {c["name"]: c for c in config["static_resources"]["clusters"]}
+    union = {**{c["name"]: c for c in stand_in.serving}, **new}
+    if sorted(union) != stand_in.clusters:
+        stand_in = restart_stand_in(envoys, stand_in, sorted(union), workdir)
     before = front.stats("listener_manager.lds")
     log_start = len(front.log_text())
-    dynamic.push(config)
+    dynamic.push_clusters(list(union.values()))
+    dynamic.push(config, clusters=False)
     deadline = time.time() + 5
     while time.time() < deadline:
         now = front.stats("listener_manager.lds")
@@ -96,16 +99,30 @@ def reload(front, dynamic, generate, stand_in, envoys, workdir):
                 print("  " + line.split("ingress-router: ", 1)[-1])
             return stand_in
         if now.get("listener_manager.lds.update_success", 0) > before.get("listener_manager.lds.update_success", 0):
-            print(f"{time.strftime('%H:%M:%S')} reloaded ({len(clusters)} clusters)")
+            dynamic.push_clusters(list(new.values()))
+            stand_in.serving = list(new.values())
+            print(f"{time.strftime('%H:%M:%S')} reloaded ({len(new)} clusters)")
             return stand_in
         time.sleep(0.05)
     print("no answer from Envoy within 5 s; see the logs")
     return stand_in
 
 
+def restart_stand_in(envoys, stand_in, clusters, workdir):
+    serving = stand_in.serving
+    stand_in.stop()
+    envoys.started.remove(stand_in)
+    stand_in = start_stand_in(envoys, clusters, stand_in.upstream, stand_in.admin, workdir)
+    stand_in.serving = serving
+    return stand_in
+
+
 def start_stand_in(envoys, clusters, upstream, admin, workdir):
+    """The stand-in backends for these cluster names; `serving`: the clusters of the table Envoy serves."""
     stand_in = envoys.start("stand-in", stand_in_config(clusters, upstream, admin), admin, workdir)
     stand_in.clusters = sorted(clusters)
+    stand_in.upstream = upstream
+    stand_in.serving = []
     return stand_in.wait_ready()
 
 

@@ -95,7 +95,7 @@ class Front:
                                      stand_in_admin, workdir).wait_ready()
         self.clusters = sorted(set(clusters))
         self.dynamic = Dynamic(os.path.join(workdir, name))
-        os.makedirs(self.dynamic.directory, exist_ok=True)
+
         self.name = name
         self.envoy = None
 

@@ -32,7 +32,7 @@ def cli(*args, check=True):
     binary = os.environ.get("INGRESS_ROUTER", os.path.join(ROOT, "target", "debug", "ingress-router"))
     result = subprocess.run([binary, *args], capture_output=True, text=True)
     if check and result.returncode != 0:
-        raise RuntimeError(f"ingress-router {' '.join(args)} failed ({result.returncode}): {result.stderr}")
+        raise RuntimeError(f"ingress-router {args[0]} refused the manifests:\n{result.stderr.strip()}")
     return result
 
 
@@ -76,26 +76,34 @@ class Dynamic:
     listener it has."""
 
     def __init__(self, directory):
+        # One folder each: Envoy re-reads a watched file whenever anything moves into its folder,
+        # and a shared folder would re-apply the previous listener each time the clusters change.
         self.directory = directory
-        self.lds = os.path.join(directory, "lds.json")
-        self.cds = os.path.join(directory, "cds.json")
+        self.lds = os.path.join(directory, "lds", "lds.json")
+        self.cds = os.path.join(directory, "cds", "cds.json")
+        for path in (self.lds, self.cds):
+            os.makedirs(os.path.dirname(path), exist_ok=True)
         self.version = 0
 
     def bootstrap(self, config):
         """The bootstrap with its listener and clusters moved to the watched files."""
         self.push(config)
         source = lambda path: {"resource_api_version": "V3", "path_config_source": {
-            "path": path, "watched_directory": {"path": self.directory}}}
+            "path": path, "watched_directory": {"path": os.path.dirname(path)}}}
         return {"admin": config["admin"], "node": {"id": "ingress-router", "cluster": "ingress-router"},
                 "dynamic_resources": {"lds_config": source(self.lds), "cds_config": source(self.cds)}}
 
     def push(self, config, clusters=True):
         """Writes the clusters, then the listener (a listener may only name existing clusters)."""
-        self.version += 1
         static = config["static_resources"]
         if clusters:
-            atomic_write(self.cds, discovery(CLUSTER, static["clusters"], self.version))
+            self.push_clusters(static["clusters"])
+        self.version += 1
         atomic_write(self.lds, discovery(LISTENER, static["listeners"], self.version))
+
+    def push_clusters(self, clusters):
+        self.version += 1
+        atomic_write(self.cds, discovery(CLUSTER, clusters, self.version))
 
 
 class Envoy:
