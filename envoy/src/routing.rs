@@ -104,7 +104,9 @@ impl Table {
             return (None, report);
         }
 
-        // Diagnostics come with the table for now; the sealed API gives them through a separate lint call.
+        // Diagnostics come with the table for now; the sealed API gives them through a separate lint
+        // call. Seeding: the sealed API's `compile_seeded(objects, options, seed)` takes the host's
+        // clock (`proxy_wasm::hostcalls::get_current_time`) here; this core has no seed yet.
         let (router, diagnostics) = compile(&objects, &options);
         // An Ingress the apiserver would reject must not be half-served: the whole update is refused,
         // one line per bad field, and Envoy keeps the table it has.

@@ -126,17 +126,18 @@ def main():
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--pipeline", type=int, default=8, help="requests per batch on a connection")
     parser.add_argument("--skip-memory", action="store_true")
+    parser.add_argument("--paths", type=int, nargs="+", default=[10, 1000])
     parser.add_argument("--also", action="append", default=[], metavar="NAME=WASM",
                         help="another build of the filter to measure alongside (experiments)")
     args = parser.parse_args()
     wasm, noop = os.path.abspath(args.wasm), os.path.abspath(args.noop_wasm)
     workdir = tempfile.mkdtemp(prefix="ingress-router-bench-")
     envoys = Envoys()
-    lines = []
+    lines, memory = [], {}
     try:
         upstream, upstream_admin = free_port(), free_port()
         envoys.start("upstream", stand_in(upstream, upstream_admin), upstream_admin, workdir).wait_ready()
-        for paths in (10, 1000):
+        for paths in args.paths:
             manifest, requests = manifests(paths, workdir)
             script = wrk_script(requests, workdir, f"requests-{paths}", args.pipeline)
             fronts = {}
@@ -170,8 +171,6 @@ def main():
                           f"{extra:+.2f} µs/req over no-op, {ratio(name, 'noop', 'rps'):.3f}x no-op throughput")
             if paths == 1000 and not args.skip_memory:
                 memory = per_worker_memory(envoys, workdir, variants(manifest, wasm, noop, upstream), requests)
-            if args.skip_memory:
-                memory = {}
             for envoy, _ in fronts.values():
                 envoy.stop()
     finally:
