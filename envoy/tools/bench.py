@@ -91,7 +91,7 @@ def variants(manifest, wasm, noop_wasm, upstream, others=()):
         port, admin = free_port(), free_port()
         extra = ["--native"] if name == "native" else []
         config = harness.envoy_config([manifest], build, port, admin, upstream, extra)
-        if name == "noop":
+        if name == "noop" or name.startswith("fixed-"):
             # The same filter plumbing and one fixed route: what any proxy-wasm filter costs.
             hcm = config["static_resources"]["listeners"][0]["filter_chains"][0]["filters"][0]["typed_config"]
             cluster = config["static_resources"]["clusters"][0]["name"]
@@ -128,7 +128,8 @@ def main():
     parser.add_argument("--skip-memory", action="store_true")
     parser.add_argument("--paths", type=int, nargs="+", default=[10, 1000])
     parser.add_argument("--also", action="append", default=[], metavar="NAME=WASM",
-                        help="another build of the filter to measure alongside (experiments)")
+                        help="another build of the filter to measure alongside (experiments); a NAME "
+                             "starting with fixed- gets the no-op filter's fixed route")
     args = parser.parse_args()
     wasm, noop = os.path.abspath(args.wasm), os.path.abspath(args.noop_wasm)
     workdir = tempfile.mkdtemp(prefix="ingress-router-bench-")
