@@ -86,7 +86,7 @@ test-envoy: envoy-wasm
 
 # wrk on loopback: native routes vs the no-op filter vs this filter, at 10 and 1 000 paths.
 bench-envoy: envoy-wasm
-	@command -v wrk >/dev/null || { sudo apt-get install -y wrk || apt-get install -y wrk; }
+	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; } || { sudo apt-get update -qq && sudo apt-get install -y -qq wrk; }
 	$(CARGO) build --locked --release
 	ENVOY=$(ENVOY) INGRESS_ROUTER=target/release/ingress-router python3 envoy/tools/bench.py --wasm $(ENVOY_WASM) --noop-wasm $(NOOP_WASM)
 
