@@ -99,14 +99,21 @@ impl Rejection {
 
 impl core::error::Error for Rejection {}
 
-impl fmt::Display for Rejection {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+impl Rejection {
+    /// Why, in words (also its `Display`): static, so a proxy can answer with it without formatting.
+    pub fn message(self) -> &'static str {
+        match self {
             Rejection::EscapedSlash => {
                 "the path contains an escaped slash (%2F or %5C) and escaped slashes are rejected"
             }
             Rejection::PathTooLong => "the path is too long to normalise",
-        })
+        }
+    }
+}
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.message())
     }
 }
 
@@ -207,11 +214,19 @@ pub struct Decision<'r> {
     matched: Option<MatchedRule<'r>>,
     default_from: Option<IngressRef<'r>>,
     rejection: Option<Rejection>,
+    answer: Option<usize>,
 }
 
 impl<'r> Decision<'r> {
     pub(crate) fn rejected(rejection: Rejection) -> Self {
-        Decision { via: Via::Rejected, backend: None, matched: None, default_from: None, rejection: Some(rejection) }
+        Decision {
+            via: Via::Rejected,
+            backend: None,
+            matched: None,
+            default_from: None,
+            rejection: Some(rejection),
+            answer: None,
+        }
     }
 
     pub(crate) fn of(raw: &table::Decision<'r>) -> Self {
@@ -231,6 +246,7 @@ impl<'r> Decision<'r> {
             matched,
             default_from: if raw.via == Via::DefaultBackend { ingress } else { None },
             rejection: None,
+            answer: raw.answer,
         }
     }
 
@@ -256,6 +272,14 @@ impl<'r> Decision<'r> {
     /// Why the proxy refused the request, when [`via`](Self::via) is [`Via::Rejected`].
     pub fn rejection(&self) -> Option<Rejection> {
         self.rejection
+    }
+
+    /// What answered, as a number below [`Router::answer_count`](crate::Router::answer_count): each
+    /// rule path and each default backend of the table has its own, stable for the router's life.
+    /// An adapter renders what it needs per answer once (a proxy's cluster name) and finds it by
+    /// this number per request, without hashing or formatting. `None`: 404, or rejected.
+    pub fn answer(&self) -> Option<usize> {
+        self.answer
     }
 
     /// As owned data (for JSON, tests files and bindings).

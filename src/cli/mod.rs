@@ -5,6 +5,7 @@
 //! or usage, 3 internal error.
 
 mod check;
+mod envoy_config;
 mod load;
 mod show;
 mod status;
@@ -112,6 +113,9 @@ enum Command {
     /// The addresses an ingress controller writes into the Ingresses it serves, or a Service's status.
     #[command(after_help = STATUS_EXAMPLES)]
     Status(status::StatusArgs),
+    /// A complete Envoy bootstrap for the manifests: the proxy-wasm filter, or native routes.
+    #[command(after_help = envoy_config::EXAMPLES)]
+    EnvoyConfig(envoy_config::EnvoyConfigArgs),
 }
 
 /// Flags every subcommand takes.
@@ -216,7 +220,7 @@ impl Command {
             Command::Table(a) => a.json,
             Command::Validate(a) => a.json(),
             Command::Status(a) => a.json(),
-            Command::Test(_) => false,
+            Command::Test(_) | Command::EnvoyConfig(_) => false,
         }
     }
 }
@@ -233,6 +237,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Test(args) => check::run(&args.common, &args.tests, args.coverage),
         Command::Validate(args) => validate::run(&args),
         Command::Status(args) => status::run(&args),
+        Command::EnvoyConfig(args) => envoy_config::run(&args),
     }
 }
 
