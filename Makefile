@@ -20,7 +20,7 @@ demo: build
 	./target/release/ingress-router test -f $(EXAMPLE)/manifests $(EXAMPLE)/tests.yaml
 
 # Every test the project has.
-test: test-rust test-nostd
+test: test-rust test-nostd test-envoy
 
 test-rust:
 	$(CARGO) test --locked --features cli
@@ -37,7 +37,7 @@ test-nostd: wasm-target
 	$(CARGO) build --locked -p ingress-router --lib --no-default-features --target wasm32-unknown-unknown
 	$(CARGO) build --locked -p ingress-router --lib --no-default-features
 
-lint:
+lint: lint-envoy
 	$(CARGO) clippy --locked --all-targets --all-features -- -D warnings
 	$(CARGO) clippy --locked --lib --no-default-features -- -D warnings
 	$(CARGO) fmt --check
@@ -86,19 +86,19 @@ envoy-wasm: envoy-tools
 
 # Envoy on 127.0.0.1:10000 routing with the filter; edit $(MANIFESTS) and it reloads. Ctrl-C stops it all.
 envoy-demo: envoy-wasm
-	$(CARGO) build --locked --release
+	$(CARGO) build --locked --release --features cli
 	ENVOY=$(ENVOY) INGRESS_ROUTER=target/release/ingress-router python3 envoy/tools/demo.py --wasm $(ENVOY_WASM) $(MANIFESTS)
 
 # Real Envoy end to end: conformance cases, faults, a short soak (loopback only).
 test-envoy: envoy-wasm
 	$(CARGO) test --locked -p ingress-router-envoy
-	$(CARGO) build --locked
+	$(CARGO) build --locked --features cli
 	ENVOY=$(ENVOY) python3 envoy/tools/e2e.py --wasm $(ENVOY_WASM) --noop-wasm $(NOOP_WASM)
 
 # wrk on loopback: native routes vs the no-op filter vs this filter, at 10 and 1 000 paths.
 bench-envoy: envoy-wasm
 	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; } || { sudo apt-get update -qq && sudo apt-get install -y -qq wrk; }
-	$(CARGO) build --locked --release
+	$(CARGO) build --locked --release --features cli
 	ENVOY=$(ENVOY) INGRESS_ROUTER=target/release/ingress-router python3 envoy/tools/bench.py --wasm $(ENVOY_WASM) --noop-wasm $(NOOP_WASM)
 
 # The filter crate is a workspace member, not the root package: lint it on its own too.
