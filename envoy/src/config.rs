@@ -9,8 +9,9 @@
 //!  "debugHeader": false}
 //! ```
 //!
-//! Unknown keys are errors: a misspelt option silently ignored would route differently than its
-//! author thinks.
+//! Every key but the filter's own is one of the core's compile options (`CompileOptions`, the same
+//! camelCase names as everywhere else). Unknown keys are errors: a misspelt option silently ignored
+//! would route differently than its author thinks.
 
 use ingress_router::CompileOptions;
 use serde::Deserialize;
