@@ -257,6 +257,24 @@ spec:
         }
     }
 
+    /// The configuration envoy/envoy.yaml ships (the JSON block under `value: |`) compiles.
+    #[test]
+    fn shipped_configuration_serves() {
+        let yaml = include_str!("../envoy.yaml");
+        let start = yaml.find("value: |").expect("envoy.yaml has the plugin configuration");
+        let json: String = yaml[start..]
+            .lines()
+            .skip(1)
+            .take_while(|l| l.trim_start().starts_with(['{', '}', '"']))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let (t, report) = Table::build(&PluginConfig::parse(json.as_bytes()).unwrap(), SEED);
+        assert!(report.errors.is_empty(), "{:?}", report.errors);
+        let t = t.unwrap();
+        assert!(matches!(t.route(b"shop.example.com", b"/cart/1"), Outcome::Backend { cluster: "shop/cart-api:8080", .. }));
+        assert!(matches!(t.route(b"shop.example.com", b"/x"), Outcome::Backend { cluster: "shop/web:80", via_default: true, .. }));
+    }
+
     #[test]
     fn not_found_without_default() {
         let config = r#"{"manifests": {"apiVersion": "networking.k8s.io/v1", "kind": "Ingress",
