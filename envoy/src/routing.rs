@@ -271,8 +271,14 @@ spec:
         let (t, report) = Table::build(&PluginConfig::parse(json.as_bytes()).unwrap(), SEED);
         assert!(report.errors.is_empty(), "{:?}", report.errors);
         let t = t.unwrap();
-        assert!(matches!(t.route(b"shop.example.com", b"/cart/1"), Outcome::Backend { cluster: "shop/cart-api:8080", .. }));
-        assert!(matches!(t.route(b"shop.example.com", b"/x"), Outcome::Backend { cluster: "shop/web:80", via_default: true, .. }));
+        assert!(matches!(
+            t.route(b"shop.example.com", b"/cart/1"),
+            Outcome::Backend { cluster: "shop/cart-api:8080", .. }
+        ));
+        assert!(matches!(
+            t.route(b"shop.example.com", b"/x"),
+            Outcome::Backend { cluster: "shop/web:80", via_default: true, .. }
+        ));
     }
 
     #[test]
