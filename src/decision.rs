@@ -108,15 +108,22 @@ impl Rejection {
 
 impl core::error::Error for Rejection {}
 
-impl fmt::Display for Rejection {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+impl Rejection {
+    /// Why, in words (also its `Display`): static, so a proxy can answer with it without formatting.
+    pub fn message(self) -> &'static str {
+        match self {
             Rejection::EscapedSlash => {
                 "the path contains an escaped slash (%2F or %5C) and escaped slashes are rejected"
             }
             Rejection::PathTooLong => "the path is too long to normalise",
             Rejection::InvalidUri => "nginx refuses the URI: a bad '%' escape, '..' above the root, or no leading '/'",
-        })
+        }
+    }
+}
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.message())
     }
 }
 
@@ -242,6 +249,7 @@ pub struct Decision<'r> {
     redirect: Option<Redirect<'r>>,
     split: Option<[WeightedBackend<'r>; 2]>,
     pub(crate) upstream_path: Option<String>,
+    answer: Option<usize>,
 }
 
 impl<'r> Decision<'r> {
@@ -260,6 +268,7 @@ impl<'r> Decision<'r> {
             redirect: None,
             split: None,
             upstream_path: None,
+            answer: None,
         }
     }
 
@@ -298,6 +307,7 @@ impl<'r> Decision<'r> {
             backend,
             matched,
             default_from: if raw.via == Via::DefaultBackend { ingress } else { None },
+            answer: raw.answer,
             ..Decision::none()
         }
     }
@@ -342,6 +352,14 @@ impl<'r> Decision<'r> {
     /// Why the proxy refused the request, when [`via`](Self::via) is [`Via::Rejected`].
     pub fn rejection(&self) -> Option<Rejection> {
         self.rejection
+    }
+
+    /// What answered, as a number below [`Router::answer_count`](crate::Router::answer_count): each
+    /// rule path and each default backend of the table has its own, stable for the router's life.
+    /// An adapter renders what it needs per answer once (a proxy's cluster name) and finds it by
+    /// this number per request, without hashing or formatting. `None`: 404, or rejected.
+    pub fn answer(&self) -> Option<usize> {
+        self.answer
     }
 
     /// As owned data (for JSON, tests files and bindings).

@@ -12,9 +12,7 @@ use crate::decision::{self, DecisionView};
 use crate::host::{self, MAX_HOST_LEN, Tier};
 use crate::path::{self, MatchKind, PathType};
 use crate::request::Request;
-use crate::table::{
-    Decision, DefaultBackend, ExcludedIngress, HostTable, IngressInfo, Route, Router, Standing, Via, display_path,
-};
+use crate::table::{Decision, ExcludedIngress, HostTable, IngressInfo, Route, Router, Standing, Via, display_path};
 
 /// One step of the host lookup.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -291,9 +289,10 @@ impl Router {
                     Standing::Shadowed { by } => StandingView::Shadowed { by: path_ref(by) },
                     Standing::Unreachable { by } => StandingView::Unreachable { by: path_ref(by) },
                 },
+                answer: Some(r),
             }
         };
-        let default_view = |d: Option<usize>| d.map(|d| self.default_view(&self.defaults[d]));
+        let default_view = |d: Option<usize>| d.map(|d| self.default_view(d));
         TableView {
             hosts: self
                 .hosts
@@ -311,8 +310,13 @@ impl Router {
         }
     }
 
-    fn default_view(&self, d: &DefaultBackend) -> DefaultView {
-        DefaultView { backend: d.backend.to_string(), ingress: d.ingress.map(|i| self.ingresses[i].key()) }
+    fn default_view(&self, index: usize) -> DefaultView {
+        let d = &self.defaults[index];
+        DefaultView {
+            backend: d.backend.to_string(),
+            ingress: d.ingress.map(|i| self.ingresses[i].key()),
+            answer: Some(self.routes.len() + index),
+        }
     }
 }
 
@@ -406,6 +410,10 @@ pub struct PathView {
     pub backend: String,
     pub field: String,
     pub standing: StandingView,
+    /// Its [`Decision::answer`](crate::Decision::answer) number ([`Router::answer`](crate::Router::answer)).
+    /// `None` with the ingress-nginx profile, which does not number its answers.
+    #[serde(skip)]
+    pub answer: Option<usize>,
 }
 
 /// Whether a path can be chosen, and if not, which path always wins over it.
@@ -439,6 +447,10 @@ pub struct DefaultView {
     pub backend: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ingress: Option<String>,
+    /// Its [`Decision::answer`](crate::Decision::answer) number ([`Router::answer`](crate::Router::answer)).
+    /// `None` with the ingress-nginx profile, which does not number its answers.
+    #[serde(skip)]
+    pub answer: Option<usize>,
 }
 
 /// The explanation of a request the proxy refuses before routing.

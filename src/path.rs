@@ -72,6 +72,12 @@ impl MatchKind {
             },
         }
     }
+
+    /// The part of `path` that must match (see the crate's Paths section): for element-wise
+    /// prefixes, without one trailing `/`. Proxies that translate the table need it.
+    pub fn key(self, path: &str) -> &str {
+        match_key(self, path)
+    }
 }
 
 /// The key a path is stored under: the rule path, without one trailing `/` for element-wise

@@ -195,6 +195,47 @@ impl Router {
         }
     }
 
+    /// How many answers the table has (see [`Decision::answer`]). The ingress-nginx profile does
+    /// not number its answers (splits, redirects and rewrites depend on the request): 0.
+    pub fn answer_count(&self) -> usize {
+        match &self.engine {
+            Engine::Spec { table, .. } => table.routes.len() + table.defaults.len(),
+            #[cfg(feature = "nginx")]
+            Engine::Nginx(_) => 0,
+        }
+    }
+
+    /// The decision of a request answered by `answer` ([`Decision::answer`]), for rendering
+    /// per-answer data ahead of time; `None` when `answer` is not below
+    /// [`answer_count`](Self::answer_count).
+    ///
+    /// ```
+    /// use ingress_router::{compile, input, CompileOptions, Request};
+    /// let yaml = r#"
+    /// apiVersion: networking.k8s.io/v1
+    /// kind: Ingress
+    /// metadata: {name: shop, namespace: shop}
+    /// spec:
+    ///   defaultBackend: {service: {name: web, port: {number: 80}}}
+    ///   rules:
+    ///   - http: {paths: [{path: /cart, pathType: Prefix, backend: {service: {name: cart, port: {number: 80}}}}]}
+    /// "#;
+    /// let router = compile(&input::parse("shop.yaml", yaml).unwrap().into_objects(), &CompileOptions::default());
+    /// let names: Vec<String> =
+    ///     (0..router.answer_count()).map(|a| router.answer(a).unwrap().backend().unwrap().to_string()).collect();
+    /// assert_eq!(names, ["cart:80", "web:80"]);
+    /// let decision = router.route(&Request::new("example.com", "/cart/1"));
+    /// assert_eq!(router.answer(decision.answer().unwrap()), Some(decision));
+    /// assert_eq!(router.route(&Request::new("example.com", "/")).answer(), Some(1));
+    /// ```
+    pub fn answer(&self, answer: usize) -> Option<Decision<'_>> {
+        match &self.engine {
+            Engine::Spec { table, .. } => table.answer(answer).map(|raw| Decision::of(&raw)),
+            #[cfg(feature = "nginx")]
+            Engine::Nginx(_) => None,
+        }
+    }
+
     /// The options the table was compiled with.
     pub fn options(&self) -> &CompileOptions {
         match &self.engine {

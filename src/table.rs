@@ -210,6 +210,8 @@ pub struct Decision<'r> {
     pub ingress: Option<&'r IngressInfo>,
     /// The host table chosen, if any host tier matched.
     pub host_table: Option<&'r HostTable>,
+    /// What answered, numbered: the route's index, or `routes.len()` plus the default's index.
+    pub answer: Option<usize>,
 }
 
 /// The compiled table.

@@ -7,6 +7,7 @@
 mod check;
 #[cfg(feature = "nginx")]
 mod diff;
+mod envoy_config;
 mod load;
 mod show;
 mod status;
@@ -116,6 +117,9 @@ enum Command {
     /// The addresses an ingress controller writes into the Ingresses it serves, or a Service's status.
     #[command(after_help = STATUS_EXAMPLES)]
     Status(status::StatusArgs),
+    /// A complete Envoy bootstrap for the manifests: the proxy-wasm filter, or native routes.
+    #[command(after_help = envoy_config::EXAMPLES)]
+    EnvoyConfig(envoy_config::EnvoyConfigArgs),
     /// The requests two profiles answer differently (ingress-nginx vs spec), probed from every path.
     #[cfg(feature = "nginx")]
     #[command(after_help = diff::EXAMPLES)]
@@ -227,7 +231,7 @@ impl Command {
             Command::Table(a) => a.json,
             Command::Validate(a) => a.json(),
             Command::Status(a) => a.json(),
-            Command::Test(_) => false,
+            Command::Test(_) | Command::EnvoyConfig(_) => false,
             #[cfg(feature = "nginx")]
             Command::Diff(a) => a.json,
         }
@@ -246,6 +250,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Test(args) => check::run(&args.common, &args.tests, args.coverage),
         Command::Validate(args) => validate::run(&args),
         Command::Status(args) => status::run(&args),
+        Command::EnvoyConfig(args) => envoy_config::run(&args),
         #[cfg(feature = "nginx")]
         Command::Diff(args) => diff::run(&args),
     }

@@ -208,6 +208,7 @@ impl Engine {
                             backend,
                             field,
                             standing: StandingView::Active,
+                            answer: None,
                         }
                     })
                     .collect();
@@ -241,7 +242,7 @@ impl Engine {
                 .default_backend
                 .as_ref()
                 .and_then(|b| BackendRef::new("", b))
-                .map(|b| DefaultView { backend: b.to_string(), ingress: None }),
+                .map(|b| DefaultView { backend: b.to_string(), ingress: None, answer: None }),
             ingresses: self.ingresses.clone(),
             excluded,
         }

@@ -111,17 +111,44 @@ impl Router {
                 route: Some(route),
                 ingress: self.ingresses.get(winner.ingress as usize),
                 host_table: host.and_then(|h| self.hosts.get(h.table as usize)),
+                answer: Some(winner.route as usize),
             };
         }
         let declared = host.map(|h| h.default).filter(|&d| d != NONE).map(|d| d as usize);
-        let default = declared.or(self.default).and_then(|d| self.defaults.get(d));
+        let index = declared.or(self.default).filter(|&d| d < self.defaults.len());
+        let default = index.map(|d| &self.defaults[d]);
         Decision {
             via: if default.is_some() { Via::DefaultBackend } else { Via::None },
             backend: default.map(|d| &d.backend),
             route: None,
             ingress: default.and_then(|d| d.ingress).map(|i| &self.ingresses[i]),
             host_table: host.and_then(|h| self.hosts.get(h.table as usize)),
+            answer: index.map(|d| self.routes.len() + d),
         }
+    }
+
+    /// The decision a request answered by `answer` gets (see [`Decision::answer`]), without its
+    /// host table.
+    pub fn answer(&self, answer: usize) -> Option<Decision<'_>> {
+        if let Some(route) = self.routes.get(answer) {
+            return Some(Decision {
+                via: Via::Rule,
+                backend: Some(&route.backend),
+                route: Some(route),
+                ingress: self.ingresses.get(route.ingress),
+                host_table: None,
+                answer: Some(answer),
+            });
+        }
+        let default = self.defaults.get(answer - self.routes.len())?;
+        Some(Decision {
+            via: Via::DefaultBackend,
+            backend: Some(&default.backend),
+            route: None,
+            ingress: default.ingress.and_then(|i| self.ingresses.get(i)),
+            host_table: None,
+            answer: Some(answer),
+        })
     }
 
     /// The host table a request host selects: exact, then wildcard, then host-less.

@@ -1,0 +1,162 @@
+//! The plugin configuration (the JSON in Envoy's `plugin_config.configuration`).
+//!
+//! ```json
+//! {"manifests": "<YAML or JSON text>" | [<text or object>, ...] | {<object>},
+//!  "ingressClass": "nginx", "implementationSpecific": "prefix",
+//!  "routingHeader": "x-ingress-backend",
+//!  "clusterTemplate": "{namespace}/{service}:{port}",
+//!  "resourceClusterTemplate": "{namespace}/resource/{apiGroup}/{kind}/{name}",
+//!  "debugHeader": false}
+//! ```
+//!
+//! Every key but the filter's own is one of the core's compile options (`CompileOptions`, the same
+//! camelCase names as everywhere else). Unknown keys are errors: a misspelt option silently ignored
+//! would route differently than its author thinks.
+
+use ingress_router::CompileOptions;
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+pub const DEFAULT_ROUTING_HEADER: &str = "x-ingress-backend";
+pub const DEFAULT_CLUSTER_TEMPLATE: &str = "{namespace}/{service}:{port}";
+pub const DEFAULT_RESOURCE_CLUSTER_TEMPLATE: &str = "{namespace}/resource/{apiGroup}/{kind}/{name}";
+/// The response header that names the matched Ingress and rule, when `debugHeader` is on.
+pub const DEBUG_HEADER: &str = "x-ingress-router-match";
+/// The filter's own keys; every other key is one of the core's compile options.
+const FILTER_KEYS: &str = "manifests, routingHeader, clusterTemplate, resourceClusterTemplate, debugHeader";
+
+#[derive(Debug)]
+pub struct PluginConfig {
+    /// YAML or JSON text, one object, or a list of either.
+    pub manifests: Value,
+    /// The core's compile options, by their own camelCase names (`ingressClass`, `normalizePath`, ...).
+    pub options: CompileOptions,
+    pub routing_header: String,
+    pub cluster_template: String,
+    pub resource_cluster_template: String,
+    pub debug_header: bool,
+}
+
+/// The filter's keys; the rest goes to [`CompileOptions`], which refuses unknown names (serde
+/// cannot combine `flatten` with `deny_unknown_fields`, hence the two steps).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Keys {
+    manifests: Value,
+    #[serde(default = "default_routing_header")]
+    routing_header: String,
+    #[serde(default = "default_cluster_template")]
+    cluster_template: String,
+    #[serde(default = "default_resource_cluster_template")]
+    resource_cluster_template: String,
+    #[serde(default)]
+    debug_header: bool,
+    #[serde(flatten)]
+    options: Map<String, Value>,
+}
+
+fn default_routing_header() -> String {
+    DEFAULT_ROUTING_HEADER.into()
+}
+
+fn default_cluster_template() -> String {
+    DEFAULT_CLUSTER_TEMPLATE.into()
+}
+
+fn default_resource_cluster_template() -> String {
+    DEFAULT_RESOURCE_CLUSTER_TEMPLATE.into()
+}
+
+impl PluginConfig {
+    /// Reads the configuration bytes; the error names the key and position.
+    pub fn parse(bytes: &[u8]) -> Result<PluginConfig, String> {
+        if bytes.is_empty() {
+            return Err("the plugin configuration is empty: it needs at least {\"manifests\": ...}".into());
+        }
+        let keys: Keys = serde_json::from_slice(bytes).map_err(|e| format!("plugin configuration: {e}"))?;
+        let options = CompileOptions::deserialize(Value::Object(keys.options)).map_err(|e| {
+            let e = e.to_string();
+            let ours = if e.starts_with("unknown field") {
+                format!(" (or the filter's own: {FILTER_KEYS})")
+            } else {
+                String::new()
+            };
+            format!("plugin configuration: {e}{ours}")
+        })?;
+        if !valid_header_name(&keys.routing_header) {
+            return Err(format!(
+                "plugin configuration: routingHeader {:?} is not a lower-case HTTP header name",
+                keys.routing_header
+            ));
+        }
+        Ok(PluginConfig {
+            manifests: keys.manifests,
+            options,
+            routing_header: keys.routing_header,
+            cluster_template: keys.cluster_template,
+            resource_cluster_template: keys.resource_cluster_template,
+            debug_header: keys.debug_header,
+        })
+    }
+
+    /// The manifest texts, each with a name for messages (`manifests[2]`). Inline objects are
+    /// written back as JSON text, read by the same parser as files.
+    pub fn manifest_texts(&self) -> Result<Vec<(String, String)>, String> {
+        let one = |name: String, value: &Value| match value {
+            Value::String(text) => Ok((name, text.clone())),
+            Value::Object(_) => Ok((name, value.to_string())),
+            other => Err(format!("plugin configuration: {name} must be YAML/JSON text or an object, not {other}")),
+        };
+        match &self.manifests {
+            Value::Array(items) => items.iter().enumerate().map(|(i, v)| one(format!("manifests[{i}]"), v)).collect(),
+            value => one("manifests".into(), value).map(|m| vec![m]),
+        }
+    }
+}
+
+/// Lower-case token characters only: Envoy keeps header names lower-case, and `cluster_header`
+/// reads the same name.
+fn valid_header_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults() {
+        let c = PluginConfig::parse(br#"{"manifests": "kind: List"}"#).unwrap();
+        assert_eq!(c.routing_header, "x-ingress-backend");
+        assert_eq!(c.cluster_template, DEFAULT_CLUSTER_TEMPLATE);
+        assert_eq!(c.resource_cluster_template, DEFAULT_RESOURCE_CLUSTER_TEMPLATE);
+        assert!(!c.debug_header);
+        assert_eq!(c.options, CompileOptions::default());
+        assert_eq!(c.manifest_texts().unwrap(), vec![("manifests".to_string(), "kind: List".to_string())]);
+    }
+
+    #[test]
+    fn inline_objects_and_texts() {
+        let c = PluginConfig::parse(br#"{"manifests": ["a: 1", {"kind": "List"}], "ingressClass": "nginx"}"#).unwrap();
+        let texts = c.manifest_texts().unwrap();
+        assert_eq!(texts[0], ("manifests[0]".into(), "a: 1".into()));
+        assert_eq!(texts[1], ("manifests[1]".into(), r#"{"kind":"List"}"#.into()));
+        assert_eq!(c.options.ingress_class.as_deref(), Some("nginx"));
+    }
+
+    #[test]
+    fn errors_name_what_is_wrong() {
+        assert!(PluginConfig::parse(b"").unwrap_err().contains("empty"));
+        assert!(PluginConfig::parse(b"{").unwrap_err().contains("plugin configuration"));
+        assert!(PluginConfig::parse(br#"{}"#).unwrap_err().contains("manifests"));
+        let typo = PluginConfig::parse(br#"{"manifests": "", "ingresClass": "x"}"#).unwrap_err();
+        assert!(typo.contains("ingresClass") && typo.contains("routingHeader"), "{typo}");
+        let value = PluginConfig::parse(br#"{"manifests": "", "implementationSpecific": "regex"}"#).unwrap_err();
+        assert!(value.contains("implementationSpecific") && value.contains("regex"), "{value}");
+        let header = PluginConfig::parse(br#"{"manifests": "", "routingHeader": "X Bad"}"#).unwrap_err();
+        assert!(header.contains("routingHeader"), "{header}");
+        let c = PluginConfig::parse(br#"{"manifests": 3}"#).unwrap();
+        assert!(c.manifest_texts().unwrap_err().contains("manifests must be"));
+    }
+}

@@ -1,0 +1,260 @@
+//! The filter: the root context owns the compiled table (one per worker VM); each request gets a
+//! small HTTP context that reads `:authority` and `:path`, asks the table, and either sets the
+//! routing header to the chosen cluster or answers itself. Host calls only: every decision comes
+//! from `routing`.
+
+use std::cell::Cell;
+use std::rc::Rc;
+use std::time::Duration;
+
+use proxy_wasm::hostcalls;
+use proxy_wasm::traits::{Context, HttpContext, RootContext};
+use proxy_wasm::types::{Action, ContextType, LogLevel, MetricType, Status};
+
+use crate::config::{DEBUG_HEADER, PluginConfig};
+use crate::routing::{Outcome, Table};
+
+/// The response header a local reply carries to say why it was sent.
+const REASON_HEADER: &str = "x-ingress-router-reason";
+const NOT_FOUND_BODY: &[u8] = b"no Ingress rule or default backend for this host and path\n";
+
+/// A counter: its host id, and what requests added since it was last flushed to the host. Requests
+/// only add to a cell; the root context flushes every second (and when a configuration is
+/// replaced), so a request makes no host call for metrics.
+struct Counter {
+    id: u32,
+    pending: Cell<u64>,
+}
+
+impl Counter {
+    fn define(name: &str) -> Result<Counter, Status> {
+        Ok(Counter { id: hostcalls::define_metric(MetricType::Counter, name)?, pending: Cell::new(0) })
+    }
+
+    fn add(&self) {
+        self.pending.set(self.pending.get() + 1);
+    }
+
+    fn flush(&self) {
+        let n = self.pending.replace(0);
+        if n > 0 {
+            // A failed counter update must never fail anything.
+            let _ = hostcalls::increment_metric(self.id, i64::try_from(n).unwrap_or(i64::MAX));
+        }
+    }
+}
+
+struct Metrics {
+    routed: Counter,
+    default_backend: Counter,
+    not_found: Counter,
+    rejected: Counter,
+    /// By Ingress (age rank): requests it routed, by a rule or its defaultBackend.
+    per_ingress: Vec<Counter>,
+}
+
+impl Metrics {
+    fn define(table: &Table) -> Result<Metrics, Status> {
+        Ok(Metrics {
+            routed: Counter::define("ingress_router.routed")?,
+            default_backend: Counter::define("ingress_router.default_backend")?,
+            not_found: Counter::define("ingress_router.not_found")?,
+            rejected: Counter::define("ingress_router.rejected")?,
+            per_ingress: table
+                .ingresses
+                .iter()
+                .map(|key| Counter::define(&format!("ingress_router.ingress.{}.routed", key.replace('/', "."))))
+                .collect::<Result<_, _>>()?,
+        })
+    }
+
+    fn flush(&self) {
+        for c in [&self.routed, &self.default_backend, &self.not_found, &self.rejected] {
+            c.flush();
+        }
+        self.per_ingress.iter().for_each(Counter::flush);
+    }
+}
+
+impl Drop for Metrics {
+    /// A replaced configuration's last counts (its requests may outlive the swap).
+    fn drop(&mut self) {
+        self.flush();
+    }
+}
+
+/// What every request of one configuration shares.
+struct Shared {
+    table: Table,
+    metrics: Metrics,
+    routing_header: String,
+    debug_header: bool,
+}
+
+#[derive(Default)]
+pub struct Root {
+    shared: Option<Rc<Shared>>,
+    /// `None` until a request finds out whether the host has `clear_route_cache`.
+    clear_route_cache: Rc<Cell<Option<bool>>>,
+    /// Configurations compiled so far: part of the next table's seed.
+    configured: u64,
+}
+
+impl Context for Root {}
+
+impl Root {
+    /// The seed of the table's hashes: the host clock in nanoseconds (when Envoy started and when
+    /// the configuration arrived, unknown to whoever writes an Ingress), with the number of
+    /// configurations this VM compiled, through a 64-bit mixer (SplitMix64's finaliser).
+    fn seed(&mut self) -> u64 {
+        self.configured += 1;
+        let nanos = self.get_current_time().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+        let mut z = nanos ^ self.configured.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+impl RootContext for Root {
+    fn on_configure(&mut self, _size: usize) -> bool {
+        let bytes = self.get_plugin_configuration().unwrap_or_default();
+        let config = match PluginConfig::parse(&bytes) {
+            Ok(c) => c,
+            Err(e) => {
+                log(LogLevel::Error, &format!("configuration refused: {e}"));
+                return false;
+            }
+        };
+        let (table, report) = Table::build(&config, self.seed());
+        for warning in &report.warnings {
+            log(LogLevel::Warn, warning);
+        }
+        for error in &report.errors {
+            log(LogLevel::Error, error);
+        }
+        let Some(table) = table else {
+            log(
+                LogLevel::Error,
+                &format!(
+                    "configuration refused ({} problems above); the previous configuration keeps serving",
+                    report.errors.len()
+                ),
+            );
+            return false;
+        };
+        let metrics = match Metrics::define(&table) {
+            Ok(m) => m,
+            Err(status) => {
+                log(LogLevel::Error, &format!("defining metrics failed: {status:?}"));
+                return false;
+            }
+        };
+        log(LogLevel::Info, &format!("serving {} Ingresses, {} clusters", table.ingresses.len(), table.clusters.len()));
+        self.set_tick_period(Duration::from_secs(1));
+        self.shared = Some(Rc::new(Shared {
+            table,
+            metrics,
+            routing_header: config.routing_header,
+            debug_header: config.debug_header,
+        }));
+        true
+    }
+
+    fn on_tick(&mut self) {
+        if let Some(shared) = &self.shared {
+            shared.metrics.flush();
+        }
+    }
+
+    fn create_http_context(&self, _context_id: u32) -> Option<Box<dyn HttpContext>> {
+        Some(Box::new(Filter {
+            shared: self.shared.clone(),
+            clear_route_cache: self.clear_route_cache.clone(),
+            matched: None,
+        }))
+    }
+
+    fn get_type(&self) -> Option<ContextType> {
+        Some(ContextType::HttpContext)
+    }
+}
+
+struct Filter {
+    /// `None` only if Envoy sends requests to a VM that never configured (it does not).
+    shared: Option<Rc<Shared>>,
+    clear_route_cache: Rc<Cell<Option<bool>>>,
+    /// For the debug header: what answered, as [`Table::matched`] numbers it.
+    matched: Option<usize>,
+}
+
+impl Context for Filter {}
+
+impl HttpContext for Filter {
+    fn on_http_request_headers(&mut self, _headers: usize, _end_of_stream: bool) -> Action {
+        let Some(shared) = self.shared.as_deref() else {
+            self.local_reply(503, "filter not configured", b"ingress-router is not configured\n");
+            return Action::Pause;
+        };
+        // Host-owned buffers: the only allocations of a request (the core allocates none).
+        let host = self.get_http_request_header_bytes(":authority").unwrap_or_default();
+        let path = self.get_http_request_header_bytes(":path").unwrap_or_default();
+        match shared.table.route(&host, &path) {
+            Outcome::Backend { cluster, ingress, via_default, answer } => {
+                // Replaces any client-supplied value: the client never picks the cluster.
+                self.set_http_request_header_bytes(&shared.routing_header, Some(cluster.as_bytes()));
+                self.clear_route_cache();
+                let m = &shared.metrics;
+                if via_default { &m.default_backend } else { &m.routed }.add();
+                if let Some(counter) = ingress.and_then(|i| m.per_ingress.get(i)) {
+                    counter.add();
+                }
+                if shared.debug_header {
+                    self.matched = Some(answer);
+                }
+                Action::Continue
+            }
+            Outcome::NotFound => {
+                shared.metrics.not_found.add();
+                self.local_reply(404, "no rule or default backend", NOT_FOUND_BODY);
+                Action::Pause
+            }
+            Outcome::Rejected { status, reason } => {
+                shared.metrics.rejected.add();
+                self.local_reply(status, reason, reason.as_bytes());
+                Action::Pause
+            }
+        }
+    }
+
+    fn on_http_response_headers(&mut self, _headers: usize, _end_of_stream: bool) -> Action {
+        if let (Some(matched), Some(shared)) = (self.matched, self.shared.as_deref()) {
+            self.set_http_response_header(DEBUG_HEADER, Some(shared.table.matched(matched)));
+        }
+        Action::Continue
+    }
+}
+
+impl Filter {
+    /// Envoy re-resolves the route after a filter changes headers only in some releases; newer
+    /// ones need this foreign function. Asked once per VM whether it exists.
+    fn clear_route_cache(&self) {
+        let known = self.clear_route_cache.get();
+        if known == Some(false) {
+            return;
+        }
+        let present =
+            !matches!(hostcalls::call_foreign_function("clear_route_cache", Some(&[])), Err(Status::NotFound));
+        if known.is_none() {
+            self.clear_route_cache.set(Some(present));
+        }
+    }
+
+    fn local_reply(&self, status: u32, reason: &str, body: &[u8]) {
+        self.send_http_response(status, vec![(REASON_HEADER, reason), ("content-type", "text/plain")], Some(body));
+    }
+}
+
+fn log(level: LogLevel, message: &str) {
+    let _ = hostcalls::log(level, message);
+}

@@ -1,0 +1,342 @@
+//! Every call into the core lives here: reading the manifests, compiling the table, routing a
+//! request. The filter itself holds no routing, validation or status logic; it turns an
+//! [`Outcome`] into host calls.
+
+use std::collections::HashMap;
+
+use ingress_router::model::Object;
+use ingress_router::{Decision, Request, Router, Severity, Via, compile_seeded, input};
+
+use crate::clusters::{Template, cluster_name};
+use crate::config::PluginConfig;
+
+/// What one answer of the table ([`Decision::answer`]) turns into, rendered at configure time.
+#[derive(Clone, Copy, Debug)]
+struct Target {
+    /// Index into [`Table::clusters`].
+    cluster: u32,
+    /// Index into [`Table::ingresses`]; `None` for the configured default backend.
+    ingress: Option<u32>,
+}
+
+/// The compiled configuration: the core's table, and what each of its answers renders to.
+pub struct Table {
+    router: Router,
+    /// By [`Decision::answer`].
+    targets: Vec<Target>,
+    /// Distinct cluster names.
+    pub clusters: Vec<String>,
+    /// `namespace/name` of each Ingress taking part, oldest first.
+    pub ingresses: Vec<String>,
+    /// By answer, what the debug header says: `namespace/name spec.rules[i].http.paths[j]`.
+    matches: Vec<String>,
+}
+
+/// Where a request goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome<'t> {
+    Backend {
+        cluster: &'t str,
+        /// Index into [`Table::ingresses`] (`None`: the configured default backend).
+        ingress: Option<usize>,
+        /// What answered, for [`Table::matched`].
+        answer: usize,
+        via_default: bool,
+    },
+    /// No rule matched and there is no default backend.
+    NotFound,
+    /// The table refuses the request before routing (its own path normalisation).
+    Rejected { status: u32, reason: &'static str },
+}
+
+/// What configuring found: problems that stop the configuration from serving, and the rest.
+#[derive(Debug, Default)]
+pub struct Report {
+    pub errors: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+impl Table {
+    /// Reads, validates and compiles the configuration, the table's hashes keyed by `seed`.
+    /// `None` when it cannot serve; the report names every problem, each with its Ingress and
+    /// field (or the configuration key), so that the log says what to fix.
+    pub fn build(config: &PluginConfig, seed: u64) -> (Option<Table>, Report) {
+        let mut report = Report::default();
+        let templates = Template::service(&config.cluster_template)
+            .and_then(|s| Template::resource(&config.resource_cluster_template).map(|r| (s, r)));
+        let templates = match templates {
+            Ok(t) => t,
+            Err(e) => {
+                report.errors.push(e);
+                return (None, report);
+            }
+        };
+        let texts = match config.manifest_texts() {
+            Ok(texts) => texts,
+            Err(e) => {
+                report.errors.push(e);
+                return (None, report);
+            }
+        };
+        let mut objects: Vec<Object> = Vec::new();
+        for (name, text) in &texts {
+            match input::parse(name, text) {
+                Ok(parsed) => {
+                    report.warnings.extend(parsed.notes.iter().map(|n| n.to_string()));
+                    objects.extend(parsed.into_objects());
+                }
+                Err(e) => report.errors.push(e.to_string()),
+            }
+        }
+        if !report.errors.is_empty() {
+            return (None, report);
+        }
+        if !objects.iter().any(|o| matches!(o, Object::Ingress(_))) {
+            report.errors.push("the manifests hold no Ingress: nothing to route".into());
+            return (None, report);
+        }
+
+        let router = compile_seeded(&objects, &config.options, seed);
+        let view = router.table();
+        // An Ingress the apiserver would reject must not be half-served: the whole update is refused,
+        // one line per bad field, and Envoy keeps the table it has.
+        for excluded in view.excluded.iter().filter(|e| !e.errors.is_empty()) {
+            for error in &excluded.errors {
+                report.errors.push(format!("Ingress {}/{}: {error}", excluded.namespace, excluded.name));
+            }
+        }
+        for diagnostic in router.lint(&objects).iter().filter(|d| d.severity != Severity::Error) {
+            let objects: Vec<String> = diagnostic.objects.iter().map(|o| o.to_string()).collect();
+            report.warnings.push(format!("{diagnostic} [{}]", objects.join(", ")));
+        }
+        if !report.errors.is_empty() {
+            return (None, report);
+        }
+        let ingresses = view.ingresses.iter().map(|i| i.key()).collect();
+        match Table::with_targets(router, ingresses, &templates.0, &templates.1) {
+            Ok(table) => (Some(table), report),
+            Err(e) => {
+                report.errors.push(e);
+                (None, report)
+            }
+        }
+    }
+
+    /// Renders every answer of the table once: its cluster name, its Ingress, its debug text.
+    fn with_targets(
+        router: Router,
+        ingresses: Vec<String>,
+        service: &Template,
+        resource: &Template,
+    ) -> Result<Table, String> {
+        let rank: HashMap<&str, u32> = ingresses.iter().enumerate().map(|(i, k)| (k.as_str(), i as u32)).collect();
+        let mut clusters = Vec::new();
+        let mut cluster_index = HashMap::new();
+        let mut targets = Vec::with_capacity(router.answer_count());
+        let mut matches = Vec::with_capacity(router.answer_count());
+        for answer in 0..router.answer_count() {
+            let decision = router.answer(answer).ok_or("the table numbers its answers with a gap")?;
+            let (ingress, field) = answer_source(&decision);
+            let name = decision
+                .backend()
+                .and_then(|b| cluster_name(service, resource, &b))
+                .ok_or_else(|| format!("{ingress} {field}: the backend names no Service or resource"))?;
+            let cluster = *cluster_index.entry(name.clone()).or_insert_with(|| {
+                clusters.push(name);
+                clusters.len() as u32 - 1
+            });
+            targets.push(Target { cluster, ingress: rank.get(ingress.as_str()).copied() });
+            matches.push(format!("{ingress} {field}"));
+        }
+        Ok(Table { router, targets, clusters, ingresses, matches })
+    }
+
+    /// `namespace/name spec.rules[i].http.paths[j]` (or `spec.defaultBackend`) of an answer.
+    pub fn matched(&self, answer: usize) -> &str {
+        self.matches.get(answer).map_or("", String::as_str)
+    }
+
+    /// Routes one request: `host` from `:authority`, `path` from `:path` (query included; the
+    /// core ignores it, and normalises the path when the options ask). Allocates nothing.
+    pub fn route(&self, host: &[u8], path: &[u8]) -> Outcome<'_> {
+        let decision = self.router.route(&Request::from_bytes(host, path));
+        if let Some(rejection) = decision.rejection() {
+            return Outcome::Rejected { status: u32::from(rejection.status()), reason: rejection.message() };
+        }
+        let Some((answer, target)) = decision.answer().and_then(|a| Some((a, self.targets.get(a)?))) else {
+            return Outcome::NotFound;
+        };
+        Outcome::Backend {
+            cluster: self.clusters.get(target.cluster as usize).map_or("", String::as_str),
+            ingress: target.ingress.map(|i| i as usize),
+            answer,
+            via_default: decision.via() == Via::DefaultBackend,
+        }
+    }
+}
+
+/// The Ingress (`namespace/name`) and field an answer comes from.
+fn answer_source(decision: &Decision<'_>) -> (String, String) {
+    match (decision.matched(), decision.default_from()) {
+        (Some(m), _) => (m.ingress.to_string(), format!("spec.rules[{}].http.paths[{}]", m.rule_index, m.path_index)),
+        (None, Some(ingress)) => (ingress.to_string(), "spec.defaultBackend".into()),
+        (None, None) => ("(options)".into(), "defaultBackend".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SEED: u64 = 0x5eed;
+
+    const SHOP: &str = r#"
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: storefront, namespace: shop, creationTimestamp: "2024-01-01T00:00:00Z"}
+spec:
+  ingressClassName: envoy
+  defaultBackend: {service: {name: fallback, port: {name: http}}}
+  rules:
+  - host: shop.example.com
+    http:
+      paths:
+      - {path: /, pathType: Prefix, backend: {service: {name: web, port: {number: 80}}}}
+      - {path: /cart, pathType: Prefix, backend: {service: {name: cart-api, port: {number: 8080}}}}
+      - {path: /assets, pathType: Exact, backend: {resource: {apiGroup: k8s.example.com, kind: StorageBucket, name: assets}}}
+---
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: api, namespace: api}
+spec:
+  ingressClassName: envoy
+  rules:
+  - host: api.example.com
+    http:
+      paths:
+      - {path: /v1, pathType: Prefix, backend: {service: {name: v1, port: {number: 80}}}}
+"#;
+
+    fn table(extra: &str) -> (Option<Table>, Report) {
+        let config = format!(r#"{{"manifests": {}{extra}}}"#, serde_json::to_string(SHOP).unwrap());
+        Table::build(&PluginConfig::parse(config.as_bytes()).unwrap(), SEED)
+    }
+
+    #[test]
+    fn routes_to_cluster_names() {
+        let (table, report) = table("");
+        assert!(report.errors.is_empty(), "{:?}", report.errors);
+        let t = table.unwrap();
+        let backend = |host: &str, path: &str| match t.route(host.as_bytes(), path.as_bytes()) {
+            Outcome::Backend { cluster, answer, via_default, .. } => {
+                format!("{cluster} {} {via_default}", t.matched(answer))
+            }
+            other => format!("{other:?}"),
+        };
+        assert_eq!(
+            backend("shop.example.com", "/cart/items?x=1"),
+            "shop/cart-api:8080 shop/storefront spec.rules[0].http.paths[1] false"
+        );
+        assert_eq!(
+            backend("Shop.Example.com.:443", "/assets"),
+            "shop/resource/k8s.example.com/StorageBucket/assets shop/storefront spec.rules[0].http.paths[2] false"
+        );
+        assert_eq!(backend("api.example.com", "/v1/x"), "api/v1:80 api/api spec.rules[0].http.paths[0] false");
+        // No rule for the path in api.example.com's tier: the only defaultBackend answers.
+        assert_eq!(backend("api.example.com", "/v2"), "shop/fallback:http shop/storefront spec.defaultBackend true");
+        assert_eq!(t.ingresses, vec!["shop/storefront", "api/api"]);
+    }
+
+    #[test]
+    fn the_seed_changes_no_decision() {
+        let config = format!(r#"{{"manifests": {}}}"#, serde_json::to_string(SHOP).unwrap());
+        let config = PluginConfig::parse(config.as_bytes()).unwrap();
+        let (a, b) = (Table::build(&config, 1).0.unwrap(), Table::build(&config, u64::MAX).0.unwrap());
+        for (host, path) in [("shop.example.com", "/cart/x"), ("api.example.com", "/v2"), ("x", "/")] {
+            assert_eq!(a.route(host.as_bytes(), path.as_bytes()), b.route(host.as_bytes(), path.as_bytes()));
+        }
+    }
+
+    /// The configuration envoy/envoy.yaml ships (the JSON block under `value: |`) compiles.
+    #[test]
+    fn shipped_configuration_serves() {
+        let yaml = include_str!("../envoy.yaml");
+        let start = yaml.find("value: |").expect("envoy.yaml has the plugin configuration");
+        let json: String = yaml[start..]
+            .lines()
+            .skip(1)
+            .take_while(|l| l.trim_start().starts_with(['{', '}', '"']))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let (t, report) = Table::build(&PluginConfig::parse(json.as_bytes()).unwrap(), SEED);
+        assert!(report.errors.is_empty(), "{:?}", report.errors);
+        let t = t.unwrap();
+        assert!(matches!(
+            t.route(b"shop.example.com", b"/cart/1"),
+            Outcome::Backend { cluster: "shop/cart-api:8080", .. }
+        ));
+        assert!(matches!(
+            t.route(b"shop.example.com", b"/x"),
+            Outcome::Backend { cluster: "shop/web:80", via_default: true, .. }
+        ));
+    }
+
+    #[test]
+    fn not_found_without_default() {
+        let config = r#"{"manifests": {"apiVersion": "networking.k8s.io/v1", "kind": "Ingress",
+            "metadata": {"name": "a", "namespace": "ns"}, "spec": {"rules": [{"host": "a.example.com",
+            "http": {"paths": [{"path": "/a", "pathType": "Exact",
+            "backend": {"service": {"name": "a", "port": {"number": 1}}}}]}}]}}}"#;
+        let (t, _) = Table::build(&PluginConfig::parse(config.as_bytes()).unwrap(), SEED);
+        let t = t.unwrap();
+        assert_eq!(t.route(b"a.example.com", b"/b"), Outcome::NotFound);
+        assert_eq!(t.route(b"", b""), Outcome::NotFound);
+        assert!(matches!(t.route(b"a.example.com", b"/a?q"), Outcome::Backend { cluster: "ns/a:1", .. }));
+    }
+
+    #[test]
+    fn table_normalisation_when_asked() {
+        let (t, _) = table(r#", "normalizePath": true, "mergeSlashes": true, "escapedSlashes": "REJECT_REQUEST""#);
+        let t = t.unwrap();
+        assert!(matches!(
+            t.route(b"shop.example.com", b"//x/../cart"),
+            Outcome::Backend { cluster: "shop/cart-api:8080", .. }
+        ));
+        assert!(matches!(t.route(b"shop.example.com", b"/cart%2Fx"), Outcome::Rejected { status: 400, .. }));
+    }
+
+    #[test]
+    fn invalid_ingress_refuses_the_configuration() {
+        let bad = SHOP.replace("path: /cart,", "path: /cart/../admin,");
+        let config = format!(r#"{{"manifests": {}}}"#, serde_json::to_string(&bad).unwrap());
+        let (t, report) = Table::build(&PluginConfig::parse(config.as_bytes()).unwrap(), SEED);
+        assert!(t.is_none());
+        assert!(
+            report.errors.iter().any(|e| e.starts_with("Ingress shop/storefront: spec.rules[0].http.paths[1].path")),
+            "{:?}",
+            report.errors
+        );
+    }
+
+    #[test]
+    fn configuration_errors_are_named() {
+        let errors = |json: &str| match PluginConfig::parse(json.as_bytes()) {
+            Ok(config) => Table::build(&config, SEED).1.errors.join("\n"),
+            Err(e) => e,
+        };
+        assert!(errors(r#"{"manifests": "kind: Ingress\n  bad: [indent"}"#).contains("manifests"));
+        assert!(
+            errors(r#"{"manifests": "apiVersion: v1\nkind: Service\nmetadata: {name: s}"}"#).contains("no Ingress")
+        );
+        assert!(errors(r#"{"manifests": "", "implementationSpecific": "regex"}"#).contains("implementationSpecific"));
+        assert!(errors(r#"{"manifests": "", "clusterTemplate": "{svc}"}"#).contains("{svc}"));
+    }
+
+    #[test]
+    fn other_classes_are_left_out_not_refused() {
+        let (t, report) = table(r#", "ingressClass": "nginx""#);
+        assert!(report.errors.is_empty());
+        assert!(report.warnings.iter().any(|w| w.contains("class-not-served")), "{:?}", report.warnings);
+        assert_eq!(t.unwrap().route(b"shop.example.com", b"/cart"), Outcome::NotFound);
+    }
+}

@@ -1,0 +1,494 @@
+#!/usr/bin/env python3
+"""The filter in a real Envoy, end to end (loopback only; every Envoy stopped by its PID).
+
+1. Conformance: the project's routing cases (tests/cases/routing.json, schema in its README)
+   replayed through Envoy give the decision `ingress-router route --json` gives for the path Envoy
+   routes (normalize_path, merge_slashes, escaped slashes rejected), and the case's expectation.
+2. Faults: a bad configuration pushed while running is rejected and the old table keeps serving;
+   a client-supplied routing header never picks the backend (also under FAIL_OPEN with the
+   shipped strip, and the same test without the strip shows the hole it closes); dot segments,
+   double slashes, escaped dots and slashes, and odd Host headers never reach a backend other than
+   the one the normalised request selects.
+3. Soak: the manifests reloaded every second under steady load: no unexpected non-2xx, memory flat.
+
+Usage: e2e.py --wasm FILTER.wasm --noop-wasm NOOP.wasm [--soak-seconds 10]
+"""
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+import threading
+import time
+import http.client
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness  # noqa: E402
+from harness import ROOT, Dynamic, Envoys, cli, free_port, raw_request, stand_in_config  # noqa: E402
+
+# The path Envoy routes, as the HCM in `envoy-config` (and envoy/envoy.yaml) normalises it.
+ENVOY_NORMALISATION = ["--normalize-path", "--merge-slashes", "--escaped-slashes", "REJECT_REQUEST"]
+
+failures = []
+
+
+def check(condition, what):
+    if condition:
+        return True
+    failures.append(what)
+    print(f"  FAIL {what}")
+    return False
+
+
+def cases():
+    path = os.path.join(ROOT, "tests", "cases", "routing.json")
+    with open(path) as f:
+        return path, json.load(f)
+
+
+def core_flags(options):
+    """CLI flags for a case's options: (table flags, the case's own normalisation flags), or None
+    for an option the filter cannot be configured with (none today: a case with an option added
+    later is skipped, and listed, until this function learns it).
+
+    The table flags go to both `envoy-config` (the filter's configuration) and the core. The
+    normalisation options are not the filter's: Envoy normalises before any filter runs, always
+    the secure way (`ENVOY_NORMALISATION`, as envoy.yaml), so a case asking for another escaped-slash
+    action (KEEP_UNCHANGED, UNESCAPE_AND_FORWARD) or none is compared with the core under Envoy's
+    normalisation, and with its own expectation only where both normalisations decide alike."""
+    flags, normalisation = [], []
+    for key, value in (options or {}).items():
+        if key == "implementation_specific":
+            flags += ["--implementation-specific", value]
+        elif key == "ingress_class":
+            flags += ["--ingress-class", value]
+        elif key in ("normalize_path", "merge_slashes"):
+            normalisation += ["--" + key.replace("_", "-")] if value else []
+        elif key == "escaped_slashes":
+            normalisation += ["--escaped-slashes", value]
+        else:
+            return None
+    return flags, normalisation
+
+
+def invalid_ingresses(manifest, flags):
+    """The Ingresses of `manifest` the core leaves out as invalid (what the apiserver would reject)."""
+    table = json.loads(cli("table", "-f", manifest, "--json", *flags, check=False).stdout)
+    return [e for e in table.get("excluded", []) if e.get("errors")]
+
+
+def answer(status, headers, body):
+    """What Envoy's answer says: the stand-in's label, or the status of a local reply."""
+    if status == 200:
+        return body
+    return str(status)
+
+
+def core_answer(manifest, host, path, flags, normalisation=ENVOY_NORMALISATION):
+    """What the core decides for the request; by default for the path as Envoy normalises it."""
+    out = json.loads(cli("route", "-f", manifest, host, path, "--json", *normalisation, *flags).stdout)
+    return out["backend"]
+
+
+def expected(case):
+    e = case["expect"]
+    return e.get("default_service") if e["backend"] == "default" else e["backend"]
+
+
+class Front:
+    """A front Envoy with file-based LDS/CDS, the filter, and a stand-in upstream."""
+
+    def __init__(self, envoys, workdir, wasm, clusters, extra=(), name="front"):
+        self.envoys, self.workdir, self.wasm, self.extra = envoys, workdir, wasm, list(extra)
+        self.port, self.admin, self.upstream = free_port(), free_port(), free_port()
+        stand_in_admin = free_port()
+        self.stand_in = envoys.start(f"{name}-stand-in", stand_in_config(clusters, self.upstream, stand_in_admin),
+                                     stand_in_admin, workdir).wait_ready()
+        self.clusters = sorted(set(clusters))
+        self.dynamic = Dynamic(os.path.join(workdir, name))
+
+        self.name = name
+        self.envoy = None
+
+    def config(self, manifests, extra=()):
+        config = harness.envoy_config(manifests, self.wasm, self.port, self.admin, self.upstream,
+                                      [*self.extra, *extra])
+        # Every cluster any configuration of this front needs (cluster_header names them at request time).
+        template = config["static_resources"]["clusters"][0] if config["static_resources"]["clusters"] else None
+        if template:
+            config["static_resources"]["clusters"] = [dict(json.loads(json.dumps(template)), name=c,
+                                                           load_assignment=dict(template["load_assignment"], cluster_name=c))
+                                                      for c in self.clusters]
+        return config
+
+    def start(self, config):
+        self.envoy = self.envoys.start(self.name, self.dynamic.bootstrap(config), self.admin, self.workdir)
+        self.envoy.wait_ready()
+        self.wait_listener(0)
+        return self
+
+    def wait_listener(self, before_success, before_rejected=None, timeout=15):
+        """Until Envoy has applied (or rejected) the pushed listener; True when applied."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            s = self.envoy.stats("listener_manager")
+            if before_rejected is not None and s.get("listener_manager.lds.update_rejected", 0) > before_rejected:
+                return False
+            if (s.get("listener_manager.lds.update_success", 0) > before_success
+                    and s.get("listener_manager.total_listeners_warming", 0) == 0
+                    and s.get("listener_manager.total_listeners_active", 0) >= 1):
+                return True
+            time.sleep(0.05)
+        raise RuntimeError(f"listener update not applied in {timeout}s:\n{self.envoy.log_text()[-3000:]}")
+
+    def push(self, config):
+        """Pushes a listener; True when Envoy applied it, False when it rejected it."""
+        s = self.envoy.stats("listener_manager.lds")
+        success, rejected = s.get("listener_manager.lds.update_success", 0), s.get("listener_manager.lds.update_rejected", 0)
+        self.dynamic.push(config, clusters=False)
+        return self.wait_listener(success, rejected)
+
+    def get(self, host, path, headers=(), version="HTTP/1.1"):
+        return raw_request(self.port, host, path, headers, version=version)
+
+
+def clusters_of(config):
+    return [c["name"] for c in config["static_resources"]["clusters"]]
+
+
+def conformance(envoys, workdir, wasm):
+    path, all_cases = cases()
+    print(f"conformance: {len(all_cases)} cases from {os.path.relpath(path, ROOT)}")
+    groups, skipped = {}, []
+    for case in all_cases:
+        options = core_flags(case.get("options"))
+        if options is None:
+            skipped.append(case["id"])
+            continue
+        flags, case["normalisation"] = options
+        key = json.dumps([case["ingresses"], flags], sort_keys=True)
+        groups.setdefault(key, (case["ingresses"], flags, []))[2].append(case)
+    manifests, clusters = [], []
+    for i, (ingresses, flags, group) in enumerate(groups.values()):
+        manifest = os.path.join(workdir, f"group-{i}.json")
+        with open(manifest, "w") as f:
+            json.dump(ingresses, f)
+        manifests.append((manifest, flags, group))
+        clusters += clusters_of(harness.envoy_config([manifest], wasm, 1, 2, 3, flags))
+    front = Front(envoys, workdir, wasm, clusters, name="conformance")
+    first = True
+    compared = expected_checked = refused = 0
+    for manifest, flags, group in manifests:
+        config = front.config([manifest], flags)
+        if invalid_ingresses(manifest, flags):
+            # The core leaves an Ingress the apiserver would reject out and routes the rest; the
+            # filter refuses the whole configuration instead (Envoy keeps the previous one), so a
+            # typo never half-serves. These cases check that refusal, not a route.
+            if first:
+                continue
+            check(front.push(config) is False, f"{manifest}: a configuration with an invalid Ingress is refused")
+            refused += len(group)
+            continue
+        if first:
+            front.start(config)
+            first = False
+        elif not check(front.push(config), f"{manifest}: listener update applied"):
+            continue
+        for case in group:
+            host, path = case["request"]["host"], case["request"]["path"]
+            got = answer(*front.get(host, path))
+            if "#" in path:
+                # Envoy's codec answers 400 to a fragment in the request target, before any filter.
+                check(got == "400", f"{case['id']}: Envoy refuses a fragment itself ({got!r})")
+                compared += 1
+                continue
+            core = core_answer(manifest, host, path, flags)
+            check(got == core, f"{case['id']}: Envoy {got!r} == core {core!r} ({host} {path})")
+            # The case's own expectation, when its normalisation and Envoy's decide alike.
+            if core_answer(manifest, host, path, flags, case["normalisation"]) == core:
+                check(got == expected(case), f"{case['id']}: Envoy {got!r} == expected {expected(case)!r}")
+                expected_checked += 1
+            compared += 1
+    print(f"  {compared} compared with the core, {expected_checked} with the case's own expectation, "
+          f"{refused} with an invalid Ingress whose configuration Envoy refused")
+    if skipped:
+        print(f"  {len(skipped)} skipped (modes this build does not have): {', '.join(skipped)}")
+    time.sleep(1.5)  # the filter flushes its counters to Envoy every second
+    counters = front.envoy.stats("ingress_router")
+    check(counters.get("wasmcustom.ingress_router.routed", 0) > 0, f"routed counter counts ({counters})")
+    check(counters.get("wasmcustom.ingress_router.not_found", 0) > 0, "not_found counter counts")
+    check(counters.get("wasmcustom.ingress_router.default_backend", 0) > 0, "default_backend counter counts")
+    check(any(k.startswith("wasmcustom.ingress_router.ingress.") and v > 0 for k, v in counters.items()),
+          "per-Ingress counters count")
+
+
+SHOP = """
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: shop, namespace: shop, creationTimestamp: "2024-01-01T00:00:00Z"}
+spec:
+  rules:
+  - host: shop.example.com
+    http:
+      paths:
+      - {path: /public, pathType: Prefix, backend: {service: {name: public, port: {number: 80}}}}
+      - {path: /admin, pathType: Prefix, backend: {service: {name: admin, port: {number: 80}}}}
+      - {path: /a/b, pathType: Exact, backend: {service: {name: ab, port: {number: 80}}}}
+---
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: other, namespace: other, creationTimestamp: "2024-01-02T00:00:00Z"}
+spec:
+  rules:
+  - http:
+      paths:
+      - {path: /, pathType: Prefix, backend: {service: {name: catch-all, port: {number: 80}}}}
+"""
+
+
+def write(workdir, name, text):
+    path = os.path.join(workdir, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def faults(envoys, workdir, wasm, noop_wasm):
+    print("faults: bad configuration, client routing header, paths and hosts")
+    shop = write(workdir, "shop.yaml", SHOP)
+    bootstrap = harness.envoy_config([shop], wasm, 1, 2, 3)
+    front = Front(envoys, workdir, wasm, clusters_of(bootstrap), name="faults", extra=["--debug-header"])
+    front.start(front.config([shop]))
+
+    # The debug header names the Ingress and rule.
+    status, headers, body = front.get("shop.example.com", "/public/x")
+    check((status, body) == (200, "public:80"), f"/public/x reaches public:80 ({status} {body})")
+    check(headers.get("x-ingress-router-match") == "shop/shop spec.rules[0].http.paths[0]",
+          f"debug header names the rule ({headers.get('x-ingress-router-match')})")
+    status, headers, body = front.get("nowhere.example.com", "/x")
+    check(status == 200 and body == "catch-all:80", "host-less rule catches other hosts")
+
+    # No backend: a local 404 that says why.
+    only = write(workdir, "only.yaml", SHOP.split("---")[0])
+    check(front.push(front.config([only])), "narrower manifests applied")
+    status, headers, body = front.get("nowhere.example.com", "/x")
+    check(status == 404 and "x-ingress-router-reason" in headers and body.strip(),
+          f"no backend: local 404 with a reason header and a body ({status} {headers})")
+
+    # A bad configuration is rejected; the old table keeps serving.
+    bad = write(workdir, "bad.yaml", SHOP.replace("path: /admin,", "path: /admin/../x,"))
+    before = front.envoy.log_text()
+    check(front.push(front.config([bad])) is False, "invalid Ingress: listener update rejected")
+    log = front.envoy.log_text()[len(before):]
+    check("Ingress shop/shop: spec.rules[0].http.paths[1].path" in log,
+          "the rejection is logged naming the Ingress and the field")
+    status, _, body = front.get("shop.example.com", "/admin")
+    check((status, body) == (200, "admin:80"), f"old table keeps serving after a rejected update ({status} {body})")
+    status, _, _ = front.get("nowhere.example.com", "/x")
+    check(status == 404, "old table (not the rejected one, not a mix) keeps serving")
+    syntax = write(workdir, "syntax.yaml", "kind: Ingress\n  bad: [unclosed\n")
+    check(front.push(bad_plugin(front.config([shop]), syntax)) is False,
+          "YAML syntax error: listener update rejected")
+    check(front.push(front.config([shop])), "good manifests apply again")
+
+    # The client never picks the cluster.
+    for host, path in [("shop.example.com", "/public/x"), ("elsewhere.example.com", "/admin"),
+                       ("shop.example.com", "/zzz")]:
+        status, headers, body = front.get(host, path, [("x-ingress-backend", "shop/admin:80"),
+                                                       ("X-Ingress-Backend", "shop/admin:80")])
+        want = core_answer(shop, host, path, [])
+        check(answer(status, headers, body) == want, f"client x-ingress-backend ignored on {host}{path} "
+                                                     f"({status} {body!r}, core {want!r})")
+    check(front.push(front.config([only])), "narrower manifests applied")
+    status, _, body = front.get("nowhere.example.com", "/x", [("x-ingress-backend", "shop/admin:80")])
+    check(status == 404 and body != "admin:80", f"client header on a 404 does not reach admin ({status} {body})")
+    check(front.push(front.config([shop])), "good manifests apply again")
+
+    # Paths: Envoy normalises, the filter routes the normalised path, the backend gets that same path.
+    for path in ["/public/../admin", "//admin", "/%2e%2e/admin", "/public/%2E%2E/admin", "/public/./../admin/x",
+                 "/public%2F..%2Fadmin", "/public%2f..%2fadmin", "/admin%2Fx", "/public%5C..%5Cadmin", "/a//b",
+                 "/a/./b", "/a/b/", "/A/B", "/public?/../admin", "/public#/../admin", "/public%00/admin"]:
+        status, headers, body = front.get("shop.example.com", path)
+        core = core_answer(shop, "shop.example.com", path, [])
+        # Envoy may refuse a path the core would route (400: a fragment, a NUL): never a backend then.
+        refused = status == 400 and "x-ingress-router-reason" not in headers
+        check(answer(status, headers, body) == core or refused, f"path {path}: Envoy {status} {body!r} == core {core!r}")
+        if status == 200:
+            seen = headers.get("x-seen-path", "")
+            check(core_answer(shop, "shop.example.com", seen, []) == body,
+                  f"path {path}: the path the backend sees ({seen}) selects {body}")
+    # Hosts: port, case, trailing dot, none.
+    for host in ["shop.example.com:10000", "SHOP.Example.COM", "shop.example.com.", "shop.example.com.:80",
+                 "shop.example.com..", "*.example.com", "shop.example.com:abc", ""]:
+        status, headers, body = front.get(host, "/admin")
+        if status == 200:
+            core = core_answer(shop, host, "/admin", [])
+            check(body == core, f"host {host!r}: Envoy {body!r} == core {core!r}")
+        else:
+            check(body not in ("admin:80", "public:80"), f"host {host!r}: refused ({status}) without a backend")
+    for version in ["HTTP/1.1", "HTTP/1.0"]:
+        status, _, body = front.get(None, "/admin", version=version)
+        check(status != 200 or body == core_answer(shop, "", "/admin", []),
+              f"no Host ({version}): {status} {body!r} is what the core says for an empty host")
+
+    fail_open(envoys, workdir, noop_wasm, shop)
+
+
+def bad_plugin(config, manifest):
+    """A listener whose filter configuration embeds a manifest file's text as is."""
+    with open(manifest) as f:
+        text = f.read()
+    for f in config["static_resources"]["listeners"][0]["filter_chains"][0]["filters"][0]["typed_config"]["http_filters"]:
+        if f["name"] == "envoy.filters.http.wasm":
+            plugin = f["typed_config"]["config"]["configuration"]
+            value = json.loads(plugin["value"])
+            value["manifests"] = text
+            plugin["value"] = json.dumps(value)
+    return config
+
+
+def shipped_strip(envoys, workdir):
+    """The shipped envoy/envoy.yaml, run on free ports: its HCM's early header mutation, as Envoy
+    itself reads it (from /config_dump: no YAML parser needed)."""
+    with open(os.path.join(ROOT, "envoy", "envoy.yaml")) as f:
+        text = f.read()
+    port, admin = free_port(), free_port()
+    text = text.replace("port_value: 10000", f"port_value: {port}").replace("port_value: 9901", f"port_value: {admin}")
+    text = text.replace("address: 0.0.0.0", "address: 127.0.0.1")
+    text = text.replace("filename: target/", f"filename: {ROOT}/target/")
+    path = write(workdir, "shipped.yaml", text)
+    envoy = envoys.start("shipped", path, admin, workdir).wait_ready()
+    with urllib.request.urlopen(f"http://127.0.0.1:{admin}/config_dump?resource=static_listeners", timeout=5) as r:
+        dump = json.load(r)
+    listener = dump["configs"][0]["listener"]
+    hcm = listener["filter_chains"][0]["filters"][0]["typed_config"]
+    check(hcm.get("normalize_path") and hcm.get("merge_slashes")
+          and hcm.get("path_with_escaped_slashes_action") in ("REJECT_REQUEST", "UNESCAPE_AND_REDIRECT"),
+          "shipped envoy.yaml normalises paths and refuses escaped slashes")
+    envoy.stop()
+    envoys.started.remove(envoy)
+    return hcm["early_header_mutation_extensions"]
+
+
+def fail_open(envoys, workdir, noop_wasm, shop):
+    """A filter that panics per request, under FAIL_OPEN: Envoy skips it. With the shipped strip
+    (envoy/envoy.yaml's, as Envoy reads it) the client's routing header is gone before routing;
+    without it, the client picks the backend."""
+    strip_config = shipped_strip(envoys, workdir)
+    for strip in (True, False):
+        name = f"fail-open-{'strip' if strip else 'nostrip'}"
+        config = harness.envoy_config([shop], noop_wasm, 1, 2, 3)
+        front = Front(envoys, workdir, noop_wasm, clusters_of(config), name=name,
+                      extra=["--failure-policy", "FAIL_OPEN"])
+        config = front.config([shop])
+        hcm = config["static_resources"]["listeners"][0]["filter_chains"][0]["filters"][0]["typed_config"]
+        plugin = hcm["http_filters"][0]["typed_config"]["config"]["configuration"]
+        plugin["value"] = json.dumps({"panicPerRequest": True})
+        if strip:
+            hcm["early_header_mutation_extensions"] = strip_config
+        else:
+            del hcm["early_header_mutation_extensions"]
+        front.start(config)
+        answers = [front.get("shop.example.com", "/public", [("x-ingress-backend", "shop/admin:80")]) for _ in range(5)]
+        reached_admin = [a for a in answers if a[2] == "admin:80"]
+        if strip:
+            check(not reached_admin, f"FAIL_OPEN with the shipped strip: client header never reaches admin "
+                                     f"({[a[0] for a in answers]})")
+        else:
+            # The control: the same test finds the hole the strip closes (so the test above can fail).
+            check(reached_admin, f"FAIL_OPEN without the strip lets the client pick (control) ({[a[0] for a in answers]})")
+
+
+def soak(envoys, workdir, wasm, seconds):
+    print(f"soak: reload every second for {seconds} s under steady load")
+    a = write(workdir, "soak-a.yaml", SHOP)
+    b = write(workdir, "soak-b.yaml", SHOP.replace("/a/b", "/a/c"))
+    clusters = clusters_of(harness.envoy_config([a], wasm, 1, 2, 3)) + clusters_of(harness.envoy_config([b], wasm, 1, 2, 3))
+    front = Front(envoys, workdir, wasm, clusters, name="soak")
+    front.start(front.config([a]))
+    configs = [front.config([a]), front.config([b])]
+    stop = threading.Event()
+    results = {"ok": 0, "bad": [], "reconnects": 0}
+    lock = threading.Lock()
+
+    def load():
+        conn = None
+        while not stop.is_set():
+            try:
+                if conn is None:
+                    conn = http.client.HTTPConnection("127.0.0.1", front.port, timeout=5)
+                conn.request("GET", "/public/x", headers={"Host": "shop.example.com"})
+                r = conn.getresponse()
+                body = r.read().decode()
+                with lock:
+                    if r.status == 200 and body == "public:80":
+                        results["ok"] += 1
+                    else:
+                        results["bad"].append((r.status, body))
+                if r.getheader("connection", "").lower() == "close":
+                    conn.close()
+                    conn = None
+            except (OSError, http.client.HTTPException) as e:
+                # A connection closed by a draining listener between requests is retried, not an answer.
+                if conn is not None:
+                    conn.close()
+                conn = None
+                with lock:
+                    results["reconnects"] += 1
+                if not isinstance(e, (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError)):
+                    with lock:
+                        results["bad"].append(("error", repr(e)))
+
+    threads = [threading.Thread(target=load) for _ in range(4)]
+    for t in threads:
+        t.start()
+    time.sleep(2)  # warm up before the first memory reading
+    rss_start = front.envoy.rss_kb()
+    for i in range(seconds):
+        check(front.push(configs[i % 2]), f"soak reload {i} applied")
+        time.sleep(max(0.0, 1.0 - 0.05))
+    time.sleep(1)
+    rss_end = front.envoy.rss_kb()
+    stop.set()
+    for t in threads:
+        t.join()
+    print(f"  {results['ok']} requests answered 200, {len(results['bad'])} not, {results['reconnects']} idle "
+          f"connections closed by a draining listener and reopened; RSS {rss_start} -> {rss_end} KiB")
+    check(results["ok"] > 0 and not results["bad"], f"soak: no unexpected non-2xx ({results['bad'][:5]})")
+    check(rss_end <= rss_start * 1.25 + 8 * 1024, f"soak: memory flat ({rss_start} -> {rss_end} KiB)")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--wasm", required=True)
+    parser.add_argument("--noop-wasm", required=True)
+    parser.add_argument("--soak-seconds", type=int, default=10)
+    parser.add_argument("--only", choices=["conformance", "faults", "soak"])
+    args = parser.parse_args()
+    wasm, noop = os.path.abspath(args.wasm), os.path.abspath(args.noop_wasm)
+    workdir = tempfile.mkdtemp(prefix="ingress-router-e2e-")
+    envoys = Envoys()
+    try:
+        if args.only in (None, "conformance"):
+            conformance(envoys, workdir, wasm)
+            envoys.stop_all()
+        if args.only in (None, "faults"):
+            faults(envoys, workdir, wasm, noop)
+            envoys.stop_all()
+        if args.only in (None, "soak"):
+            soak(envoys, workdir, wasm, args.soak_seconds)
+    finally:
+        envoys.stop_all()
+    if failures:
+        print(f"{len(failures)} checks failed (logs in {workdir})")
+        return 1
+    shutil.rmtree(workdir, ignore_errors=True)
+    print("all Envoy end-to-end checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

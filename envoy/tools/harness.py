@@ -1,0 +1,240 @@
+"""Running real Envoys on loopback for the demo, the end-to-end tests and the benchmark.
+
+Every process started here is recorded and stopped by its PID (`Envoys.stop_all`). Ports are
+chosen free by the kernel. Configurations come from `ingress-router envoy-config`; this module only
+rearranges them (file-based LDS and CDS, stand-in backends).
+"""
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CACHE = os.path.join(os.path.expanduser("~"), ".cache", "ingress-router")
+ENVOY = os.environ.get("ENVOY", os.path.join(CACHE, "venv", "bin", "envoy"))
+ROUTING_HEADER = "x-ingress-backend"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def cli(*args, check=True):
+    """Runs the ingress-router CLI (INGRESS_ROUTER or the debug build)."""
+    binary = os.environ.get("INGRESS_ROUTER", os.path.join(ROOT, "target", "debug", "ingress-router"))
+    result = subprocess.run([binary, *args], capture_output=True, text=True)
+    if check and result.returncode != 0:
+        raise RuntimeError(f"ingress-router {args[0]} refused the manifests:\n{result.stderr.strip()}")
+    return result
+
+
+def envoy_config(manifests, wasm, listen, admin, upstream, extra=()):
+    """The bootstrap `envoy-config` writes, as a dict. `manifests`: files or folders."""
+    args = ["envoy-config", "--wasm", wasm, "--listen", f"127.0.0.1:{listen}", "--admin", f"127.0.0.1:{admin}",
+            "--upstream", f"127.0.0.1:{upstream}", "--resource-upstream", f"127.0.0.1:{upstream}"]
+    for m in manifests:
+        args += ["-f", m]
+    return json.loads(cli(*args, *extra).stdout)
+
+
+def label(cluster):
+    """What a stand-in backend answers for a cluster: `<service>:<port>` or `resource:<apiGroup>/<Kind>/<name>`."""
+    namespace, rest = cluster.split("/", 1)
+    if rest.startswith("resource/"):
+        return "resource:" + rest[len("resource/"):]
+    return rest
+
+
+def atomic_write(path, value):
+    """Writes JSON and moves it into place in one step: Envoy never reads half a file."""
+    directory = os.path.dirname(path)
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-")
+    with os.fdopen(fd, "w") as f:
+        json.dump(value, f)
+    os.rename(tmp, path)
+
+
+def discovery(type_url, resources, version):
+    return {"version_info": str(version), "resources": [{"@type": type_url, **r} for r in resources]}
+
+
+LISTENER = "type.googleapis.com/envoy.config.listener.v3.Listener"
+CLUSTER = "type.googleapis.com/envoy.config.cluster.v3.Cluster"
+
+
+class Dynamic:
+    """A front Envoy whose listener (LDS) and clusters (CDS) come from files in `directory`,
+    replaced atomically: Envoy sees each edit within a second and rejects a bad one, keeping the
+    listener it has."""
+
+    def __init__(self, directory):
+        # One folder each: Envoy re-reads a watched file whenever anything moves into its folder,
+        # and a shared folder would re-apply the previous listener each time the clusters change.
+        self.directory = directory
+        self.lds = os.path.join(directory, "lds", "lds.json")
+        self.cds = os.path.join(directory, "cds", "cds.json")
+        for path in (self.lds, self.cds):
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+        self.version = 0
+
+    def bootstrap(self, config):
+        """The bootstrap with its listener and clusters moved to the watched files."""
+        self.push(config)
+        source = lambda path: {"resource_api_version": "V3", "path_config_source": {
+            "path": path, "watched_directory": {"path": os.path.dirname(path)}}}
+        return {"admin": config["admin"], "node": {"id": "ingress-router", "cluster": "ingress-router"},
+                "dynamic_resources": {"lds_config": source(self.lds), "cds_config": source(self.cds)}}
+
+    def push(self, config, clusters=True):
+        """Writes the clusters, then the listener (a listener may only name existing clusters)."""
+        static = config["static_resources"]
+        if clusters:
+            self.push_clusters(static["clusters"])
+        self.version += 1
+        atomic_write(self.lds, discovery(LISTENER, static["listeners"], self.version))
+
+    def push_clusters(self, clusters):
+        self.version += 1
+        atomic_write(self.cds, discovery(CLUSTER, clusters, self.version))
+
+
+class Envoy:
+    def __init__(self, name, config, admin, directory, concurrency=1, extra=()):
+        self.name = name
+        self.admin = admin
+        self.log_path = os.path.join(directory, f"{name}.log")
+        if isinstance(config, str):  # a configuration file as is
+            self.config_path = config
+        else:
+            self.config_path = os.path.join(directory, f"{name}.json")
+            with open(self.config_path, "w") as f:
+                json.dump(config, f)
+        self.log = open(self.log_path, "w")
+        self.process = subprocess.Popen(
+            [ENVOY, "-c", self.config_path, "--concurrency", str(concurrency), "--disable-hot-restart",
+             "--drain-time-s", "1", "--parent-shutdown-time-s", "2", "-l", "warning", *extra],
+            stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+        self.pid = self.process.pid
+
+    def wait_ready(self, timeout=30):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"envoy {self.name} exited ({self.process.returncode}):\n{self.log_text()[-3000:]}")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.admin}/ready", timeout=1) as r:
+                    if r.status == 200:
+                        return self
+            except OSError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError(f"envoy {self.name} not ready after {timeout}s:\n{self.log_text()[-3000:]}")
+
+    def log_text(self):
+        with open(self.log_path, errors="replace") as f:
+            return f.read()
+
+    def stats(self, pattern=""):
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.admin}/stats?filter={pattern}", timeout=5) as r:
+            out = {}
+            for line in r.read().decode().splitlines():
+                key, _, value = line.partition(": ")
+                if value.strip().lstrip("-").isdigit():
+                    out[key] = int(value)
+            return out
+
+    def stat(self, name):
+        return self.stats("^" + re.escape(name) + "$").get(name, 0)
+
+    def rss_kb(self):
+        with open(f"/proc/{self.pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        return 0
+
+    def cpu_ticks(self):
+        """utime + stime of the Envoy process, in clock ticks (/proc/<pid>/stat)."""
+        with open(f"/proc/{self.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])
+
+    def stop(self):
+        if self.process.poll() is None:
+            os.kill(self.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.kill(self.pid, signal.SIGKILL)
+                self.process.wait()
+        self.log.close()
+
+
+class Envoys:
+    """Every Envoy started, stopped together by PID."""
+
+    def __init__(self):
+        self.started = []
+
+    def start(self, *args, **kwargs):
+        e = Envoy(*args, **kwargs)
+        self.started.append(e)
+        return e
+
+    def stop_all(self):
+        for e in reversed(self.started):
+            e.stop()
+        self.started.clear()
+
+
+def stand_in_config(clusters, listen, admin):
+    """A second Envoy that answers 200 with the label of the cluster named by the routing header
+    (`cluster_header` routed on exactly that value), and the path it received in `x-seen-path`."""
+    routes = [{"match": {"prefix": "/", "headers": [{"name": ROUTING_HEADER, "string_match": {"exact": c}}]},
+               "direct_response": {"status": 200, "body": {"inline_string": label(c)}}} for c in sorted(set(clusters))]
+    routes.append({"match": {"prefix": "/"},
+                   "direct_response": {"status": 299, "body": {"inline_string": "stand-in: unknown cluster"}}})
+    hcm = {"@type": "type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager",
+           "stat_prefix": "stand_in",
+           "route_config": {"virtual_hosts": [{"name": "all", "domains": ["*"], "routes": routes,
+                                               "response_headers_to_add": [{"header": {"key": "x-seen-path", "value": "%REQ(:PATH)%"}}]}]},
+           "http_filters": [{"name": "envoy.filters.http.router", "typed_config": {
+               "@type": "type.googleapis.com/envoy.extensions.filters.http.router.v3.Router"}}]}
+    return {"admin": {"address": {"socket_address": {"address": "127.0.0.1", "port_value": admin}}},
+            "static_resources": {"listeners": [{"name": "stand_in", "address": {"socket_address": {
+                "address": "127.0.0.1", "port_value": listen}}, "filter_chains": [{"filters": [{
+                    "name": "envoy.filters.network.http_connection_manager", "typed_config": hcm}]}]}]}}
+
+
+def raw_request(port, host, path, headers=(), timeout=5, version="HTTP/1.1"):
+    """One request with exactly these bytes on the wire (odd paths and Host headers included).
+    Returns (status, headers dict lower-cased, body)."""
+    lines = [f"GET {path} {version}"]
+    if host is not None:
+        lines.append(f"Host: {host}")
+    lines += [f"{k}: {v}" for k, v in headers]
+    lines += ["Connection: close", "", ""]
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        s.sendall("\r\n".join(lines).encode("latin-1"))
+        data = b""
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    head_lines = head.decode("latin-1").split("\r\n")
+    status = int(head_lines[0].split()[1]) if head_lines and len(head_lines[0].split()) > 1 else 0
+    hdrs = {}
+    for line in head_lines[1:]:
+        k, _, v = line.partition(":")
+        hdrs[k.strip().lower()] = v.strip()
+    return status, hdrs, body.decode("utf-8", "replace")

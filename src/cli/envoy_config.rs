@@ -1,0 +1,384 @@
+//! `envoy-config`: a complete Envoy bootstrap for the given manifests, so nobody writes clusters
+//! by hand. Either with the proxy-wasm filter (manifests embedded in its configuration, routing by
+//! `cluster_header`) or, with `--native`, with the equivalent native RouteConfiguration: one
+//! virtual host per host tier, routes in the core's precedence order, the way Envoy-based
+//! controllers translate Ingress.
+//!
+//! Precedence is never decided here: the routes of each host table come in the order the core's
+//! table gives them, and Envoy takes the first route that matches, which is then the winner.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use clap::Args;
+use ingress_router::model::{Object, Service};
+use ingress_router::{
+    BackendRef, CompileOptions, Decision, EscapedSlashes, HostView, MatchKind, Router, ServicePort, StandingView,
+    TableView, Tier, compile,
+};
+use serde_json::{Map, Value, json};
+
+use super::{Common, Failure, load, print, show};
+
+pub const EXAMPLES: &str = "\
+Examples:
+  ingress-router envoy-config -f examples/shop/manifests --wasm ingress_router_envoy.wasm > envoy.json
+  ingress-router envoy-config -f examples/shop/manifests --wasm x.wasm --native
+  ingress-router envoy-config -f manifests/ --wasm x.wasm --upstream 127.0.0.1:8080 --listen 127.0.0.1:10000
+
+The output is JSON, which Envoy reads as YAML too: envoy -c envoy.json";
+
+#[derive(Args)]
+pub struct EnvoyConfigArgs {
+    #[command(flatten)]
+    common: Common,
+    /// The filter's .wasm file (the path Envoy will read).
+    #[arg(long, value_name = "PATH")]
+    wasm: PathBuf,
+    /// Native Envoy routes instead of the filter.
+    #[arg(long)]
+    native: bool,
+    /// Listener address.
+    #[arg(long, value_name = "HOST:PORT", default_value = "0.0.0.0:10000")]
+    listen: String,
+    /// Admin interface address.
+    #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:9901")]
+    admin: String,
+    /// Address of each Service cluster; `{service}`, `{namespace}`, `{port}` (the port number,
+    /// named ports resolved through the Services in the input).
+    #[arg(long, value_name = "TEMPLATE", default_value = "{service}.{namespace}.svc.cluster.local:{port}")]
+    upstream: String,
+    /// Address of resource-backend clusters (`{namespace}`, `{kind}`, `{name}`); without it they have no endpoints.
+    #[arg(long, value_name = "TEMPLATE")]
+    resource_upstream: Option<String>,
+    /// The request header the filter sets and the route's cluster_header reads.
+    #[arg(long, value_name = "NAME", default_value = "x-ingress-backend")]
+    routing_header: String,
+    /// Add the response header naming the matched Ingress and rule (x-ingress-router-match).
+    #[arg(long)]
+    debug_header: bool,
+    /// What Envoy does when the filter fails: FAIL_RELOAD, FAIL_CLOSED or FAIL_OPEN.
+    #[arg(long, value_name = "POLICY", default_value = "FAIL_RELOAD")]
+    failure_policy: String,
+}
+
+/// One Envoy cluster: its name (as the filter names it) and where it points.
+struct Cluster {
+    name: String,
+    address: Option<(String, u16)>,
+}
+
+pub fn run(args: &EnvoyConfigArgs) -> Result<i32, Failure> {
+    if !matches!(args.failure_policy.as_str(), "FAIL_RELOAD" | "FAIL_CLOSED" | "FAIL_OPEN") {
+        return Err(Failure(format!(
+            "--failure-policy {}: expected FAIL_RELOAD, FAIL_CLOSED or FAIL_OPEN",
+            args.failure_policy
+        )));
+    }
+    let loaded = load::load(&args.common.files)?;
+    loaded.require_ingress("nothing to route")?;
+    let objects = loaded.objects();
+    let options = load::options(&args.common, &CompileOptions::default());
+    let router = compile(&objects, &options);
+    for d in &router.lint(&objects) {
+        load::stderr(d);
+    }
+    let services: Vec<&Service> = objects
+        .iter()
+        .filter_map(|o| match o {
+            Object::Service(s) => Some(s),
+            _ => None,
+        })
+        .collect();
+    let clusters = clusters(args, &router, &services)?;
+    let route_config = if args.native {
+        native_routes(&router.table(), &answer_clusters(&router))
+    } else {
+        json!({"name": "ingress", "virtual_hosts": [{"name": "ingress", "domains": ["*"],
+            "routes": [{"match": {"prefix": "/"}, "route": {"cluster_header": args.routing_header}}]}]})
+    };
+    let mut plugin = Map::new();
+    plugin.insert(
+        "manifests".into(),
+        json!(objects.iter().filter(|o| !matches!(o, Object::Service(_))).collect::<Vec<_>>()),
+    );
+    // Only the options given: the filter's compile options refuse a null.
+    if let Some(class) = &args.common.ingress_class {
+        plugin.insert("ingressClass".into(), json!(class));
+    }
+    if let Some(mode) = args.common.implementation_specific {
+        plugin.insert("implementationSpecific".into(), json!(mode));
+    }
+    plugin.insert("routingHeader".into(), json!(args.routing_header));
+    plugin.insert("debugHeader".into(), json!(args.debug_header));
+    let plugin = Value::Object(plugin);
+    let bootstrap = bootstrap(args, route_config, &plugin, &clusters)?;
+    print(&show::json(&bootstrap));
+    Ok(0)
+}
+
+/// `host:port` into its parts.
+fn address(text: &str, what: &str) -> Result<(String, u16), Failure> {
+    let bad = || Failure(format!("{what} {text:?}: expected HOST:PORT"));
+    let (host, port) = text.rsplit_once(':').ok_or_else(bad)?;
+    let port = port.parse::<u16>().map_err(|_| bad())?;
+    Ok((host.trim_matches(['[', ']']).to_string(), port))
+}
+
+fn socket(host: &str, port: u16) -> Value {
+    json!({"socket_address": {"address": host, "port_value": port}})
+}
+
+/// The cluster name the filter gives a backend with its default templates.
+pub fn cluster_name(backend: &BackendRef<'_>) -> String {
+    let namespace = backend.namespace();
+    match backend {
+        BackendRef::Resource { api_group, kind, name, .. } => format!("{namespace}/resource/{api_group}/{kind}/{name}"),
+        _ => format!("{namespace}/{backend}"),
+    }
+}
+
+/// The cluster name of each answer of the table ([`Decision::answer`]); `""` for one without a backend.
+fn answer_clusters(router: &Router) -> Vec<String> {
+    (0..router.answer_count())
+        .map(|a| router.answer(a).and_then(|d| d.backend()).map_or_else(String::new, |b| cluster_name(&b)))
+        .collect()
+}
+
+/// `namespace/name field` of the rule or defaultBackend an answer comes from.
+fn answer_source(decision: &Decision<'_>) -> String {
+    match (decision.matched(), decision.default_from()) {
+        (Some(m), _) => format!("Ingress {} spec.rules[{}].http.paths[{}]", m.ingress, m.rule_index, m.path_index),
+        (None, Some(ingress)) => format!("Ingress {ingress} spec.defaultBackend"),
+        (None, None) => "the configured defaultBackend".into(),
+    }
+}
+
+/// One cluster per backend the table references, sorted by name.
+fn clusters(args: &EnvoyConfigArgs, router: &Router, services: &[&Service]) -> Result<Vec<Cluster>, Failure> {
+    let mut found: BTreeMap<String, Cluster> = BTreeMap::new();
+    let decisions = (0..router.answer_count()).filter_map(|a| router.answer(a));
+    for decision in decisions {
+        let Some(backend) = decision.backend() else { continue };
+        let name = cluster_name(&backend);
+        if found.contains_key(&name) {
+            continue;
+        }
+        let namespace = backend.namespace();
+        let address = match (backend, &args.resource_upstream) {
+            (BackendRef::Service { name: service, port, .. }, _) => {
+                let port = match port {
+                    Some(ServicePort::Number(n)) => i64::from(n),
+                    Some(ServicePort::Name(port_name)) if args.upstream.contains("{port}") => {
+                        resolve_port(services, namespace, service, port_name).ok_or_else(|| {
+                            Failure(format!(
+                                "{} names port {port_name:?} of Service {namespace}/{service}, and no Service \
+                                 {namespace}/{service} with a port of that name is in the input; add the Service \
+                                 manifest with -f, or give --upstream an address without {{port}}",
+                                answer_source(&decision),
+                            ))
+                        })?
+                    }
+                    _ => 0,
+                };
+                let text = args
+                    .upstream
+                    .replace("{service}", service)
+                    .replace("{namespace}", namespace)
+                    .replace("{port}", &port.to_string());
+                Some(address(&text, "--upstream")?)
+            }
+            (BackendRef::Resource { kind, name: resource, .. }, Some(template)) => {
+                let text =
+                    template.replace("{namespace}", namespace).replace("{kind}", kind).replace("{name}", resource);
+                Some(address(&text, "--resource-upstream")?)
+            }
+            _ => {
+                load::stderr(&format_args!(
+                    "note: cluster {name} ({}) is a resource backend and has no endpoints; \
+                     give --resource-upstream to point it somewhere",
+                    answer_source(&decision)
+                ));
+                None
+            }
+        };
+        found.insert(name.clone(), Cluster { name, address });
+    }
+    Ok(found.into_values().collect())
+}
+
+fn resolve_port(services: &[&Service], namespace: &str, service: &str, port_name: &str) -> Option<i64> {
+    services
+        .iter()
+        .filter(|s| s.metadata.name == service && s.metadata.namespace_or_default() == namespace)
+        .flat_map(|s| s.spec.ports.iter())
+        .find(|p| p.name.as_deref() == Some(port_name))
+        .map(|p| p.port)
+}
+
+fn bootstrap(
+    args: &EnvoyConfigArgs,
+    route_config: Value,
+    plugin: &Value,
+    clusters: &[Cluster],
+) -> Result<Value, Failure> {
+    let (listen_host, listen_port) = address(&args.listen, "--listen")?;
+    let (admin_host, admin_port) = address(&args.admin, "--admin")?;
+    let mut http_filters = Vec::new();
+    if !args.native {
+        http_filters.push(json!({
+            "name": "envoy.filters.http.wasm",
+            "typed_config": {
+                "@type": "type.googleapis.com/envoy.extensions.filters.http.wasm.v3.Wasm",
+                "config": {
+                    "name": "ingress-router",
+                    "root_id": "ingress-router",
+                    "failure_policy": args.failure_policy,
+                    "vm_config": {
+                        "vm_id": "ingress-router",
+                        "runtime": "envoy.wasm.runtime.v8",
+                        "code": {"local": {"filename": args.wasm.display().to_string()}}
+                    },
+                    "configuration": {
+                        "@type": "type.googleapis.com/google.protobuf.StringValue",
+                        "value": plugin.to_string()
+                    }
+                }
+            }
+        }));
+    }
+    http_filters.push(json!({"name": "envoy.filters.http.router",
+        "typed_config": {"@type": "type.googleapis.com/envoy.extensions.filters.http.router.v3.Router"}}));
+    let escaped = match args.common.escaped_slashes {
+        Some(EscapedSlashes::UnescapeAndRedirect) => "UNESCAPE_AND_REDIRECT",
+        _ => "REJECT_REQUEST",
+    };
+    let hcm = json!({
+        "@type": "type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager",
+        "stat_prefix": "ingress",
+        // Route on the path the backend will see (SEMANTICS: paths and security inside a proxy).
+        "normalize_path": true,
+        "merge_slashes": true,
+        "path_with_escaped_slashes_action": escaped,
+        "strip_any_host_port": args.native,
+        // The client never names the cluster: the routing header goes before any filter runs.
+        "early_header_mutation_extensions": [{
+            "name": "envoy.http.early_header_mutation.header_mutation",
+            "typed_config": {
+                "@type": "type.googleapis.com/envoy.extensions.http.early_header_mutation.header_mutation.v3.HeaderMutation",
+                "mutations": [{"remove": args.routing_header}]
+            }
+        }],
+        "route_config": route_config,
+        "http_filters": http_filters,
+    });
+    let clusters: Vec<Value> = clusters
+        .iter()
+        .map(|c| {
+            let endpoints: Vec<Value> =
+                c.address.iter().map(|(host, port)| json!({"endpoint": {"address": socket(host, *port)}})).collect();
+            json!({
+                "name": c.name,
+                "type": "STRICT_DNS",
+                "connect_timeout": "1s",
+                "load_assignment": {"cluster_name": c.name, "endpoints": [{"lb_endpoints": endpoints}]}
+            })
+        })
+        .collect();
+    Ok(json!({
+        "admin": {"address": socket(&admin_host, admin_port)},
+        "static_resources": {
+            "listeners": [{
+                "name": "ingress",
+                "address": socket(&listen_host, listen_port),
+                "filter_chains": [{"filters": [{"name": "envoy.filters.network.http_connection_manager", "typed_config": hcm}]}]
+            }],
+            "clusters": clusters
+        }
+    }))
+}
+
+/// The native RouteConfiguration: one virtual host per host table, routes in precedence order.
+/// `clusters`: the cluster of each answer ([`answer_clusters`]).
+fn native_routes(table: &TableView, clusters: &[String]) -> Value {
+    let cluster = |answer: Option<usize>| answer.and_then(|a| clusters.get(a)).filter(|c| !c.is_empty()).cloned();
+    let any = table.hosts.iter().find(|t| t.tier == Tier::Any);
+    let global_default = table.default_backend.as_ref().and_then(|d| cluster(d.answer));
+    let mut virtual_hosts = Vec::new();
+    for host in &table.hosts {
+        let (domains, guard) = match host.tier {
+            Tier::Exact => (vec![host.host.clone(), format!("{}.", host.host)], None),
+            // Envoy's `*.foo.com` covers any number of labels, an Ingress wildcard exactly one:
+            // the wildcard's routes are guarded, and hosts with more labels fall through to the
+            // host-less rules, appended after them.
+            Tier::Wildcard => {
+                let suffix = host.host.trim_start_matches('*');
+                let regex = format!("(?i)^[^.:]+{}\\.?(:[0-9]+)?$", suffix.replace('.', "\\."));
+                (vec![host.host.clone(), format!("{}.", host.host)], Some(regex))
+            }
+            _ => continue,
+        };
+        let mut routes = host_routes(host, &cluster, &global_default, guard.as_deref());
+        if host.tier == Tier::Wildcard {
+            routes.extend(any.map_or_else(Vec::new, |t| host_routes(t, &cluster, &global_default, None)));
+            let any_default = any.and_then(|t| t.default_backend.as_ref()).and_then(|d| cluster(d.answer));
+            routes.extend(fallback(any_default.or(global_default.clone()), None));
+        }
+        virtual_hosts.push(json!({"name": host.host, "domains": domains, "routes": routes}));
+    }
+    let mut routes = any.map_or_else(Vec::new, |t| host_routes(t, &cluster, &global_default, None));
+    if any.is_none() {
+        routes.extend(fallback(global_default, None));
+    }
+    virtual_hosts.push(json!({"name": "(any host)", "domains": ["*"], "routes": routes}));
+    json!({"name": "ingress", "virtual_hosts": virtual_hosts})
+}
+
+/// A catch-all route to the default backend, if there is one.
+fn fallback(cluster: Option<String>, guard: Option<&str>) -> Option<Value> {
+    cluster.map(|c| with_guard(json!({"match": {"prefix": "/"}, "route": {"cluster": c}}), guard))
+}
+
+fn with_guard(mut route: Value, guard: Option<&str>) -> Value {
+    if let Some(regex) = guard {
+        route["match"]["headers"] = json!([{"name": ":authority", "string_match": {"safe_regex": {"regex": regex}}}]);
+    }
+    route
+}
+
+/// The host's routes, strongest first, then its default backend (or the global one).
+fn host_routes(
+    host: &HostView,
+    cluster: &impl Fn(Option<usize>) -> Option<String>,
+    global_default: &Option<String>,
+    guard: Option<&str>,
+) -> Vec<Value> {
+    let mut routes = Vec::new();
+    for path in &host.paths {
+        if path.standing != StandingView::Active {
+            continue; // another route always wins its requests
+        }
+        let key = path.match_kind.key(&path.path);
+        let matcher = match path.match_kind {
+            MatchKind::Exact => json!({"path": path.path}),
+            MatchKind::ElementPrefix if key.is_empty() => json!({"prefix": "/"}),
+            MatchKind::ElementPrefix => json!({"path_separated_prefix": key}),
+            MatchKind::StringPrefix => json!({"prefix": path.path}),
+        };
+        let Some(cluster) = cluster(path.answer) else { continue };
+        routes.push(with_guard(
+            json!({"match": matcher, "route": {"cluster": cluster}, "name": format!("{} {}", path.ingress, path.field)}),
+            guard,
+        ));
+    }
+    let default = host.default_backend.as_ref().and_then(|d| cluster(d.answer)).or_else(|| global_default.clone());
+    match (default, guard) {
+        // A guarded (wildcard) tier that was chosen must not fall through to the host-less routes after it.
+        (None, Some(_)) => routes.push(with_guard(
+            json!({"match": {"prefix": "/"}, "direct_response": {"status": 404, "body": {"inline_string": "no Ingress rule or default backend for this host and path\n"}}}),
+            guard,
+        )),
+        (default, guard) => routes.extend(fallback(default, guard)),
+    }
+    routes
+}

@@ -1,0 +1,114 @@
+//! `ingress-router envoy-config`: the Envoy bootstrap it writes (the real Envoy runs it in
+//! `make test-envoy`; here its shape, clusters, named ports and the native routes' order).
+
+use std::process::Command;
+
+use serde_json::Value;
+
+const SHOP: &str = "examples/shop/manifests";
+
+fn run(args: &[&str]) -> (i32, Value, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_ingress-router"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let json = serde_json::from_str(&stdout).unwrap_or(Value::Null);
+    (out.status.code().unwrap_or(-1), json, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+fn hcm(config: &Value) -> &Value {
+    &config["static_resources"]["listeners"][0]["filter_chains"][0]["filters"][0]["typed_config"]
+}
+
+fn cluster_names(config: &Value) -> Vec<&str> {
+    config["static_resources"]["clusters"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect()
+}
+
+#[test]
+fn filter_bootstrap() {
+    let (code, config, stderr) = run(&["envoy-config", "-f", SHOP, "--wasm", "/x.wasm", "--ingress-class", "nginx"]);
+    assert_eq!(code, 0, "{stderr}");
+    let hcm = hcm(&config);
+    assert_eq!(hcm["normalize_path"], true);
+    assert_eq!(hcm["merge_slashes"], true);
+    assert_eq!(hcm["path_with_escaped_slashes_action"], "REJECT_REQUEST");
+    assert_eq!(
+        hcm["early_header_mutation_extensions"][0]["typed_config"]["mutations"][0]["remove"],
+        "x-ingress-backend"
+    );
+    assert_eq!(hcm["route_config"]["virtual_hosts"][0]["routes"][0]["route"]["cluster_header"], "x-ingress-backend");
+    let wasm = &hcm["http_filters"][0]["typed_config"]["config"];
+    assert_eq!(wasm["failure_policy"], "FAIL_RELOAD");
+    assert_eq!(wasm["vm_config"]["runtime"], "envoy.wasm.runtime.v8");
+    assert_eq!(wasm["vm_config"]["code"]["local"]["filename"], "/x.wasm");
+    let plugin: Value = serde_json::from_str(wasm["configuration"]["value"].as_str().unwrap()).unwrap();
+    assert_eq!(plugin["ingressClass"], "nginx");
+    // The manifests are embedded without the Services (only the filter reads them).
+    let kinds: Vec<&str> = plugin["manifests"].as_array().unwrap().iter().filter_map(|o| o["kind"].as_str()).collect();
+    assert!(kinds.contains(&"Ingress") && !kinds.contains(&"Service"), "{kinds:?}");
+    assert_eq!(hcm["http_filters"][1]["name"], "envoy.filters.http.router");
+
+    // One cluster per referenced Service port, named as the filter names it (port as written),
+    // pointing at the Service's DNS name and port number (named ports through the Service).
+    let names = cluster_names(&config);
+    assert!(names.contains(&"shop/cart-api:80"), "{names:?}");
+    let api_v1 =
+        config["static_resources"]["clusters"].as_array().unwrap().iter().find(|c| c["name"] == "shop/api-v1:http");
+    let address = &api_v1.expect("named-port cluster")["load_assignment"]["endpoints"][0]["lb_endpoints"][0]["endpoint"]
+        ["address"]["socket_address"];
+    assert_eq!(address["address"], "api-v1.shop.svc.cluster.local");
+    assert_eq!(address["port_value"], 8080);
+}
+
+#[test]
+fn named_port_without_service_is_a_clear_error() {
+    let (code, _, stderr) = run(&["envoy-config", "-f", "examples/shop/manifests/api.yaml", "--wasm", "/x.wasm"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("Ingress shop/api spec.rules[0].http.paths[0]") && stderr.contains("\"http\""), "{stderr}");
+    // An upstream without {port} needs no resolution.
+    let (code, config, stderr) = run(&[
+        "envoy-config",
+        "-f",
+        "examples/shop/manifests/api.yaml",
+        "--wasm",
+        "/x.wasm",
+        "--upstream",
+        "127.0.0.1:8080",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(cluster_names(&config).contains(&"shop/api-v1:http"));
+}
+
+#[test]
+fn native_routes_follow_the_table_order() {
+    let (code, config, stderr) =
+        run(&["envoy-config", "-f", SHOP, "--wasm", "/x.wasm", "--native", "--ingress-class", "nginx"]);
+    assert_eq!(code, 0, "{stderr}");
+    let hcm = hcm(&config);
+    assert_eq!(hcm["http_filters"].as_array().unwrap().len(), 1, "no wasm filter in native mode");
+    let vhosts = hcm["route_config"]["virtual_hosts"].as_array().unwrap();
+    let shop = vhosts.iter().find(|v| v["name"] == "shop.example.com").expect("a virtual host per host");
+    let matchers: Vec<String> = shop["routes"].as_array().unwrap().iter().map(|r| r["match"].to_string()).collect();
+    // Precedence: the Exact /cart/checkout (longer) before the Prefix /cart, the defaultBackend last.
+    let checkout = matchers.iter().position(|m| m.contains("\"path\":\"/cart/checkout\"")).expect("exact route");
+    let cart = matchers.iter().position(|m| m.contains("\"path_separated_prefix\":\"/cart\"")).expect("prefix route");
+    assert!(checkout < cart, "{matchers:?}");
+    assert_eq!(matchers.last().unwrap(), r#"{"prefix":"/"}"#);
+    assert_eq!(shop["routes"].as_array().unwrap().last().unwrap()["route"]["cluster"], "shop/web:80");
+    // A wildcard covers one label: its routes are guarded, and deeper hosts fall through to the host-less rules.
+    let tenants = vhosts.iter().find(|v| v["name"] == "*.shop.example.com").expect("wildcard virtual host");
+    let first = &tenants["routes"][0]["match"];
+    assert!(
+        first["headers"][0]["string_match"]["safe_regex"]["regex"].as_str().unwrap().starts_with("(?i)^[^.:]+\\.shop")
+    );
+    assert!(
+        tenants["routes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["match"]["path"] == "/status" && r["match"]["headers"].is_null())
+    );
+    assert_eq!(vhosts.last().unwrap()["domains"][0], "*");
+}
