@@ -35,6 +35,8 @@ pub mod request;
 pub mod status;
 pub mod table;
 pub mod validation;
+#[cfg(feature = "yaml")]
+pub mod views;
 
 pub use diagnostics::{Diagnostic, Severity};
 pub use explain::{DecisionView, Explanation, TableView};

@@ -1,0 +1,275 @@
+//! The wasm-bindgen adapter behind the `ingress-router` npm package: JavaScript values in, the
+//! core's own views out, serialised with serde-wasm-bindgen. Conversions only; every call into the
+//! core is in `engine`. The JavaScript entries (`pkg/js/`) initialise the module and register the
+//! error class; `pkg/index.d.ts` types what these functions return.
+
+mod engine;
+mod error;
+
+use std::collections::BTreeMap;
+
+use ingress_router::Router as CoreRouter;
+use ingress_router::diagnostics::Diagnostic;
+use ingress_router::input::Input;
+use ingress_router::model::Object;
+use ingress_router::{CompileOptions, Request};
+use js_sys::JsString;
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+
+pub use error::Failure;
+
+#[wasm_bindgen(start)]
+fn start() {
+    console_error_panic_hook::set_once();
+}
+
+/// Registers the class thrown errors are made with (the entry's `IngressRouterError`).
+#[wasm_bindgen(js_name = setErrorClass)]
+pub fn set_error_class(class: js_sys::Function) {
+    error::set_class(class);
+}
+
+#[wasm_bindgen]
+pub fn version() -> String {
+    engine::version().into()
+}
+
+/// A compiled routing table.
+#[wasm_bindgen]
+pub struct Router {
+    router: CoreRouter,
+    diagnostics: Vec<Diagnostic>,
+}
+
+#[wasm_bindgen]
+impl Router {
+    /// Which backend serves `request` (`{host, path, method?, headers?}` or a URL).
+    pub fn route(&self, request: JsValue) -> Result<JsValue, JsValue> {
+        let owned = RequestInput::from_js(&request)?;
+        let headers = owned.header_refs();
+        let view = engine::route(&self.router, &owned.request(&headers)?);
+        Ok(to_js(&view)?)
+    }
+
+    /// The whole decision, step by step (`explain --json`).
+    pub fn explain(&self, request: JsValue) -> Result<JsValue, JsValue> {
+        let owned = RequestInput::from_js(&request)?;
+        let headers = owned.header_refs();
+        Ok(to_js(&engine::explain(&self.router, &owned.request(&headers)?))?)
+    }
+
+    /// The compiled table (`table --json`).
+    pub fn table(&self) -> Result<JsValue, JsValue> {
+        Ok(to_js(&engine::table(&self.router))?)
+    }
+
+    /// What compiling found wrong or worth knowing.
+    #[wasm_bindgen(getter)]
+    pub fn diagnostics(&self) -> Result<JsValue, JsValue> {
+        Ok(to_js(&self.diagnostics)?)
+    }
+}
+
+/// Compiles manifests (YAML or JSON text, an object, or an array of objects).
+#[wasm_bindgen]
+pub fn compile(manifests: JsValue, options: JsValue) -> Result<Router, JsValue> {
+    let options: CompileOptionsInput = from_js_options(&options)?;
+    let (input, _) = read_manifests(&manifests)?;
+    let objects = objects(&input);
+    let (router, diagnostics) = engine::compile(&objects, &options.build()?);
+    Ok(Router { router, diagnostics })
+}
+
+/// The apiserver's answer for every Ingress and IngressClass, then the diagnostics (`validate --json`).
+#[wasm_bindgen]
+pub fn validate(manifests: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    let options: ValidateOptionsInput = from_js_options(&options)?;
+    let (input, text) = read_manifests(&manifests)?;
+    let stored = match &options.update {
+        update if update.is_null() || update.is_undefined() => Vec::new(),
+        update => objects(&read_manifests(update)?.0),
+    };
+    let compile = engine::compile_options(
+        options.ingress_class.clone(),
+        options.implementation_specific.as_deref(),
+        options.profile.as_deref(),
+    )?;
+    let report = engine::validate(&input, &text, &stored, &compile, options.strict.unwrap_or(false));
+    Ok(to_js(&report)?)
+}
+
+/// The status a controller publishing `publish_service` writes into each Ingress (`status --json`).
+#[wasm_bindgen(js_name = ingressStatus)]
+pub fn ingress_status(manifests: JsValue, publish_service: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    let publish = string_argument(&publish_service, "publishService")?;
+    let options: StatusOptionsInput = from_js_options(&options)?;
+    let (input, _) = read_manifests(&manifests)?;
+    let view = engine::ingress_status(&objects(&input), options.ingress_class.as_deref(), &publish)?;
+    Ok(to_js(&view)?)
+}
+
+/// A Service's spec and status (`status --service --json`).
+#[wasm_bindgen(js_name = serviceStatus)]
+pub fn service_status(manifests: JsValue, service: JsValue) -> Result<JsValue, JsValue> {
+    let service = string_argument(&service, "service")?;
+    let (input, _) = read_manifests(&manifests)?;
+    Ok(to_js(&engine::service_status(&objects(&input), &service)?)?)
+}
+
+// ------------------------------------------------------------------------------------------------
+// Conversions
+// ------------------------------------------------------------------------------------------------
+
+/// Outputs as plain JavaScript objects, the shape of the CLI's `--json` (absent `Option`s: `null`).
+fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, Failure> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| Failure::new("internal", format!("cannot convert the result to JavaScript: {e}")))
+}
+
+fn describe(value: &JsValue) -> String {
+    if value.is_null() { "null".into() } else { value.js_typeof().as_string().unwrap_or_default() }
+}
+
+/// The manifests read, and the text line numbers refer to (empty when they were given as objects).
+fn read_manifests(value: &JsValue) -> Result<(Input, String), Failure> {
+    if let Some(s) = value.dyn_ref::<JsString>() {
+        // A UTF-16 unit is at least one UTF-8 byte: refuse before copying a huge string into wasm memory.
+        if s.length() as usize > engine::MAX_INPUT_BYTES {
+            return Err(Failure::new(
+                "too-large",
+                format!(
+                    "{}: input is {} characters, more than the limit of {} bytes",
+                    engine::SOURCE,
+                    s.length(),
+                    engine::MAX_INPUT_BYTES
+                ),
+            ));
+        }
+        let text = String::from(s);
+        return Ok((engine::parse(&text)?, text));
+    }
+    if value.is_object() {
+        let json: serde_json::Value = serde_wasm_bindgen::from_value(value.clone()).map_err(|e| {
+            Failure::new("argument", format!("manifests: cannot be read as JSON-like objects: {e}"))
+        })?;
+        let text = serde_json::to_string(&json)
+            .map_err(|e| Failure::new("argument", format!("manifests: cannot be read as JSON-like objects: {e}")))?;
+        return Ok((engine::parse_json(&text)?, String::new()));
+    }
+    Err(Failure::new(
+        "argument",
+        format!("manifests must be YAML or JSON text, an object or an array of objects, not {}", describe(value)),
+    ))
+}
+
+fn objects(input: &Input) -> Vec<Object> {
+    input.objects.iter().map(|o| o.object.clone()).collect()
+}
+
+fn string_argument(value: &JsValue, name: &str) -> Result<String, Failure> {
+    value.as_string().ok_or_else(|| {
+        Failure::new("argument", format!("{name} must be a string \"<namespace>/<name>\", not {}", describe(value)))
+    })
+}
+
+fn from_js_options<T: for<'de> Deserialize<'de> + Default>(value: &JsValue) -> Result<T, Failure> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(T::default());
+    }
+    if !value.is_object() {
+        return Err(Failure::new("options", format!("options must be an object, not {}", describe(value))));
+    }
+    serde_wasm_bindgen::from_value(value.clone()).map_err(|e| Failure::new("options", format!("options: {e}")))
+}
+
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct CompileOptionsInput {
+    ingress_class: Option<String>,
+    implementation_specific: Option<String>,
+    profile: Option<String>,
+}
+
+impl CompileOptionsInput {
+    fn build(&self) -> Result<CompileOptions, Failure> {
+        engine::compile_options(
+            self.ingress_class.clone(),
+            self.implementation_specific.as_deref(),
+            self.profile.as_deref(),
+        )
+    }
+}
+
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct ValidateOptionsInput {
+    strict: Option<bool>,
+    /// The stored versions: Ingresses found there are validated as updates.
+    #[serde(default, with = "serde_wasm_bindgen::preserve")]
+    update: JsValue,
+    ingress_class: Option<String>,
+    implementation_specific: Option<String>,
+    profile: Option<String>,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct StatusOptionsInput {
+    ingress_class: Option<String>,
+}
+
+/// A request as JavaScript gives it: a URL, or its parts.
+enum RequestInput {
+    Url(String),
+    Parts(RequestParts),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RequestParts {
+    host: String,
+    path: String,
+    method: Option<String>,
+    headers: Option<BTreeMap<String, String>>,
+}
+
+impl RequestInput {
+    fn from_js(value: &JsValue) -> Result<Self, Failure> {
+        if let Some(url) = value.as_string() {
+            return Ok(RequestInput::Url(url));
+        }
+        if !value.is_object() {
+            return Err(Failure::new(
+                "request",
+                format!("request must be a URL string or {{host, path, method?, headers?}}, not {}", describe(value)),
+            ));
+        }
+        serde_wasm_bindgen::from_value(value.clone())
+            .map(RequestInput::Parts)
+            .map_err(|e| Failure::new("request", format!("request: {e}")))
+    }
+
+    fn header_refs(&self) -> Vec<(&str, &str)> {
+        match self {
+            RequestInput::Parts(RequestParts { headers: Some(h), .. }) => {
+                h.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn request<'a>(&'a self, headers: &'a [(&'a str, &'a str)]) -> Result<Request<'a>, Failure> {
+        Ok(match self {
+            RequestInput::Url(url) => engine::url(url)?,
+            RequestInput::Parts(p) => {
+                let request = Request::new(&p.host, &p.path).with_headers(headers);
+                match &p.method {
+                    Some(method) => request.with_method(method),
+                    None => request,
+                }
+            }
+        })
+    }
+}
