@@ -21,11 +21,6 @@ pub fn parse(text: &str) -> Result<Input, Failure> {
     Ok(input::parse(SOURCE, text)?)
 }
 
-/// JSON text made from JavaScript objects.
-pub fn parse_json(text: &str) -> Result<Input, Failure> {
-    Ok(input::parse_json(SOURCE, text)?)
-}
-
 /// The options by name, as the CLI and the tests file spell them.
 pub fn compile_options(
     ingress_class: Option<String>,

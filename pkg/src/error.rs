@@ -75,7 +75,9 @@ impl From<Failure> for JsValue {
         // Without the entry's class (the raw bindings used directly): a plain Error with the same fields.
         let error = js_sys::Error::new(&failure.message);
         error.set_name("IngressRouterError");
-        let _ = Reflect::set(&error, &"kind".into(), &failure.kind.into());
+        if let Some(details) = details.dyn_ref::<js_sys::Object>() {
+            js_sys::Object::assign(&error, details);
+        }
         error.into()
     }
 }

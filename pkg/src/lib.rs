@@ -135,33 +135,41 @@ fn describe(value: &JsValue) -> String {
 /// The manifests read, and the text line numbers refer to (empty when they were given as objects).
 fn read_manifests(value: &JsValue) -> Result<(Input, String), Failure> {
     if let Some(s) = value.dyn_ref::<JsString>() {
-        // A UTF-16 unit is at least one UTF-8 byte: refuse before copying a huge string into wasm memory.
-        if s.length() as usize > engine::MAX_INPUT_BYTES {
-            return Err(Failure::new(
-                "too-large",
-                format!(
-                    "{}: input is {} characters, more than the limit of {} bytes",
-                    engine::SOURCE,
-                    s.length(),
-                    engine::MAX_INPUT_BYTES
-                ),
-            ));
-        }
-        let text = String::from(s);
+        let text = bounded_text(s)?;
         return Ok((engine::parse(&text)?, text));
     }
     if value.is_object() {
-        let json: serde_json::Value = serde_wasm_bindgen::from_value(value.clone()).map_err(|e| {
-            Failure::new("argument", format!("manifests: cannot be read as JSON-like objects: {e}"))
+        // JSON.stringify walks the objects in JavaScript: cycles and absurd depth end there as a
+        // clean exception instead of overflowing the wasm stack.
+        let json = js_sys::JSON::stringify(value).ok().filter(|s| s.is_string()).ok_or_else(|| {
+            Failure::new(
+                "argument",
+                "manifests: the objects cannot be written as JSON (a cycle, a BigInt, or nesting too deep)",
+            )
         })?;
-        let text = serde_json::to_string(&json)
-            .map_err(|e| Failure::new("argument", format!("manifests: cannot be read as JSON-like objects: {e}")))?;
-        return Ok((engine::parse_json(&text)?, String::new()));
+        return Ok((engine::parse(&bounded_text(&json)?)?, String::new()));
     }
     Err(Failure::new(
         "argument",
         format!("manifests must be YAML or JSON text, an object or an array of objects, not {}", describe(value)),
     ))
+}
+
+/// The string, refused before it is copied into wasm memory when it is surely over the input limit
+/// (a UTF-16 unit is at least one UTF-8 byte).
+fn bounded_text(s: &JsString) -> Result<String, Failure> {
+    if s.length() as usize > engine::MAX_INPUT_BYTES {
+        return Err(Failure::new(
+            "too-large",
+            format!(
+                "{}: input is {} characters, more than the limit of {} bytes",
+                engine::SOURCE,
+                s.length(),
+                engine::MAX_INPUT_BYTES
+            ),
+        ));
+    }
+    Ok(String::from(s))
 }
 
 fn objects(input: &Input) -> Vec<Object> {
@@ -174,18 +182,46 @@ fn string_argument(value: &JsValue, name: &str) -> Result<String, Failure> {
     })
 }
 
-fn from_js_options<T: for<'de> Deserialize<'de> + Default>(value: &JsValue) -> Result<T, Failure> {
+/// Options by name; a misspelt name is an error, not silently ignored (serde-wasm-bindgen reads
+/// only the fields it knows, so the names are checked here).
+fn from_js_options<T: for<'de> Deserialize<'de> + Default + Fields>(value: &JsValue) -> Result<T, Failure> {
     if value.is_undefined() || value.is_null() {
         return Ok(T::default());
     }
     if !value.is_object() {
         return Err(Failure::new("options", format!("options must be an object, not {}", describe(value))));
     }
+    for key in js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>()).iter() {
+        let key = key.as_string().unwrap_or_default();
+        if !T::FIELDS.contains(&key.as_str()) {
+            return Err(Failure::new(
+                "options",
+                format!("options: unknown option {key:?}, expected one of: {}", T::FIELDS.join(", ")),
+            ));
+        }
+    }
     serde_wasm_bindgen::from_value(value.clone()).map_err(|e| Failure::new("options", format!("options: {e}")))
 }
 
+/// The option names a call takes.
+trait Fields {
+    const FIELDS: &'static [&'static str];
+}
+
+impl Fields for CompileOptionsInput {
+    const FIELDS: &'static [&'static str] = &["ingressClass", "implementationSpecific", "profile"];
+}
+
+impl Fields for ValidateOptionsInput {
+    const FIELDS: &'static [&'static str] = &["strict", "update", "ingressClass", "implementationSpecific", "profile"];
+}
+
+impl Fields for StatusOptionsInput {
+    const FIELDS: &'static [&'static str] = &["ingressClass"];
+}
+
 #[derive(Default, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 struct CompileOptionsInput {
     ingress_class: Option<String>,
     implementation_specific: Option<String>,
@@ -203,7 +239,7 @@ impl CompileOptionsInput {
 }
 
 #[derive(Default, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 struct ValidateOptionsInput {
     strict: Option<bool>,
     /// The stored versions: Ingresses found there are validated as updates.
@@ -215,19 +251,19 @@ struct ValidateOptionsInput {
 }
 
 #[derive(Default, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 struct StatusOptionsInput {
     ingress_class: Option<String>,
 }
 
-/// A request as JavaScript gives it: a URL, or its parts.
+/// A request as JavaScript gives it: a URL, or its parts (other fields are ignored: checking names
+/// on every lookup would cost more than the lookup).
 enum RequestInput {
     Url(String),
     Parts(RequestParts),
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct RequestParts {
     host: String,
     path: String,
