@@ -39,10 +39,13 @@ try {
   const page = await browser.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
+  page.on("console", (m) => m.type() === "error" && console.error(`[page] ${m.text()}`));
 
   // ---- the esbuild bundle
   await page.goto(`${base}/bundle.html`);
-  await page.waitForFunction(() => window.result, null, { timeout: 30_000 });
+  await page.waitForFunction(() => window.result, null, { timeout: 30_000 }).catch((e) => {
+    throw new Error(`the bundle page gave no result (${errors.join("; ") || e.message})`);
+  });
   const result = await page.evaluate(() => window.result);
   assert.deepEqual(result.decision.backend, { service: { name: "cart-api", port: { number: 80 } } });
   assert.equal(result.explained.backend, "cart-api:80");
@@ -60,7 +63,7 @@ try {
     assert.equal(await inline.locator(".backend").textContent(), "cart-api:8080");
     const fetched = page.locator("#fetched");
     await fetched.locator(".backend").waitFor();
-    assert.equal(await fetched.locator(".backend").textContent(), "api-v2:80");
+    assert.equal(await fetched.locator(".backend").textContent(), "api-v2:8080");
     assert.match(await page.locator("#broken [role=alert]").textContent(), /line/);
     const background = await inline.locator(".box").evaluate((box) => getComputedStyle(box).backgroundColor);
     assert.equal(background, scheme === "dark" ? "rgb(13, 17, 23)" : "rgb(255, 255, 255)");
