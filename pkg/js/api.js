@@ -27,7 +27,26 @@ function guard(name) {
 function freed() {
   return new IngressRouterError("this Router was freed (free() or `using`): compile again", { kind: "freed" });
 }
-for (const name of ["route", "explain", "table"]) guard(name);
+for (const name of ["explain", "table"]) guard(name);
+// route({host, path}) hands the two strings over directly: reading the object from Rust costs
+// more than the lookup. Anything else (URLs, method, headers, bad input) takes the general path.
+const route = Router.prototype.route;
+const routeParts = Router.prototype.routeParts;
+Router.prototype.route = function (request) {
+  if (!this.__wbg_ptr) throw freed();
+  if (
+    typeof request === "object" &&
+    request !== null &&
+    typeof request.host === "string" &&
+    typeof request.path === "string" &&
+    request.method === undefined &&
+    request.headers === undefined
+  ) {
+    return routeParts.call(this, request.host, request.path);
+  }
+  return route.call(this, request);
+};
+delete Router.prototype.routeParts;
 const diagnostics = Object.getOwnPropertyDescriptor(Router.prototype, "diagnostics");
 Object.defineProperty(Router.prototype, "diagnostics", {
   ...diagnostics,

@@ -3,11 +3,12 @@
 use ingress_router::diagnostics::Diagnostic;
 use ingress_router::explain::{Explanation, TableView};
 use ingress_router::input::{self, Input};
-use ingress_router::model::{Ingress, Object};
+use ingress_router::model::{Ingress, IngressBackend, Object};
+use ingress_router::table::{Decision, Route};
 use ingress_router::path::ImplementationSpecific;
 use ingress_router::status::{self, ServiceView};
 use ingress_router::views::{self, RouteView, StatusView, ValidationReport};
-use ingress_router::{CompileOptions, Profile, Request, Router};
+use ingress_router::{CompileOptions, Profile, Request, Router, Via};
 
 use crate::error::Failure;
 
@@ -48,8 +49,41 @@ pub fn compile(objects: &[Object], options: &CompileOptions) -> (Router, Vec<Dia
     ingress_router::compile(objects, options)
 }
 
-pub fn route<'r>(router: &'r Router, request: &Request<'_>) -> RouteView<'r> {
-    router.route(request).route_view()
+/// The decision for `request`: which of the router's distinct answers it is (see [`answer`]), and
+/// its view, built only when `known` says this answer has not been seen yet.
+pub fn route<'r>(
+    router: &'r Router,
+    request: &Request<'_>,
+    known: impl FnOnce(usize) -> bool,
+) -> (usize, Option<RouteView<'r>>) {
+    let decision = router.route(request);
+    let slot = answer(router, &decision);
+    (slot, (!known(slot)).then(|| decision.route_view()))
+}
+
+/// How many distinct answers a router gives: 404, one per path, one per default backend.
+pub fn answers(router: &Router) -> usize {
+    1 + router.routes.len() + router.defaults.len()
+}
+
+/// Which answer a decision is: 0 for 404, then the paths, then the default backends. A decision's
+/// view depends on nothing else, so the bindings convert each answer to JavaScript once. Found by
+/// the decision's place in the router's own vectors: constant time, no scan.
+fn answer(router: &Router, decision: &Decision<'_>) -> usize {
+    fn index_of<T>(items: &[T], item: *const u8) -> Option<usize> {
+        let (base, at, size) = (items.as_ptr() as usize, item as usize, core::mem::size_of::<T>().max(1));
+        (at >= base).then(|| (at - base) / size).filter(|&i| i < items.len())
+    }
+    let rule = decision.route.and_then(|r| index_of(&router.routes, (r as *const Route).cast()));
+    let default = decision
+        .backend
+        .and_then(|b| index_of(&router.defaults, (b as *const IngressBackend).cast()))
+        .filter(|&d| decision.backend.is_some_and(|b| core::ptr::eq(&router.defaults[d].backend, b)));
+    match (decision.via, rule, default) {
+        (Via::Rule, Some(r), _) => 1 + r,
+        (Via::DefaultBackend, _, Some(d)) => 1 + router.routes.len() + d,
+        _ => 0,
+    }
 }
 
 pub fn explain(router: &Router, request: &Request<'_>) -> Explanation {

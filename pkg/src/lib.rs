@@ -6,6 +6,7 @@
 mod engine;
 mod error;
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 use ingress_router::Router as CoreRouter;
@@ -40,6 +41,36 @@ pub fn version() -> String {
 pub struct Router {
     router: CoreRouter,
     diagnostics: Vec<Diagnostic>,
+    /// Each distinct decision, converted to a frozen JavaScript object the first time it is
+    /// answered and shared afterwards (converting costs far more than routing).
+    decisions: RefCell<Vec<Option<JsValue>>>,
+}
+
+impl Router {
+    fn new(router: CoreRouter, diagnostics: Vec<Diagnostic>) -> Self {
+        let decisions = RefCell::new(vec![None; engine::answers(&router)]);
+        Router { router, diagnostics, decisions }
+    }
+
+    fn decide(&self, request: &Request<'_>) -> Result<JsValue, Failure> {
+        let mut decisions = self.decisions.borrow_mut();
+        let (slot, view) = engine::route(&self.router, request, |slot| decisions[slot].is_some());
+        if let Some(view) = view {
+            let value = to_js(&view)?;
+            deep_freeze(&value);
+            decisions[slot] = Some(value);
+        }
+        Ok(decisions[slot].clone().unwrap_or(JsValue::NULL))
+    }
+}
+
+fn deep_freeze(value: &JsValue) {
+    if let Some(object) = value.dyn_ref::<js_sys::Object>() {
+        for child in js_sys::Object::values(object).iter() {
+            deep_freeze(&child);
+        }
+        js_sys::Object::freeze(object);
+    }
 }
 
 #[wasm_bindgen]
@@ -48,8 +79,13 @@ impl Router {
     pub fn route(&self, request: JsValue) -> Result<JsValue, JsValue> {
         let owned = RequestInput::from_js(&request)?;
         let headers = owned.header_refs();
-        let view = engine::route(&self.router, &owned.request(&headers)?);
-        Ok(to_js(&view)?)
+        Ok(self.decide(&owned.request(&headers)?)?)
+    }
+
+    /// `route({host, path})` without reading the object from Rust (the entry's fast path).
+    #[wasm_bindgen(js_name = routeParts)]
+    pub fn route_parts(&self, host: &str, path: &str) -> Result<JsValue, JsValue> {
+        Ok(self.decide(&Request::new(host, path))?)
     }
 
     /// The whole decision, step by step (`explain --json`).
@@ -78,7 +114,7 @@ pub fn compile(manifests: JsValue, options: JsValue) -> Result<Router, JsValue> 
     let (input, _) = read_manifests(&manifests)?;
     let objects = objects(&input);
     let (router, diagnostics) = engine::compile(&objects, &options.build()?);
-    Ok(Router { router, diagnostics })
+    Ok(Router::new(router, diagnostics))
 }
 
 /// The apiserver's answer for every Ingress and IngressClass, then the diagnostics (`validate --json`).

@@ -22,7 +22,10 @@ assert.deepEqual(cart, {
   via: "rule",
   matched: { ingress: "shop/storefront", host: "shop.example.com", path: "/cart", pathType: "Prefix", field: "spec.rules[0].http.paths[0]" },
 });
-assert.deepEqual(router.route({ host: "SHOP.example.com:443", path: "/cart/items" }), cart);
+assert.deepEqual(router.route({ host: "SHOP.example.com:443", path: "/cart/items" }), cart); // the fast path
+assert.deepEqual(router.route({ host: "shop.example.com", path: "/cart", method: "POST" }), cart);
+// Decisions are shared between calls, so they are frozen all the way down.
+assert.ok(Object.isFrozen(cart) && Object.isFrozen(cart.backend.service.port) && Object.isFrozen(cart.matched));
 const fallback = router.route({ host: "shop.example.com", path: "/nowhere", method: "GET", headers: { accept: "*/*" } });
 assert.equal(fallback.via, "defaultBackend");
 assert.equal(fallback.defaultFrom, "shop/storefront");
