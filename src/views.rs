@@ -108,8 +108,13 @@ pub fn validation_report(
     let diagnostics: Vec<Diagnostic> = diagnostics.into_iter().filter(|d| d.code != code::INVALID_INGRESS).collect();
     let invalid = checked.iter().filter(|c| !c.valid).count();
     let notes = diagnostics.iter().filter(|d| d.severity == Severity::Note).count();
-    let summary =
-        Summary { objects: checked.len(), valid: checked.len() - invalid, invalid, warnings: diagnostics.len() - notes, notes };
+    let summary = Summary {
+        objects: checked.len(),
+        valid: checked.len() - invalid,
+        invalid,
+        warnings: diagnostics.len() - notes,
+        notes,
+    };
     let ok = summary.invalid == 0 && !(strict && summary.warnings > 0);
     ValidationReport { objects: checked, diagnostics, summary, ok }
 }
@@ -118,7 +123,8 @@ fn check(object: &SourcedObject, stored: &[&Ingress], positions: &Positions) -> 
     let (kind, namespace, name, operation, errors) = match &object.object {
         Object::Ingress(i) => {
             let same = |o: &&&Ingress| {
-                o.metadata.name == i.metadata.name && o.metadata.namespace_or_default() == i.metadata.namespace_or_default()
+                o.metadata.name == i.metadata.name
+                    && o.metadata.namespace_or_default() == i.metadata.namespace_or_default()
             };
             let (operation, op) = match stored.iter().find(same) {
                 Some(old) => ("update", Operation::Update { old }),
@@ -127,7 +133,9 @@ fn check(object: &SourcedObject, stored: &[&Ingress], positions: &Positions) -> 
             let namespace = Some(String::from(i.metadata.namespace_or_default()));
             ("Ingress", namespace, &i.metadata.name, operation, validation::validate_ingress(i, op))
         }
-        Object::IngressClass(c) => ("IngressClass", None, &c.metadata.name, "create", validation::validate_ingress_class(c)),
+        Object::IngressClass(c) => {
+            ("IngressClass", None, &c.metadata.name, "create", validation::validate_ingress_class(c))
+        }
         Object::Service(_) => return None,
     };
     let group = if kind == "Ingress" { "Ingress.networking.k8s.io" } else { "IngressClass.networking.k8s.io" };

@@ -4,9 +4,9 @@ use ingress_router::diagnostics::Diagnostic;
 use ingress_router::explain::{Explanation, TableView};
 use ingress_router::input::{self, Input};
 use ingress_router::model::{Ingress, IngressBackend, Object};
-use ingress_router::table::{Decision, Route};
 use ingress_router::path::ImplementationSpecific;
 use ingress_router::status::{self, ServiceView};
+use ingress_router::table::{Decision, Route};
 use ingress_router::views::{self, RouteView, StatusView, ValidationReport};
 use ingress_router::{CompileOptions, Profile, Request, Router, Via};
 

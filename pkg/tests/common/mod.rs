@@ -68,11 +68,12 @@ pub fn routing_cases() {
             "default" => decision["via"] == "defaultBackend" && expect["default_service"] == got.as_str(),
             want => decision["via"] == "rule" && got == want,
         };
-        let matched_ok = expect.get("matched").is_none_or(|m| {
-            ["ingress", "host", "path", "pathType"].iter().all(|k| decision["matched"][k] == m[k])
-        });
+        let matched_ok = expect
+            .get("matched")
+            .is_none_or(|m| ["ingress", "host", "path", "pathType"].iter().all(|k| decision["matched"][k] == m[k]));
         // explain (the label view) agrees with route (the object view).
-        let explain_ok = explained["decision"]["backend"] == got.as_str() && explained["decision"]["via"] == decision["via"];
+        let explain_ok =
+            explained["decision"]["backend"] == got.as_str() && explained["decision"]["via"] == decision["via"];
         if !(ok && matched_ok && explain_ok) {
             failures.push(format!("{}: expected {expect}, got {decision}", case["id"]));
         }
