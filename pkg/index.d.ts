@@ -71,15 +71,15 @@ export interface Matched {
   field: string;
 }
 
-/** Which backend serves a request. */
+/** Which backend serves a request. Frozen: each distinct decision is one object, shared between calls. */
 export interface Decision {
   /** As written in the Ingress; `null`: 404. */
-  backend: IngressBackend | null;
-  via: Via;
+  readonly backend: Readonly<IngressBackend> | null;
+  readonly via: Via;
   /** When `via` is `rule`. */
-  matched?: Matched;
+  readonly matched?: Readonly<Matched>;
   /** `namespace/name` of the Ingress whose defaultBackend answered (absent for the configured default). */
-  defaultFrom?: string;
+  readonly defaultFrom?: string;
 }
 
 /** A decision as `route --json` and `explain --json` print it: the backend as a label. */
