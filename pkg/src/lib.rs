@@ -3,6 +3,9 @@
 //! core is in `engine`. The JavaScript entries (`pkg/js/`) initialise the module and register the
 //! error class; `pkg/index.d.ts` types what these functions return.
 
+// A failure ends the call and is converted to a JavaScript error at once: its size never matters.
+#![allow(clippy::result_large_err)]
+
 mod engine;
 mod error;
 
@@ -18,7 +21,7 @@ use js_sys::JsString;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
-pub use error::Failure;
+use error::Failure;
 
 #[wasm_bindgen(start)]
 fn start() {
