@@ -62,3 +62,15 @@ fuzz:
 
 clean:
 	$(CARGO) clean
+
+# The npm package in pkg/ (pkg/README.md): build, its tests (Node, headless Chromium, the packed
+# tarball, a bundler), and its benchmark against the native library.
+.PHONY: pkg test-pkg bench-js
+pkg:
+	bash pkg/scripts/build.sh
+
+test-pkg: pkg
+	bash pkg/scripts/test.sh
+
+bench-js: pkg
+	bash pkg/scripts/bench.sh

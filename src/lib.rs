@@ -175,6 +175,8 @@ pub mod schema;
 pub mod status;
 mod table;
 pub mod validation;
+#[cfg(feature = "yaml")]
+pub mod views;
 
 pub use class::Participation;
 pub use decision::{
