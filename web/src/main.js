@@ -1,0 +1,436 @@
+// The playground: wires the editor, the request fields and the panels to the ingress-router
+// package. Every answer shown comes from the package (compile → route / explain / table /
+// diagnostics, validate, ingressStatus, serviceStatus), used exactly as an outside user would.
+import { compile, ingressStatus, serviceStatus, validate, version } from "ingress-router";
+import "./style.css";
+import { createEditor, offsetOf, reveal, setText, showMatch, showProblems } from "./editor.js";
+import { errorText, backendLabel } from "./format.js";
+import { gallery } from "./gallery.js";
+import { Locator } from "./locate.js";
+import { renderBatch, renderStatus } from "./panels.js";
+import { exportTestsFile, importTestsFile, parseHeaders, parseRequestLine, routeArgument } from "./requests.js";
+import { decodeState, encodeState } from "./share.js";
+import { renderDecision, renderFlow, renderProblems, renderTable, rowKey } from "./views.js";
+
+const $ = (id) => document.getElementById(id);
+const els = {
+  gallery: $("gallery"), ingressClass: $("ingress-class"), classes: $("ingress-classes"),
+  implementationSpecific: $("implementation-specific"), profile: $("profile"),
+  share: $("share"), shareNote: $("share-note"), editor: $("editor"), problems: $("problems"),
+  problemCount: $("problem-count"), url: $("url"), method: $("method"), host: $("host"), path: $("path"),
+  headers: $("headers"), decision: $("decision"), flow: $("flow"), table: $("table"),
+  requests: $("requests"), batchResults: $("batch-results"), exportButton: $("export"), importInput: $("import"),
+  batchNote: $("batch-note"), publishService: $("publish-service"), services: $("services"), status: $("status"),
+  version: $("version"),
+};
+
+/** What a shared link holds. */
+const state = {
+  example: gallery[0].id,
+  manifests: "",
+  url: "",
+  host: "",
+  path: "",
+  requestSource: "url", // which fields the request is read from: "url" or "parts" (host and path)
+  method: "GET",
+  headers: "",
+  requests: "",
+  expected: [],
+  options: { ingressClass: "", implementationSpecific: "prefix", profile: "spec" },
+  publishService: "",
+};
+
+// What the package last answered.
+let router = null;
+let compileError = null;
+let locator = new Locator("");
+let tableRows = new Map();
+let winnerRow = null;
+
+/** Timings (performance.now(), ms) of the last updates, read by the browser tests. */
+const timings = { route: 0, manifests: 0, interactive: 0 };
+
+const view = createEditor(els.editor, "", (text) => {
+  state.manifests = text;
+  const t0 = performance.now();
+  recompile();
+  timings.manifests = performance.now() - t0;
+  saveSoon();
+});
+
+function compileOptions() {
+  const o = { implementationSpecific: state.options.implementationSpecific, profile: state.options.profile };
+  if (state.options.ingressClass) o.ingressClass = state.options.ingressClass;
+  return o;
+}
+
+// ---- problems: validation errors, diagnostics and input errors, placed in the text ----
+
+const KIND_GROUP = { Ingress: "Ingress.networking.k8s.io", IngressClass: "IngressClass.networking.k8s.io" };
+
+function lineOf(offset) {
+  const line = view.state.doc.lineAt(offset);
+  return { line: line.number, column: offset - line.from + 1 };
+}
+
+function wholeLine(from) {
+  return view.state.doc.lineAt(from).to;
+}
+
+function inputProblem(error) {
+  const from = error.line ? offsetOf(view, error.line, error.column) : 0;
+  const to = Math.max(wholeLine(from), from + 1);
+  return { from, to, severity: "error", title: errorText(error), message: errorText(error), line: error.line, column: error.column };
+}
+
+function validationProblems(report) {
+  const problems = [];
+  for (const object of report.objects ?? []) {
+    for (const error of object.errors ?? []) {
+      const node = locator.inDocument(object.origin?.document, object.origin?.item);
+      const range = node ? Locator.rangeIn(node.node, error.field) : null;
+      const from = error.line ? offsetOf(view, error.line, error.column) : (range?.from ?? 0);
+      const to = range && range.from === from ? range.to : wholeLine(from);
+      const apiserver = `${KIND_GROUP[object.kind] ?? object.kind} "${object.name}" is invalid: ${error.message}`;
+      problems.push({ from, to, severity: "error", title: error.message, message: apiserver, ...lineOf(from) });
+    }
+  }
+  return problems;
+}
+
+function diagnosticProblems(diagnostics) {
+  return diagnostics
+    .filter((d) => d.code !== "invalid-ingress") // each error is listed above, at its place
+    .map((d) => {
+      const ref = d.objects?.[0];
+      const range = ref ? locator.rangeOf(ref.kind, ref.namespace, ref.name, ref.field ?? "") : null;
+      const from = range?.from ?? 0;
+      const to = range ? Math.min(range.to, wholeLine(from)) : wholeLine(0);
+      const severity = d.severity === "note" ? "info" : d.severity;
+      return { from, to: Math.max(to, from + 1), severity, title: `${d.severity}[${d.code}]: ${d.message}`, message: `${d.severity}[${d.code}]: ${d.message}${d.fix ? `\nfix: ${d.fix}` : ""}`, fix: d.fix, ...lineOf(from) };
+    });
+}
+
+function showAllProblems(problems) {
+  problems.sort((a, b) => a.from - b.from);
+  showProblems(view, problems);
+  renderProblems(els.problems, els.problemCount, problems, (p) => reveal(view, p.from));
+}
+
+// ---- updates ----
+
+/** Manifests or options changed: compile, validate, and redraw everything. */
+function recompile() {
+  locator = new Locator(state.manifests);
+  router?.free();
+  router = null;
+  compileError = null;
+  const problems = [];
+  try {
+    router = compile(state.manifests, compileOptions());
+  } catch (error) {
+    compileError = error;
+    problems.push(inputProblem(error));
+  }
+  if (router) {
+    try {
+      problems.push(...validationProblems(validate(state.manifests)));
+    } catch (error) {
+      problems.push(inputProblem(error));
+    }
+    problems.push(...diagnosticProblems(router.diagnostics));
+  }
+  showAllProblems(problems);
+  document.body.classList.toggle("stale", !router);
+  if (router) {
+    tableRows = renderTable(els.table, router.table());
+    winnerRow = null;
+  }
+  fillSuggestions();
+  reroute();
+  rerouteBatch();
+  refreshStatus();
+}
+
+function currentRequest() {
+  if (state.requestSource === "parts") return { host: state.host, path: state.path || "/", method: state.method };
+  return { url: state.url, method: state.method === "GET" ? undefined : state.method };
+}
+
+/** The request changed (or the router): route, explain, and redraw the request's views. */
+function reroute() {
+  if (!router) {
+    renderDecision(els.decision, null, `The manifests cannot be read: ${errorText(compileError)}`);
+    showMatch(view, null);
+    return;
+  }
+  let decision;
+  let explanation;
+  try {
+    const arg = routeArgument(currentRequest(), parseHeaders(state.headers));
+    decision = router.route(arg);
+    explanation = router.explain(arg);
+  } catch (error) {
+    renderDecision(els.decision, null, errorText(error));
+    showMatch(view, null);
+    return;
+  }
+  renderDecision(els.decision, decision, null);
+  renderFlow(els.flow, explanation);
+  if (state.requestSource === "url") {
+    els.host.value = explanation.host;
+    els.path.value = explanation.path;
+  }
+  const m = decision.matched;
+  winnerRow?.classList.remove("winner");
+  winnerRow = m ? (tableRows.get(rowKey(m.host, m.ingress, m.field)) ?? null) : null;
+  winnerRow?.classList.add("winner");
+  if (m) {
+    const [namespace, name] = m.ingress.split("/");
+    showMatch(view, locator.rangeOf("Ingress", namespace, name, m.field));
+  } else {
+    showMatch(view, null);
+  }
+}
+
+let batchResults = [];
+function rerouteBatch() {
+  batchResults = [];
+  if (router) {
+    for (const line of state.requests.split("\n")) {
+      const request = parseRequestLine(line);
+      if (!request) continue;
+      try {
+        const decision = router.route(routeArgument(request));
+        batchResults.push({ request, decision, backend: backendLabel(decision.backend) });
+      } catch (error) {
+        batchResults.push({ request, error: errorText(error) });
+      }
+    }
+  }
+  renderBatch(els.batchResults, batchResults, state.expected);
+}
+
+function refreshStatus() {
+  const publish = state.publishService.trim();
+  if (!publish || compileError) {
+    renderStatus(els.status, { error: compileError ? "Fix the manifests first." : null });
+    return;
+  }
+  const options = state.options.ingressClass ? { ingressClass: state.options.ingressClass } : {};
+  let report;
+  try {
+    report = ingressStatus(state.manifests, publish, options);
+  } catch (error) {
+    renderStatus(els.status, { error: errorText(error) });
+    return;
+  }
+  let service = null;
+  let serviceError = null;
+  try {
+    service = serviceStatus(state.manifests, publish);
+  } catch (error) {
+    serviceError = errorText(error);
+  }
+  renderStatus(els.status, { report, service, serviceError });
+}
+
+function fillSuggestions() {
+  const classes = locator.classNames();
+  const services = locator.services().map((s) => `${s.namespace}/${s.name}`);
+  const options = (list) => list.map((v) => `<option value="${v.replace(/"/g, "&quot;")}"></option>`).join("");
+  const classHtml = options(classes);
+  if (els.classes.innerHTML !== classHtml) els.classes.innerHTML = classHtml;
+  const serviceHtml = options(services);
+  if (els.services.innerHTML !== serviceHtml) els.services.innerHTML = serviceHtml;
+}
+
+// ---- state ↔ fields ----
+
+function showState() {
+  els.gallery.value = gallery.some((g) => g.id === state.example) ? state.example : "";
+  els.ingressClass.value = state.options.ingressClass;
+  els.implementationSpecific.value = state.options.implementationSpecific;
+  els.profile.value = state.options.profile;
+  els.url.value = state.url;
+  els.host.value = state.host;
+  els.path.value = state.path;
+  els.method.value = state.method;
+  els.headers.value = state.headers;
+  els.requests.value = state.requests;
+  els.publishService.value = state.publishService;
+  if (view.state.doc.toString() !== state.manifests) setText(view, state.manifests); // recompiles
+  else recompile();
+}
+
+function applyState(saved) {
+  Object.assign(state, saved, { options: { ...state.options, ...(saved.options ?? {}) } });
+  if (!Array.isArray(state.expected)) state.expected = [];
+  showState();
+}
+
+function loadExample(id) {
+  const example = gallery.find((g) => g.id === id) ?? gallery[0];
+  applyState({
+    example: example.id,
+    manifests: example.manifests,
+    url: example.url,
+    host: "",
+    path: "",
+    requestSource: "url",
+    method: "GET",
+    headers: "",
+    requests: example.requests.join("\n"),
+    expected: [],
+    options: example.options,
+    publishService: example.publishService,
+  });
+}
+
+// ---- sharing ----
+
+let saveTimer = 0;
+function saveSoon() {
+  clearTimeout(saveTimer);
+  saveTimer = setTimeout(saveNow, 300);
+}
+
+async function saveNow() {
+  clearTimeout(saveTimer);
+  const hash = await encodeState(state);
+  if (location.hash !== hash) history.replaceState(null, "", hash);
+  return hash;
+}
+
+async function restoreFromHash() {
+  try {
+    const saved = await decodeState(location.hash);
+    if (!saved) return false;
+    applyState(saved);
+    return true;
+  } catch (error) {
+    els.shareNote.textContent = `This link's state could not be read (${error.message}); showing an example instead.`;
+    return false;
+  }
+}
+
+// ---- events ----
+
+function on(el, event, handler) {
+  el.addEventListener(event, handler);
+}
+
+on(els.gallery, "change", () => {
+  loadExample(els.gallery.value);
+  saveSoon();
+});
+for (const [el, key] of [[els.ingressClass, "ingressClass"], [els.implementationSpecific, "implementationSpecific"], [els.profile, "profile"]]) {
+  on(el, el.tagName === "SELECT" ? "change" : "input", () => {
+    state.options[key] = el.value.trim();
+    recompile();
+    saveSoon();
+  });
+}
+
+function requestChanged() {
+  const t0 = performance.now();
+  reroute();
+  timings.route = performance.now() - t0;
+  saveSoon();
+}
+on(els.url, "input", () => {
+  state.url = els.url.value;
+  state.requestSource = "url";
+  requestChanged();
+});
+for (const [el, key] of [[els.host, "host"], [els.path, "path"]]) {
+  on(el, "input", () => {
+    state.host = els.host.value;
+    state.path = els.path.value;
+    state.requestSource = "parts";
+    const scheme = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.exec(state.url)?.[0] ?? "http://";
+    state.url = els.url.value = `${scheme}${state.host}${state.path.startsWith("/") ? "" : "/"}${state.path}`;
+    requestChanged();
+  });
+}
+on(els.method, "change", () => {
+  state.method = els.method.value;
+  requestChanged();
+});
+on(els.headers, "input", () => {
+  state.headers = els.headers.value;
+  requestChanged();
+});
+on(els.requests, "input", () => {
+  state.requests = els.requests.value;
+  state.expected = [];
+  rerouteBatch();
+  saveSoon();
+});
+on(els.publishService, "input", () => {
+  state.publishService = els.publishService.value;
+  refreshStatus();
+  saveSoon();
+});
+
+on(els.exportButton, "click", () => {
+  const ok = batchResults.filter((r) => !r.error);
+  if (!ok.length) {
+    els.batchNote.textContent = "Nothing to export: add requests first.";
+    return;
+  }
+  const text = exportTestsFile(ok, state.options);
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([text], { type: "text/yaml" }));
+  link.download = "ingress-router-tests.yaml";
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+  els.batchNote.textContent = `Exported ${ok.length} test${ok.length === 1 ? "" : "s"}: run them with ingress-router test -f MANIFESTS ingress-router-tests.yaml`;
+});
+
+on(els.importInput, "change", async () => {
+  const file = els.importInput.files?.[0];
+  if (!file) return;
+  try {
+    const imported = importTestsFile(await file.text());
+    state.requests = els.requests.value = imported.lines.join("\n");
+    state.expected = imported.expected;
+    for (const key of ["ingressClass", "implementationSpecific", "profile"]) {
+      if (imported.options[key]) state.options[key] = String(imported.options[key]);
+    }
+    els.ingressClass.value = state.options.ingressClass;
+    els.implementationSpecific.value = state.options.implementationSpecific;
+    els.profile.value = state.options.profile;
+    recompile();
+    els.batchNote.textContent = `Imported ${imported.lines.length} test${imported.lines.length === 1 ? "" : "s"} from ${file.name}.`;
+    saveSoon();
+  } catch (error) {
+    els.batchNote.textContent = `${file.name}: ${error.message}`;
+  }
+  els.importInput.value = "";
+});
+
+on(els.share, "click", async () => {
+  await saveNow();
+  try {
+    await navigator.clipboard.writeText(location.href);
+    els.shareNote.textContent = "Link copied: it holds the manifests, requests and options.";
+  } catch {
+    els.shareNote.textContent = "Copy the address bar: it holds the manifests, requests and options.";
+  }
+});
+
+addEventListener("hashchange", () => restoreFromHash());
+
+// ---- start ----
+
+els.gallery.innerHTML = gallery.map((g) => `<option value="${g.id}">${g.title}</option>`).join("") + `<option value="">(your own)</option>`;
+els.version.textContent = `version ${version}`;
+if (!(await restoreFromHash())) loadExample(gallery[0].id);
+timings.interactive = performance.now();
+document.body.dataset.ready = "true";
+
+// For the browser tests and the curious: the editor and the last timings.
+window.playground = { view, timings, state };
