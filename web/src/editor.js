@@ -60,7 +60,9 @@ const matchField = StateField.define({
   provide: (field) => EditorView.decorations.from(field),
 });
 
-/** Creates the editor in `parent`; `onChange(text)` runs on every edit. */
+const TYPING = ["input", "delete", "undo", "redo", "move"];
+
+/** Creates the editor in `parent`; `onChange(text, typing)` runs on every edit (`typing`: by the person). */
 export function createEditor(parent, text, onChange) {
   return new EditorView({
     parent,
@@ -75,9 +77,12 @@ export function createEditor(parent, text, onChange) {
         matchField,
         theme,
         EditorView.lineWrapping,
-        EditorView.contentAttributes.of({ "aria-label": "Manifests" }),
+        // tabindex: the scroller then has a focusable element as far as every checker can tell.
+        EditorView.contentAttributes.of({ "aria-label": "Manifests", tabindex: "0" }),
         EditorView.updateListener.of((update) => {
-          if (update.docChanged) onChange(update.state.doc.toString());
+          if (!update.docChanged) return;
+          const typing = update.transactions.some((tr) => TYPING.some((event) => tr.isUserEvent(event)));
+          onChange(update.state.doc.toString(), typing);
         }),
       ],
     }),

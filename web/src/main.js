@@ -43,17 +43,17 @@ const state = {
 // What the package last answered.
 let router = null;
 let compileError = null;
-let locator = new Locator("");
-let tableRows = new Map();
+let locator = null;
+let tableRow = () => null;
 let winnerRow = null;
 
 /** Timings (performance.now(), ms) of the last updates, read by the browser tests. */
 const timings = { route: 0, manifests: 0, interactive: 0 };
 
-const view = createEditor(els.editor, "", (text) => {
+const view = createEditor(els.editor, "", (text, typing) => {
   state.manifests = text;
   const t0 = performance.now();
-  recompile();
+  recompile({ typing });
   timings.manifests = performance.now() - t0;
   saveSoon();
 });
@@ -87,8 +87,7 @@ function validationProblems(report) {
   const problems = [];
   for (const object of report.objects ?? []) {
     for (const error of object.errors ?? []) {
-      const node = locator.inDocument(object.origin?.document, object.origin?.item);
-      const range = node ? Locator.rangeIn(node.node, error.field) : null;
+      const range = locator.rangeOf(object.kind, object.namespace, object.name, error.field);
       const from = error.line ? offsetOf(view, error.line, error.column) : (range?.from ?? 0);
       const to = range && range.from === from ? range.to : wholeLine(from);
       const apiserver = `${KIND_GROUP[object.kind] ?? object.kind} "${object.name}" is invalid: ${error.message}`;
@@ -119,9 +118,10 @@ function showAllProblems(problems) {
 
 // ---- updates ----
 
-/** Manifests or options changed: compile, validate, and redraw everything. */
-function recompile() {
-  locator = new Locator(state.manifests);
+/** Manifests or options changed: compile, validate, and redraw everything (the status panel,
+ *  which re-reads the manifests twice more, a moment after typing stops). */
+function recompile({ typing = false } = {}) {
+  locator = new Locator(view.state);
   router?.free();
   router = null;
   compileError = null;
@@ -143,14 +143,17 @@ function recompile() {
   showAllProblems(problems);
   document.body.classList.toggle("stale", !router);
   if (router) {
-    tableRows = renderTable(els.table, router.table());
+    tableRow = renderTable(els.table, router.table());
     winnerRow = null;
   }
   fillSuggestions();
   reroute();
   rerouteBatch();
-  refreshStatus();
+  clearTimeout(statusTimer);
+  if (typing) statusTimer = setTimeout(refreshStatus, 150);
+  else refreshStatus();
 }
+let statusTimer = 0;
 
 function currentRequest() {
   if (state.requestSource === "parts") return { host: state.host, path: state.path || "/", method: state.method };
@@ -183,7 +186,7 @@ function reroute() {
   }
   const m = decision.matched;
   winnerRow?.classList.remove("winner");
-  winnerRow = m ? (tableRows.get(rowKey(m.host, m.ingress, m.field)) ?? null) : null;
+  winnerRow = m ? tableRow(rowKey(m.host, m.ingress, m.field)) : null;
   winnerRow?.classList.add("winner");
   if (m) {
     const [namespace, name] = m.ingress.split("/");
@@ -237,7 +240,7 @@ function refreshStatus() {
 
 function fillSuggestions() {
   const classes = locator.classNames();
-  const services = locator.services().map((s) => `${s.namespace}/${s.name}`);
+  const services = locator.services();
   const options = (list) => list.map((v) => `<option value="${v.replace(/"/g, "&quot;")}"></option>`).join("");
   const classHtml = options(classes);
   if (els.classes.innerHTML !== classHtml) els.classes.innerHTML = classHtml;

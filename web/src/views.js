@@ -4,7 +4,11 @@
 import { backendLabel, esc, hostLabel } from "./format.js";
 
 const TIER_NAMES = { exact: "exact host", wildcard: "wildcard host", any: "host-less rules" };
-const MAX_ROWS = 200; // rows shown before "show all" (a table of 10 000 paths stays responsive)
+// Rows drawn at once; the rest on request ("Show all"), so that a table of thousands of paths
+// keeps every keystroke within a frame.
+const MAX_CANDIDATES = 50;
+const MAX_PATHS = 150; // over all hosts of the compiled table
+const MAX_PROBLEMS = 100;
 
 /** The decision region: backend written exactly, via, and the matched rule. */
 export function renderDecision(el, decision, error) {
@@ -32,15 +36,15 @@ export function renderDecision(el, decision, error) {
 
 function candidateRow(c) {
   const state = c.chosen ? "winner" : c.matched ? "lost" : c.considered ? "nomatch" : "other";
-  const mark = c.chosen ? "✔ chosen" : c.matched ? `matched, rank ${c.rank ?? "–"}` : c.considered ? "no match" : "not considered";
-  return `<tr class="${state}"><td class="mark">${esc(mark)}</td><td><code>${esc(c.pathType)} ${esc(c.path)}</code></td>` +
-    `<td><code>${esc(backendLabel(c.backend))}</code></td><td>${esc(c.ingress)}<br><span class="field">${esc(hostLabel(c.host))} · ${esc(c.field)}</span></td>` +
+  const mark = c.chosen ? "✔ chosen" : c.matched ? `matched, lost (rank ${c.rank ?? "–"})` : c.considered ? "no match" : "not considered";
+  return `<tr class="${state}"><td class="mark">${esc(mark)}</td>` +
+    `<td><code>${esc(c.pathType)} ${esc(c.path)} → ${esc(backendLabel(c.backend))}</code><br><span class="field">${esc(c.ingress)} · ${esc(hostLabel(c.host))} · ${esc(c.field)}</span></td>` +
     `<td class="reason">${esc(c.reason)}</td></tr>`;
 }
 
 function candidateTable(rows, caption) {
-  return `<table class="candidates"><caption>${caption}</caption><thead><tr><th scope="col">Outcome</th><th scope="col">Path</th>` +
-    `<th scope="col">Backend</th><th scope="col">Ingress</th><th scope="col">Why</th></tr></thead><tbody>${rows.map(candidateRow).join("")}</tbody></table>`;
+  return `<table class="candidates"><caption>${caption}</caption><thead><tr><th scope="col">Outcome</th><th scope="col">Rule</th>` +
+    `<th scope="col">Why</th></tr></thead><tbody>${rows.map(candidateRow).join("")}</tbody></table>`;
 }
 
 /** The picture: request → host tier → path candidates → backend, then every candidate and why. */
@@ -67,40 +71,60 @@ export function renderFlow(el, explanation) {
     <li class="stage"><h3>Path</h3>${pathStage}</li>
     <li class="stage ${d.via}"><h3>Backend</h3>${backendStage}</li>
   </ol>`;
+  html += `<div class="candidates-box" tabindex="0" role="region" aria-label="Candidates and why each did or did not win">`;
   if (considered.length) {
-    const shown = considered.slice(0, MAX_ROWS);
-    html += candidateTable(shown, `Paths of the chosen tier, in precedence order${shown.length < considered.length ? ` (first ${MAX_ROWS} of ${considered.length})` : ""}`);
+    const shown = considered.filter((c, i) => i < MAX_CANDIDATES || c.matched);
+    html += candidateTable(shown, `Paths of the chosen tier, in precedence order${shown.length < considered.length ? ` (the first ${MAX_CANDIDATES} of ${considered.length}, and every matching one)` : ""}`);
   }
   if (others.length) {
     html += `<details class="others"><summary>${others.length} path${others.length === 1 ? "" : "s"} in other host tiers or hosts (not considered)</summary><div data-lazy></div></details>`;
   }
+  html += `</div>`;
   el.innerHTML = html;
   const details = el.querySelector("details.others");
   details?.addEventListener("toggle", () => {
     const slot = details.querySelector("[data-lazy]");
-    if (details.open && !slot.firstChild) slot.innerHTML = candidateTable(others.slice(0, MAX_ROWS * 5), "Paths not considered, and why");
+    if (details.open && !slot.firstChild) slot.innerHTML = candidateTable(others, "Paths not considered, and why");
   });
 }
 
 /** Key of a table row, to find the winner's row again without re-rendering. */
 export function rowKey(host, ingress, field) {
-  return `${host}\u0000${ingress}\u0000${field}`;
+  return `${host} ${ingress} ${field}`; // none of them holds a space
 }
 
-/** The compiled table; returns a map from row key to row element. */
+function pathRow(host, p, i) {
+  return `<tr data-key="${esc(rowKey(host, p.ingress, p.field))}" class="${p.standing.kind}"><td>${i + 1}</td><td><code>${esc(p.pathType)}</code></td>` +
+    `<td><code>${esc(p.path)}</code></td><td><code>${esc(backendLabel(p.backend))}</code></td><td>${esc(p.ingress)} <span class="field">${esc(p.field)}</span></td>` +
+    `<td>${esc(p.standing.kind)}</td></tr>`;
+}
+
+function hostBlock(h, index, limit) {
+  const paths = h.paths.slice(0, limit);
+  const more = h.paths.length - paths.length;
+  const dflt = h.defaultBackend ? `<p class="default">defaultBackend for this host: <code>${esc(backendLabel(h.defaultBackend.backend))}</code>${h.defaultBackend.ingress ? ` from ${esc(h.defaultBackend.ingress)}` : ""}</p>` : "";
+  return `<div class="host-table" data-host="${index}"><table><caption><span class="tier ${h.tier}">${esc(TIER_NAMES[h.tier] ?? h.tier)}</span> <code>${esc(hostLabel(h.host))}</code> <span class="hint">${h.paths.length} path${h.paths.length === 1 ? "" : "s"}</span></caption>` +
+    `<colgroup><col class="n"><col class="type"><col class="path"><col class="backend"><col class="ingress"><col class="standing"></colgroup>` +
+    `<thead><tr><th scope="col">#</th><th scope="col">pathType</th><th scope="col">Path</th><th scope="col">Backend</th><th scope="col">Ingress</th><th scope="col">Standing</th></tr></thead>` +
+    `<tbody>${paths.map((p, i) => pathRow(h.host, p, i)).join("")}</tbody></table>` +
+    (more > 0 ? `<button type="button" class="show-all" data-host="${index}">Show ${paths.length ? "all " : ""}${h.paths.length} paths</button>` : "") + `${dflt}</div>`;
+}
+
+/**
+ * The compiled table. Returns `row(key)`: the row element of a path, drawing the rest of its
+ * host's paths first when it is beyond the first ones drawn.
+ */
 export function renderTable(el, table) {
-  let html = "";
-  for (const h of table.hosts) {
-    const rows = h.paths
-      .map((p, i) => `<tr data-key="${esc(rowKey(h.host, p.ingress, p.field))}" class="${p.standing.kind}"><td>${i + 1}</td><td><code>${esc(p.pathType)}</code></td>` +
-        `<td><code>${esc(p.path)}</code></td><td><code>${esc(backendLabel(p.backend))}</code></td><td>${esc(p.ingress)} <span class="field">${esc(p.field)}</span></td>` +
-        `<td>${esc(p.standing.kind)}</td></tr>`)
-      .join("");
-    const dflt = h.defaultBackend ? `<p class="default">defaultBackend for this host: <code>${esc(backendLabel(h.defaultBackend.backend))}</code>${h.defaultBackend.ingress ? ` from ${esc(h.defaultBackend.ingress)}` : ""}</p>` : "";
-    html += `<div class="host-table"><table><caption><span class="tier ${h.tier}">${esc(TIER_NAMES[h.tier] ?? h.tier)}</span> <code>${esc(hostLabel(h.host))}</code></caption>` +
-      `<thead><tr><th scope="col">#</th><th scope="col">pathType</th><th scope="col">Path</th><th scope="col">Backend</th><th scope="col">Ingress</th><th scope="col">Standing</th></tr></thead>` +
-      `<tbody>${rows}</tbody></table>${dflt}</div>`;
-  }
+  let budget = MAX_PATHS;
+  const partial = new Set();
+  let html = table.hosts
+    .map((h, i) => {
+      const limit = Math.max(0, budget);
+      budget -= h.paths.length;
+      if (limit < h.paths.length) partial.add(i);
+      return hostBlock(h, i, limit);
+    })
+    .join("");
   if (!table.hosts.length) html += `<p class="empty">No rules take part.</p>`;
   if (table.defaultBackend) {
     html += `<p class="default">When no host tier matches: <code>${esc(backendLabel(table.defaultBackend.backend))}</code>${table.defaultBackend.ingress ? ` (spec.defaultBackend of ${esc(table.defaultBackend.ingress)})` : ""}</p>`;
@@ -112,20 +136,46 @@ export function renderTable(el, table) {
   }
   el.innerHTML = html;
   const rows = new Map();
-  for (const tr of el.querySelectorAll("tr[data-key]")) rows.set(tr.dataset.key, tr);
-  return rows;
+  const index = (root) => {
+    for (const tr of root.querySelectorAll("tr[data-key]")) rows.set(tr.dataset.key, tr);
+  };
+  const expand = (i) => {
+    const block = el.querySelector(`.host-table[data-host="${i}"]`);
+    const wrapper = document.createElement("div");
+    wrapper.innerHTML = hostBlock(table.hosts[i], i, Infinity);
+    partial.delete(i);
+    const full = wrapper.firstChild;
+    block.replaceWith(full);
+    index(full);
+  };
+  index(el);
+  el.onclick = (event) => {
+    const button = event.target.closest("button.show-all");
+    if (button) expand(Number(button.dataset.host));
+  };
+  return (key) => {
+    if (!rows.has(key)) {
+      const host = key.slice(0, key.indexOf(" "));
+      const i = table.hosts.findIndex((h, n) => h.host === host && partial.has(n));
+      if (i >= 0) expand(i);
+    }
+    return rows.get(key) ?? null;
+  };
 }
 
 /** The problems list: one button per problem, moving the editor there. */
 export function renderProblems(list, count, problems, onPick) {
   count.textContent = String(problems.length);
+  const shown = problems.slice(0, MAX_PROBLEMS);
+  const more = problems.length - shown.length;
   list.innerHTML = problems.length
-    ? problems
+    ? shown
         .map((p, i) => `<li class="${p.severity}"><button type="button" data-index="${i}"><span class="sev">${esc(p.severity)}</span> ` +
           `<span class="where">${p.line ? `line ${p.line}${p.column ? `:${p.column}` : ""}` : ""}</span> ${esc(p.title)}</button>${p.fix ? `<p class="fix">fix: ${esc(p.fix)}</p>` : ""}</li>`)
-        .join("")
+        .join("") + (more > 0 ? `<li class="more">and ${more} more, each marked in the editor's gutter</li>` : "")
     : `<li class="none">No problems: the apiserver would accept these objects and nothing looks wrong.</li>`;
-  for (const button of list.querySelectorAll("button[data-index]")) {
-    button.addEventListener("click", () => onPick(problems[Number(button.dataset.index)]));
-  }
+  list.onclick = (event) => {
+    const button = event.target.closest("button[data-index]");
+    if (button) onPick(problems[Number(button.dataset.index)]);
+  };
 }
