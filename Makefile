@@ -6,7 +6,7 @@ TOOLS ?= $(HOME)/.cache/ingress-router/tools
 FUZZ_SECONDS ?= 60
 EXAMPLE := examples/shop
 
-.PHONY: all build demo test test-rust test-nostd lint bench fuzz clean wasm-target
+.PHONY: all build demo test test-rust test-nostd lint bench fuzz clean wasm-target play web build-web web-deps test-web chromium
 
 all: build
 
@@ -48,6 +48,31 @@ fuzz:
 	cd fuzz && for target in $$(PATH=$(TOOLS)/bin:$$PATH cargo +nightly fuzz list); do \
 	  PATH=$(TOOLS)/bin:$$PATH cargo +nightly fuzz run $$target -- -max_total_time=$(FUZZ_SECONDS) || exit 1; \
 	done
+
+# The playground (web/): built from the npm package (`make pkg`) with esbuild into web/dist, a
+# static folder any web server can host; `make play` serves it on http://127.0.0.1:8080.
+PLAY_PORT ?= 8080
+
+play: web
+	node web/serve.mjs --host 127.0.0.1 --port $(PLAY_PORT)
+
+build-web: web
+web: pkg web-deps
+	cd web && node build.mjs
+
+web-deps:
+	cd web && npm ci --no-audit --no-fund
+
+# Browser tests of the playground: Debian's Chromium driven by playwright-core; the exported
+# tests files are run through the CLI.
+test-web: web chromium
+	$(CARGO) build --locked --features cli --bin ingress-router
+	cd web && INGRESS_ROUTER_CLI=$(CURDIR)/target/debug/ingress-router node test/run.mjs
+
+chromium:
+	@command -v /usr/bin/chromium >/dev/null || { \
+	  SUDO=$$(command -v sudo >/dev/null && [ "$$(id -u)" != 0 ] && echo sudo); \
+	  $$SUDO apt-get update && $$SUDO apt-get install -y --no-install-recommends chromium; }
 
 clean:
 	$(CARGO) clean

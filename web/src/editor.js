@@ -29,7 +29,7 @@ const theme = EditorView.theme({
   "&.cm-focused .cm-cursor": { borderLeftColor: "var(--fg)" },
   "&.cm-focused .cm-selectionBackground, .cm-selectionBackground, ::selection": { backgroundColor: "var(--selection) !important" },
   ".cm-matched-rule": { backgroundColor: "var(--match-bg)", boxShadow: "inset 3px 0 0 var(--match)" },
-  ".cm-tooltip": { backgroundColor: "var(--panel)", color: "var(--fg)", border: "1px solid var(--border)" },
+  ".cm-tooltip": { backgroundColor: "var(--panel)", color: "var(--fg)", border: "1px solid var(--border)", maxWidth: "min(44em, 90vw)" },
   ".cm-panels": { backgroundColor: "var(--panel)", color: "var(--fg)" },
   ".cm-textfield": { backgroundColor: "var(--bg)", color: "var(--fg)", border: "1px solid var(--border)" },
   ".cm-button": { backgroundImage: "none", backgroundColor: "var(--button)", color: "var(--fg)", border: "1px solid var(--border)" },

@@ -36,7 +36,7 @@ export function renderDecision(el, decision, error) {
 
 function candidateRow(c) {
   const state = c.chosen ? "winner" : c.matched ? "lost" : c.considered ? "nomatch" : "other";
-  const mark = c.chosen ? "✔ chosen" : c.matched ? `matched, lost (rank ${c.rank ?? "–"})` : c.considered ? "no match" : "not considered";
+  const mark = c.chosen ? "✔ chosen" : c.matched ? `✗ lost (rank ${c.rank ?? "–"})` : c.considered ? "no match" : "not considered";
   return `<tr class="${state}"><td class="mark">${esc(mark)}</td>` +
     `<td><code>${esc(c.pathType)} ${esc(c.path)} → ${esc(backendLabel(c.backend))}</code><br><span class="field">${esc(c.ingress)} · ${esc(hostLabel(c.host))} · ${esc(c.field)}</span></td>` +
     `<td class="reason">${esc(c.reason)}</td></tr>`;

@@ -61,6 +61,12 @@ export async function openPage(browser, url, options = {}) {
   return page;
 }
 
+/** A screenshot of one element (to look at a part of a long page closely). */
+export async function screenshotOf(page, selector, name) {
+  await mkdir(shotsDir, { recursive: true });
+  await page.locator(selector).screenshot({ path: join(shotsDir, `${name}.png`) });
+}
+
 export async function screenshot(page, name) {
   await mkdir(shotsDir, { recursive: true });
   const path = join(shotsDir, `${name}.png`);

@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { launch, openPage, screenshot, shotsDir, startServer, webDir } from "./harness.mjs";
+import { launch, openPage, screenshot, screenshotOf, shotsDir, startServer, webDir } from "./harness.mjs";
 import { speed } from "./speed.mjs";
 
 const repo = join(webDir, "..");
@@ -279,6 +279,8 @@ test("narrow screen: no sideways scrolling", async (page) => {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);
   await screenshot(page, "narrow");
+  await screenshotOf(page, "#request", "narrow-request");
+  await screenshotOf(page, ".manifests", "narrow-manifests");
   await page.addScriptTag({ content: axeSource });
   const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
   assert.deepEqual(result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id), []);
