@@ -48,7 +48,7 @@ let tableRow = () => null;
 let winnerRow = null;
 
 /** Timings (performance.now(), ms) of the last updates, read by the browser tests. */
-const timings = { route: 0, manifests: 0, interactive: 0 };
+const timings = { route: 0, manifests: 0, interactive: 0, manifestParts: {} };
 
 const view = createEditor(els.editor, "", (text, typing) => {
   state.manifests = text;
@@ -110,10 +110,24 @@ function diagnosticProblems(diagnostics) {
     });
 }
 
+// What each view last drew, to skip redrawing what a keystroke did not change (typing in a
+// comment changes no table, no explanation and no problem but for its place).
+const drawn = {};
+function changed(view, value) {
+  const json = JSON.stringify(value);
+  if (drawn[view] === json) return false;
+  drawn[view] = json;
+  return true;
+}
+
+let currentProblems = [];
 function showAllProblems(problems) {
   problems.sort((a, b) => a.from - b.from);
+  currentProblems = problems;
   showProblems(view, problems);
-  renderProblems(els.problems, els.problemCount, problems, (p) => reveal(view, p.from));
+  if (changed("problems", problems.map((p) => [p.severity, p.line, p.column, p.title, p.fix]))) {
+    renderProblems(els.problems, els.problemCount, problems, (i) => reveal(view, currentProblems[i].from));
+  }
 }
 
 // ---- updates ----
@@ -121,6 +135,13 @@ function showAllProblems(problems) {
 /** Manifests or options changed: compile, validate, and redraw everything (the status panel,
  *  which re-reads the manifests twice more, a moment after typing stops). */
 function recompile({ typing = false } = {}) {
+  const parts = {};
+  let t = performance.now();
+  const lap = (name) => {
+    const now = performance.now();
+    parts[name] = +(now - t).toFixed(2);
+    t = now;
+  };
   locator = new Locator(view.state);
   router?.free();
   router = null;
@@ -132,26 +153,42 @@ function recompile({ typing = false } = {}) {
     compileError = error;
     problems.push(inputProblem(error));
   }
+  lap("compile");
+  let report = null;
   if (router) {
     try {
-      problems.push(...validationProblems(validate(state.manifests)));
+      report = validate(state.manifests);
     } catch (error) {
       problems.push(inputProblem(error));
     }
+  }
+  lap("validate");
+  if (router) {
+    if (report) problems.push(...validationProblems(report));
     problems.push(...diagnosticProblems(router.diagnostics));
   }
+  lap("locate");
   showAllProblems(problems);
+  lap("problems");
   document.body.classList.toggle("stale", !router);
   if (router) {
-    tableRow = renderTable(els.table, router.table());
-    winnerRow = null;
+    const table = router.table();
+    if (changed("table", table)) {
+      tableRow = renderTable(els.table, table);
+      winnerRow?.classList.remove("winner");
+      winnerRow = null;
+    }
   }
   fillSuggestions();
+  lap("table");
   reroute();
+  lap("request");
   rerouteBatch();
+  lap("requests");
   clearTimeout(statusTimer);
   if (typing) statusTimer = setTimeout(refreshStatus, 150);
   else refreshStatus();
+  timings.manifestParts = parts;
 }
 let statusTimer = 0;
 
@@ -179,7 +216,7 @@ function reroute() {
     return;
   }
   renderDecision(els.decision, decision, null);
-  renderFlow(els.flow, explanation);
+  if (changed("flow", explanation)) renderFlow(els.flow, explanation);
   if (state.requestSource === "url") {
     els.host.value = explanation.host;
     els.path.value = explanation.path;

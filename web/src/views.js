@@ -163,7 +163,7 @@ export function renderTable(el, table) {
   };
 }
 
-/** The problems list: one button per problem, moving the editor there. */
+/** The problems list: one button per problem; `onPick(index)` moves the editor there. */
 export function renderProblems(list, count, problems, onPick) {
   count.textContent = String(problems.length);
   const shown = problems.slice(0, MAX_PROBLEMS);
@@ -176,6 +176,6 @@ export function renderProblems(list, count, problems, onPick) {
     : `<li class="none">No problems: the apiserver would accept these objects and nothing looks wrong.</li>`;
   list.onclick = (event) => {
     const button = event.target.closest("button[data-index]");
-    if (button) onPick(problems[Number(button.dataset.index)]);
+    if (button) onPick(Number(button.dataset.index));
   };
 }
