@@ -132,8 +132,12 @@ function showAllProblems(problems) {
 
 // ---- updates ----
 
-/** Manifests or options changed: compile, validate, and redraw everything (the status panel,
- *  which re-reads the manifests twice more, a moment after typing stops). */
+/**
+ * Manifests or options changed: compile, validate, and redraw everything. While the person types,
+ * the decision, the picture and the table are redrawn at once and the validation (the package
+ * reads the manifests again for it) right after, unless the next keystroke comes first; the
+ * status panel, which reads them twice more, a moment after typing stops.
+ */
 function recompile({ typing = false } = {}) {
   const parts = {};
   let t = performance.now();
@@ -146,30 +150,12 @@ function recompile({ typing = false } = {}) {
   router?.free();
   router = null;
   compileError = null;
-  const problems = [];
   try {
     router = compile(state.manifests, compileOptions());
   } catch (error) {
     compileError = error;
-    problems.push(inputProblem(error));
   }
   lap("compile");
-  let report = null;
-  if (router) {
-    try {
-      report = validate(state.manifests);
-    } catch (error) {
-      problems.push(inputProblem(error));
-    }
-  }
-  lap("validate");
-  if (router) {
-    if (report) problems.push(...validationProblems(report));
-    problems.push(...diagnosticProblems(router.diagnostics));
-  }
-  lap("locate");
-  showAllProblems(problems);
-  lap("problems");
   document.body.classList.toggle("stale", !router);
   if (router) {
     const table = router.table();
@@ -185,10 +171,54 @@ function recompile({ typing = false } = {}) {
   lap("request");
   rerouteBatch();
   lap("requests");
-  clearTimeout(statusTimer);
-  if (typing) statusTimer = setTimeout(refreshStatus, 150);
-  else refreshStatus();
   timings.manifestParts = parts;
+  clearTimeout(problemsTimer);
+  clearTimeout(statusTimer);
+  if (typing) {
+    settled = new Promise((resolve) => {
+      problemsTimer = setTimeout(() => {
+        refreshProblems();
+        resolve();
+      }, 0);
+    });
+    statusTimer = setTimeout(refreshStatus, 150);
+  } else {
+    refreshProblems();
+    refreshStatus();
+    settled = Promise.resolve();
+  }
+}
+let problemsTimer = 0;
+let settled = Promise.resolve();
+
+/** Validation errors, diagnostics and input errors, in the editor and the problems list. */
+function refreshProblems() {
+  const parts = timings.manifestParts;
+  let t = performance.now();
+  const lap = (name) => {
+    const now = performance.now();
+    parts[name] = +(now - t).toFixed(2);
+    t = now;
+  };
+  const problems = [];
+  let report = null;
+  if (compileError) {
+    problems.push(inputProblem(compileError));
+  } else {
+    try {
+      report = validate(state.manifests);
+    } catch (error) {
+      problems.push(inputProblem(error));
+    }
+  }
+  lap("validate");
+  if (router) {
+    if (report) problems.push(...validationProblems(report));
+    problems.push(...diagnosticProblems(router.diagnostics));
+  }
+  lap("locate");
+  showAllProblems(problems);
+  lap("problems");
 }
 let statusTimer = 0;
 
@@ -473,4 +503,4 @@ timings.interactive = performance.now();
 document.body.dataset.ready = "true";
 
 // For the browser tests and the curious: the editor and the last timings.
-window.playground = { view, timings, state };
+window.playground = { view, timings, state, settled: () => settled };
