@@ -6,7 +6,7 @@ import { yaml } from "@codemirror/lang-yaml";
 import { lintGutter, setDiagnostics } from "@codemirror/lint";
 import { HighlightStyle, syntaxHighlighting } from "@codemirror/language";
 import { Decoration, EditorView, keymap } from "@codemirror/view";
-import { EditorState, StateEffect, StateField } from "@codemirror/state";
+import { EditorSelection, EditorState, StateEffect, StateField } from "@codemirror/state";
 import { indentWithTab } from "@codemirror/commands";
 import { tags } from "@lezer/highlight";
 
@@ -113,7 +113,11 @@ export function showMatch(view, range) {
   if (same || (!range && !lastMatch)) return;
   lastMatch = range;
   const effects = [setMatch.of(range)];
-  if (range) effects.push(EditorView.scrollIntoView(Math.min(range.from, view.state.doc.length), { y: "nearest" }));
+  if (range) {
+    const length = view.state.doc.length;
+    const whole = EditorSelection.range(Math.min(range.to, length), Math.min(range.from, length)); // head at the start
+    effects.push(EditorView.scrollIntoView(whole, { y: "nearest", yMargin: 24 }));
+  }
   view.dispatch({ effects });
 }
 

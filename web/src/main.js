@@ -365,10 +365,13 @@ function saveSoon() {
   saveTimer = setTimeout(saveNow, 300);
 }
 
+let saves = 0;
 async function saveNow() {
   clearTimeout(saveTimer);
+  const save = ++saves;
   const hash = await encodeState(state);
-  if (location.hash !== hash) history.replaceState(null, "", hash);
+  // Encodings finish in any order: only the latest state goes into the address.
+  if (save === saves && location.hash !== hash) history.replaceState(null, "", hash);
   return hash;
 }
 

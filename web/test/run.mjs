@@ -41,6 +41,8 @@ async function loadExample(page, id) {
   await page.selectOption("#gallery", id);
 }
 
+const grantClipboard = (page) => page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+
 /** Replaces the editor's text as a paste would. */
 async function pasteManifests(page, text) {
   await page.click(".cm-content");
@@ -161,6 +163,7 @@ test("broken YAML and invalid objects are shown at their line", async (page) => 
 });
 
 test("a shared link brings the whole state back", async (page, { browser, url }) => {
+  await grantClipboard(page);
   await loadExample(page, "ingress-class");
   await page.fill("#ingress-class", "traefik");
   await typeUrl(page, "https://apps.example.com/b/1");
@@ -170,8 +173,9 @@ test("a shared link brings the whole state back", async (page, { browser, url })
   await page.keyboard.type("\n# edited");
   await page.selectOption("#implementation-specific", "exact");
   await page.click("#share");
-  await page.waitForFunction(() => location.hash.startsWith("#s="));
+  await page.waitForFunction(() => /Link copied|address bar/.test(document.getElementById("share-note").textContent));
   const link = await page.evaluate(() => location.href);
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link, "the link is on the clipboard");
   const before = { text: await editorText(page), decision: await decision(page) };
   assert.equal(before.decision.backend, "app-b:80");
 
