@@ -81,6 +81,12 @@ export function renderFlow(el, explanation) {
   }
   html += `</div>`;
   el.innerHTML = html;
+  // The winner in view inside its box (never scrolling the page).
+  const box = el.querySelector(".candidates-box");
+  const chosen = box?.querySelector("tr.winner");
+  if (chosen && (chosen.offsetTop < box.scrollTop || chosen.offsetTop + chosen.offsetHeight > box.scrollTop + box.clientHeight)) {
+    box.scrollTop = Math.max(0, chosen.offsetTop - 40);
+  }
   const details = el.querySelector("details.others");
   details?.addEventListener("toggle", () => {
     const slot = details.querySelector("[data-lazy]");

@@ -2,7 +2,7 @@
 // performance.now() around the update (a benchmark, reported in the README; never pass/fail).
 import { cpus, loadavg } from "node:os";
 import { deflateRawSync } from "node:zlib";
-import { openPage } from "./harness.mjs";
+import { openPage, screenshot, screenshotOf } from "./harness.mjs";
 
 /** 10 hosts × 100 paths, one Ingress per host, a LoadBalancer publish Service. */
 export function thousandPaths() {
@@ -98,6 +98,9 @@ export async function speed(browser, url) {
     }
     return { samples, decided, parts };
   });
+  await page.fill("#url", "https://h7.example.com/svc41/v1/items");
+  await screenshot(page, "speed-1000-paths");
+  await screenshotOf(page, "#request", "speed-1000-paths-request");
   await page.context().close();
   const median = (xs) => +[...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)].toFixed(2);
   return {
