@@ -247,6 +247,12 @@ test("keyboard, names and focus", async (page) => {
   assert.equal(outline, "solid", "focus is visible");
   await page.keyboard.press("Control+A");
   await page.keyboard.type("https://trailing-slash.example.com/foo");
+  // The editor takes Tab for indenting; Escape then Tab leaves it.
+  await page.focus(".cm-content");
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => Boolean(document.activeElement.closest(".cm-editor"))), false, "Escape, Tab leaves the editor");
+  await page.focus("#url");
   assert.equal((await decision(page)).backend, "foo-slash:80");
   await screenshot(page, "keyboard-focus");
 });
