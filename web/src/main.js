@@ -167,7 +167,7 @@ function recompile({ typing = false } = {}) {
   }
   fillSuggestions();
   lap("table");
-  reroute();
+  reroute({ sameRequest: true });
   lap("request");
   rerouteBatch();
   lap("requests");
@@ -227,8 +227,11 @@ function currentRequest() {
   return { url: state.url, method: state.method === "GET" ? undefined : state.method };
 }
 
-/** The request changed (or the router): route, explain, and redraw the request's views. */
-function reroute() {
+/**
+ * The request changed (or, `sameRequest`, the router): route, explain, and redraw the request's
+ * views. A new request always changes the explanation; a new router often does not.
+ */
+function reroute({ sameRequest = false } = {}) {
   if (!router) {
     renderDecision(els.decision, null, `The manifests cannot be read: ${errorText(compileError)}`);
     showMatch(view, null);
@@ -246,7 +249,8 @@ function reroute() {
     return;
   }
   renderDecision(els.decision, decision, null);
-  if (changed("flow", explanation)) renderFlow(els.flow, explanation);
+  if (!sameRequest || changed("flow", explanation)) renderFlow(els.flow, explanation);
+  if (!sameRequest) delete drawn.flow;
   if (state.requestSource === "url") {
     els.host.value = explanation.host;
     els.path.value = explanation.path;

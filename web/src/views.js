@@ -6,7 +6,7 @@ import { backendLabel, esc, hostLabel } from "./format.js";
 const TIER_NAMES = { exact: "exact host", wildcard: "wildcard host", any: "host-less rules" };
 // Rows drawn at once; the rest on request ("Show all"), so that a table of thousands of paths
 // keeps every keystroke within a frame.
-const MAX_CANDIDATES = 50;
+const MAX_CANDIDATES = 25;
 const MAX_PATHS = 150; // over all hosts of the compiled table
 const MAX_PROBLEMS = 100;
 
@@ -84,8 +84,10 @@ export function renderFlow(el, explanation) {
   // The winner in view inside its box (never scrolling the page).
   const box = el.querySelector(".candidates-box");
   const chosen = box?.querySelector("tr.winner");
-  if (chosen && (chosen.offsetTop < box.scrollTop || chosen.offsetTop + chosen.offsetHeight > box.scrollTop + box.clientHeight)) {
-    box.scrollTop = Math.max(0, chosen.offsetTop - 40);
+  if (chosen) {
+    requestAnimationFrame(() => {
+      if (chosen.offsetTop + chosen.offsetHeight > box.clientHeight) box.scrollTop = Math.max(0, chosen.offsetTop - 40);
+    });
   }
   const details = el.querySelector("details.others");
   details?.addEventListener("toggle", () => {
