@@ -15,13 +15,6 @@ const copied = new Set();
 const wasmAssets = {
   name: "wasm-assets",
   setup(b) {
-    // The package's entry instantiates the module when imported (top-level await): keep it even
-    // where a package.json `sideEffects` list would let esbuild drop it.
-    b.onResolve({ filter: /^ingress-router$/ }, async (args) => {
-      if (args.pluginData?.again) return undefined;
-      const found = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: { again: true } });
-      return found.errors.length ? { errors: found.errors } : { path: found.path, sideEffects: true };
-    });
     b.onLoad({ filter: /\.m?js$/ }, async (args) => {
       const source = await readFile(args.path, "utf8");
       if (!source.includes(".wasm")) return undefined;
