@@ -259,9 +259,11 @@ function reroute({ sameRequest = false } = {}) {
   winnerRow?.classList.remove("winner");
   winnerRow = m ? tableRow(rowKey(m.host, m.ingress, m.field)) : null;
   winnerRow?.classList.add("winner");
-  if (m) {
-    const [namespace, name] = m.ingress.split("/");
-    showMatch(view, locator.rangeOf("Ingress", namespace, name, m.field));
+  // The matched path's lines, or the defaultBackend that answered.
+  const [ingress, field] = m ? [m.ingress, m.field] : decision.defaultFrom ? [decision.defaultFrom, "spec.defaultBackend"] : [null, null];
+  if (ingress) {
+    const [namespace, name] = ingress.split("/");
+    showMatch(view, locator.rangeOf("Ingress", namespace, name, field));
   } else {
     showMatch(view, null);
   }

@@ -111,6 +111,14 @@ test("typing URLs shows the backend, the highlighted rule, the winner and why th
   assert.equal((await decision(page)).backend, "resource:storage.example.com/Bucket/static-assets");
   assert.equal((await matchedLines(page))[0].trim(), "- path: /static");
 
+  // When the defaultBackend answers, it is what the editor highlights.
+  await loadExample(page, "default-backend");
+  await typeUrl(page, "https://docs.example.com/blog");
+  d = await decision(page);
+  assert.equal(d.backend, "docs-home:http");
+  assert.match(d.via, /^defaultBackend/);
+  assert.deepEqual((await matchedLines(page)).map((l) => l.trim()), ["service: {name: docs-home, port: {name: http}}"]);
+
   // Host and path fields drive the request too.
   await loadExample(page, "wildcard-hosts");
   await page.fill("#host", "a.eu.example.com");
