@@ -72,7 +72,7 @@ test-web: web chromium
 chromium:
 	@command -v /usr/bin/chromium >/dev/null || { \
 	  SUDO=$$(command -v sudo >/dev/null && [ "$$(id -u)" != 0 ] && echo sudo); \
-	  $$SUDO apt-get update && $$SUDO apt-get install -y --no-install-recommends chromium; }
+	  $$SUDO apt-get update && $$SUDO apt-get install -y chromium; }
 
 clean:
 	$(CARGO) clean
