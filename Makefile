@@ -6,7 +6,7 @@ TOOLS ?= $(HOME)/.cache/ingress-router/tools
 FUZZ_SECONDS ?= 60
 EXAMPLE := examples/shop
 
-.PHONY: all build demo test test-rust test-nostd lint bench fuzz clean wasm-target play web build-web web-deps test-web chromium
+.PHONY: all build demo test test-rust test-nostd lint bench fuzz clean wasm-target
 
 all: build
 
@@ -42,15 +42,9 @@ lint:
 bench:
 	$(CARGO) bench --locked --bench route
 
-fuzz:
-	@rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
-	@test -x $(TOOLS)/bin/cargo-fuzz || $(CARGO) install cargo-fuzz --locked --root $(TOOLS)
-	cd fuzz && for target in $$(PATH=$(TOOLS)/bin:$$PATH cargo +nightly fuzz list); do \
-	  PATH=$(TOOLS)/bin:$$PATH cargo +nightly fuzz run $$target -- -max_total_time=$(FUZZ_SECONDS) || exit 1; \
-	done
-
 # The playground (web/): built from the npm package (`make pkg`) with esbuild into web/dist, a
 # static folder any web server can host; `make play` serves it on http://127.0.0.1:8080.
+.PHONY: play web build-web web-deps test-web chromium
 PLAY_PORT ?= 8080
 
 play: web
@@ -73,6 +67,13 @@ chromium:
 	@command -v /usr/bin/chromium >/dev/null || { \
 	  SUDO=$$(command -v sudo >/dev/null && [ "$$(id -u)" != 0 ] && echo sudo); \
 	  $$SUDO apt-get update && $$SUDO apt-get install -y chromium; }
+
+fuzz:
+	@rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
+	@test -x $(TOOLS)/bin/cargo-fuzz || $(CARGO) install cargo-fuzz --locked --root $(TOOLS)
+	cd fuzz && for target in $$(PATH=$(TOOLS)/bin:$$PATH cargo +nightly fuzz list); do \
+	  PATH=$(TOOLS)/bin:$$PATH cargo +nightly fuzz run $$target -- -max_total_time=$(FUZZ_SECONDS) || exit 1; \
+	done
 
 clean:
 	$(CARGO) clean
