@@ -26,8 +26,7 @@ export function hostLabel(host) {
   return host ? host : "(any host)";
 }
 
-/** The IngressRouterError (or any error) as one line, with its place when the package gave one. */
+/** An error as one line (the package's IngressRouterError messages name the place already). */
 export function errorText(error) {
-  const where = error?.line ? ` (line ${error.line}${error.column ? `, column ${error.column}` : ""})` : "";
-  return `${error?.message ?? String(error)}${where && !String(error?.message).includes(`line ${error.line}`) ? where : ""}`;
+  return error?.message ?? String(error);
 }

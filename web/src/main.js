@@ -3,10 +3,11 @@
 // diagnostics, validate, ingressStatus, serviceStatus), used exactly as an outside user would.
 import { compile, ingressStatus, serviceStatus, validate, version } from "ingress-router";
 import "./style.css";
-import { createEditor, offsetOf, reveal, setText, showMatch, showProblems } from "./editor.js";
+import { createEditor, reveal, setText, showMatch, showProblems } from "./editor.js";
 import { errorText, backendLabel } from "./format.js";
 import { gallery } from "./gallery.js";
 import { Locator } from "./locate.js";
+import { Problems } from "./problems.js";
 import { renderBatch, renderStatus } from "./panels.js";
 import { exportTestsFile, importTestsFile, parseHeaders, parseRequestLine, routeArgument } from "./requests.js";
 import { decodeState, encodeState } from "./share.js";
@@ -62,52 +63,6 @@ function compileOptions() {
   const o = { implementationSpecific: state.options.implementationSpecific, profile: state.options.profile };
   if (state.options.ingressClass) o.ingressClass = state.options.ingressClass;
   return o;
-}
-
-// ---- problems: validation errors, diagnostics and input errors, placed in the text ----
-
-const KIND_GROUP = { Ingress: "Ingress.networking.k8s.io", IngressClass: "IngressClass.networking.k8s.io" };
-
-function lineOf(offset) {
-  const line = view.state.doc.lineAt(offset);
-  return { line: line.number, column: offset - line.from + 1 };
-}
-
-function wholeLine(from) {
-  return view.state.doc.lineAt(from).to;
-}
-
-function inputProblem(error) {
-  const from = error.line ? offsetOf(view, error.line, error.column) : 0;
-  const to = Math.max(wholeLine(from), from + 1);
-  return { from, to, severity: "error", title: errorText(error), message: errorText(error), line: error.line, column: error.column };
-}
-
-function validationProblems(report) {
-  const problems = [];
-  for (const object of report.objects ?? []) {
-    for (const error of object.errors ?? []) {
-      const range = locator.rangeOf(object.kind, object.namespace, object.name, error.field);
-      const from = error.line ? offsetOf(view, error.line, error.column) : (range?.from ?? 0);
-      const to = range && range.from === from ? range.to : wholeLine(from);
-      const apiserver = `${KIND_GROUP[object.kind] ?? object.kind} "${object.name}" is invalid: ${error.message}`;
-      problems.push({ from, to, severity: "error", title: error.message, message: apiserver, ...lineOf(from) });
-    }
-  }
-  return problems;
-}
-
-function diagnosticProblems(diagnostics) {
-  return diagnostics
-    .filter((d) => d.code !== "invalid-ingress") // each error is listed above, at its place
-    .map((d) => {
-      const ref = d.objects?.[0];
-      const range = ref ? locator.rangeOf(ref.kind, ref.namespace, ref.name, ref.field ?? "") : null;
-      const from = range?.from ?? 0;
-      const to = range ? Math.min(range.to, wholeLine(from)) : wholeLine(0);
-      const severity = d.severity === "note" ? "info" : d.severity;
-      return { from, to: Math.max(to, from + 1), severity, title: `${d.severity}[${d.code}]: ${d.message}`, message: `${d.severity}[${d.code}]: ${d.message}${d.fix ? `\nfix: ${d.fix}` : ""}`, fix: d.fix, ...lineOf(from) };
-    });
 }
 
 // What each view last drew, to skip redrawing what a keystroke did not change (typing in a
@@ -200,21 +155,22 @@ function refreshProblems() {
     parts[name] = +(now - t).toFixed(2);
     t = now;
   };
+  const place = new Problems(view, locator);
   const problems = [];
   let report = null;
   if (compileError) {
-    problems.push(inputProblem(compileError));
+    problems.push(place.input(compileError));
   } else {
     try {
       report = validate(state.manifests);
     } catch (error) {
-      problems.push(inputProblem(error));
+      problems.push(place.input(error));
     }
   }
   lap("validate");
   if (router) {
-    if (report) problems.push(...validationProblems(report));
-    problems.push(...diagnosticProblems(router.diagnostics));
+    if (report) problems.push(...place.validation(report));
+    problems.push(...place.diagnostics(router.diagnostics));
   }
   lap("locate");
   showAllProblems(problems);
