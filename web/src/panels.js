@@ -75,7 +75,9 @@ function requestView(i) {
   const key = `${i.namespace}/${i.name}`;
   const u = i.update ?? {};
   if (u.action === "put") {
-    return `<details class="put"><summary><code>${esc(u.method)} ${esc(u.path)}</code> <span class="hint">${esc(key)}</span></summary>` +
+    const now = addressText(i.current);
+    const change = `${now || "no address"} → ${addressText(i.addresses) || "no address"}`;
+    return `<details class="put"><summary><code>${esc(u.method)} ${esc(u.path)}</code> <span class="hint">${esc(key)}: ${esc(change)}</span></summary>` +
       `<pre><code>${esc(`${u.method} ${u.path}\nContent-Type: application/json\n\n${prettyBody(u.body)}`)}</code></pre></details>`;
   }
   const why = u.action === "unchanged" ? "no request: the status already holds these addresses" : `no request: ${i.reason ?? "the controller leaves it untouched"}`;

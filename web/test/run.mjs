@@ -229,6 +229,7 @@ test("status panel: kubectl columns, the Service's status and the PUT request", 
   const row = await page.$$eval(".kubectl tbody tr td", (tds) => tds.map((td) => td.textContent));
   assert.deepEqual(row, ["shop", "<none>", "shop.example.com", "203.0.113.10", "80"]);
   assert.equal(await page.textContent(".service .lb"), "provisioned");
+  assert.match(await page.textContent(".put summary"), /198\.51\.100\.7 → 203\.0\.113\.10/); // the stale address replaced
   await page.click(".put summary");
   const put = await page.textContent(".put pre");
   assert.match(put, /^PUT \/apis\/networking\.k8s\.io\/v1\/namespaces\/shop\/ingresses\/shop\/status/);
