@@ -13,6 +13,7 @@ import { exportTestsFile, importTestsFile, parseHeaders, parseRequestLine, route
 import { decodeState, encodeState } from "./share.js";
 import { renderDecision, renderFlow, renderProblems, renderTable, rowKey } from "./views.js";
 
+const started = performance.now(); // the package is instantiated by now (its module's top-level await)
 const $ = (id) => document.getElementById(id);
 const els = {
   gallery: $("gallery"), ingressClass: $("ingress-class"), classes: $("ingress-classes"),
@@ -49,12 +50,12 @@ let tableRow = () => null;
 let winnerRow = null;
 
 /** Timings (performance.now(), ms) of the last updates, read by the browser tests. */
-const timings = { route: 0, manifests: 0, interactive: 0, manifestParts: {} };
+const timings = { route: 0, manifests: 0, interactive: 0, started: 0, complete: 0, manifestParts: {} };
 
 const view = createEditor(els.editor, "", (text, typing) => {
   state.manifests = text;
   const t0 = performance.now();
-  recompile({ typing });
+  recompile({ soon: typing || opening });
   timings.manifests = performance.now() - t0;
   saveSoon();
 });
@@ -88,12 +89,12 @@ function showAllProblems(problems) {
 // ---- updates ----
 
 /**
- * Manifests or options changed: compile, validate, and redraw everything. While the person types,
- * the decision, the picture and the table are redrawn at once and the validation (the package
- * reads the manifests again for it) right after, unless the next keystroke comes first; the
- * status panel, which reads them twice more, a moment after typing stops.
+ * Manifests or options changed: compile, validate, and redraw everything. While the person types
+ * (`soon`; also when the page opens), the decision, the picture and the table are redrawn at once
+ * and the validation (the package reads the manifests again for it) right after, unless the next
+ * keystroke comes first; the status panel, which reads them twice more, a moment later.
  */
-function recompile({ typing = false } = {}) {
+function recompile({ soon = false } = {}) {
   const parts = {};
   let t = performance.now();
   const lap = (name) => {
@@ -129,7 +130,7 @@ function recompile({ typing = false } = {}) {
   timings.manifestParts = parts;
   clearTimeout(problemsTimer);
   clearTimeout(statusTimer);
-  if (typing) {
+  if (soon) {
     settled = new Promise((resolve) => {
       problemsTimer = setTimeout(() => {
         refreshProblems();
@@ -292,7 +293,7 @@ function showState() {
   els.requests.value = state.requests;
   els.publishService.value = state.publishService;
   if (view.state.doc.toString() !== state.manifests) setText(view, state.manifests); // recompiles
-  else recompile();
+  else recompile({ soon: opening });
 }
 
 function applyState(saved) {
@@ -463,9 +464,16 @@ addEventListener("hashchange", () => restoreFromHash());
 
 els.gallery.innerHTML = gallery.map((g) => `<option value="${g.id}">${g.title}</option>`).join("") + `<option value="">(your own)</option>`;
 els.version.textContent = `version ${version}`;
+// Opening: the decision first, the problems and the status right after.
+let opening = true;
 if (!(await restoreFromHash())) loadExample(gallery[0].id);
+opening = false;
+timings.started = started;
 timings.interactive = performance.now();
 document.body.dataset.ready = "true";
-
 // For the browser tests and the curious: the editor and the last timings.
 window.playground = { view, timings, state, settled: () => settled };
+await settled;
+await new Promise((resolve) => setTimeout(resolve, 200)); // the status panel's turn
+timings.complete = performance.now();
+
