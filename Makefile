@@ -53,6 +53,32 @@ bench-wasm:
 	node bench-wasm/run-wasi.mjs bench-wasm/target/wasm32-wasip1/release/ingress-router-bench-wasm.wasm
 	bench-wasm/target/release/ingress-router-bench-wasm
 
+# The playground (web/): built from the npm package (`make pkg`) with esbuild into web/dist, a
+# static folder any web server can host; `make play` serves it on http://127.0.0.1:8080.
+.PHONY: play web build-web web-deps test-web chromium
+PLAY_PORT ?= 8080
+
+play: web
+	node web/serve.mjs --host 127.0.0.1 --port $(PLAY_PORT)
+
+build-web: web
+web: pkg web-deps
+	cd web && node build.mjs
+
+web-deps:
+	cd web && npm ci --no-audit --no-fund
+
+# Browser tests of the playground: Debian's Chromium driven by playwright-core; the exported
+# tests files are run through the CLI.
+test-web: web chromium
+	$(CARGO) build --locked --features cli --bin ingress-router
+	cd web && INGRESS_ROUTER_CLI=$(CURDIR)/target/debug/ingress-router node test/run.mjs
+
+chromium:
+	@command -v /usr/bin/chromium >/dev/null || { \
+	  SUDO=$$(command -v sudo >/dev/null && [ "$$(id -u)" != 0 ] && echo sudo); \
+	  $$SUDO apt-get update && $$SUDO apt-get install -y chromium; }
+
 fuzz:
 	@rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
 	@test -x $(TOOLS)/bin/cargo-fuzz || $(CARGO) install cargo-fuzz --locked --root $(TOOLS)
