@@ -207,11 +207,19 @@ pub struct Decision<'r> {
     matched: Option<MatchedRule<'r>>,
     default_from: Option<IngressRef<'r>>,
     rejection: Option<Rejection>,
+    answer: Option<usize>,
 }
 
 impl<'r> Decision<'r> {
     pub(crate) fn rejected(rejection: Rejection) -> Self {
-        Decision { via: Via::Rejected, backend: None, matched: None, default_from: None, rejection: Some(rejection) }
+        Decision {
+            via: Via::Rejected,
+            backend: None,
+            matched: None,
+            default_from: None,
+            rejection: Some(rejection),
+            answer: None,
+        }
     }
 
     pub(crate) fn of(raw: &table::Decision<'r>) -> Self {
@@ -231,6 +239,7 @@ impl<'r> Decision<'r> {
             matched,
             default_from: if raw.via == Via::DefaultBackend { ingress } else { None },
             rejection: None,
+            answer: Some(raw.answer),
         }
     }
 
@@ -256,6 +265,13 @@ impl<'r> Decision<'r> {
     /// Why the proxy refused the request, when [`via`](Self::via) is [`Via::Rejected`].
     pub fn rejection(&self) -> Option<Rejection> {
         self.rejection
+    }
+
+    /// Which of the router's fixed answers this is, below [`Router::answer_count`](crate::Router::answer_count):
+    /// decisions with the same index are equal, so a binding can convert each answer once and
+    /// reuse it. `None` for an answer that depends on the request (a rejection).
+    pub fn answer_index(&self) -> Option<usize> {
+        self.answer
     }
 
     /// As owned data (for JSON, tests files and bindings).

@@ -175,7 +175,7 @@ pub mod schema;
 pub mod status;
 mod table;
 pub mod validation;
-#[cfg(feature = "yaml")]
+#[cfg(feature = "std")]
 pub mod views;
 
 pub use class::Participation;

@@ -72,6 +72,12 @@ impl Router {
         }
     }
 
+    /// How many fixed answers [`Decision::answer_index`] numbers: 404, one per path, one per
+    /// default backend.
+    pub fn answer_count(&self) -> usize {
+        1 + self.table.routes.len() + self.table.defaults.len()
+    }
+
     /// How `request` is routed, step by step. Allocates freely: this is for people, not the hot path.
     pub fn explain(&self, request: &Request<'_>) -> Explanation {
         let mut buf = [0u8; MAX_NORMALIZED_PATH];

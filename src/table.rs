@@ -210,6 +210,8 @@ pub struct Decision<'r> {
     pub ingress: Option<&'r IngressInfo>,
     /// The host table chosen, if any host tier matched.
     pub host_table: Option<&'r HostTable>,
+    /// Which of the router's fixed answers this is: 0 for 404, `1 + route`, `1 + routes + default`.
+    pub answer: usize,
 }
 
 /// The compiled table.

@@ -24,10 +24,13 @@ fn main() {
         serde_json::from_str(&std::fs::read_to_string(requests).expect("requests readable")).expect("requests JSON");
     let rounds: usize = rounds.parse().expect("rounds is a number");
 
-    // compile(): from the same text as the JavaScript side, parsing included.
+    // compile(): from the same text as the JavaScript side, parsing and the diagnostics included
+    // (the package's compile() lints too).
     let build = || {
         let objects = input::parse("bench", &text).expect("manifests parse").into_objects();
-        compile(&objects, &CompileOptions::default()).0
+        let router = compile(&objects, &CompileOptions::default());
+        let diagnostics = router.lint(&objects);
+        (router, diagnostics)
     };
     let compile_ms = median(
         (0..rounds)
@@ -38,7 +41,7 @@ fn main() {
             })
             .collect(),
     );
-    let router = build();
+    let (router, _) = build();
     let route_ns = median(
         (0..rounds * 4)
             .map(|_| {

@@ -1,14 +1,11 @@
 //! Every call into the core, in one place: when the core's API changes, this file changes.
 
-use ingress_router::diagnostics::Diagnostic;
-use ingress_router::explain::{Explanation, TableView};
 use ingress_router::input::{self, Input};
-use ingress_router::model::{Ingress, IngressBackend, Object};
-use ingress_router::path::ImplementationSpecific;
+use ingress_router::model::{Ingress, Object};
+use ingress_router::position::Positions;
 use ingress_router::status::{self, ServiceView};
-use ingress_router::table::{Decision, Route};
-use ingress_router::views::{self, RouteView, StatusView, ValidationReport};
-use ingress_router::{CompileOptions, Profile, Request, Router, Via};
+use ingress_router::views::{self, RouteView, StatusView, Validated, ValidationReport};
+use ingress_router::{CompileOptions, Diagnostic, Explanation, Request, Router, TableView};
 
 use crate::error::Failure;
 
@@ -22,68 +19,36 @@ pub fn parse(text: &str) -> Result<Input, Failure> {
     Ok(input::parse(SOURCE, text)?)
 }
 
-/// The options by name, as the CLI and the tests file spell them.
-pub fn compile_options(
-    ingress_class: Option<String>,
-    implementation_specific: Option<&str>,
-    profile: Option<&str>,
-) -> Result<CompileOptions, Failure> {
-    let mut options = CompileOptions { ingress_class, ..CompileOptions::default() };
-    if let Some(mode) = implementation_specific {
-        options.implementation_specific = ImplementationSpecific::parse(mode).ok_or_else(|| {
-            Failure::new(
-                "options",
-                format!("options.implementationSpecific: unknown value {mode:?}: expected \"prefix\", \"exact\" or \"string-prefix\""),
-            )
-        })?;
-    }
-    if let Some(name) = profile {
-        options.profile = Profile::parse(name).ok_or_else(|| {
-            Failure::new("options", format!("options.profile: unknown value {name:?}: expected \"spec\""))
-        })?;
-    }
-    Ok(options)
+/// The options as JSON text, read by the core's own `Deserialize` (camelCase names, a misspelt
+/// name is an error).
+pub fn compile_options(json: &str) -> Result<CompileOptions, Failure> {
+    serde_json::from_str(json).map_err(|e| Failure::new("options", format!("options: {e}")))
 }
 
-pub fn compile(objects: &[Object], options: &CompileOptions) -> (Router, Vec<Diagnostic>) {
-    ingress_router::compile(objects, options)
+/// Compiles with `seed` (from the platform's crypto: the core cannot reach it without `std`'s OS).
+pub fn compile(objects: &[Object], options: &CompileOptions, seed: u64) -> (Router, Vec<Diagnostic>) {
+    let router = ingress_router::compile_seeded(objects, options, seed);
+    let diagnostics = router.lint(objects);
+    (router, diagnostics)
 }
 
-/// The decision for `request`: which of the router's distinct answers it is (see [`answer`]), and
-/// its view, built only when `known` says this answer has not been seen yet.
+/// The decision for `request`: which of the router's fixed answers it is ([`answers`]; `None`
+/// when it depends on the request), and its view, built only when `known` says this answer has
+/// not been converted yet.
 pub fn route<'r>(
     router: &'r Router,
     request: &Request<'_>,
     known: impl FnOnce(usize) -> bool,
-) -> (usize, Option<RouteView<'r>>) {
+) -> (Option<usize>, Option<RouteView<'r>>) {
     let decision = router.route(request);
-    let slot = answer(router, &decision);
-    (slot, (!known(slot)).then(|| decision.route_view()))
+    let slot = decision.answer_index();
+    let cached = slot.is_some_and(known);
+    (slot, (!cached).then(|| RouteView::new(&decision)))
 }
 
-/// How many distinct answers a router gives: 404, one per path, one per default backend.
+/// How many fixed answers a router gives.
 pub fn answers(router: &Router) -> usize {
-    1 + router.routes.len() + router.defaults.len()
-}
-
-/// Which answer a decision is: 0 for 404, then the paths, then the default backends. A decision's
-/// view depends on nothing else, so the bindings convert each answer to JavaScript once. Found by
-/// the decision's place in the router's own vectors: constant time, no scan.
-fn answer(router: &Router, decision: &Decision<'_>) -> usize {
-    fn index_of<T>(items: &[T], item: *const u8) -> Option<usize> {
-        let (base, at, size) = (items.as_ptr() as usize, item as usize, core::mem::size_of::<T>().max(1));
-        (at >= base).then(|| (at - base) / size).filter(|&i| i < items.len())
-    }
-    let rule = decision.route.and_then(|r| index_of(&router.routes, (r as *const Route).cast()));
-    let default = decision
-        .backend
-        .and_then(|b| index_of(&router.defaults, (b as *const IngressBackend).cast()))
-        .filter(|&d| decision.backend.is_some_and(|b| core::ptr::eq(&router.defaults[d].backend, b)));
-    match (decision.via, rule, default) {
-        (Via::Rule, Some(r), _) => 1 + r,
-        (Via::DefaultBackend, _, Some(d)) => 1 + router.routes.len() + d,
-        _ => 0,
-    }
+    router.answer_count()
 }
 
 pub fn explain(router: &Router, request: &Request<'_>) -> Explanation {
@@ -98,15 +63,10 @@ pub fn url(url: &str) -> Result<Request<'_>, Failure> {
     Request::from_url(url).map_err(|e| Failure::new("url", format!("bad URL {url:?}: {e}")))
 }
 
-pub fn validate(
-    input: &Input,
-    text: &str,
-    stored: &[Object],
-    options: &CompileOptions,
-    strict: bool,
-) -> ValidationReport {
+/// `validate --json` for `input` read from `text` (empty when given as objects: no positions).
+pub fn validate(input: &Input, text: &str, stored: &[Object], options: &CompileOptions, seed: u64) -> ValidationReport {
     let objects: Vec<Object> = input.objects.iter().map(|o| o.object.clone()).collect();
-    let (_, diagnostics) = compile(&objects, options);
+    let (_, diagnostics) = compile(&objects, options, seed);
     let stored: Vec<&Ingress> = stored
         .iter()
         .filter_map(|o| match o {
@@ -114,7 +74,10 @@ pub fn validate(
             _ => None,
         })
         .collect();
-    views::validation_report(&input.objects, text, &stored, diagnostics, strict)
+    let positions = Positions::new(text);
+    views::validation_report(Validated::from(input), &stored, diagnostics, &mut |origin, field| {
+        positions.locate(origin.document, &views::document_path(origin, field))
+    })
 }
 
 pub fn ingress_status(objects: &[Object], class: Option<&str>, publish_service: &str) -> Result<StatusView, Failure> {

@@ -10,13 +10,11 @@ mod engine;
 mod error;
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 
-use ingress_router::Router as CoreRouter;
-use ingress_router::diagnostics::Diagnostic;
 use ingress_router::input::Input;
 use ingress_router::model::Object;
-use ingress_router::{CompileOptions, Request};
+use ingress_router::views::ValidationReport;
+use ingress_router::{CompileOptions, Diagnostic, Request, Router as CoreRouter};
 use js_sys::JsString;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
@@ -57,13 +55,17 @@ impl Router {
 
     fn decide(&self, request: &Request<'_>) -> Result<JsValue, Failure> {
         let mut decisions = self.decisions.borrow_mut();
-        let (slot, view) = engine::route(&self.router, request, |slot| decisions[slot].is_some());
-        if let Some(view) = view {
-            let value = to_js(&view)?;
-            deep_freeze(&value);
-            decisions[slot] = Some(value);
+        let (slot, view) =
+            engine::route(&self.router, request, |slot| decisions.get(slot).is_some_and(Option::is_some));
+        let Some(view) = view else {
+            return Ok(slot.and_then(|s| decisions.get(s)).cloned().flatten().unwrap_or(JsValue::NULL));
+        };
+        let value = to_js(&view)?;
+        deep_freeze(&value);
+        if let Some(cached) = slot.and_then(|s| decisions.get_mut(s)) {
+            *cached = Some(value.clone());
         }
-        Ok(decisions[slot].clone().unwrap_or(JsValue::NULL))
+        Ok(value)
     }
 }
 
@@ -81,8 +83,7 @@ impl Router {
     /// Which backend serves `request` (`{host, path, method?, headers?}` or a URL).
     pub fn route(&self, request: JsValue) -> Result<JsValue, JsValue> {
         let owned = RequestInput::from_js(&request)?;
-        let headers = owned.header_refs();
-        Ok(self.decide(&owned.request(&headers)?)?)
+        Ok(self.decide(&owned.request()?)?)
     }
 
     /// `route({host, path})` without reading the object from Rust (the entry's fast path).
@@ -94,8 +95,7 @@ impl Router {
     /// The whole decision, step by step (`explain --json`).
     pub fn explain(&self, request: JsValue) -> Result<JsValue, JsValue> {
         let owned = RequestInput::from_js(&request)?;
-        let headers = owned.header_refs();
-        Ok(to_js(&engine::explain(&self.router, &owned.request(&headers)?))?)
+        Ok(to_js(&engine::explain(&self.router, &owned.request()?))?)
     }
 
     /// The compiled table (`table --json`).
@@ -113,38 +113,61 @@ impl Router {
 /// Compiles manifests (YAML or JSON text, an object, or an array of objects).
 #[wasm_bindgen]
 pub fn compile(manifests: JsValue, options: JsValue) -> Result<Router, JsValue> {
-    let options: CompileOptionsInput = from_js_options(&options)?;
+    let options = compile_options(&options)?;
     let (input, _) = read_manifests(&manifests)?;
     let objects = objects(&input);
-    let (router, diagnostics) = engine::compile(&objects, &options.build()?);
+    let (router, diagnostics) = engine::compile(&objects, &options, seed()?);
     Ok(Router::new(router, diagnostics))
 }
 
 /// The apiserver's answer for every Ingress and IngressClass, then the diagnostics (`validate --json`).
 #[wasm_bindgen]
 pub fn validate(manifests: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    let options: ValidateOptionsInput = from_js_options(&options)?;
-    let (input, text) = read_manifests(&manifests)?;
-    let stored = match &options.update {
-        update if update.is_null() || update.is_undefined() => Vec::new(),
-        update => objects(&read_manifests(update)?.0),
+    // `strict` and `update` are this call's own; the rest are compile options.
+    let (strict, update, rest) = if options.is_object() {
+        let rest = js_sys::Object::assign(&js_sys::Object::new(), options.unchecked_ref());
+        let take = |name: &str| {
+            let value = js_sys::Reflect::get(&rest, &name.into()).unwrap_or(JsValue::UNDEFINED);
+            let _ = js_sys::Reflect::delete_property(&rest, &name.into());
+            value
+        };
+        let (strict, update) = (take("strict"), take("update"));
+        (strict, update, JsValue::from(rest))
+    } else {
+        (JsValue::UNDEFINED, JsValue::UNDEFINED, options)
     };
-    let compile = engine::compile_options(
-        options.ingress_class.clone(),
-        options.implementation_specific.as_deref(),
-        options.profile.as_deref(),
-    )?;
-    let report = engine::validate(&input, &text, &stored, &compile, options.strict.unwrap_or(false));
-    Ok(to_js(&report)?)
+    let strict = match strict.as_bool() {
+        Some(strict) => strict,
+        None if strict.is_undefined() => false,
+        None => {
+            return Err(
+                Failure::new("options", format!("options.strict must be a boolean, not {}", describe(&strict))).into()
+            );
+        }
+    };
+    let compile = compile_options(&rest)?;
+    let (input, text) = read_manifests(&manifests)?;
+    let stored =
+        if update.is_null() || update.is_undefined() { Vec::new() } else { objects(&read_manifests(&update)?.0) };
+    let report = engine::validate(&input, &text, &stored, &compile, seed()?);
+    Ok(to_js(&Validation { ok: report.passes(strict), report })?)
+}
+
+/// `validate --json`, and whether it passes (the CLI's exit code 0).
+#[derive(Serialize)]
+struct Validation {
+    #[serde(flatten)]
+    report: ValidationReport,
+    ok: bool,
 }
 
 /// The status a controller publishing `publish_service` writes into each Ingress (`status --json`).
 #[wasm_bindgen(js_name = ingressStatus)]
 pub fn ingress_status(manifests: JsValue, publish_service: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let publish = string_argument(&publish_service, "publishService")?;
-    let options: StatusOptionsInput = from_js_options(&options)?;
+    let class = status_class(&options)?;
     let (input, _) = read_manifests(&manifests)?;
-    let view = engine::ingress_status(&objects(&input), options.ingress_class.as_deref(), &publish)?;
+    let view = engine::ingress_status(&objects(&input), class.as_deref(), &publish)?;
     Ok(to_js(&view)?)
 }
 
@@ -221,81 +244,62 @@ fn string_argument(value: &JsValue, name: &str) -> Result<String, Failure> {
     })
 }
 
-/// Options by name; a misspelt name is an error, not silently ignored (serde-wasm-bindgen reads
-/// only the fields it knows, so the names are checked here).
-fn from_js_options<T: for<'de> Deserialize<'de> + Default + Fields>(value: &JsValue) -> Result<T, Failure> {
+/// The compile options, read by the core through JSON (`deny_unknown_fields` applies there; a
+/// misspelt name is an error, not silently ignored).
+fn compile_options(value: &JsValue) -> Result<CompileOptions, Failure> {
     if value.is_undefined() || value.is_null() {
-        return Ok(T::default());
+        return Ok(CompileOptions::default());
+    }
+    if !value.is_object() || js_sys::Array::is_array(value) {
+        return Err(Failure::new("options", format!("options must be an object, not {}", describe(value))));
+    }
+    let json = js_sys::JSON::stringify(value)
+        .ok()
+        .and_then(|s| s.as_string())
+        .ok_or_else(|| Failure::new("options", "options cannot be written as JSON"))?;
+    engine::compile_options(&json)
+}
+
+/// `ingressStatus`'s options: only the class.
+fn status_class(value: &JsValue) -> Result<Option<String>, Failure> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
     }
     if !value.is_object() {
         return Err(Failure::new("options", format!("options must be an object, not {}", describe(value))));
     }
     for key in js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>()).iter() {
         let key = key.as_string().unwrap_or_default();
-        if !T::FIELDS.contains(&key.as_str()) {
-            return Err(Failure::new(
-                "options",
-                format!("options: unknown option {key:?}, expected one of: {}", T::FIELDS.join(", ")),
-            ));
+        if key != "ingressClass" {
+            return Err(Failure::new("options", format!("options: unknown option {key:?}, expected ingressClass")));
         }
     }
-    serde_wasm_bindgen::from_value(value.clone()).map_err(|e| Failure::new("options", format!("options: {e}")))
-}
-
-/// The option names a call takes.
-trait Fields {
-    const FIELDS: &'static [&'static str];
-}
-
-impl Fields for CompileOptionsInput {
-    const FIELDS: &'static [&'static str] = &["ingressClass", "implementationSpecific", "profile"];
-}
-
-impl Fields for ValidateOptionsInput {
-    const FIELDS: &'static [&'static str] = &["strict", "update", "ingressClass", "implementationSpecific", "profile"];
-}
-
-impl Fields for StatusOptionsInput {
-    const FIELDS: &'static [&'static str] = &["ingressClass"];
-}
-
-#[derive(Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct CompileOptionsInput {
-    ingress_class: Option<String>,
-    implementation_specific: Option<String>,
-    profile: Option<String>,
-}
-
-impl CompileOptionsInput {
-    fn build(&self) -> Result<CompileOptions, Failure> {
-        engine::compile_options(
-            self.ingress_class.clone(),
-            self.implementation_specific.as_deref(),
-            self.profile.as_deref(),
-        )
+    let class = js_sys::Reflect::get(value, &"ingressClass".into()).unwrap_or(JsValue::UNDEFINED);
+    match class.as_string() {
+        Some(class) => Ok(Some(class)),
+        None if class.is_undefined() || class.is_null() => Ok(None),
+        None => {
+            Err(Failure::new("options", format!("options.ingressClass must be a string, not {}", describe(&class))))
+        }
     }
 }
 
-#[derive(Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct ValidateOptionsInput {
-    strict: Option<bool>,
-    /// The stored versions: Ingresses found there are validated as updates.
-    #[serde(default, with = "serde_wasm_bindgen::preserve")]
-    update: JsValue,
-    ingress_class: Option<String>,
-    implementation_specific: Option<String>,
-    profile: Option<String>,
+/// A fresh seed for the table's hashes, from the platform's `crypto.getRandomValues` (browsers,
+/// Node 19+; Node 18's entry installs `webcrypto` there).
+fn seed() -> Result<u64, Failure> {
+    let missing = || Failure::new("environment", "globalThis.crypto.getRandomValues is not available");
+    let crypto = js_sys::Reflect::get(&js_sys::global(), &"crypto".into()).map_err(|_| missing())?;
+    let get = js_sys::Reflect::get(&crypto, &"getRandomValues".into()).map_err(|_| missing())?;
+    let get = get.dyn_into::<js_sys::Function>().map_err(|_| missing())?;
+    let bytes = js_sys::Uint8Array::new_with_length(8);
+    get.call1(&crypto, &bytes).map_err(|_| missing())?;
+    let mut seed = [0u8; 8];
+    bytes.copy_to(&mut seed);
+    Ok(u64::from_le_bytes(seed))
 }
 
-#[derive(Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct StatusOptionsInput {
-    ingress_class: Option<String>,
-}
-
-/// A request as JavaScript gives it: a URL, or its parts (other fields are ignored: checking names
+/// A request as JavaScript gives it: a URL, or its parts (other fields, such as `method` and
+/// `headers`, are ignored: the specification routes by host and path alone, and checking names
 /// on every lookup would cost more than the lookup).
 enum RequestInput {
     Url(String),
@@ -306,8 +310,6 @@ enum RequestInput {
 struct RequestParts {
     host: String,
     path: String,
-    method: Option<String>,
-    headers: Option<BTreeMap<String, String>>,
 }
 
 impl RequestInput {
@@ -326,25 +328,10 @@ impl RequestInput {
             .map_err(|e| Failure::new("request", format!("request: {e}")))
     }
 
-    fn header_refs(&self) -> Vec<(&str, &str)> {
-        match self {
-            RequestInput::Parts(RequestParts { headers: Some(h), .. }) => {
-                h.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect()
-            }
-            _ => Vec::new(),
-        }
-    }
-
-    fn request<'a>(&'a self, headers: &'a [(&'a str, &'a str)]) -> Result<Request<'a>, Failure> {
+    fn request(&self) -> Result<Request<'_>, Failure> {
         Ok(match self {
             RequestInput::Url(url) => engine::url(url)?,
-            RequestInput::Parts(p) => {
-                let request = Request::new(&p.host, &p.path).with_headers(headers);
-                match &p.method {
-                    Some(method) => request.with_method(method),
-                    None => request,
-                }
-            }
+            RequestInput::Parts(p) => Request::new(&p.host, &p.path),
         })
     }
 }

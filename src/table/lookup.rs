@@ -111,16 +111,19 @@ impl Router {
                 route: Some(route),
                 ingress: self.ingresses.get(winner.ingress as usize),
                 host_table: host.and_then(|h| self.hosts.get(h.table as usize)),
+                answer: 1 + winner.route as usize,
             };
         }
         let declared = host.map(|h| h.default).filter(|&d| d != NONE).map(|d| d as usize);
-        let default = declared.or(self.default).and_then(|d| self.defaults.get(d));
+        let chosen = declared.or(self.default).filter(|&d| d < self.defaults.len());
+        let default = chosen.map(|d| &self.defaults[d]);
         Decision {
             via: if default.is_some() { Via::DefaultBackend } else { Via::None },
             backend: default.map(|d| &d.backend),
             route: None,
             ingress: default.and_then(|d| d.ingress).map(|i| &self.ingresses[i]),
             host_table: host.and_then(|h| self.hosts.get(h.table as usize)),
+            answer: chosen.map_or(0, |d| 1 + self.routes.len() + d),
         }
     }
 
