@@ -20,7 +20,7 @@ demo: build
 	./target/release/ingress-router test -f $(EXAMPLE)/manifests $(EXAMPLE)/tests.yaml
 
 # Every test the project has.
-test: test-rust test-nostd
+test: test-rust test-nostd test-pkg test-web
 
 test-rust:
 	$(CARGO) test --locked --features cli
@@ -40,7 +40,11 @@ test-nostd: wasm-target
 lint:
 	$(CARGO) clippy --locked --all-targets --all-features -- -D warnings
 	$(CARGO) clippy --locked --lib --no-default-features -- -D warnings
-	$(CARGO) fmt --check
+	# The npm package's wasm-bindgen crate, natively and for the browser.
+	$(CARGO) clippy --locked -p ingress-router-wasm --all-targets -- -D warnings
+	$(MAKE) wasm-target
+	$(CARGO) clippy --locked -p ingress-router-wasm --all-targets --target wasm32-unknown-unknown -- -D warnings
+	$(CARGO) fmt --all --check
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --locked --no-deps --all-features --document-private-items
 
 bench:
@@ -75,9 +79,9 @@ test-web: web chromium
 	cd web && INGRESS_ROUTER_CLI=$(CURDIR)/target/debug/ingress-router node test/run.mjs
 
 chromium:
-	@command -v /usr/bin/chromium >/dev/null || { \
+	@test -x /usr/bin/chromium -a -x /usr/bin/chromedriver || { \
 	  SUDO=$$(command -v sudo >/dev/null && [ "$$(id -u)" != 0 ] && echo sudo); \
-	  $$SUDO apt-get update && $$SUDO apt-get install -y chromium; }
+	  $$SUDO apt-get update && $$SUDO apt-get install -y chromium chromium-driver; }
 
 fuzz:
 	@rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal

@@ -22,6 +22,14 @@ export interface CompileOptions {
   implementationSpecific?: ImplementationSpecificMode;
   /** The behaviour profile (default `spec`). */
   profile?: Profile;
+  /** Route the path as a proxy would after RFC 3986 normalisation (`.`/`..` removed, unreserved escapes decoded). */
+  normalizePath?: boolean;
+  /** Route the path as a proxy would after merging runs of `/`. */
+  mergeSlashes?: boolean;
+  /** What the proxy does with `%2F`/`%5C` (Envoy's `path_with_escaped_slashes_action`). */
+  escapedSlashes?: "KEEP_UNCHANGED" | "UNESCAPE_AND_FORWARD" | "REJECT_REQUEST" | "UNESCAPE_AND_REDIRECT";
+  /** The controller's own default backend, used when no Ingress declares a `defaultBackend`. */
+  defaultBackend?: IngressBackend;
 }
 
 /** A request: its parts, or a URL (`https://shop.example.com/cart?id=1`). */
@@ -39,7 +47,7 @@ export interface RequestParts {
 export type PathType = "Exact" | "Prefix" | "ImplementationSpecific";
 export type MatchKind = "exact" | "element-prefix" | "string-prefix";
 export type Tier = "exact" | "wildcard" | "any";
-export type Via = "rule" | "defaultBackend" | "none";
+export type Via = "rule" | "defaultBackend" | "none" | "rejected";
 
 /** `networking.k8s.io/v1` IngressBackend. */
 export type IngressBackend =
@@ -80,15 +88,20 @@ export interface Decision {
   readonly matched?: Readonly<Matched>;
   /** `namespace/name` of the Ingress whose defaultBackend answered (absent for the configured default). */
   readonly defaultFrom?: string;
+  /** When `via` is `rejected` (proxy normalisation options): why, and the status the proxy answers. */
+  readonly reason?: string;
+  readonly status?: number;
 }
 
 /** A decision as `route --json` and `explain --json` print it: the backend as a label. */
 export interface DecisionView {
-  /** `service:port`, `resource:group/Kind/name`, or `404`. */
+  /** `service:port`, `resource:group/Kind/name`, `404`, or the refusal's status (`400`). */
   backend: string;
   via: Via;
   matched?: Matched;
   defaultFrom?: string;
+  /** Why the proxy refused the request. */
+  reason?: string;
 }
 
 export interface HostStep {
@@ -270,8 +283,18 @@ export interface LocatedFieldError extends FieldError {
   column?: number;
 }
 
+/** A field the apiserver's strict decoding rejects, where it is, and what it likely meant. */
+export interface UnknownField {
+  field: string;
+  line?: number;
+  column?: number;
+  /** The v1 form of a v1beta1 field, or `did you mean "..."?`. */
+  hint?: string;
+}
+
 export interface CheckedObject {
-  kind: "Ingress" | "IngressClass";
+  /** `Service` only when refused for an unknown field. */
+  kind: "Ingress" | "IngressClass" | "Service";
   namespace: string | null;
   name: string;
   operation: "create" | "update";
@@ -280,13 +303,17 @@ export interface CheckedObject {
   /** The apiserver's whole answer (`... is invalid: [...]`), `null` when valid. */
   message: string | null;
   errors: LocatedFieldError[];
+  /** Fields strict decoding rejects (the object is then refused before validation). */
+  unknownFields?: UnknownField[];
+  /** For an Ingress of an API version no longer served: each old field and its v1 form. */
+  v1Changes?: string[];
 }
 
 /** `validate --json`, and `ok` (the CLI's exit code 0). */
 export interface ValidationReport {
   objects: CheckedObject[];
   diagnostics: Diagnostic[];
-  summary: { objects: number; valid: number; invalid: number; warnings: number; notes: number };
+  summary: { objects: number; valid: number; invalid: number; warnings: number; notes: number; inputErrors: number };
   /** No invalid object (with `strict`: no warning either). */
   ok: boolean;
 }

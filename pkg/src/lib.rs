@@ -140,9 +140,11 @@ pub fn validate(manifests: JsValue, options: JsValue) -> Result<JsValue, JsValue
         Some(strict) => strict,
         None if strict.is_undefined() => false,
         None => {
-            return Err(
-                Failure::new("options", format!("options.strict must be a boolean, not {}", describe(&strict))).into()
-            );
+            return Err(Failure::new(
+                "options",
+                format!("options.strict must be a boolean, not {}", describe(&strict)),
+            )
+            .into());
         }
     };
     let compile = compile_options(&rest)?;
