@@ -20,7 +20,7 @@ echo "== memory: 10 000 compile/free cycles"
 node --expose-gc test/memory.mjs
 
 echo "== consumer: npm pack, install the tarball, Node ESM, tsc --strict"
-cargo build --locked -p ingress-router --bin ingress-router
+cargo build --locked -p ingress-router --features cli --bin ingress-router
 cli=$(cargo metadata --format-version 1 --no-deps | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).target_directory))')/debug/ingress-router
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
