@@ -311,6 +311,8 @@ export interface CheckedObject {
 
 /** `validate --json`, and `ok` (the CLI's exit code 0). */
 export interface ValidationReport {
+  /** Always empty here: `validate` throws an `IngressRouterError` for input it cannot read (the CLI lists them). */
+  inputErrors: never[];
   objects: CheckedObject[];
   diagnostics: Diagnostic[];
   summary: { objects: number; valid: number; invalid: number; warnings: number; notes: number; inputErrors: number };

@@ -7,6 +7,8 @@ use ingress_router::status::{self, ServiceView};
 use ingress_router::views::{self, RouteView, StatusView, Validated, ValidationReport};
 use ingress_router::{CompileOptions, Diagnostic, Explanation, Request, Router, TableView};
 
+use serde::Deserialize;
+
 use crate::error::Failure;
 
 /// The source name input errors carry (the package reads no files).
@@ -22,7 +24,10 @@ pub fn parse(text: &str) -> Result<Input, Failure> {
 /// The options as JSON text, read by the core's own `Deserialize` (camelCase names, a misspelt
 /// name is an error).
 pub fn compile_options(json: &str) -> Result<CompileOptions, Failure> {
-    serde_json::from_str(json).map_err(|e| Failure::new("options", format!("options: {e}")))
+    // Through `Value`, as the manifests are read: one set of `Deserialize` code in the .wasm.
+    serde_json::from_str::<serde_json::Value>(json)
+        .and_then(CompileOptions::deserialize)
+        .map_err(|e| Failure::new("options", format!("options: {e}")))
 }
 
 /// Compiles with `seed` (from the platform's crypto: the core cannot reach it without `std`'s OS).

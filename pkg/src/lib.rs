@@ -152,12 +152,15 @@ pub fn validate(manifests: JsValue, options: JsValue) -> Result<JsValue, JsValue
     let stored =
         if update.is_null() || update.is_undefined() { Vec::new() } else { objects(&read_manifests(&update)?.0) };
     let report = engine::validate(&input, &text, &stored, &compile, seed()?);
-    Ok(to_js(&Validation { ok: report.passes(strict), report })?)
+    Ok(to_js(&Validation { input_errors: [], ok: report.passes(strict), report })?)
 }
 
 /// `validate --json`, and whether it passes (the CLI's exit code 0).
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct Validation {
+    /// Always empty: unreadable input is thrown instead (the CLI's schema keeps the field).
+    input_errors: [(); 0],
     #[serde(flatten)]
     report: ValidationReport,
     ok: bool,
