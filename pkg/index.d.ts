@@ -163,7 +163,18 @@ export interface IngressInfo {
   participation: Participation;
 }
 
-export type Standing = { kind: "active" } | { kind: "shadowed" | "unreachable"; by: number };
+/** A path of the table, named. */
+export interface PathRef {
+  /** `namespace/name`. */
+  ingress: string;
+  path: string;
+  pathType: PathType;
+  /** `spec.rules[i].http.paths[j]`. */
+  field: string;
+}
+
+/** `shadowed`: the same host, path and pathType is declared again and `by` wins; `unreachable`: `by` always beats it. */
+export type Standing = { kind: "active" } | { kind: "shadowed" | "unreachable"; by: PathRef };
 
 export interface PathView {
   ingress: string;
