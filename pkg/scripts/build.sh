@@ -18,7 +18,7 @@ node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers \
   --enable-reference-types --enable-multivalue \
   dist/ingress_router_bg.wasm -o dist/ingress_router_bg.wasm
 cp js/* dist/
-if [[ -f ../LICENSE ]]; then cp ../LICENSE LICENSE; fi
+cp ../LICENSE LICENSE # npm packs a LICENSE at the package root
 
 raw=$(wc -c < dist/ingress_router_bg.wasm)
 gz=$(gzip -9 -c dist/ingress_router_bg.wasm | wc -c)
