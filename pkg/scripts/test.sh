@@ -25,7 +25,8 @@ cli=$(cargo metadata --format-version 1 --no-deps | node -e 'let s="";process.st
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 tarball=$(npm pack --silent --pack-destination "$work")
-tar -tzf "$work/$tarball" | grep -qx package/LICENSE || { echo "the tarball has no LICENSE"; exit 1; }
+tar -tzf "$work/$tarball" > "$work/files.txt"
+grep -qx package/LICENSE "$work/files.txt" || { echo "the tarball has no LICENSE"; exit 1; }
 for f in ../examples/shop/manifests/*.yaml; do echo "---"; cat "$f"; done > "$work/shop.yaml"
 cp ../examples/invalid/checkout.yaml "$work/invalid.yaml"
 cp test/consumer.mjs test/usage.ts test/must-fail.ts test/tsconfig.json "$work/"

@@ -31,6 +31,13 @@ assert.equal(fallback.via, "defaultBackend");
 assert.equal(fallback.defaultFrom, "shop/storefront");
 const unknown = compile(shop, { ingressClass: "nginx" }).route("http://unknown.example.org/");
 assert.ok(["none", "defaultBackend"].includes(unknown.via));
+// Every compile option by the core's own names; a request the proxy refuses is a decision.
+const proxied = compile(shop, { ingressClass: "nginx", normalizePath: true, mergeSlashes: true, escapedSlashes: "REJECT_REQUEST" });
+assert.deepEqual(proxied.route("https://shop.example.com//cart/./items"), cart);
+const refused = proxied.route("https://shop.example.com/cart%2Fitems");
+assert.deepEqual([refused.via, refused.status, refused.backend], ["rejected", 400, null]);
+assert.match(refused.reason, /escaped slash/);
+proxied.free();
 outputs.decisionRule = cart;
 outputs.decisionDefault = fallback;
 
