@@ -452,6 +452,10 @@ export type ErrorKind =
   | "syntax"
   /** A document is not a Kubernetes object of the right shape. */
   | "shape"
+  /** A value of the wrong type: the apiserver's decoder would refuse the object (its message, in Go's words). */
+  | "type"
+  /** A Helm or Go template (`{{ .Values.x }}`) that must be rendered first. */
+  | "template"
   /** The manifests are larger than 32 MiB. */
   | "too-large"
   /** An argument has the wrong type. */
@@ -465,6 +469,8 @@ export type ErrorKind =
   | "freed"
   /** The .wasm could not be loaded (browser entry). */
   | "load"
+  /** `globalThis.crypto.getRandomValues` is missing (the table's hash seed comes from it). */
+  | "environment"
   | "internal";
 
 /** Every error the package throws. */

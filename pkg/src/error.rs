@@ -48,6 +48,8 @@ impl From<InputError> for Failure {
         let kind = match e.kind {
             InputErrorKind::Syntax => "syntax",
             InputErrorKind::TooLarge => "too-large",
+            InputErrorKind::Template => "template",
+            InputErrorKind::Type => "type",
             _ => "shape",
         };
         Failure {
