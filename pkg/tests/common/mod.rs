@@ -120,7 +120,7 @@ pub fn bad_input_then_next_call_works() {
         ("kind: [unclosed".into(), "syntax"),
         ("{\"kind\": ".into(), "syntax"),
         ("just a string".into(), "shape"),
-        ("kind: Ingress\nspec: 5\n".into(), "shape"),
+        ("kind: Ingress\nspec: 5\n".into(), "type"),
         (alias_bomb.into(), "syntax"),
         (deep.into(), "syntax"),
         (deep_yaml.into(), "syntax"),
