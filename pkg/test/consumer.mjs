@@ -111,7 +111,7 @@ throws(() => compile("kind: Ingress\nmetadata: {name: [x\n"), "syntax", (e) => {
   assert.equal(typeof e.column, "number");
   assert.match(e.message, /line 3/);
 });
-throws(() => compile('{"kind": "Ingress", "spec": {"rules": 7}}'), "shape", (e) => assert.equal(e.field, "spec.rules"));
+throws(() => compile('{"kind": "Ingress", "spec": {"rules": 7}}'), "type", (e) => assert.equal(e.field, "spec.rules"));
 throws(() => compile(null), "argument");
 throws(() => compile(undefined), "argument");
 throws(() => compile(12), "argument");
