@@ -39,6 +39,20 @@ export class Problems {
         const apiserver = `${KIND_GROUP[object.kind] ?? object.kind} "${object.name}" is invalid: ${error.message}`;
         problems.push({ from, to, severity: "error", title: error.message, message: apiserver, ...this.lineOf(from) });
       }
+      // Refused before validation: fields strict decoding rejects, or an API version no longer served.
+      for (const unknown of object.unknownFields ?? []) {
+        const range = this.locator.rangeOf(object.kind, object.namespace, object.name, unknown.field);
+        const from = unknown.line ? offsetOf(this.view, unknown.line, unknown.column) : (range?.from ?? 0);
+        const to = range && range.from === from ? range.to : this.lineEnd(from);
+        const title = `unknown field "${unknown.field}"${unknown.hint ? `: ${unknown.hint}` : ""}`;
+        problems.push({ from, to, severity: "error", title, message: `${title}\n${object.message}`, ...this.lineOf(from) });
+      }
+      if (object.v1Changes?.length) {
+        const range = this.locator.rangeOf(object.kind, object.namespace, object.name, "apiVersion");
+        const from = range?.from ?? 0;
+        const message = [object.message, ...object.v1Changes].join("\n");
+        problems.push({ from, to: Math.max(this.lineEnd(from), from + 1), severity: "error", title: object.message, message, ...this.lineOf(from) });
+      }
     }
     return problems;
   }

@@ -168,6 +168,12 @@ test("broken YAML and invalid objects are shown at their line", async (page) => 
   await page.waitForSelector(".cm-tooltip-lint");
   assert.match(await page.textContent(".cm-tooltip-lint"), /Ingress\.networking\.k8s\.io "checkout" is invalid: spec\.rules\[0\]\.host: Invalid value/);
   await screenshot(page, "invalid-hover");
+
+  // A field strict decoding rejects is shown at its line, with what it most likely meant.
+  await pasteManifests(page, "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: typo, namespace: shop}\nspec:\n  rules:\n  - http:\n      paths:\n      - path: /\n        pathtype: Prefix\n        backend: {service: {name: web, port: {number: 80}}}\n");
+  await page.waitForFunction(() => [...document.querySelectorAll("#problems li")].some((li) => li.textContent.includes("unknown field")));
+  const typo = await page.$$eval("#problems li", (lis) => lis.map((li) => li.textContent));
+  assert.ok(typo.some((t) => /line 9:19/.test(t) && t.includes('unknown field "spec.rules[0].http.paths[0].pathtype": did you mean "pathType"?')), typo.join("\n"));
 });
 
 test("a shared link brings the whole state back", async (page, { browser, url }) => {
