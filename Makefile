@@ -20,7 +20,7 @@ demo: build
 	./target/release/ingress-router test -f $(EXAMPLE)/manifests $(EXAMPLE)/tests.yaml
 
 # Every test the project has.
-test: test-rust test-nostd test-envoy
+test: test-rust test-nostd test-envoy test-pkg test-web
 
 test-rust:
 	$(CARGO) test --locked --features cli
@@ -46,7 +46,11 @@ test-nostd: wasm-target
 lint: lint-envoy
 	$(CARGO) clippy --locked --all-targets --all-features -- -D warnings
 	$(CARGO) clippy --locked --lib --no-default-features -- -D warnings
-	$(CARGO) fmt --check
+	# The npm package's wasm-bindgen crate, natively and for the browser.
+	$(CARGO) clippy --locked -p ingress-router-wasm --all-targets -- -D warnings
+	$(MAKE) wasm-target
+	$(CARGO) clippy --locked -p ingress-router-wasm --all-targets --target wasm32-unknown-unknown -- -D warnings
+	$(CARGO) fmt --all --check
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --locked --no-deps --all-features --document-private-items
 
 bench:
@@ -58,6 +62,32 @@ bench-wasm:
 	cd bench-wasm && $(CARGO) build --locked --release --target wasm32-wasip1 && $(CARGO) build --locked --release
 	node bench-wasm/run-wasi.mjs bench-wasm/target/wasm32-wasip1/release/ingress-router-bench-wasm.wasm
 	bench-wasm/target/release/ingress-router-bench-wasm
+
+# The playground (web/): built from the npm package (`make pkg`) with esbuild into web/dist, a
+# static folder any web server can host; `make play` serves it on http://127.0.0.1:8080.
+.PHONY: play web build-web web-deps test-web chromium
+PLAY_PORT ?= 8080
+
+play: web
+	node web/serve.mjs --host 127.0.0.1 --port $(PLAY_PORT)
+
+build-web: web
+web: pkg web-deps
+	cd web && node build.mjs
+
+web-deps:
+	cd web && npm ci --no-audit --no-fund
+
+# Browser tests of the playground: Debian's Chromium driven by playwright-core; the exported
+# tests files are run through the CLI.
+test-web: web chromium
+	$(CARGO) build --locked --features cli --bin ingress-router
+	cd web && INGRESS_ROUTER_CLI=$(CURDIR)/target/debug/ingress-router node test/run.mjs
+
+chromium:
+	@test -x /usr/bin/chromium -a -x /usr/bin/chromedriver || { \
+	  SUDO=$$(command -v sudo >/dev/null && [ "$$(id -u)" != 0 ] && echo sudo); \
+	  $$SUDO apt-get update && $$SUDO apt-get install -y chromium chromium-driver; }
 
 fuzz:
 	@rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
@@ -114,3 +144,15 @@ lint-envoy:
 	$(CARGO) clippy --locked -p ingress-router-envoy --all-targets -- -D warnings
 	$(CARGO) clippy --locked -p ingress-router-envoy --all-targets --features noop -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --locked --no-deps --document-private-items -p ingress-router-envoy
+
+# The npm package in pkg/ (pkg/README.md): build, its tests (Node, headless Chromium, the packed
+# tarball, a bundler), and its benchmark against the native library.
+.PHONY: pkg test-pkg bench-js
+pkg:
+	bash pkg/scripts/build.sh
+
+test-pkg: pkg
+	bash pkg/scripts/test.sh
+
+bench-js: pkg
+	bash pkg/scripts/bench.sh

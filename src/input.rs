@@ -563,11 +563,9 @@ fn typed<T: DeserializeOwned>(
     shape_error: &dyn Fn(String, Option<String>) -> InputError,
     item: Option<usize>,
 ) -> Result<T, InputError> {
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let path = e.path().to_string();
-        let field = if path == "." { None } else { Some(path) };
-        shape_error(format!("{}{}", item_prefix(item), e.into_inner()), field)
-    })
+    // `schema::check` has already refused every value of the wrong type, naming its field: what
+    // is left for serde is rare enough not to pay for tracking paths (a dependency, 18 KB of wasm).
+    T::deserialize(value).map_err(|e| shape_error(format!("{}{e}", item_prefix(item)), None))
 }
 
 fn item_prefix(item: Option<usize>) -> String {

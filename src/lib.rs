@@ -182,6 +182,8 @@ pub mod schema;
 pub mod status;
 mod table;
 pub mod validation;
+#[cfg(feature = "std")]
+pub mod views;
 
 pub use class::Participation;
 pub use decision::{

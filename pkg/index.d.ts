@@ -1,0 +1,497 @@
+// Types of the `ingress-router` npm package. Every output has the shape of the CLI's `--json`
+// output; pkg/test/types-check.ts holds real outputs against these types (tsc --strict).
+
+/** Manifests: YAML or JSON text (one object, a multi-document stream, a `kind: List`), an object, or an array of objects. */
+export type Manifests = string | KubernetesObject | readonly KubernetesObject[];
+
+/** Any Kubernetes object; Ingress, IngressClass and Service are read, other kinds skipped. */
+export interface KubernetesObject {
+  apiVersion?: string;
+  kind: string;
+  metadata?: { name?: string; namespace?: string; [field: string]: unknown };
+  [field: string]: unknown;
+}
+
+export type ImplementationSpecificMode = "prefix" | "exact" | "string-prefix";
+export type Profile = "spec";
+
+export interface CompileOptions {
+  /** Serve only this IngressClass (default: every Ingress takes part). */
+  ingressClass?: string;
+  /** How `ImplementationSpecific` paths match (default `prefix`). */
+  implementationSpecific?: ImplementationSpecificMode;
+  /** The behaviour profile (default `spec`). */
+  profile?: Profile;
+  /** Route the path as a proxy would after RFC 3986 normalisation (`.`/`..` removed, unreserved escapes decoded). */
+  normalizePath?: boolean;
+  /** Route the path as a proxy would after merging runs of `/`. */
+  mergeSlashes?: boolean;
+  /** What the proxy does with `%2F`/`%5C` (Envoy's `path_with_escaped_slashes_action`). */
+  escapedSlashes?: "KEEP_UNCHANGED" | "UNESCAPE_AND_FORWARD" | "REJECT_REQUEST" | "UNESCAPE_AND_REDIRECT";
+  /** The controller's own default backend, used when no Ingress declares a `defaultBackend`. */
+  defaultBackend?: IngressBackend;
+}
+
+/** A request: its parts, or a URL (`https://shop.example.com/cart?id=1`). */
+export type RouteRequest = RequestParts | string;
+
+export interface RequestParts {
+  /** The Host header as received (port, case and a trailing dot allowed). */
+  host: string;
+  /** The request target (query and fragment allowed; they are ignored). */
+  path: string;
+  method?: string;
+  headers?: Record<string, string>;
+}
+
+export type PathType = "Exact" | "Prefix" | "ImplementationSpecific";
+export type MatchKind = "exact" | "element-prefix" | "string-prefix";
+export type Tier = "exact" | "wildcard" | "any";
+export type Via = "rule" | "defaultBackend" | "none" | "rejected";
+
+/** `networking.k8s.io/v1` IngressBackend. */
+export type IngressBackend =
+  | { service: IngressServiceBackend; resource?: undefined }
+  | { resource: TypedLocalObjectReference; service?: undefined };
+
+export interface IngressServiceBackend {
+  name: string;
+  port?: ServiceBackendPort;
+}
+
+export type ServiceBackendPort = { number: number; name?: undefined } | { name: string; number?: undefined };
+
+export interface TypedLocalObjectReference {
+  apiGroup?: string;
+  kind: string;
+  name: string;
+}
+
+/** The winning path. */
+export interface Matched {
+  /** `namespace/name`. */
+  ingress: string;
+  /** The rule host (`""` for host-less rules). */
+  host: string;
+  path: string;
+  pathType: PathType;
+  /** `spec.rules[i].http.paths[j]`. */
+  field: string;
+}
+
+/** Which backend serves a request. Frozen: each distinct decision is one object, shared between calls. */
+export interface Decision {
+  /** As written in the Ingress; `null`: 404. */
+  readonly backend: Readonly<IngressBackend> | null;
+  readonly via: Via;
+  /** When `via` is `rule`. */
+  readonly matched?: Readonly<Matched>;
+  /** `namespace/name` of the Ingress whose defaultBackend answered (absent for the configured default). */
+  readonly defaultFrom?: string;
+  /** When `via` is `rejected` (proxy normalisation options): why, and the status the proxy answers. */
+  readonly reason?: string;
+  readonly status?: number;
+}
+
+/** A decision as `route --json` and `explain --json` print it: the backend as a label. */
+export interface DecisionView {
+  /** `service:port`, `resource:group/Kind/name`, `404`, or the refusal's status (`400`). */
+  backend: string;
+  via: Via;
+  matched?: Matched;
+  defaultFrom?: string;
+  /** Why the proxy refused the request. */
+  reason?: string;
+}
+
+export interface HostStep {
+  tier: Tier;
+  /** What was looked for (`shop.example.com`, `*.example.com`, or `(host-less rules)`). */
+  lookedFor: string;
+  found: boolean;
+}
+
+/** One path of the table, judged against the request. */
+export interface Candidate {
+  ingress: string;
+  host: string;
+  path: string;
+  pathType: PathType;
+  matchKind: MatchKind;
+  /** `service:port`, `resource:group/Kind/name`. */
+  backend: string;
+  field: string;
+  /** In the chosen host tier (only those compete). */
+  considered: boolean;
+  matched: boolean;
+  chosen: boolean;
+  /** Position among the matching paths, by precedence (0: the winner). */
+  rank?: number;
+  /** Why, in words. */
+  reason: string;
+}
+
+/** The whole decision, step by step (`explain --json`). */
+export interface Explanation {
+  host: string;
+  /** Without port, trailing dot and case; absent when too long to be a DNS name. */
+  normalizedHost?: string;
+  path: string;
+  /** The part that is matched (before `?` and `#`). */
+  matchedPath: string;
+  hostSteps: HostStep[];
+  tier?: Tier;
+  tierHost?: string;
+  tierReason: string;
+  /** Every path: the chosen tier's first, in precedence order. */
+  candidates: Candidate[];
+  /** Which precedence key chose the winner over the runner-up. */
+  decidedBy?: string;
+  /** Why the default backend (or 404) answered. */
+  defaultReason?: string;
+  decision: DecisionView;
+}
+
+export type Participation =
+  | { kind: "allClasses" | "className" | "legacyAnnotation" | "defaultClass" | "noClass" }
+  | { kind: "otherClass" | "unknownClass"; class: string };
+
+export interface IngressInfo {
+  namespace: string;
+  name: string;
+  creationTimestamp?: string;
+  participation: Participation;
+}
+
+/** A path of the table, named. */
+export interface PathRef {
+  /** `namespace/name`. */
+  ingress: string;
+  path: string;
+  pathType: PathType;
+  /** `spec.rules[i].http.paths[j]`. */
+  field: string;
+}
+
+/** `shadowed`: the same host, path and pathType is declared again and `by` wins; `unreachable`: `by` always beats it. */
+export type Standing = { kind: "active" } | { kind: "shadowed" | "unreachable"; by: PathRef };
+
+export interface PathView {
+  ingress: string;
+  path: string;
+  pathType: PathType;
+  matchKind: MatchKind;
+  backend: string;
+  field: string;
+  standing: Standing;
+}
+
+export interface DefaultView {
+  backend: string;
+  ingress?: string;
+}
+
+export interface HostView {
+  /** `*.foo.com` for wildcards, `""` for host-less rules. */
+  host: string;
+  tier: Tier;
+  /** In precedence order. */
+  paths: PathView[];
+  defaultBackend?: DefaultView;
+}
+
+export interface ExcludedIngress {
+  namespace: string;
+  name: string;
+  reason: string;
+  errors?: FieldError[];
+}
+
+/** The compiled table (`table --json`). */
+export interface Table {
+  hosts: HostView[];
+  defaultBackend?: DefaultView;
+  /** Taking part, oldest first. */
+  ingresses: IngressInfo[];
+  excluded: ExcludedIngress[];
+}
+
+export type Severity = "error" | "warning" | "note";
+
+export type DiagnosticCode =
+  | "invalid-ingress"
+  | "class-not-served"
+  | "duplicate-path"
+  | "unreachable-path"
+  | "default-backend-conflict"
+  | "missing-service"
+  | "missing-port-name"
+  | "missing-port-number"
+  | "service-without-ports"
+  | "external-name-backend"
+  | "unknown-ingress-class"
+  | "multiple-default-classes"
+  | "deprecated-class-annotation"
+  | "tls-host-without-rule"
+  | "host-without-tls"
+  | "tls-without-secret"
+  | "unknown-annotation"
+  | "newer-release-annotation"
+  | "misspelled-annotation-prefix"
+  | "regex-path-literal";
+
+export interface ObjectRef {
+  kind: "Ingress" | "Service" | "IngressClass";
+  namespace?: string;
+  name: string;
+  field?: string;
+}
+
+export interface Diagnostic {
+  code: DiagnosticCode;
+  severity: Severity;
+  message: string;
+  /** The objects involved, the one to change first. */
+  objects: ObjectRef[];
+  /** What to do about it, in one line. */
+  fix: string;
+}
+
+export type FieldErrorType =
+  | "FieldValueInvalid"
+  | "FieldValueRequired"
+  | "FieldValueNotSupported"
+  | "FieldValueForbidden"
+  | "FieldValueTooLong"
+  | "FieldValueTooMany"
+  | "FieldValueDuplicate"
+  | "FieldValueNotFound"
+  | "InternalError";
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** An apiserver field error (`field.Error`). */
+export interface FieldError {
+  type: FieldErrorType;
+  field: string;
+  badValue?: JsonValue;
+  detail: string;
+  /** As the apiserver prints it: `<field>: <type>: <value>: <detail>`. */
+  message: string;
+}
+
+export interface Origin {
+  source: string;
+  /** 1-based, in a multi-document stream. */
+  document: number;
+  /** 0-based, in a `kind: List` or JSON array. */
+  item?: number;
+}
+
+export interface LocatedFieldError extends FieldError {
+  /** 1-based, when the manifests were text and the field was found in it. */
+  line?: number;
+  column?: number;
+}
+
+/** A field the apiserver's strict decoding rejects, where it is, and what it likely meant. */
+export interface UnknownField {
+  field: string;
+  line?: number;
+  column?: number;
+  /** The v1 form of a v1beta1 field, or `did you mean "..."?`. */
+  hint?: string;
+}
+
+export interface CheckedObject {
+  /** `Service` only when refused for an unknown field. */
+  kind: "Ingress" | "IngressClass" | "Service";
+  namespace: string | null;
+  name: string;
+  operation: "create" | "update";
+  origin: Origin;
+  valid: boolean;
+  /** The apiserver's whole answer (`... is invalid: [...]`), `null` when valid. */
+  message: string | null;
+  errors: LocatedFieldError[];
+  /** Fields strict decoding rejects (the object is then refused before validation). */
+  unknownFields?: UnknownField[];
+  /** For an Ingress of an API version no longer served: each old field and its v1 form. */
+  v1Changes?: string[];
+}
+
+/** `validate --json`, and `ok` (the CLI's exit code 0). */
+export interface ValidationReport {
+  /** Always empty here: `validate` throws an `IngressRouterError` for input it cannot read (the CLI lists them). */
+  inputErrors: never[];
+  objects: CheckedObject[];
+  diagnostics: Diagnostic[];
+  summary: { objects: number; valid: number; invalid: number; warnings: number; notes: number; inputErrors: number };
+  /** No invalid object (with `strict`: no warning either). */
+  ok: boolean;
+}
+
+export interface ValidateOptions extends CompileOptions {
+  /** Warnings fail too. */
+  strict?: boolean;
+  /** The stored versions: an Ingress found there (by namespace and name) is validated as an update. */
+  update?: Manifests;
+}
+
+export interface PortStatus {
+  port: number;
+  protocol?: string;
+  error?: string;
+}
+
+export interface LoadBalancerIngress {
+  ip?: string;
+  hostname?: string;
+  ipMode?: string;
+  ports?: PortStatus[];
+}
+
+export type NoAddress =
+  | { kind: "notServed"; reason: string }
+  | { kind: "invalidPublishService"; value: string }
+  | { kind: "publishServiceMissing" | "loadBalancerPending"; service: string }
+  | { kind: "noServiceAddress"; service: string; serviceType: string; field: string }
+  | { kind: "unsupportedServiceType"; service: string; serviceType: string };
+
+export type StatusUpdate =
+  | { action: "put"; method: "PUT"; path: string; body: string }
+  | { action: "unchanged" | "untouched" };
+
+export interface IngressStatusEntry {
+  namespace: string;
+  name: string;
+  served: boolean;
+  participation: Participation;
+  /** `status.loadBalancer.ingress` now. */
+  current: LoadBalancerIngress[];
+  /** What the controller computes (empty when there is no address). */
+  addresses: LoadBalancerIngress[];
+  noAddress?: NoAddress;
+  reason?: string;
+  /** The request the controller sends (`PUT .../ingresses/{name}/status` with the whole Ingress as JSON). */
+  update: StatusUpdate;
+}
+
+/** A `kubectl get ingress` row (without AGE). */
+export interface IngressRow {
+  namespace: string;
+  name: string;
+  class: string;
+  hosts: string;
+  address: string;
+  ports: string;
+}
+
+/** `status --json`, and the `kubectl get ingress` rows once the statuses are written. */
+export interface StatusReport {
+  class: string | null;
+  publishService: string;
+  addresses: LoadBalancerIngress[];
+  noAddress?: NoAddress;
+  ingresses: IngressStatusEntry[];
+  rows: IngressRow[];
+}
+
+export interface StatusOptions {
+  /** The class the controller serves (default: every Ingress). */
+  ingressClass?: string;
+}
+
+export interface Condition {
+  type: string;
+  status: string;
+  observedGeneration?: number;
+  lastTransitionTime?: string;
+  reason?: string;
+  message?: string;
+}
+
+export type LoadBalancerState =
+  | { state: "notLoadBalancer" | "pending" }
+  | {
+      state: "provisioned";
+      ingress: LoadBalancerIngress[];
+      portErrors: { address: string; port: number; protocol: string; error: string }[];
+    };
+
+/** `status --service NS/NAME --json`. */
+export interface ServiceView {
+  namespace: string;
+  name: string;
+  type: string;
+  clusterIP?: string;
+  externalIPs: string[];
+  ports: { name?: string; port: number; protocol: string; targetPort: string; nodePort?: number }[];
+  loadBalancer: LoadBalancerState;
+  conditions: Condition[];
+}
+
+/** A compiled routing table. Free it with `free()` (or `using`); otherwise the garbage collector does, eventually. */
+export declare class Router {
+  private constructor();
+  /** Which backend serves the request. */
+  route(request: RouteRequest): Decision;
+  /** The whole decision, step by step. */
+  explain(request: RouteRequest): Explanation;
+  /** Host tiers and their paths in precedence order. */
+  table(): Table;
+  /** What compiling found wrong or worth knowing. */
+  readonly diagnostics: Diagnostic[];
+  /** Releases the table's memory now; calling it twice is harmless, any other call afterwards throws. */
+  free(): void;
+  [Symbol.dispose](): void;
+}
+
+export type ErrorKind =
+  /** The manifests are not YAML or JSON. */
+  | "syntax"
+  /** A document is not a Kubernetes object of the right shape. */
+  | "shape"
+  /** A value of the wrong type: the apiserver's decoder would refuse the object (its message, in Go's words). */
+  | "type"
+  /** A Helm or Go template (`{{ .Values.x }}`) that must be rendered first. */
+  | "template"
+  /** The manifests are larger than 32 MiB. */
+  | "too-large"
+  /** An argument has the wrong type. */
+  | "argument"
+  | "options"
+  | "request"
+  | "url"
+  /** A Service named in the call is not in the manifests. */
+  | "not-found"
+  /** The Router was freed. */
+  | "freed"
+  /** The .wasm could not be loaded (browser entry). */
+  | "load"
+  /** `globalThis.crypto.getRandomValues` is missing (the table's hash seed comes from it). */
+  | "environment"
+  | "internal";
+
+/** Every error the package throws. */
+export declare class IngressRouterError extends Error {
+  name: "IngressRouterError";
+  kind: ErrorKind;
+  /** For input errors: the source name (`<input>`), document, line and column (1-based) and field, when known. */
+  source?: string;
+  document?: number;
+  line?: number;
+  column?: number;
+  field?: string;
+}
+
+/** Compiles manifests into a routing table. Throws IngressRouterError. */
+export declare function compile(manifests: Manifests, options?: CompileOptions): Router;
+/** The apiserver's answer for every Ingress and IngressClass, each error at its line and column, then the diagnostics. */
+export declare function validate(manifests: Manifests, options?: ValidateOptions): ValidationReport;
+/** The status a controller publishing `publishService` (`namespace/name`) writes into each Ingress. */
+export declare function ingressStatus(manifests: Manifests, publishService: string, options?: StatusOptions): StatusReport;
+/** A Service's spec and status; `service` is `namespace/name`. */
+export declare function serviceStatus(manifests: Manifests, service: string): ServiceView;
+/** The package version. */
+export declare const version: string;

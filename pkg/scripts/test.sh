@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# `make test-pkg` (after `make pkg`): the bindings in Node and headless Chromium, the packed
+# tarball as a user installs it (Node ESM, tsc --strict), an esbuild bundle and the element in
+# headless Chromium, and memory over 10 000 compile/free cycles.
+source "$(dirname "$0")/tools.sh"
+ensure_wasm_target
+ensure_wasm_bindgen
+ensure_node_modules
+ensure_chromium
+cd "$PKG"
+
+echo "== wasm-bindgen-test: Node"
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+  cargo test --locked -p ingress-router-wasm --target wasm32-unknown-unknown --test node
+echo "== wasm-bindgen-test: headless Chromium"
+CHROMEDRIVER=/usr/bin/chromedriver CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+  cargo test --locked -p ingress-router-wasm --target wasm32-unknown-unknown --test browser
+
+echo "== memory: 10 000 compile/free cycles"
+node --expose-gc test/memory.mjs
+
+echo "== consumer: npm pack, install the tarball, Node ESM, tsc --strict"
+cargo build --locked -p ingress-router --features cli --bin ingress-router
+cli=$(cargo metadata --format-version 1 --no-deps | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).target_directory))')/debug/ingress-router
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+tarball=$(npm pack --silent --pack-destination "$work")
+tar -tzf "$work/$tarball" > "$work/files.txt"
+grep -qx package/LICENSE "$work/files.txt" || { echo "the tarball has no LICENSE"; exit 1; }
+for f in ../examples/shop/manifests/*.yaml; do echo "---"; cat "$f"; done > "$work/shop.yaml"
+cp ../examples/invalid/checkout.yaml "$work/invalid.yaml"
+cp test/consumer.mjs test/usage.ts test/must-fail.ts test/tsconfig.json "$work/"
+(
+  cd "$work"
+  echo '{"name": "consumer", "private": true, "type": "module"}' > package.json
+  npm install --silent --no-audit --no-fund --offline "./$tarball"
+  node consumer.mjs shop.yaml invalid.yaml "$cli"
+  "$PKG/node_modules/.bin/tsc" -p tsconfig.json
+  echo "tsc --strict: usage.ts and the real outputs type-check"
+  if "$PKG/node_modules/.bin/tsc" --strict --noEmit --module nodenext --target es2022 --lib es2022,esnext.disposable must-fail.ts > must-fail.log; then
+    echo "must-fail.ts type-checked: the types are too loose"; exit 1
+  fi
+  grep -q "must-fail.ts(.*error TS2322" must-fail.log || { cat must-fail.log; exit 1; }
+  echo "tsc --strict: must-fail.ts is refused as it should be"
+)
+
+echo "== browser: esbuild bundle and <ingress-route-demo> in headless Chromium"
+node test/browser.mjs "$work"

@@ -1,0 +1,36 @@
+# Sourced by the package's scripts: where the tools live, and installing them when missing.
+# Everything goes into $TOOLS (default ~/.cache/ingress-router/tools); nothing from Debian's binaryen.
+set -euo pipefail
+TOOLS=${TOOLS:-$HOME/.cache/ingress-router/tools}
+WASM_BINDGEN_VERSION=0.2.130 # equal to the `=` pin of wasm-bindgen in pkg/Cargo.toml
+WASM_BINDGEN_ROOT=$TOOLS/wasm-bindgen-$WASM_BINDGEN_VERSION
+export PATH=$WASM_BINDGEN_ROOT/bin:$PATH
+PKG=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+ensure_wasm_target() {
+  rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
+}
+
+ensure_wasm_bindgen() {
+  if [[ "$(wasm-bindgen --version 2>/dev/null)" == "wasm-bindgen $WASM_BINDGEN_VERSION" ]]; then return; fi
+  echo "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION into $WASM_BINDGEN_ROOT (a few minutes)"
+  # --locked fails when the registry mirror lacks a pinned dependency: then without it.
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --root "$WASM_BINDGEN_ROOT" --locked ||
+    cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --root "$WASM_BINDGEN_ROOT"
+}
+
+# npm devDependencies (binaryen's wasm-opt, esbuild, typescript, playwright-core), from the lock file.
+ensure_node_modules() {
+  if [[ ! -f "$PKG/node_modules/.package-lock.json" || "$PKG/package-lock.json" -nt "$PKG/node_modules/.package-lock.json" ]]; then
+    (cd "$PKG" && npm ci --no-audit --no-fund)
+  fi
+}
+
+# Debian's chromium and chromedriver, for the browser tests.
+ensure_chromium() {
+  if [[ -x /usr/bin/chromium && -x /usr/bin/chromedriver ]]; then return; fi
+  local sudo=""
+  if [[ $(id -u) != 0 ]]; then sudo=sudo; fi
+  $sudo apt-get update
+  $sudo apt-get install -y chromium chromium-driver
+}

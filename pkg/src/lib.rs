@@ -1,0 +1,342 @@
+//! The wasm-bindgen adapter behind the `ingress-router` npm package: JavaScript values in, the
+//! core's own views out, serialised with serde-wasm-bindgen. Conversions only; every call into the
+//! core is in `engine`. The JavaScript entries (`pkg/js/`) initialise the module and register the
+//! error class; `pkg/index.d.ts` types what these functions return.
+
+// A failure ends the call and is converted to a JavaScript error at once: its size never matters.
+#![allow(clippy::result_large_err)]
+
+mod engine;
+mod error;
+
+use std::cell::RefCell;
+
+use ingress_router::input::Input;
+use ingress_router::model::Object;
+use ingress_router::views::ValidationReport;
+use ingress_router::{CompileOptions, Diagnostic, Request, Router as CoreRouter};
+use js_sys::JsString;
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+
+use error::Failure;
+
+#[wasm_bindgen(start)]
+fn start() {
+    console_error_panic_hook::set_once();
+}
+
+/// Registers the class thrown errors are made with (the entry's `IngressRouterError`).
+#[wasm_bindgen(js_name = setErrorClass)]
+pub fn set_error_class(class: js_sys::Function) {
+    error::set_class(class);
+}
+
+#[wasm_bindgen]
+pub fn version() -> String {
+    engine::version().into()
+}
+
+/// A compiled routing table.
+#[wasm_bindgen]
+pub struct Router {
+    router: CoreRouter,
+    diagnostics: Vec<Diagnostic>,
+    /// Each distinct decision, converted to a frozen JavaScript object the first time it is
+    /// answered and shared afterwards (converting costs far more than routing).
+    decisions: RefCell<Vec<Option<JsValue>>>,
+}
+
+impl Router {
+    fn new(router: CoreRouter, diagnostics: Vec<Diagnostic>) -> Self {
+        let decisions = RefCell::new(vec![None; engine::answers(&router)]);
+        Router { router, diagnostics, decisions }
+    }
+
+    fn decide(&self, request: &Request<'_>) -> Result<JsValue, Failure> {
+        let mut decisions = self.decisions.borrow_mut();
+        let (slot, view) =
+            engine::route(&self.router, request, |slot| decisions.get(slot).is_some_and(Option::is_some));
+        let Some(view) = view else {
+            return Ok(slot.and_then(|s| decisions.get(s)).cloned().flatten().unwrap_or(JsValue::NULL));
+        };
+        let value = to_js(&view)?;
+        deep_freeze(&value);
+        if let Some(cached) = slot.and_then(|s| decisions.get_mut(s)) {
+            *cached = Some(value.clone());
+        }
+        Ok(value)
+    }
+}
+
+fn deep_freeze(value: &JsValue) {
+    if let Some(object) = value.dyn_ref::<js_sys::Object>() {
+        for child in js_sys::Object::values(object).iter() {
+            deep_freeze(&child);
+        }
+        js_sys::Object::freeze(object);
+    }
+}
+
+#[wasm_bindgen]
+impl Router {
+    /// Which backend serves `request` (`{host, path, method?, headers?}` or a URL).
+    pub fn route(&self, request: JsValue) -> Result<JsValue, JsValue> {
+        let owned = RequestInput::from_js(&request)?;
+        Ok(self.decide(&owned.request()?)?)
+    }
+
+    /// `route({host, path})` without reading the object from Rust (the entry's fast path).
+    #[wasm_bindgen(js_name = routeParts)]
+    pub fn route_parts(&self, host: &str, path: &str) -> Result<JsValue, JsValue> {
+        Ok(self.decide(&Request::new(host, path))?)
+    }
+
+    /// The whole decision, step by step (`explain --json`).
+    pub fn explain(&self, request: JsValue) -> Result<JsValue, JsValue> {
+        let owned = RequestInput::from_js(&request)?;
+        Ok(to_js(&engine::explain(&self.router, &owned.request()?))?)
+    }
+
+    /// The compiled table (`table --json`).
+    pub fn table(&self) -> Result<JsValue, JsValue> {
+        Ok(to_js(&engine::table(&self.router))?)
+    }
+
+    /// What compiling found wrong or worth knowing.
+    #[wasm_bindgen(getter)]
+    pub fn diagnostics(&self) -> Result<JsValue, JsValue> {
+        Ok(to_js(&self.diagnostics)?)
+    }
+}
+
+/// Compiles manifests (YAML or JSON text, an object, or an array of objects).
+#[wasm_bindgen]
+pub fn compile(manifests: JsValue, options: JsValue) -> Result<Router, JsValue> {
+    let options = compile_options(&options)?;
+    let (input, _) = read_manifests(&manifests)?;
+    let objects = objects(&input);
+    let (router, diagnostics) = engine::compile(&objects, &options, seed()?);
+    Ok(Router::new(router, diagnostics))
+}
+
+/// The apiserver's answer for every Ingress and IngressClass, then the diagnostics (`validate --json`).
+#[wasm_bindgen]
+pub fn validate(manifests: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    // `strict` and `update` are this call's own; the rest are compile options.
+    let (strict, update, rest) = if options.is_object() {
+        let rest = js_sys::Object::assign(&js_sys::Object::new(), options.unchecked_ref());
+        let take = |name: &str| {
+            let value = js_sys::Reflect::get(&rest, &name.into()).unwrap_or(JsValue::UNDEFINED);
+            let _ = js_sys::Reflect::delete_property(&rest, &name.into());
+            value
+        };
+        let (strict, update) = (take("strict"), take("update"));
+        (strict, update, JsValue::from(rest))
+    } else {
+        (JsValue::UNDEFINED, JsValue::UNDEFINED, options)
+    };
+    let strict = match strict.as_bool() {
+        Some(strict) => strict,
+        None if strict.is_undefined() => false,
+        None => {
+            return Err(Failure::new(
+                "options",
+                format!("options.strict must be a boolean, not {}", describe(&strict)),
+            )
+            .into());
+        }
+    };
+    let compile = compile_options(&rest)?;
+    let (input, text) = read_manifests(&manifests)?;
+    let stored =
+        if update.is_null() || update.is_undefined() { Vec::new() } else { objects(&read_manifests(&update)?.0) };
+    let report = engine::validate(&input, &text, &stored, &compile, seed()?);
+    Ok(to_js(&Validation { input_errors: [], ok: report.passes(strict), report })?)
+}
+
+/// `validate --json`, and whether it passes (the CLI's exit code 0).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Validation {
+    /// Always empty: unreadable input is thrown instead (the CLI's schema keeps the field).
+    input_errors: [(); 0],
+    #[serde(flatten)]
+    report: ValidationReport,
+    ok: bool,
+}
+
+/// The status a controller publishing `publish_service` writes into each Ingress (`status --json`).
+#[wasm_bindgen(js_name = ingressStatus)]
+pub fn ingress_status(manifests: JsValue, publish_service: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    let publish = string_argument(&publish_service, "publishService")?;
+    let class = status_class(&options)?;
+    let (input, _) = read_manifests(&manifests)?;
+    let view = engine::ingress_status(&objects(&input), class.as_deref(), &publish)?;
+    Ok(to_js(&view)?)
+}
+
+/// A Service's spec and status (`status --service --json`).
+#[wasm_bindgen(js_name = serviceStatus)]
+pub fn service_status(manifests: JsValue, service: JsValue) -> Result<JsValue, JsValue> {
+    let service = string_argument(&service, "service")?;
+    let (input, _) = read_manifests(&manifests)?;
+    Ok(to_js(&engine::service_status(&objects(&input), &service)?)?)
+}
+
+// ------------------------------------------------------------------------------------------------
+// Conversions
+// ------------------------------------------------------------------------------------------------
+
+/// Outputs as plain JavaScript objects, the shape of the CLI's `--json` (absent `Option`s: `null`).
+fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, Failure> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| Failure::new("internal", format!("cannot convert the result to JavaScript: {e}")))
+}
+
+fn describe(value: &JsValue) -> String {
+    if value.is_null() { "null".into() } else { value.js_typeof().as_string().unwrap_or_default() }
+}
+
+/// The manifests read, and the text line numbers refer to (empty when they were given as objects).
+fn read_manifests(value: &JsValue) -> Result<(Input, String), Failure> {
+    if let Some(s) = value.dyn_ref::<JsString>() {
+        let text = bounded_text(s)?;
+        return Ok((engine::parse(&text)?, text));
+    }
+    if value.is_object() {
+        // JSON.stringify walks the objects in JavaScript: cycles and absurd depth end there as a
+        // clean exception instead of overflowing the wasm stack.
+        let json = js_sys::JSON::stringify(value).ok().filter(|s| s.is_string()).ok_or_else(|| {
+            Failure::new(
+                "argument",
+                "manifests: the objects cannot be written as JSON (a cycle, a BigInt, or nesting too deep)",
+            )
+        })?;
+        return Ok((engine::parse(&bounded_text(&json)?)?, String::new()));
+    }
+    Err(Failure::new(
+        "argument",
+        format!("manifests must be YAML or JSON text, an object or an array of objects, not {}", describe(value)),
+    ))
+}
+
+/// The string, refused before it is copied into wasm memory when it is surely over the input limit
+/// (a UTF-16 unit is at least one UTF-8 byte).
+fn bounded_text(s: &JsString) -> Result<String, Failure> {
+    if s.length() as usize > engine::MAX_INPUT_BYTES {
+        return Err(Failure::new(
+            "too-large",
+            format!(
+                "{}: input is {} characters, more than the limit of {} bytes",
+                engine::SOURCE,
+                s.length(),
+                engine::MAX_INPUT_BYTES
+            ),
+        ));
+    }
+    Ok(String::from(s))
+}
+
+fn objects(input: &Input) -> Vec<Object> {
+    input.objects.iter().map(|o| o.object.clone()).collect()
+}
+
+fn string_argument(value: &JsValue, name: &str) -> Result<String, Failure> {
+    value.as_string().ok_or_else(|| {
+        Failure::new("argument", format!("{name} must be a string \"<namespace>/<name>\", not {}", describe(value)))
+    })
+}
+
+/// The compile options, read by the core through JSON (`deny_unknown_fields` applies there; a
+/// misspelt name is an error, not silently ignored).
+fn compile_options(value: &JsValue) -> Result<CompileOptions, Failure> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(CompileOptions::default());
+    }
+    if !value.is_object() || js_sys::Array::is_array(value) {
+        return Err(Failure::new("options", format!("options must be an object, not {}", describe(value))));
+    }
+    let json = js_sys::JSON::stringify(value)
+        .ok()
+        .and_then(|s| s.as_string())
+        .ok_or_else(|| Failure::new("options", "options cannot be written as JSON"))?;
+    engine::compile_options(&json)
+}
+
+/// `ingressStatus`'s options: only the class.
+fn status_class(value: &JsValue) -> Result<Option<String>, Failure> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    if !value.is_object() {
+        return Err(Failure::new("options", format!("options must be an object, not {}", describe(value))));
+    }
+    for key in js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>()).iter() {
+        let key = key.as_string().unwrap_or_default();
+        if key != "ingressClass" {
+            return Err(Failure::new("options", format!("options: unknown option {key:?}, expected ingressClass")));
+        }
+    }
+    let class = js_sys::Reflect::get(value, &"ingressClass".into()).unwrap_or(JsValue::UNDEFINED);
+    match class.as_string() {
+        Some(class) => Ok(Some(class)),
+        None if class.is_undefined() || class.is_null() => Ok(None),
+        None => {
+            Err(Failure::new("options", format!("options.ingressClass must be a string, not {}", describe(&class))))
+        }
+    }
+}
+
+/// A fresh seed for the table's hashes, from the platform's `crypto.getRandomValues` (browsers,
+/// Node 19+; Node 18's entry installs `webcrypto` there).
+fn seed() -> Result<u64, Failure> {
+    let missing = || Failure::new("environment", "globalThis.crypto.getRandomValues is not available");
+    let crypto = js_sys::Reflect::get(&js_sys::global(), &"crypto".into()).map_err(|_| missing())?;
+    let get = js_sys::Reflect::get(&crypto, &"getRandomValues".into()).map_err(|_| missing())?;
+    let get = get.dyn_into::<js_sys::Function>().map_err(|_| missing())?;
+    let bytes = js_sys::Uint8Array::new_with_length(8);
+    get.call1(&crypto, &bytes).map_err(|_| missing())?;
+    let mut seed = [0u8; 8];
+    bytes.copy_to(&mut seed);
+    Ok(u64::from_le_bytes(seed))
+}
+
+/// A request as JavaScript gives it: a URL, or its parts (other fields, such as `method` and
+/// `headers`, are ignored: the specification routes by host and path alone, and checking names
+/// on every lookup would cost more than the lookup).
+enum RequestInput {
+    Url(String),
+    Parts(RequestParts),
+}
+
+#[derive(Deserialize)]
+struct RequestParts {
+    host: String,
+    path: String,
+}
+
+impl RequestInput {
+    fn from_js(value: &JsValue) -> Result<Self, Failure> {
+        if let Some(url) = value.as_string() {
+            return Ok(RequestInput::Url(url));
+        }
+        if !value.is_object() {
+            return Err(Failure::new(
+                "request",
+                format!("request must be a URL string or {{host, path, method?, headers?}}, not {}", describe(value)),
+            ));
+        }
+        serde_wasm_bindgen::from_value(value.clone())
+            .map(RequestInput::Parts)
+            .map_err(|e| Failure::new("request", format!("request: {e}")))
+    }
+
+    fn request(&self) -> Result<Request<'_>, Failure> {
+        Ok(match self {
+            RequestInput::Url(url) => engine::url(url)?,
+            RequestInput::Parts(p) => Request::new(&p.host, &p.path),
+        })
+    }
+}

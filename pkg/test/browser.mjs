@@ -1,0 +1,97 @@
+// esbuild bundles a page that imports the package; it and a plain page with <ingress-route-demo>
+// run in headless Chromium (Debian's, through playwright-core). Argument: the consumer project
+// (the packed package installed in node_modules, shop.yaml beside it).
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import { copyFileSync, cpSync, mkdirSync, readFileSync } from "node:fs";
+import { extname, join, normalize } from "node:path";
+import { build } from "esbuild";
+import { chromium } from "playwright-core";
+
+const root = process.argv[2];
+const here = new URL("./browser/", import.meta.url);
+cpSync(new URL("bundle.html", here), join(root, "bundle.html"));
+cpSync(new URL("element.html", here), join(root, "element.html"));
+cpSync(new URL("app.js", here), join(root, "app.js"));
+mkdirSync(join(root, "out"), { recursive: true });
+await build({ entryPoints: [join(root, "app.js")], bundle: true, format: "esm", platform: "browser", outfile: join(root, "out/app.js"), absWorkingDir: root, logLevel: "warning" });
+// esbuild leaves `new URL("ingress_router_bg.wasm", import.meta.url)` alone: the .wasm goes beside the bundle.
+copyFileSync(join(root, "node_modules/ingress-router/dist/ingress_router_bg.wasm"), join(root, "out/ingress_router_bg.wasm"));
+
+const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".yaml": "text/yaml" };
+const server = createServer((req, res) => {
+  const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
+  try {
+    const body = readFileSync(join(root, path));
+    res.writeHead(200, { "content-type": types[extname(path)] ?? "application/octet-stream" });
+    res.end(body);
+  } catch {
+    res.writeHead(404).end();
+  }
+});
+await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+const base = `http://127.0.0.1:${server.address().port}`;
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+});
+try {
+  const page = await browser.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("console", (m) => m.type() === "error" && console.error(`[page] ${m.text()}`));
+
+  // ---- the esbuild bundle
+  await page.goto(`${base}/bundle.html`);
+  await page.waitForFunction(() => window.result, null, { timeout: 30_000 }).catch((e) => {
+    throw new Error(`the bundle page gave no result (${errors.join("; ") || e.message})`);
+  });
+  const result = await page.evaluate(() => window.result);
+  assert.deepEqual(result.decision.backend, { service: { name: "cart-api", port: { number: 80 } } });
+  assert.equal(result.explained.backend, "cart-api:80");
+  assert.deepEqual(result.error, { isIngressRouterError: true, kind: "syntax", line: 2 });
+  assert.equal(result.after, "rule");
+  assert.match(result.version, /^\d+\.\d+\.\d+/);
+  console.log("esbuild bundle in Chromium: ok");
+
+  // ---- the element, in a plain page with one module import
+  for (const scheme of ["light", "dark"]) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.goto(`${base}/element.html`);
+    const inline = page.locator("#inline");
+    await inline.locator(".backend").waitFor({ timeout: 30_000 });
+    assert.equal(await inline.locator(".backend").textContent(), "cart-api:8080");
+    const fetched = page.locator("#fetched");
+    await fetched.locator(".backend").waitFor();
+    assert.equal(await fetched.locator(".backend").textContent(), "api-v2:8080");
+    assert.match(await page.locator("#broken [role=alert]").textContent(), /line/);
+    const background = await inline.locator(".box").evaluate((box) => getComputedStyle(box).backgroundColor);
+    assert.equal(background, scheme === "dark" ? "rgb(13, 17, 23)" : "rgb(255, 255, 255)");
+  }
+  // Keyboard and screen reader: a labelled field, Enter routes, the result is announced.
+  const inline = page.locator("#inline");
+  const field = inline.getByLabel("URL");
+  await field.focus();
+  await field.fill("https://shop.example.com/about");
+  await page.keyboard.press("Enter");
+  await inline.locator(".backend", { hasText: "web:80" }).waitFor();
+  assert.equal(await inline.locator("output").getAttribute("aria-live"), "polite");
+  await page.keyboard.press("Tab");
+  assert.equal(await inline.getByRole("button", { name: "Route" }).evaluate((b) => b.getRootNode().activeElement === b), true);
+  await inline.locator("summary").focus();
+  await page.keyboard.press("Enter");
+  assert.equal(await inline.locator("details").evaluate((d) => d.open), true);
+  assert.ok((await inline.getByRole("listitem").count()) === 2);
+  // An invalid URL is shown as an alert, and the next one works.
+  await field.fill("http://");
+  await page.keyboard.press("Enter");
+  await inline.getByRole("alert").waitFor();
+  await field.fill("https://shop.example.com/cart");
+  await page.keyboard.press("Enter");
+  await inline.locator(".backend", { hasText: "cart-api:8080" }).waitFor();
+  assert.deepEqual(errors, []);
+  console.log("<ingress-route-demo> in Chromium (light, dark, keyboard): ok");
+} finally {
+  await browser.close();
+  server.close();
+}

@@ -1,0 +1,203 @@
+// The packed package as a user gets it: run inside a temporary project where the tarball is
+// installed, importing "ingress-router" exactly as a user would. Arguments: the shop manifests
+// (one YAML stream), the invalid example, and (optional) the native CLI to compare JSON with.
+// Writes outputs.ts: the real outputs typed with the package's types, for tsc --strict.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { compile, validate, ingressStatus, serviceStatus, version, IngressRouterError, Router } from "ingress-router";
+
+const [shopFile, invalidFile, cli] = process.argv.slice(2);
+const shop = readFileSync(shopFile, "utf8");
+const invalid = readFileSync(invalidFile, "utf8");
+const outputs = {};
+
+// ---- decisions
+const router = compile(shop, { ingressClass: "nginx" });
+assert.ok(router instanceof Router);
+const cart = router.route("https://shop.example.com/cart/items?id=1");
+assert.deepEqual(cart, {
+  backend: { service: { name: "cart-api", port: { number: 80 } } },
+  via: "rule",
+  matched: { ingress: "shop/storefront", host: "shop.example.com", path: "/cart", pathType: "Prefix", field: "spec.rules[0].http.paths[0]" },
+});
+assert.deepEqual(router.route({ host: "SHOP.example.com:443", path: "/cart/items" }), cart); // the fast path
+assert.deepEqual(router.route({ host: "shop.example.com", path: "/cart", method: "POST" }), cart);
+// Decisions are shared between calls, so they are frozen all the way down.
+assert.ok(Object.isFrozen(cart) && Object.isFrozen(cart.backend.service.port) && Object.isFrozen(cart.matched));
+const fallback = router.route({ host: "shop.example.com", path: "/nowhere", method: "GET", headers: { accept: "*/*" } });
+assert.equal(fallback.via, "defaultBackend");
+assert.equal(fallback.defaultFrom, "shop/storefront");
+const unknown = compile(shop, { ingressClass: "nginx" }).route("http://unknown.example.org/");
+assert.ok(["none", "defaultBackend"].includes(unknown.via));
+// Every compile option by the core's own names; a request the proxy refuses is a decision.
+const proxied = compile(shop, { ingressClass: "nginx", normalizePath: true, mergeSlashes: true, escapedSlashes: "REJECT_REQUEST" });
+assert.deepEqual(proxied.route("https://shop.example.com//cart/./items"), cart);
+const refused = proxied.route("https://shop.example.com/cart%2Fitems");
+assert.deepEqual([refused.via, refused.status, refused.backend], ["rejected", 400, null]);
+assert.match(refused.reason, /escaped slash/);
+proxied.free();
+outputs.decisionRule = cart;
+outputs.decisionDefault = fallback;
+
+// ---- explain and table
+const why = router.explain("https://shop.example.com/cart/items");
+assert.equal(why.decision.backend, "cart-api:80");
+assert.equal(why.tier, "exact");
+assert.ok(why.candidates.some((c) => c.chosen && c.path === "/cart"));
+assert.match(why.tierReason, /shop\.example\.com/);
+outputs.explanation = why;
+outputs.explanation404 = compile(shop).explain("http://nothing.example.net/x");
+const table = router.table();
+assert.ok(table.hosts.length > 0 && table.ingresses.length > 0);
+outputs.table = table;
+assert.ok(Array.isArray(router.diagnostics));
+outputs.diagnostics = compile(shop).diagnostics;
+assert.ok(outputs.diagnostics.length > 0, "the shop example has diagnostics");
+
+// ---- validation errors with line numbers
+const report = validate(invalid);
+assert.equal(report.ok, false);
+const checkout = report.objects.find((o) => o.name === "checkout");
+assert.equal(checkout.valid, false);
+assert.match(checkout.message, /^Ingress\.networking\.k8s\.io "checkout" is invalid: \[/);
+const hostError = checkout.errors.find((e) => e.field === "spec.rules[0].host");
+assert.equal(hostError.type, "FieldValueInvalid");
+assert.equal(hostError.line, 14);
+assert.equal(hostError.column, 11);
+const pathError = checkout.errors.find((e) => e.field === "spec.rules[0].http.paths[0].path");
+assert.equal(pathError.line, 17);
+outputs.validation = report;
+const valid = validate(shop);
+assert.equal(valid.ok, true);
+assert.equal(validate(shop, { strict: true }).ok, valid.summary.warnings === 0);
+outputs.validationStrict = validate(shop, { strict: true, update: shop });
+assert.ok(outputs.validationStrict.objects.some((o) => o.operation === "update"));
+
+// ---- status reports
+const status = ingressStatus(shop, "ingress-nginx/ingress-nginx-controller", { ingressClass: "nginx" });
+const storefront = status.ingresses.find((i) => i.name === "storefront");
+assert.equal(storefront.update.action, "put");
+assert.equal(storefront.update.method, "PUT");
+assert.equal(storefront.update.path, "/apis/networking.k8s.io/v1/namespaces/shop/ingresses/storefront/status");
+assert.equal(JSON.parse(storefront.update.body).kind, "Ingress");
+assert.ok(status.rows.some((r) => r.name === "storefront" && r.address !== ""));
+outputs.status = status;
+outputs.statusMissing = ingressStatus(shop, "nowhere/none");
+assert.equal(outputs.statusMissing.noAddress.kind, "publishServiceMissing");
+const service = serviceStatus(shop, "ingress-nginx/ingress-nginx-controller");
+assert.equal(service.type, "LoadBalancer");
+outputs.service = service;
+
+// ---- thrown errors, and the next call works
+function throws(fn, kind, check = () => {}) {
+  let caught;
+  try {
+    fn();
+  } catch (e) {
+    caught = e;
+  }
+  assert.ok(caught instanceof IngressRouterError, `expected IngressRouterError (${kind}), got ${caught}`);
+  assert.ok(caught instanceof Error);
+  assert.equal(caught.name, "IngressRouterError");
+  assert.equal(caught.kind, kind, caught.message);
+  check(caught);
+  assert.equal(compile(shop).route("https://shop.example.com/cart").via, "rule", "the next call works");
+}
+throws(() => compile("kind: Ingress\nmetadata: {name: [x\n"), "syntax", (e) => {
+  assert.equal(e.source, "<input>");
+  assert.equal(e.line, 3);
+  assert.equal(typeof e.column, "number");
+  assert.match(e.message, /line 3/);
+});
+throws(() => compile('{"kind": "Ingress", "spec": {"rules": 7}}'), "type", (e) => assert.equal(e.field, "spec.rules"));
+throws(() => compile(null), "argument");
+throws(() => compile(undefined), "argument");
+throws(() => compile(12), "argument");
+throws(() => compile(Symbol("x")), "argument");
+throws(() => compile(() => 1), "argument");
+throws(() => compile("x".repeat(33 * 1024 * 1024)), "too-large");
+throws(() => compile("a: &a [x, x]\nb: &b [*a, *a]\n" + "c: [" + "*b, ".repeat(1000) + "*b]\n"), "shape");
+throws(() => compile("[".repeat(100000)), "syntax");
+throws(() => compile("a:\n" + "  - ".repeat(2000) + "x\n"), "syntax");
+throws(() => compile("metadata:\n  name: {{ .Values.name }}\n"), "template");
+throws(() => compile("apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: a}\nspec:\n  rules:\n  - host: 5\n"), "type");
+throws(() => compile(shop, { implementationSpecific: "regex" }), "options");
+throws(() => compile(shop, { ingresClass: "nginx" }), "options");
+throws(() => compile(shop, "nginx"), "options");
+throws(() => router.route(null), "request");
+throws(() => router.route({ host: "a" }), "request");
+throws(() => router.route({ host: 1, path: "/" }), "request");
+throws(() => router.route("http://"), "url");
+throws(() => ingressStatus(shop, 5), "argument");
+throws(() => ingressStatus(shop, "no-slash"), "argument");
+throws(() => serviceStatus(shop, "shop/none"), "not-found");
+const cyclic = { kind: "Ingress" };
+cyclic.self = cyclic;
+throws(() => compile(cyclic), "argument");
+// Odd hosts and paths route.
+for (const request of [
+  { host: "h".repeat(1 << 20), path: "/cart" },
+  { host: "", path: "" },
+  { host: "shop.example.com", path: "/cart/../admin?x#y" },
+  { host: "[::1]:8080", path: "*" },
+  { host: "shop.example.com", path: "/\u0000/\ud83d\ude00/%2F" },
+  { host: "shop.example.com\ud800", path: "/cart" },
+]) {
+  assert.ok(["rule", "defaultBackend", "none"].includes(router.route(request).via));
+}
+
+// ---- free, dispose, use after free
+const disposable = compile(shop);
+assert.equal(typeof disposable[Symbol.dispose], "function");
+disposable[Symbol.dispose]();
+disposable.free();
+throws(() => disposable.route("http://a/"), "freed");
+throws(() => disposable.diagnostics, "freed");
+
+// ---- CommonJS
+assert.throws(() => createRequire(import.meta.url)("ingress-router"), /ingress-router is an ES module/);
+assert.match(version, /^\d+\.\d+\.\d+/);
+
+// ---- one schema with the CLI's --json
+if (cli) {
+  const run = (...args) => JSON.parse(execFileSync(cli, args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
+  const f = ["-f", shopFile, "--ingress-class", "nginx"];
+  assert.deepEqual(router.explain("https://shop.example.com/cart/items"), run("explain", ...f, "--json", "https://shop.example.com/cart/items"));
+  assert.deepEqual(router.table(), run("table", ...f, "--json"));
+  const { rows, ...report } = status;
+  assert.deepEqual(report, run("status", ...f, "--publish-service", "ingress-nginx/ingress-nginx-controller", "--json"));
+  assert.deepEqual(service, run("status", "-f", shopFile, "--service", "ingress-nginx/ingress-nginx-controller", "--json"));
+  let native;
+  try {
+    run("validate", "-f", invalidFile, "--json");
+  } catch (e) {
+    native = JSON.parse(e.stdout); // exit code 1: an object is invalid
+  }
+  const { ok, ...rest } = report_with_source(outputs.validation, invalidFile);
+  assert.deepEqual(rest, native);
+}
+
+function report_with_source(r, source) {
+  return JSON.parse(JSON.stringify(r).replaceAll('"source":"<input>"', `"source":${JSON.stringify(source)}`));
+}
+
+// ---- the real outputs, typed
+const types = {
+  decisionRule: "Decision",
+  decisionDefault: "Decision",
+  explanation: "Explanation",
+  explanation404: "Explanation",
+  table: "Table",
+  diagnostics: "Diagnostic[]",
+  validation: "ValidationReport",
+  validationStrict: "ValidationReport",
+  status: "StatusReport",
+  statusMissing: "StatusReport",
+  service: "ServiceView",
+};
+let ts = 'import type { Decision, Explanation, Table, Diagnostic, ValidationReport, StatusReport, ServiceView } from "ingress-router";\n';
+for (const [name, type] of Object.entries(types)) ts += `export const ${name}: ${type} = ${JSON.stringify(outputs[name], null, 1)};\n`;
+writeFileSync("outputs.ts", ts);
+console.log(`consumer test: ok (ingress-router ${version})`);

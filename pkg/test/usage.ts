@@ -1,0 +1,55 @@
+// The whole API as a TypeScript user writes it; tsc --strict must accept it.
+import {
+  compile,
+  validate,
+  ingressStatus,
+  serviceStatus,
+  version,
+  IngressRouterError,
+  Router,
+  type Decision,
+  type Explanation,
+  type Table,
+  type Diagnostic,
+  type ValidationReport,
+  type StatusReport,
+  type ServiceView,
+  type ErrorKind,
+  type IngressBackend,
+} from "ingress-router";
+
+const yaml = "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: a}\nspec: {}\n";
+const router: Router = compile(yaml, { ingressClass: "nginx", implementationSpecific: "string-prefix", profile: "spec" });
+compile({ kind: "Ingress", metadata: { name: "a" } });
+compile([{ kind: "Ingress" }], {});
+const decision: Decision = router.route({ host: "a.example.com", path: "/x", method: "GET", headers: { a: "b" } });
+const label = (b: IngressBackend | null): string =>
+  b === null ? "404" : b.service ? `${b.service.name}:${b.service.port?.number ?? b.service.port?.name ?? ""}` : `resource:${b.resource.kind}`;
+label(decision.backend);
+if (decision.via === "rule" && decision.matched) decision.matched.pathType satisfies "Exact" | "Prefix" | "ImplementationSpecific";
+const explanation: Explanation = router.explain("https://a.example.com/x");
+explanation.candidates.filter((c) => c.considered).map((c) => c.reason);
+const table: Table = router.table();
+table.hosts.flatMap((h) => h.paths.map((p) => p.standing.kind));
+const diagnostics: Diagnostic[] = router.diagnostics;
+diagnostics.map((d) => `${d.severity}[${d.code}]: ${d.message} (${d.fix})`);
+router.free();
+{
+  using scoped = compile(yaml);
+  scoped.route("http://a/");
+}
+const report: ValidationReport = validate(yaml, { strict: true, update: yaml, ingressClass: "nginx" });
+report.objects.flatMap((o) => o.errors.map((e) => `${e.line ?? "?"}:${e.column ?? "?"} ${e.message}`));
+const status: StatusReport = ingressStatus(yaml, "ns/name", { ingressClass: "nginx" });
+status.ingresses.map((i) => (i.update.action === "put" ? `${i.update.method} ${i.update.path}` : i.update.action));
+const service: ServiceView = serviceStatus(yaml, "ns/name");
+service.loadBalancer.state satisfies "notLoadBalancer" | "pending" | "provisioned";
+try {
+  compile(null as unknown as string);
+} catch (e) {
+  if (e instanceof IngressRouterError) {
+    const kind: ErrorKind = e.kind;
+    console.log(kind, e.line, e.column, e.source, e.message);
+  }
+}
+console.log(version.length);

@@ -1,0 +1,15 @@
+//! The bindings in headless Chromium (wasm-bindgen-test-runner with chromedriver).
+mod common;
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen_test]
+fn routing_cases() {
+    common::routing_cases();
+}
+
+#[wasm_bindgen_test]
+fn bad_input_then_next_call_works() {
+    common::bad_input_then_next_call_works();
+}

@@ -1,0 +1,170 @@
+//! The tests both wasm runs share (Node and headless Chromium): the routing conformance cases and
+//! bad input, through the exported bindings exactly as JavaScript calls them.
+
+use ingress_router_wasm::{Router, compile, validate};
+use serde::Serialize;
+use serde_json::{Value, json};
+use wasm_bindgen::JsValue;
+
+const CASES: &str = include_str!(concat!(env!("OUT_DIR"), "/routing.json"));
+
+fn js(value: &Value) -> JsValue {
+    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).unwrap()
+}
+
+fn rust(value: JsValue) -> Value {
+    serde_wasm_bindgen::from_value(value).unwrap()
+}
+
+/// `service:port` or `resource:group/Kind/name` from a backend object, `404` for null.
+fn label(backend: &Value) -> String {
+    if backend.is_null() {
+        return "404".into();
+    }
+    if let Some(s) = backend.get("service") {
+        let port = &s["port"];
+        return match (port.get("number"), port.get("name")) {
+            (Some(n), _) => format!("{}:{}", s["name"].as_str().unwrap(), n),
+            (None, Some(p)) => format!("{}:{}", s["name"].as_str().unwrap(), p.as_str().unwrap()),
+            _ => s["name"].as_str().unwrap().to_string(),
+        };
+    }
+    let r = &backend["resource"];
+    format!(
+        "resource:{}/{}/{}",
+        r["apiGroup"].as_str().unwrap_or(""),
+        r["kind"].as_str().unwrap(),
+        r["name"].as_str().unwrap()
+    )
+}
+
+/// The case's options as the package takes them; `None` for options the package does not have yet.
+fn options(case: &Value) -> Option<Value> {
+    let mut options = json!({});
+    for (key, value) in case.get("options").and_then(Value::as_object).into_iter().flatten() {
+        match key.as_str() {
+            "implementation_specific" => options["implementationSpecific"] = value.clone(),
+            _ => return None,
+        }
+    }
+    Some(options)
+}
+
+pub fn routing_cases() {
+    let cases: Vec<Value> = serde_json::from_str(CASES).unwrap();
+    assert!(!cases.is_empty());
+    let (mut failures, mut run) = (Vec::new(), 0);
+    for case in &cases {
+        let Some(options) = options(case) else { continue };
+        run += 1;
+        let router: Router = compile(js(&case["ingresses"]), js(&options)).unwrap();
+        let request = js(&case["request"]);
+        let decision = rust(router.route(request.clone()).unwrap());
+        let explained = rust(router.explain(request).unwrap());
+        let expect = &case["expect"];
+        let got = label(&decision["backend"]);
+        let ok = match expect["backend"].as_str().unwrap() {
+            "404" => decision["via"] == "none" && decision["backend"].is_null(),
+            "default" => decision["via"] == "defaultBackend" && expect["default_service"] == got.as_str(),
+            want => decision["via"] == "rule" && got == want,
+        };
+        let matched_ok = expect
+            .get("matched")
+            .is_none_or(|m| ["ingress", "host", "path", "pathType"].iter().all(|k| decision["matched"][k] == m[k]));
+        // explain (the label view) agrees with route (the object view).
+        let explain_ok =
+            explained["decision"]["backend"] == got.as_str() && explained["decision"]["via"] == decision["via"];
+        if !(ok && matched_ok && explain_ok) {
+            failures.push(format!("{}: expected {expect}, got {decision}", case["id"]));
+        }
+        drop(router);
+    }
+    assert!(failures.is_empty(), "{} failing cases:\n{}", failures.len(), failures.join("\n"));
+    assert!(run >= cases.len() * 8 / 10, "only {run} of {} cases run", cases.len());
+}
+
+fn kind(error: JsValue) -> String {
+    js_sys::Reflect::get(&error, &"kind".into()).unwrap().as_string().unwrap()
+}
+
+const SHOP: &str = "apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: shop, namespace: default}
+spec:
+  rules:
+  - host: shop.example.com
+    http:
+      paths:
+      - {path: /cart, pathType: Prefix, backend: {service: {name: cart, port: {number: 80}}}}
+";
+
+/// Every kind of bad input is an error with a kind, and the next call works.
+pub fn bad_input_then_next_call_works() {
+    let works = || {
+        let router = compile(SHOP.into(), JsValue::UNDEFINED).unwrap();
+        let decision = rust(router.route("https://shop.example.com/cart/1".into()).unwrap());
+        assert_eq!(label(&decision["backend"]), "cart:80");
+        router
+    };
+    let alias_bomb = "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n\
+        c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\n\
+        e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e]\n\
+        g: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f]\nh: [*g, *g, *g, *g, *g, *g, *g, *g, *g]\n";
+    let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+    let deep_yaml = format!("a: {}{}", "{a: ".repeat(5_000), "}".repeat(5_000));
+    let bad: Vec<(JsValue, &str)> = vec![
+        (JsValue::NULL, "argument"),
+        (JsValue::UNDEFINED, "argument"),
+        (JsValue::from(42), "argument"),
+        (JsValue::from(true), "argument"),
+        ("kind: [unclosed".into(), "syntax"),
+        ("{\"kind\": ".into(), "syntax"),
+        ("just a string".into(), "shape"),
+        ("kind: Ingress\nspec: 5\n".into(), "type"),
+        (alias_bomb.into(), "syntax"),
+        (deep.into(), "syntax"),
+        (deep_yaml.into(), "syntax"),
+        (js(&json!([1, 2])), "shape"),
+    ];
+    for (input, want) in bad {
+        let error = compile(input, JsValue::UNDEFINED).err().expect("bad input is an error");
+        assert_eq!(kind(error), want);
+        drop(works());
+    }
+    let syntax = compile("a: b\nkind: [x\n".into(), JsValue::UNDEFINED).err().unwrap();
+    assert_eq!(js_sys::Reflect::get(&syntax, &"line".into()).unwrap().as_f64(), Some(3.0));
+
+    let router = works();
+    let odd_requests: Vec<JsValue> = vec![
+        JsValue::NULL,
+        JsValue::from(7),
+        js(&json!({"host": "shop.example.com"})),
+        js(&json!({"host": 1, "path": "/"})),
+        "".into(),
+        "http://".into(),
+    ];
+    for request in odd_requests {
+        let shown = format!("{request:?}");
+        let error = router.route(request).err().unwrap_or_else(|| panic!("{shown} is an error"));
+        assert!(["request", "url"].contains(&kind(error).as_str()));
+    }
+    // Odd but well-formed requests route (404 or a rule), never fail.
+    let long_host = "h".repeat(100_000);
+    let odd = [
+        json!({"host": long_host, "path": "/cart"}),
+        json!({"host": "", "path": ""}),
+        json!({"host": "shop.example.com.", "path": "/cart/../admin"}),
+        json!({"host": "[::1]:8080", "path": "*"}),
+        json!({"host": "shop.example.com", "path": "/%2e%2e/\u{0}/\u{1F600}"}),
+        json!({"host": "shop.example.com", "path": format!("/{}", "a/".repeat(50_000))}),
+    ];
+    for request in odd {
+        rust(router.route(js(&request)).unwrap());
+    }
+    assert_eq!(kind(compile(SHOP.into(), js(&json!({"implementationSpecific": "regex"}))).err().unwrap()), "options");
+    assert_eq!(kind(compile(SHOP.into(), js(&json!({"ingresClass": "x"}))).err().unwrap()), "options");
+    assert_eq!(kind(compile(SHOP.into(), "nginx".into()).err().unwrap()), "options");
+    assert_eq!(kind(validate(JsValue::NULL, JsValue::UNDEFINED).err().unwrap()), "argument");
+    drop(router);
+    drop(works());
+}

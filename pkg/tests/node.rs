@@ -1,0 +1,13 @@
+//! The bindings under Node (wasm-bindgen-test-runner).
+mod common;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+#[wasm_bindgen_test]
+fn routing_cases() {
+    common::routing_cases();
+}
+
+#[wasm_bindgen_test]
+fn bad_input_then_next_call_works() {
+    common::bad_input_then_next_call_works();
+}

@@ -1,0 +1,371 @@
+//! Views for adapters that return data rather than print it: a decision with its backend as the
+//! Kubernetes object (the npm package), the `validate --json` report (the CLI and the npm
+//! package), and the status report with the `kubectl get ingress` rows. The adapters serialise
+//! them as they are, so every home of the engine gives one schema.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
+
+use crate::decision::{BackendRef, Decision, MatchedView, ServicePort, Via};
+use crate::diagnostics::{Code, Diagnostic, Severity};
+use crate::input::{self, Origin, SourcedObject, UnknownFields, Unserved};
+use crate::model::{Ingress, Object};
+use crate::position::Position;
+use crate::schema::{self, DecodeError};
+use crate::status::{IngressRow, StatusReport, ingress_rows_after};
+use crate::validation::{self, FieldError, Operation};
+
+// ------------------------------------------------------------------------------------------------
+// Decisions
+
+/// A [`Decision`] with its backend as written in an Ingress (`{service: {name, port}}` or
+/// `{resource: {apiGroup, kind, name}}`), `null` for 404 or a refusal.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RouteView<'r> {
+    pub backend: Option<BackendObject<'r>>,
+    pub via: Via,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matched: Option<MatchedView>,
+    /// `namespace/name` of the Ingress whose defaultBackend answered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default_from: Option<String>,
+    /// Why the proxy refused the request, with the status it answers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+}
+
+impl<'r> RouteView<'r> {
+    pub fn new(decision: &Decision<'r>) -> Self {
+        let view = decision.view();
+        RouteView {
+            backend: decision.backend().map(BackendObject),
+            via: view.via,
+            matched: view.matched,
+            default_from: view.default_from,
+            reason: view.reason,
+            status: decision.rejection().map(|r| r.status()),
+        }
+    }
+}
+
+/// A [`BackendRef`] serialised as the Kubernetes `IngressBackend` it came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BackendObject<'r>(pub BackendRef<'r>);
+
+impl Serialize for BackendObject<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        struct Port<'a>(ServicePort<'a>);
+        impl Serialize for Port<'_> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let mut map = s.serialize_map(Some(1))?;
+                match self.0 {
+                    ServicePort::Number(n) => map.serialize_entry("number", &n)?,
+                    ServicePort::Name(p) => map.serialize_entry("name", p)?,
+                }
+                map.end()
+            }
+        }
+        struct Service<'a>(&'a str, Option<ServicePort<'a>>);
+        impl Serialize for Service<'_> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let mut map = s.serialize_map(None)?;
+                map.serialize_entry("name", self.0)?;
+                if let Some(port) = self.1 {
+                    map.serialize_entry("port", &Port(port))?;
+                }
+                map.end()
+            }
+        }
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Resource<'a> {
+            api_group: &'a str,
+            kind: &'a str,
+            name: &'a str,
+        }
+        let mut map = s.serialize_map(Some(1))?;
+        match self.0 {
+            BackendRef::Service { name, port, .. } => map.serialize_entry("service", &Service(name, port))?,
+            BackendRef::Resource { api_group, kind, name, .. } => {
+                map.serialize_entry("resource", &Resource { api_group, kind, name })?
+            }
+        }
+        map.end()
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Validation
+
+/// What `validate --json` prints (the CLI adds the inputs it could not read): every Ingress and
+/// IngressClass with the apiserver's answer and each error's place, then the diagnostics and a
+/// summary.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ValidationReport {
+    pub objects: Vec<CheckedObject>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub summary: Summary,
+}
+
+impl ValidationReport {
+    /// No invalid object (and, when strict, no warning either): the CLI's exit code 0.
+    pub fn passes(&self, strict: bool) -> bool {
+        self.summary.invalid == 0 && !(strict && self.summary.warnings > 0)
+    }
+}
+
+/// One validated object.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckedObject {
+    /// `Ingress`, `IngressClass` (or `Service`, refused for an unknown field).
+    pub kind: &'static str,
+    pub namespace: Option<String>,
+    pub name: String,
+    /// `create`, or `update` when the stored version was given.
+    pub operation: &'static str,
+    pub origin: Origin,
+    pub valid: bool,
+    /// The apiserver's whole answer, `None` when valid.
+    pub message: Option<String>,
+    pub errors: Vec<LocatedError>,
+    /// Fields the apiserver's strict decoding rejects (the object is then refused before validation).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unknown_fields: Vec<UnknownField>,
+    /// For an object of an API version no longer served: each old field and its v1 form.
+    #[serde(rename = "v1Changes", skip_serializing_if = "Vec::is_empty")]
+    pub v1_changes: Vec<String>,
+}
+
+/// A [`FieldError`] (`type`, `field`, `badValue`, `detail`, `message`) with its line and column
+/// in the source, when known.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LocatedError {
+    #[serde(flatten)]
+    pub error: FieldError,
+    #[serde(flatten)]
+    pub at: Option<Position>,
+}
+
+/// A field unknown to the schema, where it is, and what it became in v1 when it is a v1beta1 field.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct UnknownField {
+    pub field: String,
+    #[serde(flatten)]
+    pub at: Option<Position>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    pub objects: usize,
+    pub valid: usize,
+    pub invalid: usize,
+    pub warnings: usize,
+    pub notes: usize,
+    /// Files or documents that could not be read.
+    #[serde(rename = "inputErrors")]
+    pub input_errors: usize,
+}
+
+/// What is validated: the objects read, those refused by strict decoding, those of unserved API
+/// versions, and how many inputs could not be read at all.
+#[derive(Clone, Copy, Debug)]
+pub struct Validated<'a> {
+    pub objects: &'a [SourcedObject],
+    pub unknown_fields: &'a [UnknownFields],
+    pub unserved: &'a [Unserved],
+    pub input_errors: usize,
+}
+
+impl<'a> From<&'a input::Input> for Validated<'a> {
+    fn from(input: &'a input::Input) -> Self {
+        Validated {
+            objects: &input.objects,
+            unknown_fields: &input.unknown_fields,
+            unserved: &input.unserved,
+            input_errors: input.errors.len(),
+        }
+    }
+}
+
+/// Validates every Ingress (as an update when `stored` holds it) and IngressClass, locating each
+/// error with `locate` (an object's origin and an apiserver field path, empty for the object
+/// itself). `diagnostics` are those of compiling the same objects; invalid Ingresses are
+/// reported here with every error instead.
+pub fn validation_report(
+    input: Validated<'_>,
+    stored: &[&Ingress],
+    diagnostics: Vec<Diagnostic>,
+    locate: &mut dyn FnMut(&Origin, &str) -> Option<Position>,
+) -> ValidationReport {
+    let mut checked: Vec<CheckedObject> = input.objects.iter().filter_map(|o| check(o, stored, locate)).collect();
+    strict_decoding(&mut checked, input, locate);
+    checked.extend(input.unserved.iter().map(unserved));
+    let diagnostics: Vec<Diagnostic> = diagnostics.into_iter().filter(|d| d.code != Code::InvalidIngress).collect();
+    let invalid = checked.iter().filter(|c| !c.valid).count();
+    // No other diagnostic is an error today; one would fail like a warning under strict.
+    let notes = diagnostics.iter().filter(|d| d.severity == Severity::Note).count();
+    let summary = Summary {
+        objects: checked.len(),
+        valid: checked.len() - invalid,
+        invalid,
+        warnings: diagnostics.len() - notes,
+        notes,
+        input_errors: input.input_errors,
+    };
+    ValidationReport { objects: checked, diagnostics, summary }
+}
+
+/// The field path of `field` of an object inside its document (`items[3].spec...` in a List).
+pub fn document_path(origin: &Origin, field: &str) -> String {
+    let prefix = origin.path_prefix();
+    match (prefix.is_empty(), field.is_empty()) {
+        (true, _) => field.to_string(),
+        (false, true) => prefix,
+        (false, false) => format!("{prefix}.{field}"),
+    }
+}
+
+fn same_ingress(a: &Ingress, b: &Ingress) -> bool {
+    a.metadata.name == b.metadata.name && a.metadata.namespace_or_default() == b.metadata.namespace_or_default()
+}
+
+const INGRESS: &str = "Ingress.networking.k8s.io";
+const INGRESS_CLASS: &str = "IngressClass.networking.k8s.io";
+
+fn check(
+    object: &SourcedObject,
+    stored: &[&Ingress],
+    locate: &mut dyn FnMut(&Origin, &str) -> Option<Position>,
+) -> Option<CheckedObject> {
+    let (kind, namespace, name, operation, errors) = match &object.object {
+        Object::Ingress(i) => {
+            let (operation, op) = match stored.iter().find(|o| same_ingress(o, i)) {
+                Some(old) => ("update", Operation::Update { old }),
+                None => ("create", Operation::Create),
+            };
+            let namespace = Some(String::from(i.metadata.namespace_or_default()));
+            (INGRESS, namespace, &i.metadata.name, operation, validation::validate_ingress(i, op))
+        }
+        // No IngressClass update rules (`spec.controller` is immutable): create rules.
+        Object::IngressClass(c) => {
+            (INGRESS_CLASS, None, &c.metadata.name, "create", validation::validate_ingress_class(c))
+        }
+        Object::Service(_) => return None,
+    };
+    let message = (!errors.is_empty()).then(|| validation::invalid_message(kind, name, &errors));
+    let errors =
+        errors.into_iter().map(|error| LocatedError { at: locate(&object.origin, &error.field), error }).collect();
+    Some(CheckedObject {
+        kind: kind.split('.').next().unwrap_or(kind),
+        namespace,
+        name: name.clone(),
+        operation,
+        origin: object.origin.clone(),
+        valid: message.is_none(),
+        message,
+        errors,
+        unknown_fields: Vec::new(),
+        v1_changes: Vec::new(),
+    })
+}
+
+/// What an unknown field most likely meant: its v1 name (a v1beta1 field), or a known sibling.
+fn hint(kind: &str, field: &str) -> Option<String> {
+    if let Some(v1) = input::v1_replacement(field) {
+        return Some(v1.to_string());
+    }
+    let known = schema::closest_field(schema::schema(kind)?, field)?;
+    Some(format!("did you mean {known:?}?"))
+}
+
+/// Objects with fields the schema does not know are refused by the apiserver's strict decoding
+/// (kubectl's default `--validate=strict`) before any validation: their answer replaces the
+/// validation's. Fields are listed in the order of the file, as the decoder meets them.
+fn strict_decoding(
+    checked: &mut Vec<CheckedObject>,
+    input: Validated<'_>,
+    locate: &mut dyn FnMut(&Origin, &str) -> Option<Position>,
+) {
+    for unknown in input.unknown_fields {
+        if !checked.iter().any(|c| c.origin == unknown.origin) {
+            // A Service is not validated, but the apiserver refuses it all the same.
+            checked.push(CheckedObject {
+                kind: unknown.kind,
+                namespace: Some(unknown.namespace.clone().unwrap_or_else(|| String::from("default"))),
+                name: unknown.name.clone(),
+                operation: "create",
+                origin: unknown.origin.clone(),
+                valid: true,
+                message: None,
+                errors: Vec::new(),
+                unknown_fields: Vec::new(),
+                v1_changes: Vec::new(),
+            });
+        }
+        let Some(c) = checked.iter_mut().find(|c| c.origin == unknown.origin) else { continue };
+        if !input.objects.iter().any(|o| o.origin == unknown.origin) {
+            continue;
+        }
+        let mut fields: Vec<UnknownField> = unknown
+            .fields
+            .iter()
+            .map(|f| UnknownField { field: f.clone(), at: locate(&unknown.origin, f), hint: hint(unknown.kind, f) })
+            .collect();
+        fields.sort_by_key(|f| f.at.map(|p| (p.line, p.column)));
+        let ordered = DecodeError::Unknown(fields.iter().map(|f| f.field.clone()).collect());
+        c.message = Some(bad_request(&c.origin.source, &schema::cannot_be_handled(unknown.kind, &ordered)));
+        c.valid = false;
+        c.errors.clear();
+        c.unknown_fields = fields;
+    }
+}
+
+/// `Error from server (BadRequest): error when creating "FILE": <detail>`, as `kubectl apply`
+/// prints a request the apiserver could not decode.
+fn bad_request(file: &str, detail: &str) -> String {
+    format!("Error from server (BadRequest): error when creating {file:?}: {detail}")
+}
+
+/// An Ingress (or IngressClass) of an API version no apiserver serves, as kubectl reports it.
+fn unserved(u: &Unserved) -> CheckedObject {
+    CheckedObject {
+        kind: if u.kind == "Ingress" { "Ingress" } else { "IngressClass" },
+        namespace: u.namespace.clone(),
+        name: u.name.clone(),
+        operation: "create",
+        origin: u.origin.clone(),
+        valid: false,
+        message: Some(u.kubectl_message()),
+        errors: Vec::new(),
+        unknown_fields: Vec::new(),
+        v1_changes: u.changes.clone(),
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Status
+
+/// What `status --json` prints, and the `kubectl get ingress` rows once the statuses are written.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StatusView {
+    #[serde(flatten)]
+    pub report: StatusReport,
+    pub rows: Vec<IngressRow>,
+}
+
+impl StatusView {
+    /// `report` must have been computed from `objects`.
+    pub fn new(objects: &[Object], report: StatusReport) -> Self {
+        StatusView { rows: ingress_rows_after(objects, &report), report }
+    }
+}

@@ -1,0 +1,39 @@
+// The gallery: example manifests (web/gallery/*.yaml) with a URL and requests to try.
+import index from "../gallery/index.json";
+import docsPathMatching from "../gallery/docs-path-matching.yaml";
+import wildcardHosts from "../gallery/wildcard-hosts.yaml";
+import mergedConflict from "../gallery/merged-conflict.yaml";
+import defaultBackend from "../gallery/default-backend.yaml";
+import resourceBackend from "../gallery/resource-backend.yaml";
+import tls from "../gallery/tls.yaml";
+import ingressClass from "../gallery/ingress-class.yaml";
+import loadBalancerStatus from "../gallery/loadbalancer-status.yaml";
+import invalid from "../gallery/invalid.yaml";
+import ingressNginxRegex from "../gallery/ingress-nginx-regex.yaml";
+
+const TEXTS = {
+  "docs-path-matching.yaml": docsPathMatching,
+  "wildcard-hosts.yaml": wildcardHosts,
+  "merged-conflict.yaml": mergedConflict,
+  "default-backend.yaml": defaultBackend,
+  "resource-backend.yaml": resourceBackend,
+  "tls.yaml": tls,
+  "ingress-class.yaml": ingressClass,
+  "loadbalancer-status.yaml": loadBalancerStatus,
+  "invalid.yaml": invalid,
+  "ingress-nginx-regex.yaml": ingressNginxRegex,
+};
+
+/** Every example: `{id, title, manifests, url, requests, options, publishService}`. */
+export const gallery = index.map((entry) => {
+  if (!(entry.file in TEXTS)) throw new Error(`gallery/index.json names ${entry.file}, which gallery.js does not import`);
+  return {
+    id: entry.file.replace(/\.yaml$/, ""),
+    title: entry.title,
+    manifests: TEXTS[entry.file],
+    url: entry.url,
+    requests: entry.requests ?? [],
+    options: { ingressClass: "", implementationSpecific: "prefix", profile: "spec", ...entry.options },
+    publishService: entry.publishService ?? "",
+  };
+});

@@ -1,0 +1,479 @@
+// The playground: wires the editor, the request fields and the panels to the ingress-router
+// package. Every answer shown comes from the package (compile → route / explain / table /
+// diagnostics, validate, ingressStatus, serviceStatus), used exactly as an outside user would.
+import { compile, ingressStatus, serviceStatus, validate, version } from "ingress-router";
+import "./style.css";
+import { createEditor, reveal, setText, showMatch, showProblems } from "./editor.js";
+import { errorText, backendLabel } from "./format.js";
+import { gallery } from "./gallery.js";
+import { Locator } from "./locate.js";
+import { Problems } from "./problems.js";
+import { renderBatch, renderStatus } from "./panels.js";
+import { exportTestsFile, importTestsFile, parseHeaders, parseRequestLine, routeArgument } from "./requests.js";
+import { decodeState, encodeState } from "./share.js";
+import { renderDecision, renderFlow, renderProblems, renderTable, rowKey } from "./views.js";
+
+const started = performance.now(); // the package is instantiated by now (its module's top-level await)
+const $ = (id) => document.getElementById(id);
+const els = {
+  gallery: $("gallery"), ingressClass: $("ingress-class"), classes: $("ingress-classes"),
+  implementationSpecific: $("implementation-specific"), profile: $("profile"),
+  share: $("share"), shareNote: $("share-note"), editor: $("editor"), problems: $("problems"),
+  problemCount: $("problem-count"), url: $("url"), method: $("method"), host: $("host"), path: $("path"),
+  headers: $("headers"), decision: $("decision"), flow: $("flow"), table: $("table"),
+  requests: $("requests"), batchResults: $("batch-results"), exportButton: $("export"), importInput: $("import"),
+  batchNote: $("batch-note"), publishService: $("publish-service"), services: $("services"), status: $("status"),
+  version: $("version"),
+};
+
+/** What a shared link holds. */
+const state = {
+  example: gallery[0].id,
+  manifests: "",
+  url: "",
+  host: "",
+  path: "",
+  requestSource: "url", // which fields the request is read from: "url" or "parts" (host and path)
+  method: "GET",
+  headers: "",
+  requests: "",
+  expected: [],
+  options: { ingressClass: "", implementationSpecific: "prefix", profile: "spec" },
+  publishService: "",
+};
+
+// What the package last answered.
+let router = null;
+let compileError = null;
+let locator = null;
+let tableRow = () => null;
+let winnerRow = null;
+
+/** Timings (performance.now(), ms) of the last updates, read by the browser tests. */
+const timings = { route: 0, manifests: 0, interactive: 0, started: 0, complete: 0, manifestParts: {} };
+
+const view = createEditor(els.editor, "", (text, typing) => {
+  state.manifests = text;
+  const t0 = performance.now();
+  recompile({ soon: typing || opening });
+  timings.manifests = performance.now() - t0;
+  saveSoon();
+});
+
+function compileOptions() {
+  const o = { implementationSpecific: state.options.implementationSpecific, profile: state.options.profile };
+  if (state.options.ingressClass) o.ingressClass = state.options.ingressClass;
+  return o;
+}
+
+// What each view last drew, to skip redrawing what a keystroke did not change (typing in a
+// comment changes no table, no explanation and no problem but for its place).
+const drawn = {};
+function changed(view, value) {
+  const json = JSON.stringify(value);
+  if (drawn[view] === json) return false;
+  drawn[view] = json;
+  return true;
+}
+
+let currentProblems = [];
+function showAllProblems(problems) {
+  problems.sort((a, b) => a.from - b.from);
+  currentProblems = problems;
+  showProblems(view, problems);
+  if (changed("problems", problems.map((p) => [p.severity, p.line, p.column, p.title, p.fix]))) {
+    renderProblems(els.problems, els.problemCount, problems, (i) => reveal(view, currentProblems[i].from));
+  }
+}
+
+// ---- updates ----
+
+/**
+ * Manifests or options changed: compile, validate, and redraw everything. While the person types
+ * (`soon`; also when the page opens), the decision, the picture and the table are redrawn at once
+ * and the validation (the package reads the manifests again for it) right after, unless the next
+ * keystroke comes first; the status panel, which reads them twice more, a moment later.
+ */
+function recompile({ soon = false } = {}) {
+  const parts = {};
+  let t = performance.now();
+  const lap = (name) => {
+    const now = performance.now();
+    parts[name] = +(now - t).toFixed(2);
+    t = now;
+  };
+  locator = new Locator(view.state);
+  router?.free();
+  router = null;
+  compileError = null;
+  try {
+    router = compile(state.manifests, compileOptions());
+  } catch (error) {
+    compileError = error;
+  }
+  lap("compile");
+  document.body.classList.toggle("stale", !router);
+  if (router) {
+    const table = router.table();
+    if (changed("table", table)) {
+      tableRow = renderTable(els.table, table);
+      winnerRow?.classList.remove("winner");
+      winnerRow = null;
+    }
+  }
+  fillSuggestions();
+  lap("table");
+  reroute({ sameRequest: true });
+  lap("request");
+  rerouteBatch();
+  lap("requests");
+  timings.manifestParts = parts;
+  clearTimeout(problemsTimer);
+  clearTimeout(statusTimer);
+  if (soon) {
+    settled = new Promise((resolve) => {
+      problemsTimer = setTimeout(() => {
+        refreshProblems();
+        resolve();
+      }, 0);
+    });
+    statusTimer = setTimeout(refreshStatus, 150);
+  } else {
+    refreshProblems();
+    refreshStatus();
+    settled = Promise.resolve();
+  }
+}
+let problemsTimer = 0;
+let settled = Promise.resolve();
+
+/** Validation errors, diagnostics and input errors, in the editor and the problems list. */
+function refreshProblems() {
+  const parts = timings.manifestParts;
+  let t = performance.now();
+  const lap = (name) => {
+    const now = performance.now();
+    parts[name] = +(now - t).toFixed(2);
+    t = now;
+  };
+  const place = new Problems(view, locator);
+  const problems = [];
+  let report = null;
+  if (compileError) {
+    problems.push(place.input(compileError));
+  } else {
+    try {
+      report = validate(state.manifests);
+    } catch (error) {
+      problems.push(place.input(error));
+    }
+  }
+  lap("validate");
+  if (router) {
+    if (report) problems.push(...place.validation(report));
+    problems.push(...place.diagnostics(router.diagnostics));
+  }
+  lap("locate");
+  showAllProblems(problems);
+  lap("problems");
+}
+let statusTimer = 0;
+
+function currentRequest() {
+  if (state.requestSource === "parts") return { host: state.host, path: state.path || "/", method: state.method };
+  return { url: state.url, method: state.method === "GET" ? undefined : state.method };
+}
+
+/**
+ * The request changed (or, `sameRequest`, the router): route, explain, and redraw the request's
+ * views. A new request always changes the explanation; a new router often does not.
+ */
+function reroute({ sameRequest = false } = {}) {
+  if (!router) {
+    renderDecision(els.decision, null, `The manifests cannot be read: ${errorText(compileError)}`);
+    showMatch(view, null);
+    return;
+  }
+  let decision;
+  let explanation;
+  try {
+    const arg = routeArgument(currentRequest(), parseHeaders(state.headers));
+    decision = router.route(arg);
+    explanation = router.explain(arg);
+  } catch (error) {
+    renderDecision(els.decision, null, errorText(error));
+    showMatch(view, null);
+    return;
+  }
+  renderDecision(els.decision, decision, null);
+  if (!sameRequest || changed("flow", explanation)) renderFlow(els.flow, explanation);
+  if (!sameRequest) delete drawn.flow;
+  if (state.requestSource === "url") {
+    els.host.value = explanation.host;
+    els.path.value = explanation.path;
+  }
+  const m = decision.matched;
+  winnerRow?.classList.remove("winner");
+  winnerRow = m ? tableRow(rowKey(m.host, m.ingress, m.field)) : null;
+  winnerRow?.classList.add("winner");
+  // The matched path's lines, or the defaultBackend that answered.
+  const [ingress, field] = m ? [m.ingress, m.field] : decision.defaultFrom ? [decision.defaultFrom, "spec.defaultBackend"] : [null, null];
+  if (ingress) {
+    const [namespace, name] = ingress.split("/");
+    showMatch(view, locator.rangeOf("Ingress", namespace, name, field));
+  } else {
+    showMatch(view, null);
+  }
+}
+
+let batchResults = [];
+function rerouteBatch() {
+  batchResults = [];
+  if (router) {
+    for (const line of state.requests.split("\n")) {
+      const request = parseRequestLine(line);
+      if (!request) continue;
+      try {
+        const decision = router.route(routeArgument(request));
+        batchResults.push({ request, decision, backend: backendLabel(decision.backend) });
+      } catch (error) {
+        batchResults.push({ request, error: errorText(error) });
+      }
+    }
+  }
+  renderBatch(els.batchResults, batchResults, state.expected);
+}
+
+function refreshStatus() {
+  const publish = state.publishService.trim();
+  if (!publish || compileError) {
+    renderStatus(els.status, { error: compileError ? "Fix the manifests first." : null });
+    return;
+  }
+  const options = state.options.ingressClass ? { ingressClass: state.options.ingressClass } : {};
+  let report;
+  try {
+    report = ingressStatus(state.manifests, publish, options);
+  } catch (error) {
+    renderStatus(els.status, { error: errorText(error) });
+    return;
+  }
+  let service = null;
+  let serviceError = null;
+  try {
+    service = serviceStatus(state.manifests, publish);
+  } catch (error) {
+    serviceError = errorText(error);
+  }
+  renderStatus(els.status, { report, service, serviceError });
+}
+
+function fillSuggestions() {
+  const classes = locator.classNames();
+  const services = locator.services();
+  const options = (list) => list.map((v) => `<option value="${v.replace(/"/g, "&quot;")}"></option>`).join("");
+  const classHtml = options(classes);
+  if (els.classes.innerHTML !== classHtml) els.classes.innerHTML = classHtml;
+  const serviceHtml = options(services);
+  if (els.services.innerHTML !== serviceHtml) els.services.innerHTML = serviceHtml;
+}
+
+// ---- state ↔ fields ----
+
+function showState() {
+  els.gallery.value = gallery.some((g) => g.id === state.example) ? state.example : "";
+  els.ingressClass.value = state.options.ingressClass;
+  els.implementationSpecific.value = state.options.implementationSpecific;
+  els.profile.value = state.options.profile;
+  els.url.value = state.url;
+  els.host.value = state.host;
+  els.path.value = state.path;
+  els.method.value = state.method;
+  els.headers.value = state.headers;
+  els.requests.value = state.requests;
+  els.publishService.value = state.publishService;
+  if (view.state.doc.toString() !== state.manifests) setText(view, state.manifests); // recompiles
+  else recompile({ soon: opening });
+}
+
+function applyState(saved) {
+  Object.assign(state, saved, { options: { ...state.options, ...(saved.options ?? {}) } });
+  if (!Array.isArray(state.expected)) state.expected = [];
+  showState();
+}
+
+function loadExample(id) {
+  const example = gallery.find((g) => g.id === id) ?? gallery[0];
+  applyState({
+    example: example.id,
+    manifests: example.manifests,
+    url: example.url,
+    host: "",
+    path: "",
+    requestSource: "url",
+    method: "GET",
+    headers: "",
+    requests: example.requests.join("\n"),
+    expected: [],
+    options: example.options,
+    publishService: example.publishService,
+  });
+}
+
+// ---- sharing ----
+
+let saveTimer = 0;
+function saveSoon() {
+  clearTimeout(saveTimer);
+  saveTimer = setTimeout(saveNow, 300);
+}
+
+let saves = 0;
+async function saveNow() {
+  clearTimeout(saveTimer);
+  const save = ++saves;
+  const hash = await encodeState(state);
+  // Encodings finish in any order: only the latest state goes into the address.
+  if (save === saves && location.hash !== hash) history.replaceState(null, "", hash);
+  return hash;
+}
+
+async function restoreFromHash() {
+  try {
+    const saved = await decodeState(location.hash);
+    if (!saved) return false;
+    applyState(saved);
+    return true;
+  } catch (error) {
+    els.shareNote.textContent = `This link's state could not be read (${error.message}); showing an example instead.`;
+    return false;
+  }
+}
+
+// ---- events ----
+
+function on(el, event, handler) {
+  el.addEventListener(event, handler);
+}
+
+on(els.gallery, "change", () => {
+  loadExample(els.gallery.value);
+  saveSoon();
+});
+for (const [el, key] of [[els.ingressClass, "ingressClass"], [els.implementationSpecific, "implementationSpecific"], [els.profile, "profile"]]) {
+  on(el, el.tagName === "SELECT" ? "change" : "input", () => {
+    state.options[key] = el.value.trim();
+    recompile();
+    saveSoon();
+  });
+}
+
+function requestChanged() {
+  const t0 = performance.now();
+  reroute();
+  timings.route = performance.now() - t0;
+  saveSoon();
+}
+on(els.url, "input", () => {
+  state.url = els.url.value;
+  state.requestSource = "url";
+  requestChanged();
+});
+for (const [el, key] of [[els.host, "host"], [els.path, "path"]]) {
+  on(el, "input", () => {
+    state.host = els.host.value;
+    state.path = els.path.value;
+    state.requestSource = "parts";
+    const scheme = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.exec(state.url)?.[0] ?? "http://";
+    state.url = els.url.value = `${scheme}${state.host}${state.path.startsWith("/") ? "" : "/"}${state.path}`;
+    requestChanged();
+  });
+}
+on(els.method, "change", () => {
+  state.method = els.method.value;
+  requestChanged();
+});
+on(els.headers, "input", () => {
+  state.headers = els.headers.value;
+  requestChanged();
+});
+on(els.requests, "input", () => {
+  state.requests = els.requests.value;
+  state.expected = [];
+  rerouteBatch();
+  saveSoon();
+});
+on(els.publishService, "input", () => {
+  state.publishService = els.publishService.value;
+  refreshStatus();
+  saveSoon();
+});
+
+on(els.exportButton, "click", () => {
+  const ok = batchResults.filter((r) => !r.error);
+  if (!ok.length) {
+    els.batchNote.textContent = "Nothing to export: add requests first.";
+    return;
+  }
+  const text = exportTestsFile(ok, state.options);
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([text], { type: "text/yaml" }));
+  link.download = "ingress-router-tests.yaml";
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+  els.batchNote.textContent = `Exported ${ok.length} test${ok.length === 1 ? "" : "s"}: run them with ingress-router test -f MANIFESTS ingress-router-tests.yaml`;
+});
+
+on(els.importInput, "change", async () => {
+  const file = els.importInput.files?.[0];
+  if (!file) return;
+  try {
+    const imported = importTestsFile(await file.text());
+    state.requests = els.requests.value = imported.lines.join("\n");
+    state.expected = imported.expected;
+    for (const key of ["ingressClass", "implementationSpecific", "profile"]) {
+      if (imported.options[key]) state.options[key] = String(imported.options[key]);
+    }
+    els.ingressClass.value = state.options.ingressClass;
+    els.implementationSpecific.value = state.options.implementationSpecific;
+    els.profile.value = state.options.profile;
+    recompile();
+    els.batchNote.textContent = `Imported ${imported.lines.length} test${imported.lines.length === 1 ? "" : "s"} from ${file.name}.`;
+    saveSoon();
+  } catch (error) {
+    els.batchNote.textContent = `${file.name}: ${error.message}`;
+  }
+  els.importInput.value = "";
+});
+
+on(els.share, "click", async () => {
+  await saveNow();
+  try {
+    await navigator.clipboard.writeText(location.href);
+    els.shareNote.textContent = "Link copied: it holds the manifests, requests and options.";
+  } catch {
+    els.shareNote.textContent = "Copy the address bar: it holds the manifests, requests and options.";
+  }
+});
+
+addEventListener("hashchange", () => restoreFromHash());
+
+// ---- start ----
+
+els.gallery.innerHTML = gallery.map((g) => `<option value="${g.id}">${g.title}</option>`).join("") + `<option value="">(your own)</option>`;
+els.version.textContent = `version ${version}`;
+// Opening: the decision first, the problems and the status right after.
+let opening = true;
+if (!(await restoreFromHash())) loadExample(gallery[0].id);
+opening = false;
+timings.started = started;
+timings.interactive = performance.now();
+document.body.dataset.ready = "true";
+// For the browser tests and the curious: the editor and the last timings.
+window.playground = { view, timings, state, settled: () => settled };
+await settled;
+await new Promise((resolve) => setTimeout(resolve, 200)); // the status panel's turn
+timings.complete = performance.now();
+

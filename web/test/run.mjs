@@ -1,0 +1,347 @@
+// Browser tests of the playground (`make test-web`): the built page (web/dist) served by
+// serve.mjs, driven in Debian's Chromium through playwright-core. Decisions shown by the page are
+// compared with the CLI's answers for the same manifests, and a few with the Kubernetes
+// documentation's. Screenshots go to web/screenshots/, speed figures to web/screenshots/speed.json.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { launch, openPage, screenshot, screenshotOf, shotsDir, startServer, webDir } from "./harness.mjs";
+import { speed } from "./speed.mjs";
+
+const repo = join(webDir, "..");
+const cli = process.env.INGRESS_ROUTER_CLI ?? join(repo, "target/debug/ingress-router");
+const gallery = JSON.parse(await readFile(join(webDir, "gallery/index.json"), "utf8"));
+const axeSource = await readFile(join(webDir, "node_modules/axe-core/axe.min.js"), "utf8");
+
+/** The CLI's decision for `url` over a manifests file. */
+function cliRoute(file, url, options = {}) {
+  const args = ["route", "--json", "-f", file, url];
+  if (options.ingressClass) args.push("--ingress-class", options.ingressClass);
+  return JSON.parse(execFileSync(cli, args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
+}
+
+async function decision(page) {
+  return {
+    backend: (await page.textContent("#backend")).trim(),
+    via: (await page.textContent("#via")).trim(),
+    matched: (await page.textContent("#matched")).trim(),
+  };
+}
+
+async function typeUrl(page, url) {
+  await page.fill("#url", "");
+  await page.type("#url", url); // one input event per character, as a person types
+}
+
+const matchedLines = (page) => page.$$eval(".cm-line[data-matched-rule]", (lines) => lines.map((l) => l.textContent));
+
+async function loadExample(page, id) {
+  await page.selectOption("#gallery", id);
+}
+
+const grantClipboard = (page) => page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+
+/** Replaces the editor's text as a paste would. */
+async function pasteManifests(page, text) {
+  await page.click(".cm-content");
+  await page.keyboard.press("Control+A");
+  await page.keyboard.insertText(text);
+}
+
+const editorText = (page) => page.evaluate(() => window.playground.view.state.doc.toString());
+
+const tests = [];
+const test = (name, fn, options) => tests.push({ name, fn, options });
+
+test("every gallery example loads and shows the CLI's decisions", async (page) => {
+  for (const example of gallery) {
+    const id = example.file.replace(/\.yaml$/, "");
+    await loadExample(page, id);
+    const file = join(webDir, "gallery", example.file);
+    assert.equal(await editorText(page), await readFile(file, "utf8"), `${id}: editor holds the example`);
+    const shown = await decision(page);
+    const expected = cliRoute(file, example.url, example.options);
+    assert.equal(shown.backend, expected.backend, `${id}: ${example.url}`);
+    assert.ok(shown.via.startsWith(expected.via), `${id}: via ${shown.via} vs ${expected.via}`);
+    const rows = await page.$$eval(".results tbody tr", (trs) => trs.map((tr) => tr.querySelectorAll("td")[2]?.textContent.trim()));
+    assert.equal(rows.length, example.requests.length, `${id}: one result per request`);
+    example.requests.forEach((url, i) => assert.equal(rows[i], cliRoute(file, url, example.options).backend, `${id}: ${url}`));
+    if (expected.matched) {
+      const lines = (await matchedLines(page)).join("\n");
+      assert.ok(lines.includes(expected.matched.path), `${id}: the matched rule ${expected.matched.path} is highlighted (got ${lines})`);
+    }
+    await screenshot(page, `gallery-${id}`);
+  }
+});
+
+test("typing URLs shows the backend, the highlighted rule, the winner and why the others lost", async (page) => {
+  await loadExample(page, "merged-conflict");
+  await typeUrl(page, "https://shop.example.com/api/orders");
+  let d = await decision(page);
+  assert.equal(d.backend, "api-v1:8080");
+  assert.equal(d.via, "rule");
+  assert.match(d.matched, /shop\/storefront/);
+  assert.deepEqual(await matchedLines(page), ["      - {path: /api, pathType: Prefix, backend: {service: {name: api-v1, port: {number: 8080}}}}"]);
+  assert.match(await page.textContent("#flow .key"), /older Ingress/);
+  assert.match(await page.textContent("#flow tr.lost"), /shadowed/);
+  assert.match(await page.textContent("#table tr.winner"), /api-v1:8080/);
+
+  await typeUrl(page, "https://shop.example.com/api/v2/orders");
+  d = await decision(page);
+  assert.equal(d.backend, "api-v2:8080");
+  assert.deepEqual(await matchedLines(page), ["      - {path: /api/v2, pathType: Prefix, backend: {service: {name: api-v2, port: {number: 8080}}}}"]);
+  assert.match(await page.textContent("#flow .key"), /longest match|1\./);
+
+  await typeUrl(page, "https://shop.example.com/apiary"); // element-wise: /api does not match
+  assert.equal((await decision(page)).backend, "web:80");
+
+  await loadExample(page, "docs-path-matching");
+  await typeUrl(page, "https://exact.example.com/foo/");
+  d = await decision(page);
+  assert.equal(d.backend, "404");
+  assert.equal(d.via, "none");
+  assert.deepEqual(await matchedLines(page), []);
+  await typeUrl(page, "https://longest.example.com/aaa/ccc");
+  assert.equal((await decision(page)).backend, "aaa:80");
+
+  await loadExample(page, "resource-backend");
+  await typeUrl(page, "https://cdn.example.com/static/logo.png");
+  assert.equal((await decision(page)).backend, "resource:storage.example.com/Bucket/static-assets");
+  assert.equal((await matchedLines(page))[0].trim(), "- path: /static");
+
+  // When the defaultBackend answers, it is what the editor highlights.
+  await loadExample(page, "default-backend");
+  await typeUrl(page, "https://docs.example.com/blog");
+  d = await decision(page);
+  assert.equal(d.backend, "docs-home:http");
+  assert.match(d.via, /^defaultBackend/);
+  assert.deepEqual((await matchedLines(page)).map((l) => l.trim()), ["service: {name: docs-home, port: {name: http}}"]);
+
+  // Host and path fields drive the request too.
+  await loadExample(page, "wildcard-hosts");
+  await page.fill("#host", "a.eu.example.com");
+  await page.fill("#path", "/app/x");
+  assert.equal((await decision(page)).backend, "eu-app:8080");
+  assert.equal(await page.inputValue("#url"), "https://a.eu.example.com/app/x");
+});
+
+test("pasted manifests are routed", async (page) => {
+  const manifests = `{"apiVersion": "networking.k8s.io/v1", "kind": "Ingress",
+  "metadata": {"name": "pasted", "namespace": "default"},
+  "spec": {"rules": [{"host": "paste.example.com", "http": {"paths": [
+    {"path": "/docs", "pathType": "Prefix", "backend": {"service": {"name": "docs", "port": {"name": "http"}}}}]}}]}}`;
+  await pasteManifests(page, manifests);
+  assert.equal(await editorText(page), manifests);
+  await typeUrl(page, "http://paste.example.com/docs/intro");
+  assert.equal((await decision(page)).backend, "docs:http");
+  assert.match((await matchedLines(page)).join(""), /"\/docs"/);
+});
+
+test("broken YAML and invalid objects are shown at their line", async (page) => {
+  await pasteManifests(page, "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: x: y\nspec: {}\n");
+  await page.waitForSelector(".cm-lint-marker-error");
+  assert.match(await page.textContent("#problems li"), /line 4:10/);
+  assert.match(await page.textContent("#problems li"), /mapping values are not allowed/);
+  const markerLines = await page.evaluate(() => {
+    const view = window.playground.view;
+    return [...document.querySelectorAll(".cm-lint-marker-error")].map((m) => view.state.doc.lineAt(view.lineBlockAtHeight(m.getBoundingClientRect().top - view.documentTop + 2).from).number);
+  });
+  assert.deepEqual(markerLines, [4]);
+  assert.notEqual((await decision(page)).backend, "404");
+  assert.match((await decision(page)).matched, /cannot be read/);
+  await screenshot(page, "broken-yaml");
+
+  await loadExample(page, "invalid");
+  const underlined = await page.$$eval(".cm-lintRange-error", (ranges) => ranges.map((r) => r.textContent));
+  assert.ok(underlined.some((t) => t.includes("Checkout.Example.com")), `host underlined: ${underlined}`);
+  const items = await page.$$eval("#problems li", (lis) => lis.map((li) => li.textContent));
+  assert.ok(items.some((t) => /line 13:11/.test(t) && t.includes('spec.rules[0].host: Invalid value: "Checkout.Example.com"')), items.join("\n"));
+  assert.ok(items.some((t) => /line 16:15/.test(t) && t.includes("must not contain '/../'")), items.join("\n"));
+  // The problems list moves the cursor to the problem.
+  await page.click("#problems li:nth-child(2) button");
+  const cursorLine = await page.evaluate(() => window.playground.view.state.doc.lineAt(window.playground.view.state.selection.main.head).number);
+  assert.equal(cursorLine, Number(/line (\d+)/.exec(items[1])[1]));
+  // Hover shows the apiserver's message.
+  await page.hover(".cm-lintRange-error >> text=Checkout.Example.com");
+  await page.waitForSelector(".cm-tooltip-lint");
+  assert.match(await page.textContent(".cm-tooltip-lint"), /Ingress\.networking\.k8s\.io "checkout" is invalid: spec\.rules\[0\]\.host: Invalid value/);
+  await screenshot(page, "invalid-hover");
+
+  // A field strict decoding rejects is shown at its line, with what it most likely meant.
+  await pasteManifests(page, "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: typo, namespace: shop}\nspec:\n  rules:\n  - http:\n      paths:\n      - path: /\n        pathtype: Prefix\n        backend: {service: {name: web, port: {number: 80}}}\n");
+  await page.waitForFunction(() => [...document.querySelectorAll("#problems li")].some((li) => li.textContent.includes("unknown field")));
+  const typo = await page.$$eval("#problems li", (lis) => lis.map((li) => li.textContent));
+  assert.ok(typo.some((t) => /line 9:19/.test(t) && t.includes('unknown field "spec.rules[0].http.paths[0].pathtype": did you mean "pathType"?')), typo.join("\n"));
+});
+
+test("a shared link brings the whole state back", async (page, { browser, url }) => {
+  await grantClipboard(page);
+  await loadExample(page, "ingress-class");
+  await page.fill("#ingress-class", "traefik");
+  await typeUrl(page, "https://apps.example.com/b/1");
+  await page.fill("#requests", "https://apps.example.com/a\nPOST https://apps.example.com/b");
+  await page.click(".cm-content");
+  await page.keyboard.press("Control+End");
+  await page.keyboard.type("\n# edited");
+  await page.selectOption("#implementation-specific", "exact");
+  await page.click("#share");
+  await page.waitForFunction(() => /Link copied|address bar/.test(document.getElementById("share-note").textContent));
+  const link = await page.evaluate(() => location.href);
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link, "the link is on the clipboard");
+  const before = { text: await editorText(page), decision: await decision(page) };
+  assert.equal(before.decision.backend, "app-b:80");
+
+  const other = await openPage(browser, url);
+  await other.goto(link);
+  await other.waitForSelector("body[data-ready]");
+  await other.waitForFunction((text) => window.playground.view.state.doc.toString() === text, before.text);
+  assert.equal(await other.inputValue("#ingress-class"), "traefik");
+  assert.equal(await other.inputValue("#implementation-specific"), "exact");
+  assert.equal(await other.inputValue("#url"), "https://apps.example.com/b/1");
+  assert.equal(await other.inputValue("#requests"), "https://apps.example.com/a\nPOST https://apps.example.com/b");
+  assert.deepEqual(await decision(other), before.decision);
+  assert.deepEqual(other.errors, []);
+  await other.context().close();
+});
+
+test("exported tests pass in the CLI, and import back", async (page) => {
+  const dir = await mkdtemp(join(tmpdir(), "playground-"));
+  for (const id of ["merged-conflict", "ingress-class", "docs-path-matching"]) {
+    await loadExample(page, id);
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#export")]);
+    const testsFile = join(dir, `${id}-tests.yaml`);
+    await download.saveAs(testsFile);
+    const manifests = join(dir, `${id}.yaml`);
+    await writeFile(manifests, await editorText(page));
+    const out = execFileSync(cli, ["test", "-f", manifests, testsFile], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }); // throws on failure
+    const exported = await readFile(testsFile, "utf8");
+    assert.equal((exported.match(/^\s*- name:/gm) ?? []).length, (await page.inputValue("#requests")).split("\n").filter(Boolean).length, out);
+
+    await page.fill("#requests", "");
+    await page.setInputFiles("#import", testsFile);
+    await page.waitForFunction(() => document.querySelector("#requests").value.length > 0);
+    const verdicts = await page.$$eval(".results tbody tr", (trs) => trs.map((tr) => tr.lastElementChild.textContent));
+    assert.ok(verdicts.length > 0 && verdicts.every((v) => v === "as expected"), verdicts.join(", "));
+  }
+});
+
+test("status panel: kubectl columns, the Service's status and the PUT request", async (page) => {
+  await loadExample(page, "loadbalancer-status");
+  assert.equal(await page.inputValue("#publish-service"), "ingress-nginx/ingress-nginx-controller");
+  const head = await page.$$eval(".kubectl th", (ths) => ths.map((th) => th.textContent));
+  assert.deepEqual(head, ["NAME", "CLASS", "HOSTS", "ADDRESS", "PORTS"]);
+  const row = await page.$$eval(".kubectl tbody tr td", (tds) => tds.map((td) => td.textContent));
+  assert.deepEqual(row, ["shop", "<none>", "shop.example.com", "203.0.113.10", "80"]);
+  assert.equal(await page.textContent(".service .lb"), "provisioned");
+  assert.match(await page.textContent(".put summary"), /198\.51\.100\.7 → 203\.0\.113\.10/); // the stale address replaced
+  await page.click(".put summary");
+  const put = await page.textContent(".put pre");
+  assert.match(put, /^PUT \/apis\/networking\.k8s\.io\/v1\/namespaces\/shop\/ingresses\/shop\/status/);
+  assert.match(put, /"ip": "203\.0\.113\.10"/);
+  await screenshot(page, "status");
+
+  await page.fill("#publish-service", "ingress-nginx/pending-lb");
+  assert.equal(await page.textContent(".service .lb"), "pending");
+  assert.match(await page.textContent("#status"), /No address/);
+});
+
+test("keyboard, names and focus", async (page) => {
+  assert.equal(await page.getByRole("textbox", { name: "Manifests" }).count(), 1);
+  assert.equal(await page.getByRole("status", { name: "Decision" }).count(), 1);
+  assert.equal(await page.getByLabel("Request URL").count(), 1);
+  // From the top of the page, the keyboard reaches the URL field and typing routes.
+  await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => document.activeElement.className), "skip");
+  await page.keyboard.press("Enter");
+  let guard = 0;
+  while ((await page.evaluate(() => document.activeElement.id)) !== "url" && guard++ < 10) await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => document.activeElement.id), "url");
+  const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+  assert.equal(outline, "solid", "focus is visible");
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type("https://trailing-slash.example.com/foo");
+  // The editor takes Tab for indenting; Escape then Tab leaves it.
+  await page.focus(".cm-content");
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => Boolean(document.activeElement.closest(".cm-editor"))), false, "Escape, Tab leaves the editor");
+  await page.focus("#url");
+  assert.equal((await decision(page)).backend, "foo-slash:80");
+  await screenshot(page, "keyboard-focus");
+});
+
+test("no layout jumps while typing", async (page) => {
+  await loadExample(page, "merged-conflict");
+  const boxes = () => page.evaluate(() => ["#url", "#decision", "#flow", ".editor"].map((s) => { const r = document.querySelector(s).getBoundingClientRect(); return [r.top, r.height]; }));
+  const at = await boxes();
+  for (const url of ["https://shop.example.com/api/orders", "https://shop.example.com/apix", "https://nowhere.example.org/", "https://shop.example.com/api/v2/x"]) {
+    await typeUrl(page, url);
+    const now = await boxes();
+    assert.deepEqual(now.slice(0, 2), at.slice(0, 2), `URL field and decision stay put (${url})`);
+    assert.equal(now[2][0], at[2][0], "the picture starts where it did");
+    assert.deepEqual(now[3], at[3], "the editor stays put");
+  }
+});
+
+for (const scheme of ["light", "dark"]) {
+  test(`axe finds no serious or critical violation (${scheme})`, async (page) => {
+    for (const id of ["merged-conflict", "invalid", "loadbalancer-status"]) {
+      await loadExample(page, id);
+      await page.addScriptTag({ content: axeSource });
+      const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
+      const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      assert.deepEqual(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join("; ")})`), [], id);
+    }
+    await screenshot(page, `scheme-${scheme}`);
+  }, { colorScheme: scheme });
+}
+
+test("narrow screen: no sideways scrolling", async (page) => {
+  await loadExample(page, "merged-conflict");
+  await typeUrl(page, "https://shop.example.com/api/orders");
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);
+  await screenshot(page, "narrow");
+  await screenshotOf(page, "#request", "narrow-request");
+  await screenshotOf(page, ".manifests", "narrow-manifests");
+  await page.addScriptTag({ content: axeSource });
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
+  assert.deepEqual(result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id), []);
+}, { viewport: { width: 390, height: 844 }, colorScheme: "dark" });
+
+// ---- run ----
+
+const only = process.argv[2];
+const server = await startServer();
+const browser = await launch();
+let failed = 0;
+try {
+  for (const t of tests) {
+    if (only && !t.name.includes(only)) continue;
+    const started = Date.now();
+    const page = await openPage(browser, server.url, t.options);
+    try {
+      await t.fn(page, { browser, url: server.url });
+      assert.deepEqual(page.errors, [], "no console errors");
+      console.log(`ok   ${t.name} (${Date.now() - started} ms)`);
+    } catch (error) {
+      failed += 1;
+      console.log(`FAIL ${t.name}\n     ${String(error.stack ?? error).split("\n").slice(0, 6).join("\n     ")}`);
+      await screenshot(page, `failed-${t.name.replace(/\W+/g, "-")}`).catch(() => {});
+    } finally {
+      await page.context().close();
+    }
+  }
+  if (!only || "speed".includes(only)) {
+    const figures = await speed(browser, server.url);
+    await writeFile(join(shotsDir, "speed.json"), `${JSON.stringify(figures, null, 2)}\n`);
+    console.log(`speed (ms, medians and 95th percentiles in Chromium): ${JSON.stringify(figures)}`);
+  }
+} finally {
+  await browser.close();
+  server.stop();
+}
+console.log(failed ? `${failed} test(s) failed` : `all tests passed; screenshots in ${shotsDir}`);
+process.exit(failed ? 1 : 0);
