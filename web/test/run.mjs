@@ -99,7 +99,7 @@ test("switching the profile on the ingress-nginx example changes the decision, a
   example.requests.forEach((url, i) => assert.equal(rows[i], cliRoute(file, url, { profile: "ingress-nginx" }).backend, url));
 
   // A redirect and a split, written from the package's result.
-  await pasteManifests(page, `${example.manifests}
+  await pasteManifests(page, `${await readFile(file, "utf8")}
 ---
 apiVersion: networking.k8s.io/v1
 kind: Ingress
