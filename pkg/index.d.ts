@@ -13,7 +13,8 @@ export interface KubernetesObject {
 }
 
 export type ImplementationSpecificMode = "prefix" | "exact" | "string-prefix";
-export type Profile = "spec";
+/** `spec`: the Ingress specification; `ingress-nginx`: what ingress-nginx does (regex locations, canaries, rewrites, redirects). */
+export type Profile = "spec" | "ingress-nginx";
 
 export interface CompileOptions {
   /** Serve only this IngressClass (default: every Ingress takes part). */
@@ -32,7 +33,7 @@ export interface CompileOptions {
   defaultBackend?: IngressBackend;
 }
 
-/** A request: its parts, or a URL (`https://shop.example.com/cart?id=1`). */
+/** A request: its parts, or a URL (`https://shop.example.com/cart?id=1`; its scheme is read: `https://` is TLS). */
 export type RouteRequest = RequestParts | string;
 
 export interface RequestParts {
@@ -40,14 +41,18 @@ export interface RequestParts {
   host: string;
   /** The request target (query and fragment allowed; they are ignored). */
   path: string;
+  /** Default `http`; the `ingress-nginx` profile's TLS redirects read it (a URL gives it too). */
+  scheme?: "http" | "https";
+  /** Accepted; no profile routes by it. */
   method?: string;
+  /** Read by the `ingress-nginx` profile (canary by header or cookie); names are case-insensitive. */
   headers?: Record<string, string>;
 }
 
 export type PathType = "Exact" | "Prefix" | "ImplementationSpecific";
 export type MatchKind = "exact" | "element-prefix" | "string-prefix";
 export type Tier = "exact" | "wildcard" | "any";
-export type Via = "rule" | "defaultBackend" | "none" | "rejected";
+export type Via = "rule" | "defaultBackend" | "none" | "rejected" | "redirect";
 
 /** `networking.k8s.io/v1` IngressBackend. */
 export type IngressBackend =
@@ -91,17 +96,39 @@ export interface Decision {
   /** When `via` is `rejected` (proxy normalisation options): why, and the status the proxy answers. */
   readonly reason?: string;
   readonly status?: number;
+  /** When `via` is `redirect` (`ingress-nginx`): the proxy answers with this instead of proxying. */
+  readonly redirect?: Readonly<Redirect>;
+  /** A canary by weight (`ingress-nginx`): both backends with their weights; `backend` is then `null`. */
+  readonly split?: readonly Readonly<WeightedBackend>[];
+  /** The path and query the upstream receives after a rewrite (`ingress-nginx` `rewrite-target`). */
+  readonly upstreamPath?: string;
+}
+
+export interface Redirect {
+  status: 301 | 302 | 307 | 308;
+  /** The `Location` header. */
+  location: string;
+}
+
+/** One side of a weighted split: `weight` out of the sum of the weights. */
+export interface WeightedBackend {
+  backend: IngressBackend;
+  weight: number;
 }
 
 /** A decision as `route --json` and `explain --json` print it: the backend as a label. */
 export interface DecisionView {
-  /** `service:port`, `resource:group/Kind/name`, `404`, or the refusal's status (`400`). */
+  /** `service:port`, `resource:group/Kind/name`, `404`, the refusal's status (`400`), `redirect <status> <location>` or `split(<backend> <weight>, ...)`. */
   backend: string;
   via: Via;
   matched?: Matched;
   defaultFrom?: string;
   /** Why the proxy refused the request. */
   reason?: string;
+  redirect?: Redirect;
+  /** `{backend, weight}` pairs of a weighted split, backends as labels. */
+  split?: { backend: string; weight: number }[];
+  upstreamPath?: string;
 }
 
 export interface HostStep {
@@ -149,6 +176,8 @@ export interface Explanation {
   decidedBy?: string;
   /** Why the default backend (or 404) answered. */
   defaultReason?: string;
+  /** The `ingress-nginx` profile's trace, in nginx's terms (server, location, annotations). */
+  steps?: string[];
   decision: DecisionView;
 }
 

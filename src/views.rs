@@ -10,7 +10,7 @@ use alloc::vec::Vec;
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
-use crate::decision::{BackendRef, Decision, MatchedView, ServicePort, Via};
+use crate::decision::{BackendRef, Decision, MatchedView, RedirectView, ServicePort, Via};
 use crate::diagnostics::{Code, Diagnostic, Severity};
 use crate::input::{self, Origin, SourcedObject, UnknownFields, Unserved};
 use crate::model::{Ingress, Object};
@@ -39,6 +39,22 @@ pub struct RouteView<'r> {
     pub reason: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<u16>,
+    /// The redirect answered instead of proxying (the ingress-nginx profile).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub redirect: Option<RedirectView>,
+    /// A canary weight: both backends with their weights (the decision is the split, not a pick).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub split: Option<Vec<WeightedObject<'r>>>,
+    /// The path and query the upstream receives after a rewrite.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub upstream_path: Option<String>,
+}
+
+/// One side of a split, its backend as written in the Ingress.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct WeightedObject<'r> {
+    pub backend: BackendObject<'r>,
+    pub weight: u32,
 }
 
 impl<'r> RouteView<'r> {
@@ -51,6 +67,11 @@ impl<'r> RouteView<'r> {
             default_from: view.default_from,
             reason: view.reason,
             status: decision.rejection().map(|r| r.status()),
+            redirect: view.redirect,
+            split: decision.split().map(|split| {
+                split.iter().map(|w| WeightedObject { backend: BackendObject(w.backend), weight: w.weight }).collect()
+            }),
+            upstream_path: view.upstream_path,
         }
     }
 }

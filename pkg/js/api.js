@@ -29,7 +29,7 @@ function freed() {
 }
 for (const name of ["explain", "table"]) guard(name);
 // route({host, path}) hands the two strings over directly: reading the object from Rust costs
-// more than the lookup. Anything else (URLs, method, headers, bad input) takes the general path.
+// more than the lookup. Anything else (URLs, scheme, method, headers, bad input) takes the general path.
 const route = Router.prototype.route;
 const routeParts = Router.prototype.routeParts;
 Router.prototype.route = function (request) {
@@ -39,6 +39,7 @@ Router.prototype.route = function (request) {
     request !== null &&
     typeof request.host === "string" &&
     typeof request.path === "string" &&
+    request.scheme === undefined &&
     request.method === undefined &&
     request.headers === undefined
   ) {

@@ -29,7 +29,7 @@ tar -tzf "$work/$tarball" > "$work/files.txt"
 grep -qx package/LICENSE "$work/files.txt" || { echo "the tarball has no LICENSE"; exit 1; }
 for f in ../examples/shop/manifests/*.yaml; do echo "---"; cat "$f"; done > "$work/shop.yaml"
 cp ../examples/invalid/checkout.yaml "$work/invalid.yaml"
-cp test/consumer.mjs test/usage.ts test/must-fail.ts test/tsconfig.json "$work/"
+cp test/consumer.mjs test/nginx.yaml test/usage.ts test/must-fail.ts test/tsconfig.json "$work/"
 (
   cd "$work"
   echo '{"name": "consumer", "private": true, "type": "module"}' > package.json

@@ -10,11 +10,12 @@ mod engine;
 mod error;
 
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 
 use ingress_router::input::Input;
 use ingress_router::model::Object;
 use ingress_router::views::ValidationReport;
-use ingress_router::{CompileOptions, Diagnostic, Request, Router as CoreRouter};
+use ingress_router::{CompileOptions, Diagnostic, Request, Router as CoreRouter, Scheme};
 use js_sys::JsString;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
@@ -82,8 +83,7 @@ fn deep_freeze(value: &JsValue) {
 impl Router {
     /// Which backend serves `request` (`{host, path, method?, headers?}` or a URL).
     pub fn route(&self, request: JsValue) -> Result<JsValue, JsValue> {
-        let owned = RequestInput::from_js(&request)?;
-        Ok(self.decide(&owned.request()?)?)
+        Ok(RequestInput::from_js(&request)?.with(|request| self.decide(request))??)
     }
 
     /// `route({host, path})` without reading the object from Rust (the entry's fast path).
@@ -94,8 +94,8 @@ impl Router {
 
     /// The whole decision, step by step (`explain --json`).
     pub fn explain(&self, request: JsValue) -> Result<JsValue, JsValue> {
-        let owned = RequestInput::from_js(&request)?;
-        Ok(to_js(&engine::explain(&self.router, &owned.request()?))?)
+        let explanation = RequestInput::from_js(&request)?.with(|request| engine::explain(&self.router, request))?;
+        Ok(to_js(&explanation)?)
     }
 
     /// The compiled table (`table --json`).
@@ -303,9 +303,10 @@ fn seed() -> Result<u64, Failure> {
     Ok(u64::from_le_bytes(seed))
 }
 
-/// A request as JavaScript gives it: a URL, or its parts (other fields, such as `method` and
-/// `headers`, are ignored: the specification routes by host and path alone, and checking names
-/// on every lookup would cost more than the lookup).
+/// A request as JavaScript gives it: a URL (its scheme included), or its parts. `scheme` and
+/// `headers` are handed to the core as they are (the ingress-nginx profile's redirects and
+/// canaries read them; the spec profile routes by host and path alone); `method` is accepted and
+/// read by no profile.
 enum RequestInput {
     Url(String),
     Parts(RequestParts),
@@ -315,6 +316,10 @@ enum RequestInput {
 struct RequestParts {
     host: String,
     path: String,
+    #[serde(default)]
+    scheme: Option<String>,
+    #[serde(default)]
+    headers: BTreeMap<String, String>,
 }
 
 impl RequestInput {
@@ -325,7 +330,10 @@ impl RequestInput {
         if !value.is_object() {
             return Err(Failure::new(
                 "request",
-                format!("request must be a URL string or {{host, path, method?, headers?}}, not {}", describe(value)),
+                format!(
+                    "request must be a URL string or {{host, path, scheme?, method?, headers?}}, not {}",
+                    describe(value)
+                ),
             ));
         }
         serde_wasm_bindgen::from_value(value.clone())
@@ -333,10 +341,24 @@ impl RequestInput {
             .map_err(|e| Failure::new("request", format!("request: {e}")))
     }
 
-    fn request(&self) -> Result<Request<'_>, Failure> {
+    /// Calls `f` with the core's request, which borrows the headers as pairs.
+    fn with<T>(&self, f: impl FnOnce(&Request<'_>) -> T) -> Result<T, Failure> {
         Ok(match self {
-            RequestInput::Url(url) => engine::url(url)?,
-            RequestInput::Parts(p) => Request::new(&p.host, &p.path),
+            RequestInput::Url(url) => f(&engine::url(url)?),
+            RequestInput::Parts(p) => {
+                let scheme = match p.scheme.as_deref() {
+                    None | Some("http") => Scheme::Http,
+                    Some("https") => Scheme::Https,
+                    Some(other) => {
+                        return Err(Failure::new(
+                            "request",
+                            format!("request.scheme must be \"http\" or \"https\", not {other:?}"),
+                        ));
+                    }
+                };
+                let headers: Vec<(&str, &str)> = p.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+                f(&Request::new(&p.host, &p.path).with_scheme(scheme).with_headers(&headers))
+            }
         })
     }
 }

@@ -183,6 +183,76 @@ function report_with_source(r, source) {
   return JSON.parse(JSON.stringify(r).replaceAll('"source":"<input>"', `"source":${JSON.stringify(source)}`));
 }
 
+// ---- the ingress-nginx profile (nginx.yaml, beside this script): the same requests answer
+// differently under `spec`.
+{
+  const manifests = readFileSync("nginx.yaml", "utf8");
+  const nginx = compile(manifests, { profile: "ingress-nginx" });
+  const spec = compile(manifests, { profile: "spec" });
+  const svc = (name, number) => ({ service: { name, port: { number } } });
+
+  // use-regex + rewrite-target: the regex location wins and the upstream gets the capture.
+  const rewrite = nginx.route("https://regex.example.com/api/users?page=2");
+  assert.deepEqual(rewrite.backend, svc("api", 8080));
+  assert.equal(rewrite.via, "rule");
+  assert.equal(rewrite.matched.path, "/api(/|$)(.*)");
+  assert.equal(rewrite.upstreamPath, "/users?page=2");
+  assert.equal(rewrite.redirect, undefined);
+  assert.equal(rewrite.split, undefined);
+  // The specification has no regexes: the literal path does not match, `/` does, nothing is rewritten.
+  const literal = spec.route("https://regex.example.com/api/users?page=2");
+  assert.deepEqual([literal.backend, literal.matched.path, literal.upstreamPath], [svc("web", 80), "/", undefined]);
+
+  // A canary by header: the headers decide (names are case-insensitive); the spec profile ignores them.
+  const canary = { host: "canary.example.com", path: "/", headers: { "x-canary": "always" } };
+  assert.deepEqual(nginx.route(canary).backend, svc("app-v2", 80));
+  assert.deepEqual(nginx.route({ ...canary, headers: { "X-Canary": "never" } }).backend, svc("app-v1", 80));
+  assert.equal(spec.route(canary).split, undefined);
+  assert.notDeepEqual(spec.route(canary).backend, svc("app-v2", 80));
+  // By weight: the decision is the split itself, the same on every call (never a random pick).
+  const weighted = nginx.route("https://canary.example.com/");
+  assert.equal(weighted.backend, null);
+  assert.deepEqual(weighted.split, [
+    { backend: svc("app-v1", 80), weight: 90 },
+    { backend: svc("app-v2", 80), weight: 10 },
+  ]);
+  for (let i = 0; i < 20; i++) assert.deepEqual(nginx.route("https://canary.example.com/"), weighted);
+  assert.deepEqual(nginx.route({ host: "canary.example.com", path: "/", headers: {} }), weighted);
+
+  // ssl-redirect (the host has TLS) reads the URL's scheme; app-root redirects `/`.
+  const tls = nginx.route("http://secure.example.com/account");
+  assert.deepEqual([tls.via, tls.backend, tls.redirect], ["redirect", null, { status: 308, location: "https://secure.example.com/account" }]);
+  assert.deepEqual(nginx.route("https://secure.example.com/account").backend, svc("secure", 443));
+  // As parts, the scheme is a field (default http); anything but http/https is refused.
+  assert.deepEqual(nginx.route({ host: "secure.example.com", path: "/account", scheme: "https" }).backend, svc("secure", 443));
+  assert.equal(nginx.route({ host: "secure.example.com", path: "/account", method: "GET" }).redirect.status, 308);
+  assert.throws(() => nginx.route({ host: "secure.example.com", path: "/", scheme: "ftp" }), (e) => e instanceof IngressRouterError && e.kind === "request" && /scheme/.test(e.message));
+  assert.throws(() => nginx.route({ host: "canary.example.com", path: "/", headers: { "X-Canary": 1 } }), (e) => e instanceof IngressRouterError && e.kind === "request");
+  const root = nginx.route("https://secure.example.com/");
+  assert.deepEqual(root.redirect, { status: 302, location: "https://secure.example.com/app" });
+  const plain = spec.route("http://secure.example.com/");
+  assert.deepEqual([plain.via, plain.backend, plain.redirect], ["rule", svc("secure", 443), undefined]);
+
+  // explain names the nginx rule that decided, and the trace is in nginx's terms.
+  const why = nginx.explain("https://regex.example.com/api/users");
+  assert.match(why.decidedBy, /^regex location ~\* \^\/api\(\/\|\$\)\(\.\*\) is /);
+  assert.ok(why.steps.some((s) => s.startsWith("location ~* ^/api(/|$)(.*) from spec.rules[0].http.paths[0]")), why.steps.join("\n"));
+  assert.ok(why.steps.includes("rewrite-target: the upstream receives /users"), why.steps.join("\n"));
+  assert.equal(why.decision.upstreamPath, "/users");
+  assert.equal(spec.explain("https://regex.example.com/api/users").steps, undefined);
+  const splitWhy = nginx.explain({ host: "canary.example.com", path: "/", headers: { "X-Canary": "always" } });
+  assert.deepEqual([splitWhy.decision.backend, splitWhy.decision.via], ["app-v2:80", "rule"]);
+  assert.equal(nginx.explain("https://canary.example.com/").decision.split.length, 2);
+
+  outputs.decisionRewrite = rewrite;
+  outputs.decisionSplit = weighted;
+  outputs.decisionRedirect = tls;
+  outputs.explanationNginx = why;
+  outputs.explanationRedirect = nginx.explain("http://secure.example.com/account");
+  nginx.free();
+  spec.free();
+}
+
 // ---- the real outputs, typed
 const types = {
   decisionRule: "Decision",
@@ -196,6 +266,11 @@ const types = {
   status: "StatusReport",
   statusMissing: "StatusReport",
   service: "ServiceView",
+  decisionRewrite: "Decision",
+  decisionSplit: "Decision",
+  decisionRedirect: "Decision",
+  explanationNginx: "Explanation",
+  explanationRedirect: "Explanation",
 };
 let ts = 'import type { Decision, Explanation, Table, Diagnostic, ValidationReport, StatusReport, ServiceView } from "ingress-router";\n';
 for (const [name, type] of Object.entries(types)) ts += `export const ${name}: ${type} = ${JSON.stringify(outputs[name], null, 1)};\n`;

@@ -34,6 +34,15 @@ table.hosts.flatMap((h) => h.paths.map((p) => p.standing.kind));
 const diagnostics: Diagnostic[] = router.diagnostics;
 diagnostics.map((d) => `${d.severity}[${d.code}]: ${d.message} (${d.fix})`);
 router.free();
+// The ingress-nginx profile: redirects, splits and rewrites are typed, not `any`.
+const nginx = compile(yaml, { profile: "ingress-nginx" });
+const answer: Decision = nginx.route("http://a.example.com/x");
+if (answer.via === "redirect" && answer.redirect) answer.redirect.status satisfies 301 | 302 | 307 | 308;
+answer.redirect?.location.toUpperCase();
+answer.split?.map((w) => `${label(w.backend)} ${w.weight / 100}`);
+answer.upstreamPath?.startsWith("/");
+nginx.explain({ host: "a.example.com", path: "/", headers: { "X-Canary": "always" } }).steps?.join("\n");
+nginx.free();
 {
   using scoped = compile(yaml);
   scoped.route("http://a/");

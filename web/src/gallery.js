@@ -24,12 +24,13 @@ const TEXTS = {
   "ingress-nginx-regex.yaml": ingressNginxRegex,
 };
 
-/** Every example: `{id, title, manifests, url, requests, options, publishService}`. */
+/** Every example: `{id, title, note, manifests, url, requests, options, publishService}`. */
 export const gallery = index.map((entry) => {
   if (!(entry.file in TEXTS)) throw new Error(`gallery/index.json names ${entry.file}, which gallery.js does not import`);
   return {
     id: entry.file.replace(/\.yaml$/, ""),
     title: entry.title,
+    note: entry.note ?? "",
     manifests: TEXTS[entry.file],
     url: entry.url,
     requests: entry.requests ?? [],

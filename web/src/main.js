@@ -4,7 +4,7 @@
 import { compile, ingressStatus, serviceStatus, validate, version } from "ingress-router";
 import "./style.css";
 import { createEditor, reveal, setText, showMatch, showProblems } from "./editor.js";
-import { errorText, backendLabel } from "./format.js";
+import { errorText, testsLabel } from "./format.js";
 import { gallery } from "./gallery.js";
 import { Locator } from "./locate.js";
 import { Problems } from "./problems.js";
@@ -23,7 +23,7 @@ const els = {
   headers: $("headers"), decision: $("decision"), flow: $("flow"), table: $("table"),
   requests: $("requests"), batchResults: $("batch-results"), exportButton: $("export"), importInput: $("import"),
   batchNote: $("batch-note"), publishService: $("publish-service"), services: $("services"), status: $("status"),
-  version: $("version"),
+  version: $("version"), exampleNote: $("example-note"),
 };
 
 /** What a shared link holds. */
@@ -235,7 +235,7 @@ function rerouteBatch() {
       if (!request) continue;
       try {
         const decision = router.route(routeArgument(request));
-        batchResults.push({ request, decision, backend: backendLabel(decision.backend) });
+        batchResults.push({ request, decision, backend: testsLabel(decision) });
       } catch (error) {
         batchResults.push({ request, error: errorText(error) });
       }
@@ -282,6 +282,9 @@ function fillSuggestions() {
 
 function showState() {
   els.gallery.value = gallery.some((g) => g.id === state.example) ? state.example : "";
+  const note = gallery.find((g) => g.id === state.example)?.note ?? "";
+  els.exampleNote.textContent = note;
+  els.exampleNote.hidden = !note;
   els.ingressClass.value = state.options.ingressClass;
   els.implementationSpecific.value = state.options.implementationSpecific;
   els.profile.value = state.options.profile;

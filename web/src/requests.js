@@ -1,13 +1,14 @@
 // Requests as a person types them, and the tests file `ingress-router test` reads.
 import { parse, stringify } from "yaml";
 
-/** `https://host:port/path?q` → {host: "host:port", path: "/path?q"}, split as written (no normalising). */
+/** `https://host:port/path?q` → {host: "host:port", path: "/path?q", scheme: "https"}, split as written (no normalising). */
 export function splitUrl(url) {
+  const scheme = /^(https?):\/\//i.exec(url)?.[1].toLowerCase();
   const rest = url.replace(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//, "");
   const cut = rest.search(/[/?#]/);
   const host = cut < 0 ? rest : rest.slice(0, cut);
   const path = cut < 0 ? "/" : rest.slice(cut);
-  return { host, path: path.startsWith("/") ? path : `/${path}` };
+  return { host, path: path.startsWith("/") ? path : `/${path}`, scheme };
 }
 
 /**
@@ -27,8 +28,9 @@ export function parseRequestLine(line) {
 export function routeArgument(request, headers) {
   const hasHeaders = headers && Object.keys(headers).length > 0;
   if (request.url && !request.method && !hasHeaders) return request.url;
-  const { host, path } = request.url ? splitUrl(request.url) : request;
+  const { host, path, scheme } = request.url ? splitUrl(request.url) : request;
   const arg = { host, path };
+  if (scheme) arg.scheme = scheme; // the ingress-nginx profile's TLS redirects read it
   if (request.method) arg.method = request.method;
   if (hasHeaders) arg.headers = headers;
   return arg;

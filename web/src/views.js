@@ -1,7 +1,7 @@
 // The page's views of what the package returned: the decision, the picture of the matching, the
 // compiled table, the problems list. They only arrange and format; every fact comes from
 // `route`, `explain`, `table`, `diagnostics` and `validate`.
-import { backendLabel, esc, hostLabel } from "./format.js";
+import { answerLabel, backendLabel, esc, hostLabel } from "./format.js";
 
 const TIER_NAMES = { exact: "exact host", wildcard: "wildcard host", any: "host-less rules" };
 // Rows drawn at once; the rest on request ("Show all"), so that a table of thousands of paths
@@ -10,28 +10,34 @@ const MAX_CANDIDATES = 25;
 const MAX_PATHS = 150; // over all hosts of the compiled table
 const MAX_PROBLEMS = 100;
 
-/** The decision region: backend written exactly, via, and the matched rule. */
+/** The decision region: backend (or redirect, or split) written exactly, via, the matched rule, the upstream path. */
 export function renderDecision(el, decision, error) {
   const backend = el.querySelector("#backend");
   const via = el.querySelector("#via");
   const matched = el.querySelector("#matched");
+  const upstream = el.querySelector("#upstream");
   el.classList.toggle("failed", Boolean(error));
+  upstream.hidden = !decision?.upstreamPath || Boolean(error);
   if (error) {
     backend.textContent = "—";
     via.textContent = "—";
     matched.textContent = error;
     return;
   }
-  const label = backendLabel(decision.backend);
+  const label = answerLabel(decision);
   backend.textContent = label;
-  backend.dataset.kind = label === "404" ? "none" : label.startsWith("resource:") ? "resource" : "service";
+  backend.dataset.kind = decision.redirect ? "redirect" : decision.split ? "split"
+    : label === "404" ? "none" : label.startsWith("resource:") ? "resource" : "service";
+  upstream.querySelector("code").textContent = decision.upstreamPath ?? "";
   via.textContent = decision.via + (decision.defaultFrom ? ` (spec.defaultBackend of ${decision.defaultFrom})` : "");
   const m = decision.matched;
   matched.textContent = m
     ? `Ingress ${m.ingress} · host ${hostLabel(m.host)} · ${m.pathType} ${m.path} · ${m.field}`
     : decision.via === "defaultBackend"
       ? "no path matched: the default backend answers"
-      : "no rule and no defaultBackend: the controller answers 404";
+      : decision.via === "redirect"
+        ? "the proxy answers with a redirect"
+        : decision.reason ?? "no rule and no defaultBackend: the controller answers 404";
 }
 
 function candidateRow(c) {
@@ -59,7 +65,10 @@ export function renderFlow(el, explanation) {
     .map((s) => `<li class="${s.found ? "found" : "missing"}">${s.found ? "✔" : "✗"} ${esc(TIER_NAMES[s.tier] ?? s.tier)}: <code>${esc(s.lookedFor)}</code></li>`)
     .join("");
   const tier = x.tier ? `${esc(TIER_NAMES[x.tier] ?? x.tier)} <code>${esc(hostLabel(x.tierHost))}</code>` : "no tier";
-  const pathStage = winner
+  // The ingress-nginx profile explains in nginx's terms (steps, the rule that decided), not by candidates.
+  const pathStage = x.steps?.length
+    ? `<p class="key">${esc(x.decidedBy ?? "")}</p>`
+    : winner
     ? `<code>${esc(winner.pathType)} ${esc(winner.path)}</code><p>${matching} of ${considered.length} path${considered.length === 1 ? "" : "s"} match${matching === 1 ? "es" : ""}</p>` +
       (x.decidedBy ? `<p class="key">Decided by precedence key ${esc(x.decidedBy)}</p>` : "")
     : `<span>none of ${considered.length} path${considered.length === 1 ? "" : "s"} matches</span>`;
@@ -71,6 +80,9 @@ export function renderFlow(el, explanation) {
     <li class="stage"><h3>Path</h3>${pathStage}</li>
     <li class="stage ${d.via}"><h3>Backend</h3>${backendStage}</li>
   </ol>`;
+  if (x.steps?.length) {
+    html += `<ol class="nginx-steps" aria-label="The ingress-nginx profile's steps">${x.steps.map((s) => `<li>${esc(s)}</li>`).join("")}</ol>`;
+  }
   html += `<div class="candidates-box" tabindex="0" role="region" aria-label="Candidates and why each did or did not win">`;
   if (considered.length) {
     const shown = considered.filter((c, i) => i < MAX_CANDIDATES || c.matched);

@@ -19,6 +19,7 @@ const axeSource = await readFile(join(webDir, "node_modules/axe-core/axe.min.js"
 function cliRoute(file, url, options = {}) {
   const args = ["route", "--json", "-f", file, url];
   if (options.ingressClass) args.push("--ingress-class", options.ingressClass);
+  if (options.profile) args.push("--profile", options.profile);
   return JSON.parse(execFileSync(cli, args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
 }
 
@@ -74,6 +75,57 @@ test("every gallery example loads and shows the CLI's decisions", async (page) =
     }
     await screenshot(page, `gallery-${id}`);
   }
+});
+
+test("switching the profile on the ingress-nginx example changes the decision, as the CLI says", async (page) => {
+  const example = gallery.find((g) => g.file === "ingress-nginx-regex.yaml");
+  const file = join(webDir, "gallery", example.file);
+  await loadExample(page, "ingress-nginx-regex");
+  assert.match(await page.textContent("#example-note"), /Switch Profile to ingress-nginx/);
+  const spec = await decision(page);
+  assert.equal(spec.backend, cliRoute(file, example.url).backend);
+  assert.ok(await page.isHidden("#upstream"), "no upstream path under spec");
+
+  await page.selectOption("#profile", "ingress-nginx");
+  const expected = cliRoute(file, example.url, { profile: "ingress-nginx" });
+  await page.waitForFunction((b) => document.getElementById("backend").textContent.trim() === b, expected.backend);
+  const nginx = await decision(page);
+  assert.notEqual(nginx.backend, spec.backend, "the profile changes the answer");
+  assert.equal(nginx.backend, "api:8080");
+  assert.ok(nginx.matched.includes("/api(/|$)(.*)"), nginx.matched);
+  assert.equal((await page.textContent("#upstream code")).trim(), expected.upstreamPath);
+  assert.match(await page.textContent("#flow .nginx-steps"), /location ~\* \^\/api/);
+  const rows = await page.$$eval(".results tbody tr", (trs) => trs.map((tr) => tr.querySelectorAll("td")[2]?.textContent.trim()));
+  example.requests.forEach((url, i) => assert.equal(rows[i], cliRoute(file, url, { profile: "ingress-nginx" }).backend, url));
+
+  // A redirect and a split, written from the package's result.
+  await pasteManifests(page, `${await readFile(file, "utf8")}
+---
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: secure, namespace: web}
+spec:
+  ingressClassName: nginx
+  tls: [{hosts: [secure.example.com], secretName: tls}]
+  rules: [{host: secure.example.com, http: {paths: [{path: /, pathType: Prefix, backend: {service: {name: a, port: {number: 80}}}}]}}]
+---
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata:
+  name: canary
+  namespace: web
+  annotations: {nginx.ingress.kubernetes.io/canary: "true", nginx.ingress.kubernetes.io/canary-weight: "10"}
+spec:
+  ingressClassName: nginx
+  rules: [{host: secure.example.com, http: {paths: [{path: /, pathType: Prefix, backend: {service: {name: b, port: {number: 80}}}}]}}]
+`);
+  await typeUrl(page, "http://secure.example.com/cart");
+  await page.waitForFunction(() => document.getElementById("backend").textContent.startsWith("redirect"));
+  assert.equal((await decision(page)).backend, "redirect 308 https://secure.example.com/cart");
+  await typeUrl(page, "https://secure.example.com/cart");
+  await page.waitForFunction(() => document.getElementById("backend").textContent.includes("%"));
+  assert.equal((await decision(page)).backend, "a:80 90% · b:80 10%");
+  await screenshot(page, "profile-ingress-nginx");
 });
 
 test("typing URLs shows the backend, the highlighted rule, the winner and why the others lost", async (page) => {
