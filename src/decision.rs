@@ -232,6 +232,9 @@ pub struct Redirect<'r> {
 pub struct WeightedBackend<'r> {
     pub backend: BackendRef<'r>,
     pub weight: u32,
+    /// This side's answer number, as [`Decision::answer`] gives it when one backend answers: a
+    /// proxy that picks a side finds what it rendered for it by this number.
+    pub answer: usize,
 }
 
 /// The answer to one request.
@@ -286,9 +289,10 @@ impl<'r> Decision<'r> {
         matched: Option<MatchedRule<'r>>,
         split: Option<[WeightedBackend<'r>; 2]>,
         upstream_path: Option<String>,
+        answer: Option<usize>,
     ) -> Self {
         let backend = if split.is_some() { None } else { backend };
-        Decision { via, backend, matched, split, upstream_path, ..Decision::none() }
+        Decision { via, backend, matched, split, upstream_path, answer, ..Decision::none() }
     }
 
     pub(crate) fn of(raw: &table::Decision<'r>) -> Self {
@@ -357,7 +361,8 @@ impl<'r> Decision<'r> {
     /// What answered, as a number below [`Router::answer_count`](crate::Router::answer_count): each
     /// rule path and each default backend of the table has its own, stable for the router's life.
     /// An adapter renders what it needs per answer once (a proxy's cluster name) and finds it by
-    /// this number per request, without hashing or formatting. `None`: 404, or rejected.
+    /// this number per request, without hashing or formatting. `None`: 404, rejected, redirected,
+    /// or split (each side of a [`split`](Self::split) has its own).
     pub fn answer(&self) -> Option<usize> {
         self.answer
     }

@@ -411,7 +411,7 @@ pub struct PathView {
     pub field: String,
     pub standing: StandingView,
     /// Its [`Decision::answer`](crate::Decision::answer) number ([`Router::answer`](crate::Router::answer)).
-    /// `None` with the ingress-nginx profile, which does not number its answers.
+    /// With the ingress-nginx profile: the answer of the location's own backend.
     #[serde(skip)]
     pub answer: Option<usize>,
 }
@@ -448,7 +448,8 @@ pub struct DefaultView {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ingress: Option<String>,
     /// Its [`Decision::answer`](crate::Decision::answer) number ([`Router::answer`](crate::Router::answer)).
-    /// `None` with the ingress-nginx profile, which does not number its answers.
+    /// `None` with the ingress-nginx profile, where the default backend answers as each
+    /// server's root location (that location's `answer`).
     #[serde(skip)]
     pub answer: Option<usize>,
 }

@@ -195,19 +195,32 @@ impl Router {
         }
     }
 
-    /// How many answers the table has (see [`Decision::answer`]). The ingress-nginx profile does
-    /// not number its answers (splits, redirects and rewrites depend on the request): 0.
+    /// How many answers the table has (see [`Decision::answer`]). With the ingress-nginx profile,
+    /// each location's backend and each canary's backend on a location is an answer; a redirect
+    /// is not, and a split names the answer of each side ([`WeightedBackend::answer`](crate::WeightedBackend::answer)).
     pub fn answer_count(&self) -> usize {
         match &self.engine {
             Engine::Spec { table, .. } => table.routes.len() + table.defaults.len(),
             #[cfg(feature = "nginx")]
-            Engine::Nginx(_) => 0,
+            Engine::Nginx(engine) => engine.answer_count(),
+        }
+    }
+
+    /// The request headers this table's decisions read, lower-case: a proxy fetches these and
+    /// no others for [`Request::with_headers`]. None with the spec profile; with ingress-nginx,
+    /// the canaries' `canary-by-header` names, and `cookie` when a canary reads a cookie.
+    pub fn header_names(&self) -> Vec<&str> {
+        match &self.engine {
+            Engine::Spec { .. } => Vec::new(),
+            #[cfg(feature = "nginx")]
+            Engine::Nginx(engine) => engine.header_names(),
         }
     }
 
     /// The decision of a request answered by `answer` ([`Decision::answer`]), for rendering
     /// per-answer data ahead of time; `None` when `answer` is not below
-    /// [`answer_count`](Self::answer_count).
+    /// [`answer_count`](Self::answer_count). With the ingress-nginx profile, what depends on the
+    /// request (a rewritten path, a split's weights) is not part of an answer.
     ///
     /// ```
     /// use ingress_router::{compile, input, CompileOptions, Request};
@@ -232,7 +245,7 @@ impl Router {
         match &self.engine {
             Engine::Spec { table, .. } => table.answer(answer).map(|raw| Decision::of(&raw)),
             #[cfg(feature = "nginx")]
-            Engine::Nginx(_) => None,
+            Engine::Nginx(engine) => engine.answer(answer),
         }
     }
 

@@ -57,7 +57,7 @@ fn canary_split_and_headers() {
     let d = router.route(&Request::new("pay.example.com", "/checkout"));
     let split = d.split().expect("a canary weight is a split");
     let pairs: Vec<(String, u32)> =
-        split.iter().map(|WeightedBackend { backend, weight }| (backend.to_string(), *weight)).collect();
+        split.iter().map(|WeightedBackend { backend, weight, .. }| (backend.to_string(), *weight)).collect();
     assert_eq!(pairs, [("checkout:80".to_string(), 90), ("checkout-v2:80".to_string(), 10)]);
     assert_eq!(d.backend(), None);
     let headers = [("X-Canary", "always")];
@@ -109,4 +109,49 @@ fn nginx_refuses_bad_uris_and_explains_in_json() {
     assert!(json["decidedBy"].as_str().unwrap().starts_with("prefix location /checkout/ is the longest"), "{json}");
     assert!(json["steps"].as_array().is_some_and(|s| !s.is_empty()), "{json}");
     assert_eq!(json["decision"]["split"][1]["backend"], "checkout-v2:80");
+}
+
+/// Guards the numbering the Envoy filter renders cluster names by: every backend the profile can
+/// send a request to has an answer, `Router::answer` gives back its backend and rule, and each side
+/// of a split names its own.
+#[test]
+fn answers_are_numbered_for_adapters() {
+    for file in ["canary.yaml", "api-rewrite.yaml", "tenants.yaml"] {
+        let router = compile(&objects(file), &nginx());
+        assert!(router.answer_count() > 0, "{file}");
+        for n in 0..router.answer_count() {
+            let d = router.answer(n).unwrap_or_else(|| panic!("{file}: answer {n} has no decision"));
+            assert_eq!(d.answer(), Some(n), "{file}");
+            assert!(d.backend().is_some(), "{file}: answer {n}");
+        }
+        assert_eq!(router.answer(router.answer_count()), None);
+    }
+    let router = compile(&objects("canary.yaml"), &nginx());
+    let same = |d: &ingress_router::Decision<'_>| {
+        let n = d.answer().expect("one backend answers");
+        let a = router.answer(n).unwrap();
+        assert_eq!((a.backend(), a.matched(), a.via()), (d.backend(), d.matched(), d.via()));
+    };
+    let d = router.route(&Request::new("pay.example.com", "/checkout/x"));
+    let split = d.split().unwrap();
+    assert_eq!(d.answer(), None);
+    assert_ne!(split[0].answer, split[1].answer);
+    for side in split {
+        assert_eq!(router.answer(side.answer).unwrap().backend(), Some(side.backend));
+    }
+    let headers = [("x-canary", "always")];
+    same(&router.route(&Request::new("pay.example.com", "/checkout/x").with_headers(&headers)));
+    let headers = [("x-canary", "never")];
+    same(&router.route(&Request::new("pay.example.com", "/checkout").with_headers(&headers)));
+    // The canary answer lives in the canary Ingress's namespace and names the primary's rule.
+    let canary = router.answer(split[1].answer).unwrap();
+    assert_eq!(canary.matched().map(|m| m.ingress.name), Some("checkout"));
+    // What a proxy must fetch for the canaries to decide.
+    assert_eq!(router.header_names(), ["X-Canary", "cookie"]);
+    assert!(compile(&objects("canary.yaml"), &CompileOptions::default()).header_names().is_empty());
+    // The table view numbers each location's own backend; the controller's built-in 404 has none.
+    let table = router.table();
+    let pay = table.hosts.iter().find(|h| h.host == "pay.example.com").unwrap();
+    let numbered: Vec<bool> = pay.paths.iter().map(|p| p.answer.is_some()).collect();
+    assert_eq!(numbered, [true, true, false], "{:?}", pay.paths);
 }

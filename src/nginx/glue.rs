@@ -6,7 +6,7 @@
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::location::{Location, Modifier, Origin};
+use super::location::{Choice, Location, Modifier, Origin};
 use super::server::CATCH_ALL;
 use super::{Answer, Issue, Options, Router};
 use crate::class;
@@ -24,6 +24,10 @@ use crate::table::{ExcludedIngress, Exclusion, IngressInfo};
 #[derive(Clone, Debug)]
 pub(crate) struct Engine {
     router: Router,
+    /// By server, by location: the answer numbers of its own backend and of its canary.
+    location_answers: Vec<Vec<[Option<u32>; 2]>>,
+    /// By answer number: the server, the location, and whether it is the canary's side.
+    answers: Vec<(u32, u32, bool)>,
     issues: Vec<Issue>,
     ingresses: Vec<IngressInfo>,
     pub(crate) options: CompileOptions,
@@ -59,7 +63,55 @@ impl Engine {
                 }
             })
             .collect();
-        Engine { router, issues, ingresses, options: options.clone() }
+        let (location_answers, answers) = number_answers(&router);
+        Engine { router, location_answers, answers, issues, ingresses, options: options.clone() }
+    }
+
+    /// How many answers the table has ([`decision::Decision::answer`]).
+    pub(crate) fn answer_count(&self) -> usize {
+        self.answers.len()
+    }
+
+    /// The decision of a request answered by `answer`: the location's backend (or its canary's)
+    /// and the rule it comes from; what depends on the request (a rewritten path, the weights of
+    /// a split) is not part of an answer.
+    pub(crate) fn answer(&self, answer: usize) -> Option<decision::Decision<'_>> {
+        let &(server_index, index, canary) = self.answers.get(answer)?;
+        let server = self.router.servers.get(server_index as usize)?;
+        let location = server.locations.list.get(index as usize)?;
+        let primary = location.backend.as_ref()?;
+        let canary = if canary { Some(&self.router.canaries[location.canary?]) } else { None };
+        let d = super::Decision {
+            answer: match canary {
+                Some(c) => Answer::Backend { backend: &c.backend, canary: None },
+                None if matches!(location.origin, Origin::ServerDefault { .. }) => Answer::DefaultBackend(Some(primary)),
+                None => Answer::Backend { backend: primary, canary: None },
+            },
+            server,
+            server_index: server_index as usize,
+            server_match: super::server::ServerMatch::Exact,
+            location: Some(location),
+            choice: super::location::Choice::Exact(index as usize),
+            canary,
+            upstream_path: None,
+            why: None,
+        };
+        Some(self.decision(d))
+    }
+
+    /// The request headers decisions read (lower-case): the canaries' `canary-by-header` names,
+    /// and `cookie` when a canary reads one.
+    pub(crate) fn header_names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        for c in self.router.canaries.iter().filter(|c| !c.deleted) {
+            let cookie = c.cookie.as_ref().map(|_| "cookie");
+            for name in c.header.as_deref().into_iter().chain(cookie) {
+                if !names.iter().any(|n| n.eq_ignore_ascii_case(name)) {
+                    names.push(name);
+                }
+            }
+        }
+        names
     }
 
     pub(crate) fn route<'r>(&'r self, request: &Request<'_>) -> decision::Decision<'r> {
@@ -101,22 +153,31 @@ impl Engine {
             _ => None,
         };
         let via = if matched.is_some() { Via::Rule } else { Via::DefaultBackend };
+        let location_index = match d.choice {
+            Choice::Exact(i) | Choice::Prefix(i) | Choice::Regex { index: i, .. } => Some(i),
+            Choice::AutoRedirect(_) | Choice::None => None,
+        };
+        let [primary_answer, canary_answer] = location_index
+            .and_then(|l| self.location_answers.get(d.server_index)?.get(l))
+            .map_or([None, None], |a| a.map(|n| n.map(|n| n as usize)));
         let mut out = match d.answer {
             Answer::Backend { backend, .. } => {
-                decision::Decision::proxied(via, backend_ref(backend), matched, None, None)
+                let to_canary = d.canary.is_some_and(|c| core::ptr::eq(backend, &c.backend));
+                let answer = if to_canary { canary_answer } else { primary_answer };
+                decision::Decision::proxied(via, backend_ref(backend), matched, None, None, answer)
             }
             Answer::Split { primary, primary_weight, canary, canary_weight } => {
-                let split = backend_ref(primary).zip(backend_ref(canary)).map(|(p, c)| {
-                    [
-                        WeightedBackend { backend: p, weight: primary_weight },
-                        WeightedBackend { backend: c, weight: canary_weight },
-                    ]
-                });
-                decision::Decision::proxied(via, None, matched, split, None)
+                let side = |backend: &'r IngressBackend, weight, answer: Option<usize>| {
+                    Some(WeightedBackend { backend: backend_ref(backend)?, weight, answer: answer? })
+                };
+                let split = side(primary, primary_weight, primary_answer)
+                    .zip(side(canary, canary_weight, canary_answer))
+                    .map(|(p, c)| [p, c]);
+                decision::Decision::proxied(via, None, matched, split, None, None)
             }
             Answer::Redirect { status, location } => decision::Decision::redirected(Redirect { status, location }),
             Answer::DefaultBackend(Some(b)) => {
-                decision::Decision::proxied(Via::DefaultBackend, backend_ref(b), None, None, None)
+                decision::Decision::proxied(Via::DefaultBackend, backend_ref(b), None, None, None, primary_answer)
             }
             Answer::DefaultBackend(None) => decision::Decision::none(),
             Answer::BadRequest(_) => decision::Decision::rejected(Rejection::InvalidUri),
@@ -168,7 +229,8 @@ impl Engine {
         let hosts = r
             .servers
             .iter()
-            .map(|s| {
+            .enumerate()
+            .map(|(server, s)| {
                 let tier = if s.hostname == CATCH_ALL {
                     Tier::Any
                 } else if s.hostname.starts_with("*.") {
@@ -180,7 +242,8 @@ impl Engine {
                     .locations
                     .list
                     .iter()
-                    .map(|l| {
+                    .enumerate()
+                    .map(|(location, l)| {
                         let (ingress, path_type, field) = match &l.origin {
                             Origin::Path { ingress, rule, path, path_type, .. } => {
                                 (key(*ingress), *path_type, alloc::format!("spec.rules[{rule}].http.paths[{path}]"))
@@ -208,7 +271,7 @@ impl Engine {
                             backend,
                             field,
                             standing: StandingView::Active,
-                            answer: None,
+                            answer: self.location_answers[server][location][0].map(|n| n as usize),
                         }
                     })
                     .collect();
@@ -282,4 +345,24 @@ impl Engine {
             }
         })
     }
+}
+
+/// Numbers every backend a location can answer with: its own (when it has one), then its canary's.
+fn number_answers(router: &Router) -> (Vec<Vec<[Option<u32>; 2]>>, Vec<(u32, u32, bool)>) {
+    let mut answers = Vec::new();
+    let mut next = |s: usize, l: usize, canary: bool| {
+        answers.push((s as u32, l as u32, canary));
+        Some(answers.len() as u32 - 1)
+    };
+    let mut by_location = Vec::with_capacity(router.servers.len());
+    for (s, server) in router.servers.iter().enumerate() {
+        let mut numbers = Vec::with_capacity(server.locations.list.len());
+        for (l, location) in server.locations.list.iter().enumerate() {
+            let own = if location.backend.is_some() { next(s, l, false) } else { None };
+            let canary = if location.backend.is_some() && location.canary.is_some() { next(s, l, true) } else { None };
+            numbers.push([own, canary]);
+        }
+        by_location.push(numbers);
+    }
+    (by_location, answers)
 }

@@ -149,6 +149,8 @@ impl fmt::Display for Answer<'_> {
 pub struct Decision<'r> {
     pub answer: Answer<'r>,
     pub server: &'r Server,
+    /// The server's index in [`Router::servers`].
+    pub server_index: usize,
     pub server_match: ServerMatch,
     /// The location that handled the request (none for a 400 or an `app-root` redirect).
     pub location: Option<&'r Location>,
@@ -178,6 +180,7 @@ impl Router {
         let mut d = Decision {
             answer: Answer::DefaultBackend(None),
             server,
+            server_index: index,
             server_match,
             location: None,
             choice: Choice::None,
@@ -292,6 +295,7 @@ impl Router {
                 location: Cow::Owned(format!("{scheme}://{}:{port}{target}", server.hostname)),
             },
             server,
+            server_index: to,
             server_match: ServerMatch::WwwRedirect,
             location: None,
             choice: Choice::None,
