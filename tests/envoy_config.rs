@@ -112,3 +112,23 @@ fn native_routes_follow_the_table_order() {
     );
     assert_eq!(vhosts.last().unwrap()["domains"][0], "*");
 }
+
+/// The profile reaches the filter's configuration, with a cluster for each canary backend; native
+/// routes cannot express it and say so.
+#[test]
+fn ingress_nginx_profile() {
+    let file = "tests/data/nginx/canary.yaml";
+    let (code, config, stderr) = run(&["envoy-config", "-f", file, "--wasm", "/x.wasm", "--profile", "ingress-nginx"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(cluster_names(&config), ["pay/checkout-v2:80", "pay/checkout:80"]);
+    let wasm = &hcm(&config)["http_filters"][0]["typed_config"]["config"]["configuration"]["value"];
+    let plugin: Value = serde_json::from_str(wasm.as_str().expect("the plugin configuration is JSON text")).unwrap();
+    assert_eq!(plugin["profile"], "ingress-nginx");
+    let (_, spec, _) = run(&["envoy-config", "-f", file, "--wasm", "/x.wasm"]);
+    let wasm = &hcm(&spec)["http_filters"][0]["typed_config"]["config"]["configuration"]["value"];
+    assert!(serde_json::from_str::<Value>(wasm.as_str().unwrap()).unwrap().get("profile").is_none());
+    let (code, _, stderr) =
+        run(&["envoy-config", "-f", file, "--wasm", "/x.wasm", "--native", "--profile", "ingress-nginx"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--native") && stderr.contains("ingress-nginx"), "{stderr}");
+}

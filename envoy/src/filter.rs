@@ -12,6 +12,8 @@ use proxy_wasm::traits::{Context, HttpContext, RootContext};
 use proxy_wasm::types::{Action, ContextType, LogLevel, MetricType, Status};
 
 use crate::config::{DEBUG_HEADER, PluginConfig};
+use ingress_router::{Request, Scheme};
+
 use crate::routing::{Outcome, Table};
 
 /// The response header a local reply carries to say why it was sent.
@@ -49,6 +51,7 @@ struct Metrics {
     default_backend: Counter,
     not_found: Counter,
     rejected: Counter,
+    redirected: Counter,
     /// By Ingress (age rank): requests it routed, by a rule or its defaultBackend.
     per_ingress: Vec<Counter>,
 }
@@ -60,6 +63,7 @@ impl Metrics {
             default_backend: Counter::define("ingress_router.default_backend")?,
             not_found: Counter::define("ingress_router.not_found")?,
             rejected: Counter::define("ingress_router.rejected")?,
+            redirected: Counter::define("ingress_router.redirected")?,
             per_ingress: table
                 .ingresses
                 .iter()
@@ -69,7 +73,7 @@ impl Metrics {
     }
 
     fn flush(&self) {
-        for c in [&self.routed, &self.default_backend, &self.not_found, &self.rejected] {
+        for c in [&self.routed, &self.default_backend, &self.not_found, &self.rejected, &self.redirected] {
             c.flush();
         }
         self.per_ingress.iter().for_each(Counter::flush);
@@ -89,6 +93,21 @@ struct Shared {
     metrics: Metrics,
     routing_header: String,
     debug_header: bool,
+    /// The request headers the table reads (none with the spec profile).
+    header_names: Vec<String>,
+    /// Whether the table reads the scheme (the ingress-nginx profile's TLS redirects).
+    reads_scheme: bool,
+    /// The state of the draws that pick a side of a weighted split (SplitMix64).
+    draws: Cell<u64>,
+}
+
+impl Shared {
+    /// The next draw, uniform over `u32`. Each request draws once, as ingress-nginx's balancer does.
+    fn draw(&self) -> u32 {
+        let state = self.draws.get().wrapping_add(0x9e37_79b9_7f4a_7c15);
+        self.draws.set(state);
+        (mix(state) >> 32) as u32
+    }
 }
 
 #[derive(Default)]
@@ -109,10 +128,7 @@ impl Root {
     fn seed(&mut self) -> u64 {
         self.configured += 1;
         let nanos = self.get_current_time().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
-        let mut z = nanos ^ self.configured.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        mix(nanos ^ self.configured.wrapping_mul(0x9e37_79b9_7f4a_7c15))
     }
 }
 
@@ -126,7 +142,8 @@ impl RootContext for Root {
                 return false;
             }
         };
-        let (table, report) = Table::build(&config, self.seed());
+        let seed = self.seed();
+        let (table, report) = Table::build(&config, seed);
         for warning in &report.warnings {
             log(LogLevel::Warn, warning);
         }
@@ -152,11 +169,15 @@ impl RootContext for Root {
         };
         log(LogLevel::Info, &format!("serving {} Ingresses, {} clusters", table.ingresses.len(), table.clusters.len()));
         self.set_tick_period(Duration::from_secs(1));
+        let header_names = table.header_names().into_iter().map(str::to_ascii_lowercase).collect();
         self.shared = Some(Rc::new(Shared {
+            reads_scheme: table.reads_scheme(),
+            header_names,
             table,
             metrics,
             routing_header: config.routing_header,
             debug_header: config.debug_header,
+            draws: Cell::new(mix(!seed)),
         }));
         true
     }
@@ -192,17 +213,32 @@ impl Context for Filter {}
 
 impl HttpContext for Filter {
     fn on_http_request_headers(&mut self, _headers: usize, _end_of_stream: bool) -> Action {
-        let Some(shared) = self.shared.as_deref() else {
-            self.local_reply(503, "filter not configured", b"ingress-router is not configured\n");
+        let Some(shared) = self.shared.clone() else {
+            self.local_reply(503, "filter not configured", &[], b"ingress-router is not configured\n");
             return Action::Pause;
         };
-        // Host-owned buffers: the only allocations of a request (the core allocates none).
+        // Host-owned buffers: the only allocations of a request with the spec profile (the core
+        // allocates none). The ingress-nginx profile also reads the scheme and the headers its
+        // canaries name.
         let host = self.get_http_request_header_bytes(":authority").unwrap_or_default();
         let path = self.get_http_request_header_bytes(":path").unwrap_or_default();
-        match shared.table.route(&host, &path) {
-            Outcome::Backend { cluster, ingress, via_default, answer } => {
+        let values: Vec<(&str, String)> = shared
+            .header_names
+            .iter()
+            .filter_map(|name| Some((name.as_str(), self.get_http_request_header(name)?)))
+            .collect();
+        let headers: Vec<(&str, &str)> = values.iter().map(|(name, value)| (*name, value.as_str())).collect();
+        let mut request = Request::from_bytes(&host, &path).with_headers(&headers);
+        if shared.reads_scheme && self.https() {
+            request = request.with_scheme(Scheme::Https);
+        }
+        match shared.table.route(&request, shared.draw()) {
+            Outcome::Backend { cluster, ingress, via_default, answer, rewritten_path } => {
                 // Replaces any client-supplied value: the client never picks the cluster.
                 self.set_http_request_header_bytes(&shared.routing_header, Some(cluster.as_bytes()));
+                if let Some(rewritten) = rewritten_path {
+                    self.set_http_request_header(":path", Some(&rewritten));
+                }
                 self.clear_route_cache();
                 let m = &shared.metrics;
                 if via_default { &m.default_backend } else { &m.routed }.add();
@@ -214,14 +250,19 @@ impl HttpContext for Filter {
                 }
                 Action::Continue
             }
+            Outcome::Redirect { status, location } => {
+                shared.metrics.redirected.add();
+                self.local_reply(status, "redirect", &[("location", &location)], b"");
+                Action::Pause
+            }
             Outcome::NotFound => {
                 shared.metrics.not_found.add();
-                self.local_reply(404, "no rule or default backend", NOT_FOUND_BODY);
+                self.local_reply(404, "no rule or default backend", &[], NOT_FOUND_BODY);
                 Action::Pause
             }
             Outcome::Rejected { status, reason } => {
                 shared.metrics.rejected.add();
-                self.local_reply(status, reason, reason.as_bytes());
+                self.local_reply(status, reason, &[], reason.as_bytes());
                 Action::Pause
             }
         }
@@ -250,9 +291,27 @@ impl Filter {
         }
     }
 
-    fn local_reply(&self, status: u32, reason: &str, body: &[u8]) {
-        self.send_http_response(status, vec![(REASON_HEADER, reason), ("content-type", "text/plain")], Some(body));
+    fn local_reply(&self, status: u32, reason: &str, extra: &[(&str, &str)], body: &[u8]) {
+        let mut headers = vec![(REASON_HEADER, reason), ("content-type", "text/plain")];
+        headers.extend_from_slice(extra);
+        self.send_http_response(status, headers, Some(body));
     }
+
+    /// Whether the request came over TLS: `x-forwarded-proto` (which Envoy sets from the
+    /// connection at the edge, `use_remote_address: true`, and passes on from a trusted proxy
+    /// otherwise), else `:scheme` — the way ingress-nginx reads `$pass_access_scheme`.
+    fn https(&self) -> bool {
+        let proto =
+            self.get_http_request_header("x-forwarded-proto").or_else(|| self.get_http_request_header(":scheme"));
+        proto.is_some_and(|p| p.split(',').next().is_some_and(|first| first.trim().eq_ignore_ascii_case("https")))
+    }
+}
+
+/// SplitMix64's finaliser: a 64-bit mixer for seeds and draws.
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 fn log(level: LogLevel, message: &str) {

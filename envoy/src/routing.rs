@@ -2,10 +2,11 @@
 //! request. The filter itself holds no routing, validation or status logic; it turns an
 //! [`Outcome`] into host calls.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use ingress_router::model::Object;
-use ingress_router::{Decision, Request, Router, Severity, Via, compile_seeded, input};
+use ingress_router::{Decision, Profile, Request, Router, Severity, Via, WeightedBackend, compile_seeded, input};
 
 use crate::clusters::{Template, cluster_name};
 use crate::config::PluginConfig;
@@ -33,7 +34,7 @@ pub struct Table {
 }
 
 /// Where a request goes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome<'t> {
     Backend {
         cluster: &'t str,
@@ -42,7 +43,12 @@ pub enum Outcome<'t> {
         /// What answered, for [`Table::matched`].
         answer: usize,
         via_default: bool,
+        /// The `:path` the upstream receives instead of the request's (ingress-nginx's
+        /// `rewrite-target`).
+        rewritten_path: Option<String>,
     },
+    /// The proxy answers with a redirect (the ingress-nginx profile).
+    Redirect { status: u32, location: Cow<'t, str> },
     /// No rule matched and there is no default backend.
     NotFound,
     /// The table refuses the request before routing (its own path normalisation).
@@ -156,14 +162,35 @@ impl Table {
         self.matches.get(answer).map_or("", String::as_str)
     }
 
+    /// The request headers the table's decisions read (lower-case; empty with the spec profile):
+    /// the filter fetches these and no others.
+    pub fn header_names(&self) -> Vec<&str> {
+        self.router.header_names()
+    }
+
+    /// Whether decisions read the request's scheme (the ingress-nginx profile's TLS redirects).
+    pub fn reads_scheme(&self) -> bool {
+        self.router.options().profile != Profile::Spec
+    }
+
     /// Routes one request: `host` from `:authority`, `path` from `:path` (query included; the
-    /// core ignores it, and normalises the path when the options ask). Allocates nothing.
-    pub fn route(&self, host: &[u8], path: &[u8]) -> Outcome<'_> {
-        let decision = self.router.route(&Request::from_bytes(host, path));
+    /// spec profile ignores it, and normalises the path when the options ask), and for the
+    /// ingress-nginx profile its scheme and the headers [`header_names`](Self::header_names)
+    /// lists. A weighted split takes the side that `roll` (uniform over `u32`) falls on.
+    /// With the spec profile, allocates nothing.
+    pub fn route(&self, request: &Request<'_>, roll: u32) -> Outcome<'_> {
+        let decision = self.router.route(request);
         if let Some(rejection) = decision.rejection() {
             return Outcome::Rejected { status: u32::from(rejection.status()), reason: rejection.message() };
         }
-        let Some((answer, target)) = decision.answer().and_then(|a| Some((a, self.targets.get(a)?))) else {
+        if let Some(redirect) = decision.redirect() {
+            return Outcome::Redirect { status: u32::from(redirect.status), location: redirect.location.clone() };
+        }
+        let answer = match decision.split() {
+            Some(sides) => pick(sides, roll),
+            None => decision.answer(),
+        };
+        let Some((answer, target)) = answer.and_then(|a| Some((a, self.targets.get(a)?))) else {
             return Outcome::NotFound;
         };
         Outcome::Backend {
@@ -171,8 +198,23 @@ impl Table {
             ingress: target.ingress.map(|i| i as usize),
             answer,
             via_default: decision.via() == Via::DefaultBackend,
+            rewritten_path: decision.upstream_path().map(str::to_owned),
         }
     }
+}
+
+/// The side of a split `roll` falls on: side `i` gets `weight_i` out of the sum, as ingress-nginx's
+/// balancer draws one number per request.
+fn pick(sides: &[WeightedBackend<'_>], roll: u32) -> Option<usize> {
+    let total: u64 = sides.iter().map(|s| u64::from(s.weight)).sum();
+    let mut point = (u64::from(roll) * total) >> 32;
+    for side in sides {
+        if point < u64::from(side.weight) {
+            return Some(side.answer);
+        }
+        point -= u64::from(side.weight);
+    }
+    sides.last().map(|s| s.answer)
 }
 
 /// The Ingress (`namespace/name`) and field an answer comes from.
@@ -187,6 +229,7 @@ fn answer_source(decision: &Decision<'_>) -> (String, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ingress_router::BackendRef;
 
     const SEED: u64 = 0x5eed;
 
@@ -227,7 +270,7 @@ spec:
         let (table, report) = table("");
         assert!(report.errors.is_empty(), "{:?}", report.errors);
         let t = table.unwrap();
-        let backend = |host: &str, path: &str| match t.route(host.as_bytes(), path.as_bytes()) {
+        let backend = |host: &str, path: &str| match t.route(&Request::new(host, path), 0) {
             Outcome::Backend { cluster, answer, via_default, .. } => {
                 format!("{cluster} {} {via_default}", t.matched(answer))
             }
@@ -253,7 +296,7 @@ spec:
         let config = PluginConfig::parse(config.as_bytes()).unwrap();
         let (a, b) = (Table::build(&config, 1).0.unwrap(), Table::build(&config, u64::MAX).0.unwrap());
         for (host, path) in [("shop.example.com", "/cart/x"), ("api.example.com", "/v2"), ("x", "/")] {
-            assert_eq!(a.route(host.as_bytes(), path.as_bytes()), b.route(host.as_bytes(), path.as_bytes()));
+            assert_eq!(a.route(&Request::new(host, path), 0), b.route(&Request::new(host, path), 0));
         }
     }
 
@@ -272,11 +315,11 @@ spec:
         assert!(report.errors.is_empty(), "{:?}", report.errors);
         let t = t.unwrap();
         assert!(matches!(
-            t.route(b"shop.example.com", b"/cart/1"),
+            t.route(&Request::new("shop.example.com", "/cart/1"), 0),
             Outcome::Backend { cluster: "shop/cart-api:8080", .. }
         ));
         assert!(matches!(
-            t.route(b"shop.example.com", b"/x"),
+            t.route(&Request::new("shop.example.com", "/x"), 0),
             Outcome::Backend { cluster: "shop/web:80", via_default: true, .. }
         ));
     }
@@ -289,9 +332,12 @@ spec:
             "backend": {"service": {"name": "a", "port": {"number": 1}}}}]}}]}}}"#;
         let (t, _) = Table::build(&PluginConfig::parse(config.as_bytes()).unwrap(), SEED);
         let t = t.unwrap();
-        assert_eq!(t.route(b"a.example.com", b"/b"), Outcome::NotFound);
-        assert_eq!(t.route(b"", b""), Outcome::NotFound);
-        assert!(matches!(t.route(b"a.example.com", b"/a?q"), Outcome::Backend { cluster: "ns/a:1", .. }));
+        assert_eq!(t.route(&Request::new("a.example.com", "/b"), 0), Outcome::NotFound);
+        assert_eq!(t.route(&Request::new("", ""), 0), Outcome::NotFound);
+        assert!(matches!(
+            t.route(&Request::new("a.example.com", "/a?q"), 0),
+            Outcome::Backend { cluster: "ns/a:1", .. }
+        ));
     }
 
     #[test]
@@ -299,10 +345,13 @@ spec:
         let (t, _) = table(r#", "normalizePath": true, "mergeSlashes": true, "escapedSlashes": "REJECT_REQUEST""#);
         let t = t.unwrap();
         assert!(matches!(
-            t.route(b"shop.example.com", b"//x/../cart"),
+            t.route(&Request::new("shop.example.com", "//x/../cart"), 0),
             Outcome::Backend { cluster: "shop/cart-api:8080", .. }
         ));
-        assert!(matches!(t.route(b"shop.example.com", b"/cart%2Fx"), Outcome::Rejected { status: 400, .. }));
+        assert!(matches!(
+            t.route(&Request::new("shop.example.com", "/cart%2Fx"), 0),
+            Outcome::Rejected { status: 400, .. }
+        ));
     }
 
     #[test]
@@ -337,6 +386,99 @@ spec:
         let (t, report) = table(r#", "ingressClass": "nginx""#);
         assert!(report.errors.is_empty());
         assert!(report.warnings.iter().any(|w| w.contains("class-not-served")), "{:?}", report.warnings);
-        assert_eq!(t.unwrap().route(b"shop.example.com", b"/cart"), Outcome::NotFound);
+        assert_eq!(t.unwrap().route(&Request::new("shop.example.com", "/cart"), 0), Outcome::NotFound);
+    }
+
+    const NGINX: &str = r#"
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata:
+  name: checkout
+  namespace: pay
+  annotations: {nginx.ingress.kubernetes.io/use-regex: "true", nginx.ingress.kubernetes.io/rewrite-target: /$2}
+spec:
+  tls: [{hosts: [pay.example.com]}]
+  rules:
+  - host: pay.example.com
+    http: {paths: [{path: /api(/|$)(.*), pathType: ImplementationSpecific, backend: {service: {name: api, port: {number: 80}}}}]}
+---
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata:
+  name: checkout-canary
+  namespace: canary
+  annotations:
+    nginx.ingress.kubernetes.io/canary: "true"
+    nginx.ingress.kubernetes.io/canary-by-header: X-Canary
+    nginx.ingress.kubernetes.io/canary-weight: "25"
+spec:
+  rules:
+  - host: pay.example.com
+    http: {paths: [{path: /api(/|$)(.*), pathType: ImplementationSpecific, backend: {service: {name: api-v2, port: {number: 80}}}}]}
+"#;
+
+    /// The ingress-nginx profile through the filter's table: the redirect, the rewrite, the canary
+    /// header and the weighted pick all reach the outcome.
+    #[test]
+    fn nginx_profile_outcomes() {
+        let config =
+            format!(r#"{{"manifests": {}, "profile": "ingress-nginx"}}"#, serde_json::to_string(NGINX).unwrap());
+        let (t, report) = Table::build(&PluginConfig::parse(config.as_bytes()).unwrap(), SEED);
+        assert!(report.errors.is_empty(), "{:?}", report.errors);
+        let t = t.unwrap();
+        assert!(t.reads_scheme());
+        assert_eq!(t.header_names(), ["X-Canary"]);
+        let https = |path| Request::new("pay.example.com", path).with_scheme(ingress_router::Scheme::Https);
+        // Over http the host's TLS redirects first.
+        assert_eq!(
+            t.route(&Request::new("pay.example.com", "/api/x"), 0),
+            Outcome::Redirect { status: 308, location: "https://pay.example.com/api/x".into() }
+        );
+        let side = |request: &Request<'_>, roll| match t.route(request, roll) {
+            Outcome::Backend { cluster, rewritten_path, answer, .. } => {
+                format!("{cluster} {} {}", rewritten_path.unwrap_or_default(), t.matched(answer))
+            }
+            other => format!("{other:?}"),
+        };
+        // 75 / 25: the draw decides the side, and the upstream path is rewritten either way.
+        assert_eq!(
+            side(&https("/api/items?id=1"), 0),
+            "pay/api:80 /items?id=1 pay/checkout spec.rules[0].http.paths[0]"
+        );
+        assert_eq!(
+            side(&https("/api/items"), (3 << 30) - 1),
+            "pay/api:80 /items pay/checkout spec.rules[0].http.paths[0]"
+        );
+        assert_eq!(
+            side(&https("/api/items"), 3 << 30),
+            "canary/api-v2:80 /items pay/checkout spec.rules[0].http.paths[0]"
+        );
+        assert_eq!(
+            side(&https("/api/items"), u32::MAX),
+            "canary/api-v2:80 /items pay/checkout spec.rules[0].http.paths[0]"
+        );
+        let headers = [("x-canary", "never")];
+        assert_eq!(
+            side(&https("/api").with_headers(&headers), u32::MAX),
+            "pay/api:80 / pay/checkout spec.rules[0].http.paths[0]"
+        );
+        let headers = [("x-canary", "always")];
+        assert_eq!(
+            side(&https("/api").with_headers(&headers), 0),
+            "canary/api-v2:80 / pay/checkout spec.rules[0].http.paths[0]"
+        );
+        assert_eq!(t.clusters, ["pay/api:80", "canary/api-v2:80"]);
+    }
+
+    #[test]
+    fn picks_in_proportion() {
+        let backend = BackendRef::Service { namespace: "", name: "a", port: None };
+        let sides =
+            [WeightedBackend { backend, weight: 1, answer: 7 }, WeightedBackend { backend, weight: 3, answer: 9 }];
+        let picked: Vec<Option<usize>> = (0u32..8).map(|i| pick(&sides, i << 29)).collect();
+        assert_eq!(picked, [Some(7), Some(7), Some(9), Some(9), Some(9), Some(9), Some(9), Some(9)]);
+        assert_eq!(pick(&sides, u32::MAX), Some(9));
+        let zero = [WeightedBackend { weight: 0, ..sides[0] }, sides[1]];
+        assert_eq!(pick(&zero, 0), Some(9));
     }
 }

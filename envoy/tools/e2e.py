@@ -9,7 +9,12 @@
    shipped strip, and the same test without the strip shows the hole it closes); dot segments,
    double slashes, escaped dots and slashes, and odd Host headers never reach a backend other than
    the one the normalised request selects.
-3. Soak: the manifests reloaded every second under steady load: no unexpected non-2xx, memory flat.
+3. The ingress-nginx profile: every probe `ingress-router diff` derives from the nginx test
+   manifests (at, under, beside, case, slash, regex corners; http and https), with and without the
+   canaries' headers and cookies, answered by Envoy as the core answers: the backend, the path it
+   receives after `rewrite-target`, the redirect's status and Location; a canary weight splits
+   real traffic in proportion.
+4. Soak: the manifests reloaded every second under steady load: no unexpected non-2xx, memory flat.
 
 Usage: e2e.py --wasm FILTER.wasm --noop-wasm NOOP.wasm [--soak-seconds 10]
 """
@@ -17,12 +22,14 @@ Usage: e2e.py --wasm FILTER.wasm --noop-wasm NOOP.wasm [--soak-seconds 10]
 import argparse
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
 import threading
 import time
 import http.client
+import urllib.parse
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -461,12 +468,92 @@ def soak(envoys, workdir, wasm, seconds):
     check(rss_end <= rss_start * 1.25 + 8 * 1024, f"soak: memory flat ({rss_start} -> {rss_end} KiB)")
 
 
+NGINX_DATA = os.path.join(ROOT, "tests", "data", "nginx")
+# The header sets each nginx probe is sent with: none, then what the canaries of the test
+# manifests read (canary.yaml: header X-Canary, cookie canary).
+NGINX_HEADER_SETS = [(), (("X-Canary", "always"),), (("X-Canary", "never"), ("Cookie", "canary=always")),
+                     (("Cookie", "a=1; canary=always"),)]
+
+
+def probe_urls(manifest, workdir):
+    """The probe URLs `ingress-router diff` derives from the manifests' paths (its tests file)."""
+    tests = os.path.join(workdir, os.path.basename(manifest) + ".probes.yaml")
+    cli("diff", "-f", manifest, "--tests", tests, check=False)
+    with open(tests) as f:
+        return [json.loads(m.group(1)) for m in re.finditer(r'request: \{url: ("(?:[^"\\]|\\.)*")', f.read())]
+
+
+def split_url(url):
+    scheme, rest = url.split("://", 1)
+    slash = rest.find("/")
+    return scheme, rest[:slash], rest[slash:]
+
+
+def nginx_profile(envoys, workdir, wasm):
+    print("ingress-nginx profile: diff's probes through Envoy, with and without canary headers")
+    flags = ["--profile", "ingress-nginx"]
+    manifests = sorted(os.path.join(NGINX_DATA, f) for f in os.listdir(NGINX_DATA) if f.endswith(".yaml"))
+    clusters = [c for m in manifests for c in clusters_of(harness.envoy_config([m], wasm, 1, 2, 3, flags))]
+    front = Front(envoys, workdir, wasm, clusters, name="nginx")
+    compared, kinds = 0, set()
+    for i, manifest in enumerate(manifests):
+        config = front.config([manifest], flags)
+        if i == 0:
+            front.start(config)
+        elif not check(front.push(config), f"{manifest}: listener update applied"):
+            continue
+        urls = probe_urls(manifest, workdir)
+        check(len(urls) > 0, f"{manifest}: diff derives probes")
+        for url in urls:
+            scheme, host, path = split_url(url)
+            for headers in NGINX_HEADER_SETS:
+                h = [*headers, ("X-Forwarded-Proto", scheme)]
+                status, got_headers, body = front.get(host, path, h)
+                args = [a for k, v in headers for a in ("-H", f"{k}: {v}")]
+                core = json.loads(cli("route", "-f", manifest, url, "--json", *flags, *args).stdout)
+                what = f"{os.path.basename(manifest)} {url} {list(headers)}"
+                compared += 1
+                if core.get("redirect"):
+                    kinds.add("redirect")
+                    r = core["redirect"]
+                    check((status, got_headers.get("location")) == (r["status"], r["location"]),
+                          f"{what}: Envoy {status} {got_headers.get('location')!r} == core redirect {r}")
+                elif core.get("split"):
+                    kinds.add("split")
+                    sides = [s["backend"] for s in core["split"]]
+                    check(status == 200 and body in sides, f"{what}: Envoy {status} {body!r} is a side of {sides}")
+                elif core["backend"] in ("404", "400"):
+                    kinds.add(core["backend"])
+                    check(str(status) == core["backend"], f"{what}: Envoy {status} == core {core['backend']}")
+                else:
+                    kinds.add("backend")
+                    upstream = core.get("upstreamPath") or path
+                    if core.get("upstreamPath"):
+                        kinds.add("rewrite")
+                    # Envoy's normalize_path escapes characters such as `|` before any filter runs.
+                    seen = urllib.parse.unquote(got_headers.get("x-seen-path", ""))
+                    check((status, body, seen) == (200, core["backend"], urllib.parse.unquote(upstream)),
+                          f"{what}: Envoy {status} {body!r} at {seen!r} == core {core['backend']!r} at {upstream!r}")
+    print(f"  {compared} requests compared with the core ({', '.join(sorted(kinds))})")
+    check({"redirect", "split", "rewrite", "backend", "404"} <= kinds, f"the probes reach every kind of answer ({kinds})")
+
+    # A canary weight splits traffic: canary.yaml sends 10 in 100 to checkout-v2.
+    canary = os.path.join(NGINX_DATA, "canary.yaml")
+    check(front.push(front.config([canary], flags)), "canary.yaml applied")
+    bodies = [front.get("pay.example.com", "/checkout")[2] for _ in range(600)]
+    share = bodies.count("checkout-v2:80") / len(bodies)
+    check(bodies.count("checkout-v2:80") + bodies.count("checkout:80") == len(bodies), f"split answers ({set(bodies)})")
+    # 10%: the standard deviation over 600 draws is 1.2 points; 5 points either side is over 4 of them.
+    check(0.05 <= share <= 0.15, f"canary share {share:.3f} is 10% give or take 5 points")
+    print(f"  canary weight 10: {share:.1%} of 600 requests went to the canary")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--wasm", required=True)
     parser.add_argument("--noop-wasm", required=True)
     parser.add_argument("--soak-seconds", type=int, default=10)
-    parser.add_argument("--only", choices=["conformance", "faults", "soak"])
+    parser.add_argument("--only", choices=["conformance", "faults", "nginx", "soak"])
     args = parser.parse_args()
     wasm, noop = os.path.abspath(args.wasm), os.path.abspath(args.noop_wasm)
     workdir = tempfile.mkdtemp(prefix="ingress-router-e2e-")
@@ -477,6 +564,9 @@ def main():
             envoys.stop_all()
         if args.only in (None, "faults"):
             faults(envoys, workdir, wasm, noop)
+            envoys.stop_all()
+        if args.only in (None, "nginx"):
+            nginx_profile(envoys, workdir, wasm)
             envoys.stop_all()
         if args.only in (None, "soak"):
             soak(envoys, workdir, wasm, args.soak_seconds)

@@ -214,6 +214,16 @@ def stand_in_config(clusters, listen, admin):
                     "name": "envoy.filters.network.http_connection_manager", "typed_config": hcm}]}]}]}}
 
 
+def complete(data):
+    """Whether `data` holds a whole response with a Content-Length (Envoy may keep the connection
+    open for a moment after a local reply, despite `Connection: close`)."""
+    head, sep, body = data.partition(b"\r\n\r\n")
+    if not sep:
+        return False
+    match = re.search(rb"(?im)^content-length:\s*(\d+)\s*$", head)
+    return match is not None and len(body) >= int(match.group(1))
+
+
 def raw_request(port, host, path, headers=(), timeout=5, version="HTTP/1.1"):
     """One request with exactly these bytes on the wire (odd paths and Host headers included).
     Returns (status, headers dict lower-cased, body)."""
@@ -225,7 +235,7 @@ def raw_request(port, host, path, headers=(), timeout=5, version="HTTP/1.1"):
     with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
         s.sendall("\r\n".join(lines).encode("latin-1"))
         data = b""
-        while True:
+        while not complete(data):
             chunk = s.recv(65536)
             if not chunk:
                 break

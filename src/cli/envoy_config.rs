@@ -13,8 +13,8 @@ use std::path::PathBuf;
 use clap::Args;
 use ingress_router::model::{Object, Service};
 use ingress_router::{
-    BackendRef, CompileOptions, Decision, EscapedSlashes, HostView, MatchKind, Router, ServicePort, StandingView,
-    TableView, Tier, compile,
+    BackendRef, CompileOptions, Decision, EscapedSlashes, HostView, MatchKind, Profile, Router, ServicePort,
+    StandingView, TableView, Tier, compile,
 };
 use serde_json::{Map, Value, json};
 
@@ -79,6 +79,13 @@ pub fn run(args: &EnvoyConfigArgs) -> Result<i32, Failure> {
     loaded.require_ingress("nothing to route")?;
     let objects = loaded.objects();
     let options = load::options(&args.common, &CompileOptions::default());
+    if args.native && options.profile != Profile::Spec {
+        return Err(Failure(format!(
+            "--native writes the spec profile's routes; the {} profile (regex locations, canaries, \
+             redirects, rewrites) needs the filter: leave out --native",
+            options.profile
+        )));
+    }
     let router = compile(&objects, &options);
     for d in &router.lint(&objects) {
         load::stderr(d);
@@ -108,6 +115,9 @@ pub fn run(args: &EnvoyConfigArgs) -> Result<i32, Failure> {
     }
     if let Some(mode) = args.common.implementation_specific {
         plugin.insert("implementationSpecific".into(), json!(mode));
+    }
+    if options.profile != Profile::Spec {
+        plugin.insert("profile".into(), json!(options.profile.to_string()));
     }
     plugin.insert("routingHeader".into(), json!(args.routing_header));
     plugin.insert("debugHeader".into(), json!(args.debug_header));

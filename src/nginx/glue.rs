@@ -25,9 +25,9 @@ use crate::table::{ExcludedIngress, Exclusion, IngressInfo};
 pub(crate) struct Engine {
     router: Router,
     /// By server, by location: the answer numbers of its own backend and of its canary.
-    location_answers: Vec<Vec<[Option<u32>; 2]>>,
-    /// By answer number: the server, the location, and whether it is the canary's side.
-    answers: Vec<(u32, u32, bool)>,
+    location_answers: Vec<Vec<LocationAnswers>>,
+    /// By answer number: where it comes from.
+    answers: Vec<AnswerSource>,
     issues: Vec<Issue>,
     ingresses: Vec<IngressInfo>,
     pub(crate) options: CompileOptions,
@@ -76,7 +76,7 @@ impl Engine {
     /// and the rule it comes from; what depends on the request (a rewritten path, the weights of
     /// a split) is not part of an answer.
     pub(crate) fn answer(&self, answer: usize) -> Option<decision::Decision<'_>> {
-        let &(server_index, index, canary) = self.answers.get(answer)?;
+        let &AnswerSource { server: server_index, location: index, canary } = self.answers.get(answer)?;
         let server = self.router.servers.get(server_index as usize)?;
         let location = server.locations.list.get(index as usize)?;
         let primary = location.backend.as_ref()?;
@@ -84,7 +84,9 @@ impl Engine {
         let d = super::Decision {
             answer: match canary {
                 Some(c) => Answer::Backend { backend: &c.backend, canary: None },
-                None if matches!(location.origin, Origin::ServerDefault { .. }) => Answer::DefaultBackend(Some(primary)),
+                None if matches!(location.origin, Origin::ServerDefault { .. }) => {
+                    Answer::DefaultBackend(Some(primary))
+                }
                 None => Answer::Backend { backend: primary, canary: None },
             },
             server,
@@ -347,11 +349,22 @@ impl Engine {
     }
 }
 
+/// The answer numbers of a location: its own backend's, then its canary's.
+type LocationAnswers = [Option<u32>; 2];
+
+/// Where an answer comes from: a location, and whether it is the canary's side.
+#[derive(Clone, Copy, Debug)]
+struct AnswerSource {
+    server: u32,
+    location: u32,
+    canary: bool,
+}
+
 /// Numbers every backend a location can answer with: its own (when it has one), then its canary's.
-fn number_answers(router: &Router) -> (Vec<Vec<[Option<u32>; 2]>>, Vec<(u32, u32, bool)>) {
+fn number_answers(router: &Router) -> (Vec<Vec<LocationAnswers>>, Vec<AnswerSource>) {
     let mut answers = Vec::new();
-    let mut next = |s: usize, l: usize, canary: bool| {
-        answers.push((s as u32, l as u32, canary));
+    let mut next = |server: usize, location: usize, canary: bool| {
+        answers.push(AnswerSource { server: server as u32, location: location as u32, canary });
         Some(answers.len() as u32 - 1)
     };
     let mut by_location = Vec::with_capacity(router.servers.len());
