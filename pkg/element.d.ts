@@ -1,7 +1,13 @@
 // Types of `ingress-router/element`: importing it defines <ingress-route-demo>.
 
-/** `<ingress-route-demo src="ingress.yaml" url="https://shop.example.com/cart">`. */
+/**
+ * `<ingress-route-demo src="ingress.yaml" url="https://shop.example.com/cart" profile="ingress-nginx">`.
+ * Attributes: `src` (manifests to fetch; otherwise an inline `<script type="application/yaml">` child),
+ * `url` (the request to route), `profile` (`spec`, the default, or `ingress-nginx`: the compile option
+ * `profile`; changing it recompiles, an unknown value is shown as the package's error).
+ */
 export declare class IngressRouteDemo extends HTMLElement {
+  static readonly observedAttributes: readonly ["src", "url", "profile"];
   /** Routes `url` and shows the decision and its explanation. */
   route(url: string): void;
 }

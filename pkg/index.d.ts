@@ -164,6 +164,8 @@ export interface Explanation {
   /** Without port, trailing dot and case; absent when too long to be a DNS name. */
   normalizedHost?: string;
   path: string;
+  /** The path after the proxy's normalisation (`normalizePath`, `mergeSlashes`, `escapedSlashes`); absent when it did not change it. */
+  normalizedPath?: string;
   /** The part that is matched (before `?` and `#`). */
   matchedPath: string;
   hostSteps: HostStep[];

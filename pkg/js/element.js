@@ -1,6 +1,7 @@
-// <ingress-route-demo src="ingress.yaml" url="https://shop.example.com/cart">: which backend serves
-// a URL, and why, for documentation pages. Manifests come from `src` or from an inline
-// <script type="application/yaml"> child. No dependencies; the routing is the package's.
+// <ingress-route-demo src="ingress.yaml" url="https://shop.example.com/cart" profile="ingress-nginx">:
+// which backend serves a URL, and why, for documentation pages. Manifests come from `src` or from an
+// inline <script type="application/yaml"> child; `profile` is the compile option of that name.
+// No dependencies; the routing (and the check of the profile's name) is the package's.
 import { compile } from "./browser.js";
 
 const STYLE = `
@@ -50,10 +51,11 @@ function el(tag, props = {}, ...children) {
 }
 
 export class IngressRouteDemo extends HTMLElement {
-  static observedAttributes = ["src", "url"];
+  static observedAttributes = ["src", "url", "profile"];
 
   #router = null;
   #loading = null;
+  #text = null; // the manifests last loaded, kept so that a new profile recompiles without fetching again
   #input;
   #output;
 
@@ -89,7 +91,9 @@ export class IngressRouteDemo extends HTMLElement {
   attributeChangedCallback(name, before, after) {
     if (before === after || !this.isConnected) return;
     if (name === "src") this.#load();
-    else this.route(after ?? "");
+    else if (name === "profile") {
+      if (this.#text !== null) this.#compile(this.#input.value); // while loading, #load reads the new value
+    } else this.route(after ?? "");
   }
 
   /** Routes `url` and shows the decision and its explanation. */
@@ -106,6 +110,7 @@ export class IngressRouteDemo extends HTMLElement {
   async #load() {
     this.#router?.free();
     this.#router = null;
+    this.#text = null;
     const loading = (this.#loading = this.#manifests());
     let text;
     try {
@@ -116,13 +121,24 @@ export class IngressRouteDemo extends HTMLElement {
     }
     if (loading !== this.#loading) return; // a newer src won
     this.#loading = null;
+    this.#text = text;
+    this.#compile(this.getAttribute("url") ?? this.#input.value);
+  }
+
+  /** Compiles the loaded manifests with the current profile, then routes `url`. */
+  #compile(url) {
+    this.#router?.free();
+    this.#router = null;
+    const profile = this.getAttribute("profile");
     try {
-      this.#router = compile(text);
+      // Absent: the package's default (`spec`). Any other value goes as written: the package names a bad one.
+      this.#router = compile(this.#text, profile === null ? {} : { profile });
     } catch (error) {
+      this.#input.value = url;
       this.#fail(error);
       return;
     }
-    this.route(this.getAttribute("url") ?? this.#input.value);
+    this.route(url);
   }
 
   async #manifests() {
@@ -143,7 +159,8 @@ export class IngressRouteDemo extends HTMLElement {
 
   #show(explanation) {
     const { decision } = explanation;
-    const summary = el("p", {}, "Served by ", el("span", { class: "backend", part: "backend" }, decision.backend));
+    const lead = decision.via === "redirect" ? "Answered with " : "Served by ";
+    const summary = el("p", {}, lead, el("span", { class: "backend", part: "backend" }, decision.backend));
     const facts = el("dl");
     const fact = (term, value) => facts.append(el("dt", {}, term), el("dd", { class: "mono" }, value));
     fact("via", decision.via);
@@ -154,6 +171,13 @@ export class IngressRouteDemo extends HTMLElement {
       fact("field", m.field);
     }
     if (decision.defaultFrom) fact("default of", decision.defaultFrom);
+    // The ingress-nginx profile's answers: a redirect instead of a backend, a weighted canary, a rewrite.
+    if (decision.redirect) fact("redirect", `${decision.redirect.status} → ${decision.redirect.location}`);
+    if (decision.split) {
+      const total = decision.split.reduce((sum, w) => sum + w.weight, 0);
+      for (const w of decision.split) fact("split", `${w.backend} weight ${w.weight} of ${total}`);
+    }
+    if (decision.upstreamPath) fact("upstream path", decision.upstreamPath);
     fact("host tier", explanation.tierReason);
     if (explanation.decidedBy) fact("decided by", explanation.decidedBy);
     if (explanation.defaultReason) fact("default", explanation.defaultReason);

@@ -1,6 +1,6 @@
 // esbuild bundles a page that imports the package; it and a plain page with <ingress-route-demo>
 // run in headless Chromium (Debian's, through playwright-core). Argument: the consumer project
-// (the packed package installed in node_modules, shop.yaml beside it).
+// (the packed package installed in node_modules, shop.yaml and nginx.yaml beside it).
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { copyFileSync, cpSync, mkdirSync, readFileSync } from "node:fs";
@@ -91,6 +91,48 @@ try {
   await inline.locator(".backend", { hasText: "cart-api:8080" }).waitFor();
   assert.deepEqual(errors, []);
   console.log("<ingress-route-demo> in Chromium (light, dark, keyboard): ok");
+
+  // ---- the profile attribute, on nginx.yaml: the same URL answers differently under each profile.
+  const nginx = page.locator("#nginx");
+  // The facts shown, as [term, value] pairs.
+  const facts = () => nginx.locator("dl").evaluate((dl) => [...dl.querySelectorAll("dt")].map((dt) => [dt.textContent, dt.nextElementSibling.textContent]));
+  const shown = async (backend) => {
+    await nginx.locator(".backend", { hasText: backend }).waitFor();
+    return facts();
+  };
+  const profile = (value) => nginx.evaluate((e, v) => (v === null ? e.removeAttribute("profile") : e.setAttribute("profile", v)), value);
+  const route = (url) => nginx.evaluate((e, u) => e.route(u), url);
+  // ingress-nginx: the regex location wins and the upstream receives the rewritten path.
+  let shownFacts = await shown("api:8080");
+  assert.ok(shownFacts.some(([t, v]) => t === "upstream path" && v === "/users?page=2"), JSON.stringify(shownFacts));
+  // spec: no regexes, `/` wins, nothing is rewritten; without the attribute, the same.
+  for (const value of ["spec", null]) {
+    await profile(value);
+    shownFacts = await shown("web:80");
+    assert.ok(!shownFacts.some(([t]) => t === "upstream path"), JSON.stringify(shownFacts));
+    assert.ok(shownFacts.some(([t, v]) => t === "rule" && v === "regex.example.com Prefix /"), JSON.stringify(shownFacts));
+  }
+  // A TLS redirect only under ingress-nginx.
+  await route("http://secure.example.com/account");
+  await shown("secure:443");
+  await profile("ingress-nginx");
+  shownFacts = await shown("redirect 308");
+  assert.ok(shownFacts.some(([t, v]) => t === "redirect" && v === "308 → https://secure.example.com/account"), JSON.stringify(shownFacts));
+  assert.match(await nginx.locator("output p").first().textContent(), /^Answered with redirect 308/);
+  // A canary by weight: both backends and their weights.
+  await route("https://canary.example.com/");
+  shownFacts = await shown("split(");
+  assert.deepEqual(shownFacts.filter(([t]) => t === "split"), [["split", "app-v1:80 weight 90 of 100"], ["split", "app-v2:80 weight 10 of 100"]]);
+  // An unknown profile: the package's error, naming the value, shown in the element; then a good one recovers.
+  await profile("nginx");
+  assert.match(await nginx.getByRole("alert").textContent(), /unknown profile "nginx"/);
+  assert.equal(await nginx.locator(".backend").count(), 0);
+  await profile("ingress-nginx");
+  await shown("split(");
+  // Set in the page from the start, too.
+  assert.match(await page.locator("#badprofile").getByRole("alert").textContent(), /unknown profile "nginx"/);
+  assert.deepEqual(errors, []);
+  console.log("<ingress-route-demo profile> in Chromium (ingress-nginx, spec, unknown): ok");
 } finally {
   await browser.close();
   server.close();

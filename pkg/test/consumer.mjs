@@ -37,6 +37,12 @@ assert.deepEqual(proxied.route("https://shop.example.com//cart/./items"), cart);
 const refused = proxied.route("https://shop.example.com/cart%2Fitems");
 assert.deepEqual([refused.via, refused.status, refused.backend], ["rejected", 400, null]);
 assert.match(refused.reason, /escaped slash/);
+// explain says which path was matched after normalising (and leaves it out when nothing changed).
+const normalizedWhy = proxied.explain("https://shop.example.com//cart/./items");
+assert.equal(normalizedWhy.normalizedPath, "/cart/items");
+assert.equal(normalizedWhy.decision.backend, "cart-api:80");
+assert.equal(proxied.explain("https://shop.example.com/cart/items").normalizedPath, undefined);
+outputs.explanationNormalized = normalizedWhy;
 proxied.free();
 outputs.decisionRule = cart;
 outputs.decisionDefault = fallback;
@@ -259,6 +265,7 @@ const types = {
   decisionDefault: "Decision",
   explanation: "Explanation",
   explanation404: "Explanation",
+  explanationNormalized: "Explanation",
   table: "Table",
   diagnostics: "Diagnostic[]",
   validation: "ValidationReport",

@@ -17,6 +17,7 @@ import {
   type ErrorKind,
   type IngressBackend,
 } from "ingress-router";
+import type { IngressRouteDemo } from "ingress-router/element";
 
 const yaml = "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: a}\nspec: {}\n";
 const router: Router = compile(yaml, { ingressClass: "nginx", implementationSpecific: "string-prefix", profile: "spec" });
@@ -28,6 +29,9 @@ const label = (b: IngressBackend | null): string =>
 label(decision.backend);
 if (decision.via === "rule" && decision.matched) decision.matched.pathType satisfies "Exact" | "Prefix" | "ImplementationSpecific";
 const explanation: Explanation = router.explain("https://a.example.com/x");
+// Present only when a normalisation option changed the path.
+const routedPath: string = explanation.normalizedPath ?? explanation.matchedPath;
+routedPath.startsWith("/");
 explanation.candidates.filter((c) => c.considered).map((c) => c.reason);
 const table: Table = router.table();
 table.hosts.flatMap((h) => h.paths.map((p) => p.standing.kind));
@@ -62,3 +66,8 @@ try {
   }
 }
 console.log(version.length);
+// The element's types: the tag name maps to the class.
+const demo: IngressRouteDemo = document.createElement("ingress-route-demo");
+demo.setAttribute("profile", "ingress-nginx");
+demo.route("https://a.example.com/x");
+
