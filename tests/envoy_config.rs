@@ -34,6 +34,8 @@ fn filter_bootstrap() {
     assert_eq!(hcm["normalize_path"], true);
     assert_eq!(hcm["merge_slashes"], true);
     assert_eq!(hcm["path_with_escaped_slashes_action"], "REJECT_REQUEST");
+    // An edge proxy: a client cannot claim https through x-forwarded-proto.
+    assert_eq!(hcm["use_remote_address"], true);
     assert_eq!(
         hcm["early_header_mutation_extensions"][0]["typed_config"]["mutations"][0]["remove"],
         "x-ingress-backend"

@@ -375,6 +375,7 @@ def shipped_strip(envoys, workdir):
     check(hcm.get("normalize_path") and hcm.get("merge_slashes")
           and hcm.get("path_with_escaped_slashes_action") in ("REJECT_REQUEST", "UNESCAPE_AND_REDIRECT"),
           "shipped envoy.yaml normalises paths and refuses escaped slashes")
+    check(hcm.get("use_remote_address") is True, "shipped envoy.yaml sets x-forwarded-proto from the connection")
     envoy.stop()
     envoys.started.remove(envoy)
     return hcm["early_header_mutation_extensions"]
@@ -489,6 +490,15 @@ def split_url(url):
     return scheme, rest[:slash], rest[slash:]
 
 
+def behind_a_proxy(config):
+    """The bootstrap with Envoy trusting the client's x-forwarded-proto (`use_remote_address: false`)."""
+    for listener in config["static_resources"]["listeners"]:
+        for chain in listener["filter_chains"]:
+            for f in chain["filters"]:
+                f["typed_config"]["use_remote_address"] = False
+    return config
+
+
 def nginx_profile(envoys, workdir, wasm):
     print("ingress-nginx profile: diff's probes through Envoy, with and without canary headers")
     flags = ["--profile", "ingress-nginx"]
@@ -497,7 +507,9 @@ def nginx_profile(envoys, workdir, wasm):
     front = Front(envoys, workdir, wasm, clusters, name="nginx")
     compared, kinds = 0, set()
     for i, manifest in enumerate(manifests):
-        config = front.config([manifest], flags)
+        # The probes say their scheme in x-forwarded-proto, as a TLS-terminating proxy in front
+        # would: this Envoy trusts it (the shipped edge setting is checked at the end).
+        config = behind_a_proxy(front.config([manifest], flags))
         if i == 0:
             front.start(config)
         elif not check(front.push(config), f"{manifest}: listener update applied"):
@@ -536,6 +548,14 @@ def nginx_profile(envoys, workdir, wasm):
                           f"{what}: Envoy {status} {body!r} at {seen!r} == core {core['backend']!r} at {upstream!r}")
     print(f"  {compared} requests compared with the core ({', '.join(sorted(kinds))})")
     check({"redirect", "split", "rewrite", "backend", "404"} <= kinds, f"the probes reach every kind of answer ({kinds})")
+
+    # At the edge (envoy-config's and envoy.yaml's `use_remote_address: true`) a client over http
+    # cannot claim https to skip the TLS redirect.
+    rewrite = os.path.join(NGINX_DATA, "api-rewrite.yaml")
+    check(front.push(front.config([rewrite], flags)), "api-rewrite.yaml applied at the edge")
+    status, headers, _ = front.get("shop.example.com", "/api/users", [("X-Forwarded-Proto", "https")])
+    check((status, headers.get("location")) == (308, "https://shop.example.com/api/users"),
+          f"at the edge a client's x-forwarded-proto does not skip ssl-redirect ({status} {headers.get('location')})")
 
     # A canary weight splits traffic: canary.yaml sends 10 in 100 to checkout-v2.
     canary = os.path.join(NGINX_DATA, "canary.yaml")

@@ -271,6 +271,9 @@ fn bootstrap(
         "merge_slashes": true,
         "path_with_escaped_slashes_action": escaped,
         "strip_any_host_port": args.native,
+        // An edge proxy: x-forwarded-proto says how the client connected, whatever it sent (the
+        // ingress-nginx profile's TLS redirects read it).
+        "use_remote_address": true,
         // The client never names the cluster: the routing header goes before any filter runs.
         "early_header_mutation_extensions": [{
             "name": "envoy.http.early_header_mutation.header_mutation",
