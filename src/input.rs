@@ -320,7 +320,12 @@ pub fn parse_yaml(source: &str, text: &str) -> Result<Input, InputError> {
 #[cfg(feature = "std")]
 fn parse_yaml_into(input: &mut Input, source: &str, text: &str) -> Result<(), InputError> {
     use serde::Deserialize;
-    if let Some((line, column)) = nesting_too_deep(text, MAX_YAML_DEPTH) {
+    // Only flow collections make libyaml's scan slow, and flow nesting is at most the number of
+    // `[` and `{` in the text: most manifests (block style) skip the extra pass.
+    let flow_openers = text.bytes().filter(|b| matches!(b, b'[' | b'{')).count();
+    if flow_openers > MAX_YAML_DEPTH
+        && let Some((line, column)) = nesting_too_deep(text, MAX_YAML_DEPTH)
+    {
         let mut err = InputError::new(
             InputErrorKind::Syntax,
             source,
