@@ -47,11 +47,12 @@ pub fn route<'r>(
 ) -> (Option<usize>, Option<RouteView<'r>>) {
     let decision = router.route(request);
     // Slot 0 is the one 404; the router's numbered answers follow. Anything else (a rejection, an
-    // ingress-nginx redirect or split) depends on the request and is converted each time.
+    // ingress-nginx redirect, split or rewritten path) depends on the request and is converted
+    // each time.
     let slot = match decision.answer() {
-        Some(answer) => Some(1 + answer),
+        Some(answer) if decision.upstream_path().is_none() => Some(1 + answer),
         None if decision.via() == Via::None => Some(0),
-        None => None,
+        _ => None,
     };
     let cached = slot.is_some_and(known);
     (slot, (!cached).then(|| RouteView::new(&decision)))

@@ -205,6 +205,10 @@ function report_with_source(r, source) {
   assert.equal(rewrite.upstreamPath, "/users?page=2");
   assert.equal(rewrite.redirect, undefined);
   assert.equal(rewrite.split, undefined);
+  // The same rule for another path: the rewritten path is the request's own, never a view cached
+  // from the rule's first request.
+  assert.equal(nginx.route("https://regex.example.com/api/orders/7").upstreamPath, "/orders/7");
+  assert.equal(nginx.route({ host: "regex.example.com", path: "/api/x", scheme: "https" }).upstreamPath, "/x");
   // The specification has no regexes: the literal path does not match, `/` does, nothing is rewritten.
   const literal = spec.route("https://regex.example.com/api/users?page=2");
   assert.deepEqual([literal.backend, literal.matched.path, literal.upstreamPath], [svc("web", 80), "/", undefined]);
