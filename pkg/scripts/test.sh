@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make test-pkg` (after `make pkg`): the bindings in Node and headless Chromium, the packed
-# tarball as a user installs it (Node ESM, tsc --strict), an esbuild bundle and the element in
-# headless Chromium, memory over 10 000 compile/free cycles, and a trap contained (a test build).
+# tarball as a user installs it (Node ESM, tsc --strict), esbuild, Vite and webpack bundles and the
+# element in headless Chromium, memory over 10 000 compile/free cycles, and a trap contained (a test build).
 source "$(dirname "$0")/tools.sh"
 ensure_wasm_target
 ensure_wasm_bindgen
@@ -53,3 +53,6 @@ cp test/consumer.mjs test/nginx.yaml test/usage.ts test/must-fail.ts test/tsconf
 
 echo "== browser: esbuild bundle, <ingress-route-demo> and a trap in headless Chromium"
 node test/browser.mjs "$work"
+
+echo "== bundlers: Vite and webpack production builds of the tarball in headless Chromium"
+node test/bundlers.mjs "$work"
