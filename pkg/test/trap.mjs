@@ -25,4 +25,29 @@ for (let turn = 0; turn < 5; turn++) {
 process.off("uncaughtException", record);
 assert.equal(uncaught, null, `an error after collecting a dead instance's routers: ${uncaught}`);
 assert.equal(pkg.compile(yaml).route("http://any/").via, "defaultBackend");
+
+// Where synchronous instantiation is refused (simulated), the module is instantiated in the
+// background: calls until then throw a clear "internal" error, then work.
+const Instance = WebAssembly.Instance;
+WebAssembly.Instance = function () {
+  throw new RangeError("synchronous instantiation refused (simulated)");
+};
+try {
+  assert.throws(() => instance.run("__panicForTest", (glue) => glue.__panicForTest()), (e) => e.kind === "internal");
+} finally {
+  WebAssembly.Instance = Instance;
+}
+assert.throws(() => pkg.compile(yaml), (e) => e instanceof pkg.IngressRouterError && e.kind === "internal" && /try again in a moment/.test(e.message));
+let waited = 0;
+for (; waited < 500; waited++) {
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  try {
+    pkg.compile(yaml);
+    break;
+  } catch (e) {
+    assert.equal(e.kind, "internal");
+  }
+}
+assert.equal(pkg.compile(yaml).route("http://any/").via, "defaultBackend", "instantiated in the background");
+console.log(`instantiated in the background when synchronous instantiation is refused (within ${(waited + 1) * 10} ms): ok`);
 console.log("trap test (Node): ok");
