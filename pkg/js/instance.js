@@ -31,7 +31,7 @@ export async function start(url) {
 }
 
 /** The live instance, for a new call of `op`. */
-export function live(op) {
+function live(op) {
   if (current) return current;
   throw new IngressRouterError(
     broken
@@ -64,8 +64,8 @@ export function contained(instance, op, e) {
   }
   return new IngressRouterError(
     `ingress-router: ${op}() failed inside the WebAssembly module (${e}). This is a bug in ingress-router: ` +
-      "please report it with the input that caused it. The module has been instantiated again: " +
-      "routers compiled before are lost (compile again); other calls work.",
+      "please report it with the input that caused it. The WebAssembly instance is replaced by a fresh one: " +
+      "routers compiled before are lost (compile again); new calls work.",
     { kind: "internal", cause: e },
   );
 }
