@@ -502,7 +502,10 @@ export type ErrorKind =
   | "load"
   /** `globalThis.crypto.getRandomValues` is missing (the table's hash seed comes from it). */
   | "environment"
-  | "internal";
+  /** A bug in ingress-router: the WebAssembly module trapped (a Rust panic) or could not convert a result. After a trap the module is instantiated again. */
+  | "internal"
+  /** The Router was compiled before the WebAssembly module trapped (an "internal" error): compile again. */
+  | "lost";
 
 /** Every error the package throws. */
 export declare class IngressRouterError extends Error {

@@ -1,70 +1,115 @@
-// The public API over the wasm-bindgen glue: the glue's functions as they are, the error class
-// registered with the module, and use-after-free turned into an IngressRouterError.
-import {
-  compile,
-  validate,
-  ingressStatus,
-  serviceStatus,
-  Router,
-  setErrorClass,
-  version as wasmVersion,
-} from "./ingress_router.js";
+// The public API over the wasm-bindgen glue: every call runs on the live instance (instance.js),
+// a trap is turned into an IngressRouterError, and a Router keeps the instance it was compiled in.
 import { IngressRouterError } from "./error.js";
+import { contained, lost, run } from "./instance.js";
 
-export { compile, validate, ingressStatus, serviceStatus, Router, IngressRouterError };
+export { IngressRouterError };
 
 /** The package version (the Rust crates' version), set once the module is ready. */
 export let version = "";
 
-// A freed router has a null pointer; calling into Rust with it would be a plain Error.
-function guard(name) {
-  const method = Router.prototype[name];
-  Router.prototype[name] = function (request) {
-    if (!this.__wbg_ptr) throw freed();
-    return method.call(this, request);
-  };
+export function compile(manifests, options) {
+  return run("compile", (glue, instance) => new Router(made, glue.compile(manifests, options), instance));
 }
+export function validate(manifests, options) {
+  return run("validate", (glue) => glue.validate(manifests, options));
+}
+export function ingressStatus(manifests, publishService, options) {
+  return run("ingressStatus", (glue) => glue.ingressStatus(manifests, publishService, options));
+}
+export function serviceStatus(manifests, service) {
+  return run("serviceStatus", (glue) => glue.serviceStatus(manifests, service));
+}
+
+const made = Symbol("made by compile()");
+
+/** A compiled routing table: the glue's Router, in the instance that made it. */
+export class Router {
+  #router;
+  #instance;
+
+  constructor(key, router, instance) {
+    if (key !== made) throw new TypeError("ingress-router: a Router is made by compile()");
+    this.#router = router;
+    this.#instance = instance;
+  }
+
+  // The glue's router, or the error that says why it cannot be used.
+  #use() {
+    if (!this.#instance.live) throw lost();
+    if (!this.#router) throw freed();
+    return this.#router;
+  }
+
+  route(request) {
+    const router = this.#use();
+    // route({host, path}) hands the two strings over directly: reading the object from Rust costs
+    // more than the lookup. Anything else (URLs, scheme, method, headers, bad input) takes the general path.
+    const parts =
+      typeof request === "object" &&
+      request !== null &&
+      typeof request.host === "string" &&
+      typeof request.path === "string" &&
+      request.scheme === undefined &&
+      request.method === undefined &&
+      request.headers === undefined;
+    try {
+      return parts ? router.routeParts(request.host, request.path) : router.route(request);
+    } catch (e) {
+      throw contained(this.#instance, "route", e);
+    }
+  }
+
+  explain(request) {
+    const router = this.#use();
+    try {
+      return router.explain(request);
+    } catch (e) {
+      throw contained(this.#instance, "explain", e);
+    }
+  }
+
+  table() {
+    const router = this.#use();
+    try {
+      return router.table();
+    } catch (e) {
+      throw contained(this.#instance, "table", e);
+    }
+  }
+
+  get diagnostics() {
+    const router = this.#use();
+    try {
+      return router.diagnostics;
+    } catch (e) {
+      throw contained(this.#instance, "diagnostics", e);
+    }
+  }
+
+  /** Frees the table now; twice is harmless. A lost router's instance is never called again. */
+  free() {
+    const router = this.#router;
+    if (!router) return;
+    this.#router = null;
+    if (!this.#instance.live) {
+      router.__destroy_into_raw(); // forgets the pointer (no call into the dead instance)
+      return;
+    }
+    try {
+      router.free();
+    } catch (e) {
+      throw contained(this.#instance, "free", e);
+    }
+  }
+}
+if (Symbol.dispose) Router.prototype[Symbol.dispose] = Router.prototype.free;
+
 function freed() {
   return new IngressRouterError("this Router was freed (free() or `using`): compile again", { kind: "freed" });
 }
-for (const name of ["explain", "table"]) guard(name);
-// route({host, path}) hands the two strings over directly: reading the object from Rust costs
-// more than the lookup. Anything else (URLs, scheme, method, headers, bad input) takes the general path.
-const route = Router.prototype.route;
-const routeParts = Router.prototype.routeParts;
-Router.prototype.route = function (request) {
-  if (!this.__wbg_ptr) throw freed();
-  if (
-    typeof request === "object" &&
-    request !== null &&
-    typeof request.host === "string" &&
-    typeof request.path === "string" &&
-    request.scheme === undefined &&
-    request.method === undefined &&
-    request.headers === undefined
-  ) {
-    return routeParts.call(this, request.host, request.path);
-  }
-  return route.call(this, request);
-};
-delete Router.prototype.routeParts;
-const diagnostics = Object.getOwnPropertyDescriptor(Router.prototype, "diagnostics");
-Object.defineProperty(Router.prototype, "diagnostics", {
-  ...diagnostics,
-  get() {
-    if (!this.__wbg_ptr) throw freed();
-    return diagnostics.get.call(this);
-  },
-});
-const free = Router.prototype.free;
-// free() twice is harmless.
-Router.prototype.free = function () {
-  if (this.__wbg_ptr) free.call(this);
-};
-if (Symbol.dispose) Router.prototype[Symbol.dispose] = Router.prototype.free;
 
 /** Called by the entry once the WebAssembly module is instantiated. */
 export function ready() {
-  setErrorClass(IngressRouterError);
-  version = wasmVersion();
+  version = run("version", (glue) => glue.version());
 }

@@ -103,7 +103,10 @@ export class IngressRouteDemo extends HTMLElement {
     try {
       this.#show(this.#router.explain(url));
     } catch (error) {
-      this.#fail(error);
+      // The router was lost to an internal error elsewhere (the module was instantiated again):
+      // compile the manifests again rather than show it.
+      if (error?.kind === "lost" && this.#text !== null) this.#compile(url);
+      else this.#fail(error);
     }
   }
 

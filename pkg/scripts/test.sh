@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make test-pkg` (after `make pkg`): the bindings in Node and headless Chromium, the packed
-# tarball as a user installs it (Node ESM, tsc --strict), an esbuild bundle and the element in
-# headless Chromium, and memory over 10 000 compile/free cycles.
+# tarball as a user installs it (Node ESM, tsc --strict), esbuild, Vite and webpack bundles and the
+# element in headless Chromium, memory over 10 000 compile/free cycles, and a trap contained (a test build).
 source "$(dirname "$0")/tools.sh"
 ensure_wasm_target
 ensure_wasm_bindgen
@@ -19,11 +19,18 @@ CHROMEDRIVER=/usr/bin/chromedriver CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wa
 echo "== memory: 10 000 compile/free cycles"
 node --expose-gc test/memory.mjs
 
-echo "== consumer: npm pack, install the tarball, Node ESM, tsc --strict"
-cargo build --locked -p ingress-router --features cli --bin ingress-router
-cli=$(cargo metadata --format-version 1 --no-deps | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).target_directory))')/debug/ingress-router
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+
+echo "== a trap in the wasm is contained and the package recovers (a test build with the test-trap feature)"
+if grep -q __panicForTest dist/ingress_router.js; then echo "the package has the test-only __panicForTest"; exit 1; fi
+cargo build --locked -p ingress-router-wasm --lib --target wasm32-unknown-unknown --features test-trap
+assemble_dist "$(target_dir)/wasm32-unknown-unknown/debug/ingress_router_wasm.wasm" "$work/trap"
+node --expose-gc test/trap.mjs "$work/trap" 2> "$work/trap.log" || { cat "$work/trap.log"; exit 1; }
+
+echo "== consumer: npm pack, install the tarball, Node ESM, tsc --strict"
+cargo build --locked -p ingress-router --features cli --bin ingress-router
+cli=$(target_dir)/debug/ingress-router
 tarball=$(npm pack --silent --pack-destination "$work")
 tar -tzf "$work/$tarball" > "$work/files.txt"
 grep -qx package/LICENSE "$work/files.txt" || { echo "the tarball has no LICENSE"; exit 1; }
@@ -44,5 +51,8 @@ cp test/consumer.mjs test/nginx.yaml test/usage.ts test/must-fail.ts test/tsconf
   echo "tsc --strict: must-fail.ts is refused as it should be"
 )
 
-echo "== browser: esbuild bundle and <ingress-route-demo> in headless Chromium"
+echo "== browser: esbuild bundle, <ingress-route-demo> and a trap in headless Chromium"
 node test/browser.mjs "$work"
+
+echo "== bundlers: Vite and webpack production builds of the tarball in headless Chromium"
+node test/bundlers.mjs "$work"

@@ -34,3 +34,20 @@ ensure_chromium() {
   $sudo apt-get update
   $sudo apt-get install -y chromium chromium-driver
 }
+
+# A package folder from a .wasm built by cargo: wasm-bindgen's glue rewritten as a factory
+# (scripts/glue.mjs: the module can be instantiated again after a trap), and the entries.
+assemble_dist() {
+  local wasm=$1 out=$2
+  rm -rf "$out"
+  mkdir -p "$out"
+  wasm-bindgen --target web --no-typescript --out-dir "$out" --out-name ingress_router "$wasm"
+  node "$PKG/scripts/glue.mjs" "$out/ingress_router.js" "$out/ingress_router.js"
+  cp "$PKG"/js/* "$out/"
+}
+
+# The cargo target directory (the worktree's, or CARGO_TARGET_DIR).
+target_dir() {
+  (cd "$PKG" && cargo metadata --format-version 1 --no-deps) |
+    node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).target_directory))'
+}

@@ -38,6 +38,14 @@ pub fn version() -> String {
     engine::version().into()
 }
 
+/// A Rust panic on purpose (a wasm trap), for the test build only: `pkg/test/trap.mjs` checks that
+/// the JavaScript layer turns it into an error and instantiates the module again.
+#[cfg(feature = "test-trap")]
+#[wasm_bindgen(js_name = __panicForTest)]
+pub fn panic_for_test() {
+    panic!("a panic on purpose (the test-trap feature)");
+}
+
 /// A compiled routing table.
 #[wasm_bindgen]
 pub struct Router {

@@ -1,6 +1,7 @@
-// esbuild bundles a page that imports the package; it and a plain page with <ingress-route-demo>
-// run in headless Chromium (Debian's, through playwright-core). Argument: the consumer project
-// (the packed package installed in node_modules, shop.yaml and nginx.yaml beside it).
+// esbuild bundles a page that imports the package; it, a plain page with <ingress-route-demo> and
+// a trap contained (test/trap/scenario.js) run in headless Chromium (Debian's, through
+// playwright-core). Argument: the consumer project (the packed package installed in node_modules,
+// shop.yaml and nginx.yaml beside it, the test-trap build of the package in trap/).
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { copyFileSync, cpSync, mkdirSync, readFileSync } from "node:fs";
@@ -13,6 +14,8 @@ const here = new URL("./browser/", import.meta.url);
 cpSync(new URL("bundle.html", here), join(root, "bundle.html"));
 cpSync(new URL("element.html", here), join(root, "element.html"));
 cpSync(new URL("app.js", here), join(root, "app.js"));
+cpSync(new URL("trap.html", here), join(root, "trap.html"));
+cpSync(new URL("./trap/scenario.js", import.meta.url), join(root, "trap-scenario.js"));
 mkdirSync(join(root, "out"), { recursive: true });
 await build({ entryPoints: [join(root, "app.js")], bundle: true, format: "esm", platform: "browser", outfile: join(root, "out/app.js"), absWorkingDir: root, logLevel: "warning" });
 // esbuild leaves `new URL("ingress_router_bg.wasm", import.meta.url)` alone: the .wasm goes beside the bundle.
@@ -39,7 +42,8 @@ try {
   const page = await browser.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
-  page.on("console", (m) => m.type() === "error" && console.error(`[page] ${m.text()}`));
+  // (the trap page's panic on purpose is logged by the panic hook: expected, not shown)
+  page.on("console", (m) => m.type() === "error" && !/a panic on purpose/.test(m.text()) && console.error(`[page] ${m.text()}`));
 
   // ---- the esbuild bundle
   await page.goto(`${base}/bundle.html`);
@@ -133,6 +137,19 @@ try {
   assert.match(await page.locator("#badprofile").getByRole("alert").textContent(), /unknown profile "nginx"/);
   assert.deepEqual(errors, []);
   console.log("<ingress-route-demo profile> in Chromium (ingress-nginx, spec, unknown): ok");
+
+  // ---- a trap in the wasm (the test build): contained, and a fresh instance, synchronously, twice
+  await page.goto(`${base}/trap.html`);
+  await page.waitForFunction(() => window.trapResult, null, { timeout: 30_000 }).catch((e) => {
+    throw new Error(`the trap page gave no result (${errors.join("; ") || e.message})`);
+  });
+  const trapped = await page.evaluate(() => window.trapResult);
+  assert.equal(trapped.error, undefined);
+  assert.equal(trapped.seen.length, 2);
+  // <ingress-route-demo> compiled before the traps: its router was lost, it compiled again.
+  assert.deepEqual(trapped.element, ["web:80", "cart-api:8080", null]);
+  assert.deepEqual(errors, []);
+  console.log("a trap in Chromium: contained, recovered twice: ok");
 } finally {
   await browser.close();
   server.close();
