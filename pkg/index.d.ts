@@ -362,6 +362,14 @@ export interface ValidationReport {
   ok: boolean;
 }
 
+/** `Router.validate`'s options: the router's own compile options apply. */
+export interface RouterValidateOptions {
+  /** Warnings fail too. */
+  strict?: boolean;
+  /** The stored versions: an Ingress found there (by namespace and name) is validated as an update. */
+  update?: Manifests;
+}
+
 export interface ValidateOptions extends CompileOptions {
   /** Warnings fail too. */
   strict?: boolean;
@@ -473,6 +481,11 @@ export declare class Router {
   table(): Table;
   /** What compiling found wrong or worth knowing. */
   readonly diagnostics: Diagnostic[];
+  /**
+   * `validate()` of the manifests and options this router was compiled from, without reading the
+   * manifests again (the same report as `validate(manifests, {...compileOptions, strict, update})`).
+   */
+  validate(options?: RouterValidateOptions): ValidationReport;
   /** Releases the table's memory now; calling it twice is harmless, any other call afterwards throws. */
   free(): void;
   [Symbol.dispose](): void;

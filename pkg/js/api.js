@@ -78,6 +78,15 @@ export class Router {
     }
   }
 
+  validate(options) {
+    const router = this.#use();
+    try {
+      return router.validate(options);
+    } catch (e) {
+      throw contained(this.#instance, "validate", e);
+    }
+  }
+
   get diagnostics() {
     const router = this.#use();
     try {

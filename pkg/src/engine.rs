@@ -79,6 +79,11 @@ pub fn url(url: &str) -> Result<Request<'_>, Failure> {
 pub fn validate(input: &Input, text: &str, stored: &[Object], options: &CompileOptions, seed: u64) -> ValidationReport {
     let objects: Vec<Object> = input.objects.iter().map(|o| o.object.clone()).collect();
     let (_, diagnostics) = compile(&objects, options, seed);
+    validation(input, text, stored, diagnostics)
+}
+
+/// `validate --json` for `input` whose table's `diagnostics` are known (a compiled router's).
+pub fn validation(input: &Input, text: &str, stored: &[Object], diagnostics: Vec<Diagnostic>) -> ValidationReport {
     let stored: Vec<&Ingress> = stored
         .iter()
         .filter_map(|o| match o {

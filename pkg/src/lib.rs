@@ -51,15 +51,18 @@ pub fn panic_for_test() {
 pub struct Router {
     router: CoreRouter,
     diagnostics: Vec<Diagnostic>,
+    /// The manifests as read, and their text: `validate()` reports on them without reading again.
+    input: Input,
+    text: String,
     /// Each distinct decision, converted to a frozen JavaScript object the first time it is
     /// answered and shared afterwards (converting costs far more than routing).
     decisions: RefCell<Vec<Option<JsValue>>>,
 }
 
 impl Router {
-    fn new(router: CoreRouter, diagnostics: Vec<Diagnostic>) -> Self {
+    fn new(router: CoreRouter, diagnostics: Vec<Diagnostic>, input: Input, text: String) -> Self {
         let decisions = RefCell::new(vec![None; engine::answers(&router)]);
-        Router { router, diagnostics, decisions }
+        Router { router, diagnostics, input, text, decisions }
     }
 
     fn decide(&self, request: &Request<'_>) -> Result<JsValue, Failure> {
@@ -111,6 +114,21 @@ impl Router {
         Ok(to_js(&engine::table(&self.router))?)
     }
 
+    /// `validate()` of the manifests and options this router was compiled from, without reading
+    /// them again; `options` holds only `strict` and `update`.
+    pub fn validate(&self, options: JsValue) -> Result<JsValue, JsValue> {
+        let (strict, update, rest) = validation_options(&options)?;
+        if let Some(key) = rest.first() {
+            return Err(Failure::new(
+                "options",
+                format!("options: unknown option {key:?}: a router validates with the options it was compiled with; expected strict or update"),
+            )
+            .into());
+        }
+        let report = engine::validation(&self.input, &self.text, &update, self.diagnostics.clone());
+        Ok(to_js(&Validation { input_errors: [], ok: report.passes(strict), report })?)
+    }
+
     /// What compiling found wrong or worth knowing.
     #[wasm_bindgen(getter)]
     pub fn diagnostics(&self) -> Result<JsValue, JsValue> {
@@ -122,28 +140,40 @@ impl Router {
 #[wasm_bindgen]
 pub fn compile(manifests: JsValue, options: JsValue) -> Result<Router, JsValue> {
     let options = compile_options(&options)?;
-    let (input, _) = read_manifests(&manifests)?;
+    let (input, text) = read_manifests(&manifests)?;
     let objects = objects(&input);
     let (router, diagnostics) = engine::compile(&objects, &options, seed()?);
-    Ok(Router::new(router, diagnostics))
+    Ok(Router::new(router, diagnostics, input, text))
 }
 
 /// The apiserver's answer for every Ingress and IngressClass, then the diagnostics (`validate --json`).
 #[wasm_bindgen]
 pub fn validate(manifests: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    // `strict` and `update` are this call's own; the rest are compile options.
-    let (strict, update, rest) = if options.is_object() {
-        let rest = js_sys::Object::assign(&js_sys::Object::new(), options.unchecked_ref());
-        let take = |name: &str| {
-            let value = js_sys::Reflect::get(&rest, &name.into()).unwrap_or(JsValue::UNDEFINED);
-            let _ = js_sys::Reflect::delete_property(&rest, &name.into());
-            value
-        };
-        let (strict, update) = (take("strict"), take("update"));
-        (strict, update, JsValue::from(rest))
+    let (strict, update, rest) = validation_options(&options)?;
+    // The rest are compile options.
+    let compile = if options.is_object() {
+        let rest_object = js_sys::Object::new();
+        for key in &rest {
+            let value = js_sys::Reflect::get(&options, &key.into()).unwrap_or(JsValue::UNDEFINED);
+            let _ = js_sys::Reflect::set(&rest_object, &key.into(), &value);
+        }
+        compile_options(&rest_object.into())?
     } else {
-        (JsValue::UNDEFINED, JsValue::UNDEFINED, options)
+        compile_options(&options)?
     };
+    let (input, text) = read_manifests(&manifests)?;
+    let report = engine::validate(&input, &text, &update, &compile, seed()?);
+    Ok(to_js(&Validation { input_errors: [], ok: report.passes(strict), report })?)
+}
+
+/// `validate`'s own options: `strict` (a boolean), `update` (the stored objects, read as
+/// manifests), and the names of the other keys.
+fn validation_options(options: &JsValue) -> Result<(bool, Vec<Object>, Vec<String>), Failure> {
+    if !options.is_object() {
+        return Ok((false, Vec::new(), Vec::new()));
+    }
+    let get = |name: &str| js_sys::Reflect::get(options, &name.into()).unwrap_or(JsValue::UNDEFINED);
+    let (strict, update) = (get("strict"), get("update"));
     let strict = match strict.as_bool() {
         Some(strict) => strict,
         None if strict.is_undefined() => false,
@@ -151,16 +181,17 @@ pub fn validate(manifests: JsValue, options: JsValue) -> Result<JsValue, JsValue
             return Err(Failure::new(
                 "options",
                 format!("options.strict must be a boolean, not {}", describe(&strict)),
-            )
-            .into());
+            ));
         }
     };
-    let compile = compile_options(&rest)?;
-    let (input, text) = read_manifests(&manifests)?;
     let stored =
         if update.is_null() || update.is_undefined() { Vec::new() } else { objects(&read_manifests(&update)?.0) };
-    let report = engine::validate(&input, &text, &stored, &compile, seed()?);
-    Ok(to_js(&Validation { input_errors: [], ok: report.passes(strict), report })?)
+    let rest = js_sys::Object::keys(options.unchecked_ref::<js_sys::Object>())
+        .iter()
+        .filter_map(|key| key.as_string())
+        .filter(|key| key != "strict" && key != "update")
+        .collect();
+    Ok((strict, stored, rest))
 }
 
 /// `validate --json`, and whether it passes (the CLI's exit code 0).

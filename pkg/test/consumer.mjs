@@ -80,6 +80,17 @@ assert.equal(valid.ok, true);
 assert.equal(validate(shop, { strict: true }).ok, valid.summary.warnings === 0);
 outputs.validationStrict = validate(shop, { strict: true, update: shop });
 assert.ok(outputs.validationStrict.objects.some((o) => o.operation === "update"));
+// A router validates what it was compiled from, with its own options: the same report as
+// validate() reading the manifests again.
+for (const [manifests, options] of [[invalid, {}], [shop, { ingressClass: "nginx" }], [shop, { profile: "ingress-nginx" }]]) {
+  const compiled = compile(manifests, options);
+  assert.deepEqual(compiled.validate(), validate(manifests, options));
+  assert.deepEqual(compiled.validate({ strict: true, update: shop }), validate(manifests, { ...options, strict: true, update: shop }));
+  compiled.free();
+}
+assert.equal(compile(invalid).validate().objects.find((o) => o.name === "checkout").errors[0].line, 14);
+throws(() => compile(shop).validate({ ingressClass: "nginx" }), "options");
+throws(() => compile(shop).validate({ strict: "yes" }), "options");
 
 // ---- status reports
 const status = ingressStatus(shop, "ingress-nginx/ingress-nginx-controller", { ingressClass: "nginx" });

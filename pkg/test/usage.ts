@@ -52,6 +52,8 @@ nginx.free();
   scoped.route("http://a/");
 }
 const report: ValidationReport = validate(yaml, { strict: true, update: yaml, ingressClass: "nginx" });
+const compiledReport: ValidationReport = compile(yaml, { ingressClass: "nginx" }).validate({ strict: true, update: yaml });
+compiledReport.ok satisfies boolean;
 report.objects.flatMap((o) => o.errors.map((e) => `${e.line ?? "?"}:${e.column ?? "?"} ${e.message}`));
 const status: StatusReport = ingressStatus(yaml, "ns/name", { ingressClass: "nginx" });
 status.ingresses.map((i) => (i.update.action === "put" ? `${i.update.method} ${i.update.path}` : i.update.action));

@@ -91,7 +91,7 @@ function showAllProblems(problems) {
 /**
  * Manifests or options changed: compile, validate, and redraw everything. While the person types
  * (`soon`; also when the page opens), the decision, the picture and the table are redrawn at once
- * and the validation (the package reads the manifests again for it) right after, unless the next
+ * and the validation (the router's: no second read of the manifests) right after, unless the next
  * keystroke comes first; the status panel, which reads them twice more, a moment later.
  */
 function recompile({ soon = false } = {}) {
@@ -163,7 +163,8 @@ function refreshProblems() {
     problems.push(place.input(compileError));
   } else {
     try {
-      report = validate(state.manifests);
+      // The router validates what it was compiled from: the manifests are not read again.
+      report = router ? router.validate() : validate(state.manifests);
     } catch (error) {
       problems.push(place.input(error));
     }
