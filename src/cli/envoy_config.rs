@@ -266,7 +266,8 @@ fn bootstrap(
     let hcm = json!({
         "@type": "type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager",
         "stat_prefix": "ingress",
-        // Route on the path the backend will see (SEMANTICS: paths and security inside a proxy).
+        // Route on the path the backend will see: `/public/../admin` must not reach another backend
+        // than `/admin` does.
         "normalize_path": true,
         "merge_slashes": true,
         "path_with_escaped_slashes_action": escaped,
