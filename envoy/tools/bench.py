@@ -8,7 +8,7 @@ routing by header costs in Envoy itself, so the filter's own share can be told a
 
 On a shared 2-core machine absolute numbers move; compare the ratios, measured side by side.
 
-Usage: bench.py --wasm FILTER.wasm --noop-wasm NOOP.wasm [--rounds 5] [--seconds 4]
+Usage: bench.py --wasm FILTER.wasm --noop-wasm NOOP.wasm [--rounds 5] [--seconds 4] [--nginx]
 """
 
 import argparse
@@ -91,7 +91,7 @@ def variants(manifest, wasm, noop_wasm, upstream, others=()):
     builds = {"native": wasm, "noop": noop_wasm, "noop-header": noop_wasm, "filter": wasm, **dict(others)}
     for name, build in builds.items():
         port, admin = free_port(), free_port()
-        extra = ["--native"] if name == "native" else []
+        extra = {"native": ["--native"], "ingress-nginx": ["--profile", "ingress-nginx"]}.get(name, [])
         config = harness.envoy_config([manifest], build, port, admin, upstream, extra)
         if name == "noop" or name.startswith("fixed-"):
             # The same filter plumbing and one fixed route: what any proxy-wasm filter costs.
@@ -138,8 +138,12 @@ def main():
     parser.add_argument("--also", action="append", default=[], metavar="NAME=WASM",
                         help="another build of the filter to measure alongside (experiments); a NAME "
                              "starting with fixed- gets the no-op filter's fixed route")
+    parser.add_argument("--nginx", action="store_true",
+                        help="also the filter with the ingress-nginx profile (front named ingress-nginx)")
     args = parser.parse_args()
     wasm, noop = os.path.abspath(args.wasm), os.path.abspath(args.noop_wasm)
+    if args.nginx:
+        args.also.append(f"ingress-nginx={wasm}")
     workdir = tempfile.mkdtemp(prefix="ingress-router-bench-")
     envoys = Envoys()
     lines, memory = [], {}
