@@ -93,6 +93,9 @@ pub enum Rejection {
     /// nginx refuses the URI (a bad `%` escape, `..` above the root, not starting with `/`):
     /// 400 Bad Request (the ingress-nginx profile).
     InvalidUri,
+    /// The path holds a NUL byte (raw or `%00`), which the proxy's path normalisation refuses
+    /// (Envoy's `normalize_path`): 400 Bad Request.
+    InvalidPath,
 }
 
 impl Rejection {
@@ -101,7 +104,7 @@ impl Rejection {
         match self {
             Rejection::EscapedSlash => 400,
             Rejection::PathTooLong => 414,
-            Rejection::InvalidUri => 400,
+            Rejection::InvalidUri | Rejection::InvalidPath => 400,
         }
     }
 }
@@ -117,6 +120,7 @@ impl Rejection {
             }
             Rejection::PathTooLong => "the path is too long to normalise",
             Rejection::InvalidUri => "nginx refuses the URI: a bad '%' escape, '..' above the root, or no leading '/'",
+            Rejection::InvalidPath => "the path contains a NUL byte (raw or %00), which path normalisation refuses",
         }
     }
 }

@@ -16,7 +16,9 @@ pub const MAX_NORMALIZED_PATH: usize = 8192;
 /// Which normalisations to apply (all off: the raw path, as the specification routes it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct PathNormalization {
-    /// RFC 3986: decode percent-encoded unreserved characters and remove `.`/`..` segments.
+    /// Envoy's `normalize_path` (Chromium's path canonicalisation): `\` becomes `/`, escapes of
+    /// unreserved characters are decoded, characters a path may not hold are escaped, and `.`/`..`
+    /// segments are removed.
     pub(crate) normalize_path: bool,
     /// Collapse runs of `/` into one.
     pub(crate) merge_slashes: bool,
@@ -41,7 +43,10 @@ impl PathNormalization {
     pub(crate) fn may_change(&self, path: &[u8]) -> bool {
         let escapes = self.normalize_path || self.escaped_slashes != EscapedSlashes::KeepUnchanged;
         (escapes && memchr::memchr(b'%', path).is_some())
-            || (self.normalize_path && (path.first() == Some(&b'.') || memchr::memmem::find(path, b"/.").is_some()))
+            || (self.normalize_path
+                && (path.first() == Some(&b'.')
+                    || memchr::memmem::find(path, b"/.").is_some()
+                    || path.iter().any(|&b| b == b'\\' || b == 0 || escaped_in_path(b))))
             || (self.merge_slashes && memchr::memmem::find(path, b"//").is_some())
     }
 }
@@ -57,9 +62,16 @@ pub(crate) fn normalize<'b>(
     if !how.may_change(path) {
         return Ok(path);
     }
-    let Some(out) = buf.get_mut(..path.len()) else { return Err(Rejection::PathTooLong) };
-    out.copy_from_slice(path);
-    let mut len = path.len();
+    // Escaping is the one step that lengthens the path: it goes first, from `path` into `buf`;
+    // every later step works in place.
+    let mut len = if how.normalize_path {
+        canonicalize(path, buf)?
+    } else {
+        let Some(out) = buf.get_mut(..path.len()) else { return Err(Rejection::PathTooLong) };
+        out.copy_from_slice(path);
+        path.len()
+    };
+    let out = &mut buf[..len];
     match how.escaped_slashes {
         EscapedSlashes::KeepUnchanged => {}
         EscapedSlashes::RejectRequest if has_escaped_slash(out) => return Err(Rejection::EscapedSlash),
@@ -67,7 +79,6 @@ pub(crate) fn normalize<'b>(
         EscapedSlashes::UnescapeAndForward | EscapedSlashes::UnescapeAndRedirect => len = unescape_slashes(out),
     }
     if how.normalize_path {
-        len = decode_unreserved(&mut out[..len]);
         len = remove_dot_segments(&mut out[..len]);
     }
     if how.merge_slashes {
@@ -106,31 +117,97 @@ fn hex(b: u8) -> Option<u8> {
     (b as char).to_digit(16).map(|d| d as u8)
 }
 
-/// Decodes `%XX` where XX is an unreserved character (RFC 3986 section 6.2.2.2) and uppercases
-/// other escapes, in place; returns the new length.
-fn decode_unreserved(path: &mut [u8]) -> usize {
-    let (mut read, mut write) = (0, 0);
+/// A byte Chromium's path canonicalisation escapes as `%XX`: controls, space, `"`, `#`, `<`, `>`,
+/// `?`, `^`, `` ` ``, `{`, `|`, `}`, DEL and every non-ASCII byte (NUL is refused instead).
+fn escaped_in_path(b: u8) -> bool {
+    matches!(b, 0x01..=0x20 | b'"' | b'#' | b'<' | b'>' | b'?' | b'^' | b'`' | b'{' | b'|' | b'}' | 0x7f..)
+}
+
+/// A character an escape of which Chromium decodes: the unreserved ones (RFC 3986 section 2.3).
+fn unreserved(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"-._~".contains(&b)
+}
+
+const HEX: &[u8; 16] = b"0123456789ABCDEF";
+
+/// Envoy's `normalize_path` before dot segments (Chromium's `DoPartialPath`), from `path` into
+/// `out`: `\` becomes `/`; `%XX` of an unreserved character is decoded, any other valid escape is
+/// kept exactly (case included), a `%` starting no valid escape is kept; the bytes of
+/// [`escaped_in_path`] are escaped in upper case; a NUL, raw or escaped, refuses the path. As in
+/// Chromium, a decoded character that turns an earlier lone `%` into a valid escape (`%%30%30`)
+/// has that `%` written `%25`. Returns the length written.
+fn canonicalize(path: &[u8], out: &mut [u8; MAX_NORMALIZED_PATH]) -> Result<usize, Rejection> {
+    let mut len = 0;
+    // Where the last `%` that started no valid escape was written.
+    let mut lone_percent: Option<usize> = None;
+    let push = |out: &mut [u8; MAX_NORMALIZED_PATH], len: &mut usize, bytes: &[u8]| {
+        let end = *len + bytes.len();
+        out.get_mut(*len..end).ok_or(Rejection::PathTooLong)?.copy_from_slice(bytes);
+        *len = end;
+        Ok::<(), Rejection>(())
+    };
+    let mut read = 0;
     while read < path.len() {
-        if path[read] == b'%' && read + 2 < path.len() {
-            if let (Some(h), Some(l)) = (hex(path[read + 1]), hex(path[read + 2])) {
-                let c = h * 16 + l;
-                if c.is_ascii_alphanumeric() || b"-._~".contains(&c) {
-                    path[write] = c;
-                    write += 1;
-                } else {
-                    let (h, l) = (path[read + 1].to_ascii_uppercase(), path[read + 2].to_ascii_uppercase());
-                    path[write..write + 3].copy_from_slice(&[b'%', h, l]);
-                    write += 3;
-                }
-                read += 3;
-                continue;
-            }
-        }
-        path[write] = path[read];
-        write += 1;
+        let b = path[read];
         read += 1;
+        match b {
+            0 => return Err(Rejection::InvalidPath),
+            b'\\' => push(out, &mut len, b"/")?,
+            b'%' => match (path.get(read).copied().and_then(hex), path.get(read + 1).copied().and_then(hex)) {
+                (Some(h), Some(l)) => {
+                    let c = h * 16 + l;
+                    if c == 0 {
+                        return Err(Rejection::InvalidPath);
+                    }
+                    if unreserved(c) {
+                        push(out, &mut len, &[c])?;
+                        if let Some(p) = lone_percent.filter(|&p| p + 3 >= len) {
+                            fix_nested_escape(out, &mut len, p, path.get(read + 2).copied())?;
+                        }
+                    } else {
+                        push(out, &mut len, &path[read - 1..read + 2])?;
+                    }
+                    read += 2;
+                }
+                _ => {
+                    lone_percent = Some(len);
+                    push(out, &mut len, b"%")?;
+                }
+            },
+            b if escaped_in_path(b) => {
+                push(out, &mut len, &[b'%', HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]])?
+            }
+            b => push(out, &mut len, &[b])?,
+        }
     }
-    write
+    Ok(len)
+}
+
+/// Chromium's `CheckForNestedEscapes`: the output ends with a lone `%` at `percent` and one or two
+/// characters after it, the last just decoded. If they (with the next input character, when only
+/// one follows the `%`) now read as a valid escape, the `%` becomes `%25`.
+fn fix_nested_escape(
+    out: &mut [u8; MAX_NORMALIZED_PATH],
+    len: &mut usize,
+    percent: usize,
+    next: Option<u8>,
+) -> Result<(), Rejection> {
+    let after: [Option<u8>; 2] = if percent + 2 == *len {
+        [out.get(percent + 1).copied(), next.filter(u8::is_ascii)]
+    } else {
+        [out.get(percent + 1).copied(), out.get(percent + 2).copied()]
+    };
+    if let [Some(h), Some(l)] = after
+        && hex(h).is_some()
+        && hex(l).is_some()
+    {
+        let end = *len + 2;
+        let Some(region) = out.get_mut(percent + 1..end) else { return Err(Rejection::PathTooLong) };
+        region.copy_within(0..region.len() - 2, 2);
+        region[..2].copy_from_slice(b"25");
+        *len = end;
+    }
+    Ok(())
 }
 
 /// RFC 3986 section 5.2.4 on segments, in place; returns the new length. Each segment is written
@@ -231,10 +308,35 @@ mod tests {
 
     #[test]
     fn escapes_other_than_unreserved_stay() {
-        assert_eq!(n("/a%2fb", NORMALIZE), "/a%2Fb");
+        // Exactly as written, case included (Chromium: "in case the server is sensitive").
+        assert_eq!(n("/a%2fb", NORMALIZE), "/a%2fb");
+        assert_eq!(n("/a%7c%7Cb", NORMALIZE), "/a%7c%7Cb");
         assert_eq!(n("/a%zz", NORMALIZE), "/a%zz");
         assert_eq!(n("/a%", NORMALIZE), "/a%");
         assert_eq!(n("/a%4", NORMALIZE), "/a%4");
+    }
+
+    /// Envoy's `normalize_path` is Chromium's path canonicalisation: checked against what a real
+    /// Envoy forwarded for these paths (the stand-in backend's `%REQ(:PATH)%`).
+    #[test]
+    fn chromium_canonicalisation() {
+        assert_eq!(n("/something(/|$)(.*)", NORMALIZE), "/something(/%7C$)(.*)");
+        assert_eq!(n("/a b\"<>^`{|}", NORMALIZE), "/a%20b%22%3C%3E%5E%60%7B%7C%7D");
+        assert_eq!(n("/caf\u{e9}", NORMALIZE), "/caf%C3%A9");
+        assert_eq!(n("/a\\..\\admin", NORMALIZE), "/admin");
+        assert_eq!(n("/public\\%2e%2e\\admin", NORMALIZE), "/admin");
+        assert_eq!(n("/%41%7e%5F%2D", NORMALIZE), "/A~_-");
+        assert_eq!(n("/100%", NORMALIZE), "/100%");
+        assert_eq!(run("/a\0b", NORMALIZE), Err(Rejection::InvalidPath));
+        assert_eq!(run("/a%00b", NORMALIZE), Err(Rejection::InvalidPath));
+        // A decoded character that completes an earlier lone `%` into an escape: the `%` is
+        // written `%25` so that the result cannot be read differently a second time.
+        assert_eq!(n("/%%30%30", NORMALIZE), "/%2500");
+        assert_eq!(n("/%%300", NORMALIZE), "/%2500");
+        assert_eq!(n("/%x%30", NORMALIZE), "/%x0");
+        // Escaping lengthens: a path that fits only before it is refused, not cut.
+        let wide = "|".repeat(MAX_NORMALIZED_PATH / 2);
+        assert_eq!(run(&("/".to_string() + &wide), NORMALIZE), Err(Rejection::PathTooLong));
     }
 
     #[test]

@@ -204,8 +204,9 @@ pub struct CompileOptions {
     /// How `ImplementationSpecific` paths match.
     pub implementation_specific: ImplementationSpecific,
     pub profile: Profile,
-    /// Proxy normalisation (RFC 3986): decode percent-encoded unreserved characters and remove
-    /// `.` and `..` segments before routing.
+    /// Proxy normalisation, as Envoy's `normalize_path` (Chromium's path canonicalisation): `\`
+    /// becomes `/`, escapes of unreserved characters are decoded, characters a path may not hold
+    /// are escaped, and `.` and `..` segments are removed before routing; a NUL is refused.
     pub normalize_path: bool,
     /// Proxy normalisation: collapse runs of `/` into one before routing.
     pub merge_slashes: bool,

@@ -92,13 +92,13 @@ fn cli_diff_exit_codes_and_tests_file() {
     let (code, out) = cli(&["diff", "-f", "tests/data/nginx/canary.yaml", "--tests", tests.to_str().unwrap()]);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("pay.example.com\n  pay/checkout spec.rules[0].http.paths[0] (/checkout Prefix)\n"), "{out}");
-    assert!(out.lines().last().unwrap().contains("3 of 6 probe requests answer differently"), "{out}");
+    assert!(out.lines().last().unwrap().contains("3 of 7 probe requests answer differently"), "{out}");
     // The tests file is YAML in the README's format, with the ingress-nginx answers.
     let written = std::fs::read_to_string(&tests).unwrap();
     // `test` runs it with the profile the file names, and today's answers pass.
     let (code, out) = cli(&["test", "-f", "tests/data/nginx/canary.yaml", tests.to_str().unwrap()]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.ends_with("6 passed, 0 failed\n"), "{out}");
+    assert!(out.ends_with("7 passed, 0 failed\n"), "{out}");
     // Under the spec profile the split is not what it answers: the pinned file fails there.
     let (code, out) =
         cli(&["test", "--profile", "spec", "-f", "tests/data/nginx/canary.yaml", tests.to_str().unwrap()]);
@@ -107,13 +107,13 @@ fn cli_diff_exit_codes_and_tests_file() {
     let value: serde_json::Value = serde_norway::from_str(&written).unwrap();
     assert_eq!(value["options"]["profile"], "ingress-nginx");
     let cases = value["tests"].as_array().unwrap();
-    assert_eq!(cases.len(), 6);
+    assert_eq!(cases.len(), 7);
     assert!(cases.iter().any(|t| t["request"]["url"] == "http://pay.example.com/checkout"
         && t["expect"]["backend"] == "split(checkout:80 90, checkout-v2:80 10)"));
     // Same profile on both sides: nothing differs, exit 0.
     let (code, out) = cli(&["diff", "-f", "tests/data/nginx/canary.yaml", "--from", "spec", "--to", "spec"]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.starts_with("0 of 6"), "{out}");
+    assert!(out.starts_with("0 of 7"), "{out}");
     // JSON: the groups with both answers.
     let (code, out) = cli(&["diff", "-f", "tests/data/nginx/canary.yaml", "--json"]);
     assert_eq!(code, 1);

@@ -499,6 +499,49 @@ def behind_a_proxy(config):
     return config
 
 
+def compare_probes(front, manifest, flags, header_sets, kinds, workdir):
+    """Sends every probe `diff` derives from `manifest` through the front, with each header set,
+    and checks Envoy's answer against `ingress-router route --json` with the same flags: the
+    backend and the path it received, a redirect's status and Location, a side of a split, the
+    404 or 400. The scheme goes in x-forwarded-proto. Returns how many requests were compared."""
+    urls = probe_urls(manifest, workdir)
+    check(len(urls) > 0, f"{manifest}: diff derives probes")
+    # The spec profile routes the path as Envoy normalised it (the HCM does it before the filter).
+    core_flags = [*flags, *ENVOY_NORMALISATION] if "ingress-nginx" not in flags else flags
+    compared = 0
+    for url in urls:
+        scheme, host, path = split_url(url)
+        for headers in header_sets:
+            h = [*headers, ("X-Forwarded-Proto", scheme)]
+            status, got_headers, body = front.get(host, path, h)
+            args = [a for k, v in headers for a in ("-H", f"{k}: {v}")]
+            core = json.loads(cli("route", "-f", manifest, url, "--json", *core_flags, *args).stdout)
+            what = f"{os.path.basename(manifest)} {' '.join(flags)} {url} {list(headers)}"
+            compared += 1
+            if core.get("redirect"):
+                kinds.add("redirect")
+                r = core["redirect"]
+                check((status, got_headers.get("location")) == (r["status"], r["location"]),
+                      f"{what}: Envoy {status} {got_headers.get('location')!r} == core redirect {r}")
+            elif core.get("split"):
+                kinds.add("split")
+                sides = [s["backend"] for s in core["split"]]
+                check(status == 200 and body in sides, f"{what}: Envoy {status} {body!r} is a side of {sides}")
+            elif core["backend"] in ("404", "400"):
+                kinds.add(core["backend"])
+                check(str(status) == core["backend"], f"{what}: Envoy {status} == core {core['backend']}")
+            else:
+                kinds.add("backend")
+                upstream = core.get("upstreamPath") or path
+                if core.get("upstreamPath"):
+                    kinds.add("rewrite")
+                # Envoy's normalize_path escapes characters such as `|` before any filter runs.
+                seen = urllib.parse.unquote(got_headers.get("x-seen-path", ""))
+                check((status, body, seen) == (200, core["backend"], urllib.parse.unquote(upstream)),
+                      f"{what}: Envoy {status} {body!r} at {seen!r} == core {core['backend']!r} at {upstream!r}")
+    return compared
+
+
 def nginx_profile(envoys, workdir, wasm):
     print("ingress-nginx profile: diff's probes through Envoy, with and without canary headers")
     flags = ["--profile", "ingress-nginx"]
@@ -514,38 +557,7 @@ def nginx_profile(envoys, workdir, wasm):
             front.start(config)
         elif not check(front.push(config), f"{manifest}: listener update applied"):
             continue
-        urls = probe_urls(manifest, workdir)
-        check(len(urls) > 0, f"{manifest}: diff derives probes")
-        for url in urls:
-            scheme, host, path = split_url(url)
-            for headers in NGINX_HEADER_SETS:
-                h = [*headers, ("X-Forwarded-Proto", scheme)]
-                status, got_headers, body = front.get(host, path, h)
-                args = [a for k, v in headers for a in ("-H", f"{k}: {v}")]
-                core = json.loads(cli("route", "-f", manifest, url, "--json", *flags, *args).stdout)
-                what = f"{os.path.basename(manifest)} {url} {list(headers)}"
-                compared += 1
-                if core.get("redirect"):
-                    kinds.add("redirect")
-                    r = core["redirect"]
-                    check((status, got_headers.get("location")) == (r["status"], r["location"]),
-                          f"{what}: Envoy {status} {got_headers.get('location')!r} == core redirect {r}")
-                elif core.get("split"):
-                    kinds.add("split")
-                    sides = [s["backend"] for s in core["split"]]
-                    check(status == 200 and body in sides, f"{what}: Envoy {status} {body!r} is a side of {sides}")
-                elif core["backend"] in ("404", "400"):
-                    kinds.add(core["backend"])
-                    check(str(status) == core["backend"], f"{what}: Envoy {status} == core {core['backend']}")
-                else:
-                    kinds.add("backend")
-                    upstream = core.get("upstreamPath") or path
-                    if core.get("upstreamPath"):
-                        kinds.add("rewrite")
-                    # Envoy's normalize_path escapes characters such as `|` before any filter runs.
-                    seen = urllib.parse.unquote(got_headers.get("x-seen-path", ""))
-                    check((status, body, seen) == (200, core["backend"], urllib.parse.unquote(upstream)),
-                          f"{what}: Envoy {status} {body!r} at {seen!r} == core {core['backend']!r} at {upstream!r}")
+        compared += compare_probes(front, manifest, flags, NGINX_HEADER_SETS, kinds, workdir)
     print(f"  {compared} requests compared with the core ({', '.join(sorted(kinds))})")
     check({"redirect", "split", "rewrite", "backend", "404"} <= kinds, f"the probes reach every kind of answer ({kinds})")
 
@@ -568,12 +580,49 @@ def nginx_profile(envoys, workdir, wasm):
     print(f"  canary weight 10: {share:.1%} of 600 requests went to the canary")
 
 
+CORPUS = os.path.join(ROOT, "tests", "corpus")
+
+
+def corpus(envoys, workdir, wasm):
+    """The real-world corpus files the apiserver would accept, through Envoy with each profile."""
+    print("corpus: the valid real-world files, diff's probes through Envoy, spec and ingress-nginx")
+    with open(os.path.join(CORPUS, "expected.yaml")) as f:
+        valid = re.findall(r"^  (\S+): \{exit: 0\b", f.read(), re.M)
+    runs, skipped = [], []
+    for name in valid:
+        manifest = os.path.join(CORPUS, "files", name)
+        for flags in ([], ["--profile", "ingress-nginx"]):
+            try:
+                clusters = clusters_of(harness.envoy_config([manifest], wasm, 1, 2, 3, flags))
+            except RuntimeError as e:
+                # envoy-config needs every named port resolved by a Service in the input.
+                skipped.append(f"{name} {' '.join(flags)}: {str(e).splitlines()[-1]}")
+                continue
+            runs.append((manifest, flags, clusters))
+    check(len(runs) >= 40, f"most valid corpus files make a bootstrap ({len(runs)})")
+    front = Front(envoys, workdir, wasm, [c for _, _, cs in runs for c in cs], name="corpus")
+    compared, kinds, refused = 0, set(), 0
+    for i, (manifest, flags, _) in enumerate(runs):
+        config = behind_a_proxy(front.config([manifest], flags))
+        if i == 0:
+            front.start(config)
+        elif not front.push(config):
+            # Refused: the filter's log names why (an Ingress another class serves, ...).
+            refused += 1
+            continue
+        compared += compare_probes(front, manifest, flags, [()], kinds, workdir)
+    print(f"  {len(runs)} file and profile pairs, {compared} requests compared with the core "
+          f"({', '.join(sorted(kinds))}); {refused} configurations refused by the filter; "
+          f"{len(skipped)} without a bootstrap (a named port no Service resolves)")
+    check(refused == 0, f"the filter accepts every valid corpus file ({refused} refused)")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--wasm", required=True)
     parser.add_argument("--noop-wasm", required=True)
     parser.add_argument("--soak-seconds", type=int, default=10)
-    parser.add_argument("--only", choices=["conformance", "faults", "nginx", "soak"])
+    parser.add_argument("--only", choices=["conformance", "faults", "nginx", "corpus", "soak"])
     args = parser.parse_args()
     wasm, noop = os.path.abspath(args.wasm), os.path.abspath(args.noop_wasm)
     workdir = tempfile.mkdtemp(prefix="ingress-router-e2e-")
@@ -587,6 +636,9 @@ def main():
             envoys.stop_all()
         if args.only in (None, "nginx"):
             nginx_profile(envoys, workdir, wasm)
+            envoys.stop_all()
+        if args.only in (None, "corpus"):
+            corpus(envoys, workdir, wasm)
             envoys.stop_all()
         if args.only in (None, "soak"):
             soak(envoys, workdir, wasm, args.soak_seconds)

@@ -141,7 +141,7 @@ pub struct Common {
     /// Routing profile: spec, or ingress-nginx (as that controller routed) [default: spec].
     #[arg(long, value_name = "PROFILE")]
     pub profile: Option<Profile>,
-    /// Proxy normalisation before routing: decode unreserved %XX, remove `.` and `..` segments.
+    /// Proxy normalisation before routing, as Envoy's normalize_path: `\` to `/`, unreserved %XX decoded, characters a path may not hold escaped, `.` and `..` segments removed.
     #[arg(long)]
     pub normalize_path: bool,
     /// Proxy normalisation before routing: collapse runs of `/`.

@@ -1,7 +1,7 @@
 //! `diff`: the requests whose answers differ between the `spec` and `ingress-nginx` profiles,
 //! found from the rules themselves. Every path gives probe URLs (at it, under it, beside it, its
 //! case variant, its trailing-slash twin, and for regex paths an example the regex matches), every
-//! host its root; each probe is routed by both profiles and the differences are grouped by host
+//! host its root, and a host no rule names; each probe is routed by both profiles and the differences are grouped by host
 //! and rule, each with an example URL, both answers and the reason.
 
 use alloc::collections::BTreeMap;
@@ -25,7 +25,7 @@ pub struct Probe {
     pub target: String,
     /// `namespace/name spec.rules[i].http.paths[j] (path pathType)`, or `namespace/name host root`.
     pub rule: String,
-    /// Why this URL: `at`, `under`, `beside`, `case`, `slash`, `regex`, `root`.
+    /// Why this URL: `at`, `under`, `beside`, `case`, `slash`, `regex`, `root`, `default`.
     pub kind: &'static str,
 }
 
@@ -269,6 +269,17 @@ pub fn probes(objects: &[Object]) -> Vec<Probe> {
                 }
             }
         }
+    }
+    // A host no rule names: the default backends answer it (an Ingress's `defaultBackend` in the
+    // spec, the catch-all server in nginx), also where no Ingress has rules at all.
+    if !ingresses.is_empty() {
+        push(Probe {
+            host: "unknown-host.example".into(),
+            https: false,
+            target: "/".into(),
+            rule: "any other host (default backend)".into(),
+            kind: "default",
+        });
     }
     out
 }
