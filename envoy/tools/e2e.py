@@ -14,7 +14,9 @@
    canaries' headers and cookies, answered by Envoy as the core answers: the backend, the path it
    receives after `rewrite-target`, the redirect's status and Location; a canary weight splits
    real traffic in proportion.
-4. Soak: the manifests reloaded every second under steady load: no unexpected non-2xx, memory flat.
+4. Corpus: the real-world files the apiserver would accept (tests/corpus), under both profiles,
+   every probe of `diff` through Envoy against the core.
+5. Soak: the manifests reloaded every second under steady load: no unexpected non-2xx, memory flat.
 
 Usage: e2e.py --wasm FILTER.wasm --noop-wasm NOOP.wasm [--soak-seconds 10]
 """
