@@ -363,4 +363,20 @@ mod tests {
         assert_eq!(n(&long, NORMALIZE), long);
         assert_eq!(run(&(long.clone() + "/.."), NORMALIZE), Err(Rejection::PathTooLong));
     }
+
+    proptest::proptest! {
+        /// Canonical output stays canonical: a second pass changes nothing (what Chromium's
+        /// nested-escape rule is for), and a path that is refused once is refused again.
+        #[test]
+        fn normalising_twice_changes_nothing(path in "/[a-z/.%0-9A-Fa-f|\\\\ {}~-]{0,24}") {
+            let envoy = PathNormalization {
+                normalize_path: true,
+                merge_slashes: true,
+                escaped_slashes: EscapedSlashes::KeepUnchanged,
+            };
+            if let Ok(once) = run(&path, envoy) {
+                proptest::prop_assert_eq!(run(&once, envoy), Ok(once.clone()), "from {:?}", path);
+            }
+        }
+    }
 }
