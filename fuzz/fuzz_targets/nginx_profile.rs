@@ -11,6 +11,9 @@
 use ingress_router::{CompileOptions, Profile, Request, Scheme, compile, diff, input};
 use libfuzzer_sys::fuzz_target;
 
+#[path = "common/layout.rs"]
+mod layout;
+
 const DEFAULT_REQUESTS: &[(&[u8], &[u8])] = &[
     (b"example.com", b"/"),
     (b"www.example.com", b"/api/v1/users?x=1"),
@@ -29,11 +32,7 @@ const HEADERS: &[&[(&str, &str)]] = &[
 ];
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&flags, rest)) = data.split_first() else { return };
-    let (text, requests) = match rest.iter().rposition(|&b| b == 0) {
-        Some(nul) => (&rest[..nul], Some(&rest[nul + 1..])),
-        None => (rest, None),
-    };
+    let Some((flags, text, lines)) = layout::split(data) else { return };
     let Ok(text) = std::str::from_utf8(text) else { return };
     let Ok(parsed) = input::parse("fuzz", text) else { return };
     let objects = parsed.into_objects();
@@ -74,20 +73,7 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(explanation.decision, decision.view(), "explain() and route() disagree");
         let _ = serde_json::to_string(&explanation).expect("the explanation serialises");
     };
-    match requests {
-        Some(lines) => {
-            for line in lines.split(|&b| b == b'\n').take(16) {
-                let (host, path) = match line.iter().position(|&b| b == b' ') {
-                    Some(space) => (&line[..space], &line[space + 1..]),
-                    None => (line, &b"/"[..]),
-                };
-                check(host, path);
-            }
-        }
-        None => {
-            for &(host, path) in DEFAULT_REQUESTS {
-                check(host, path);
-            }
-        }
+    for (host, path) in layout::requests(lines, DEFAULT_REQUESTS) {
+        check(host, path);
     }
 });

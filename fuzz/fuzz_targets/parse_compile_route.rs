@@ -10,6 +10,9 @@ use ingress_router::model::{IngressBackend, IngressServiceBackend, ServiceBacken
 use ingress_router::{CompileOptions, EscapedSlashes, ImplementationSpecific, Request, compile, input};
 use libfuzzer_sys::fuzz_target;
 
+#[path = "common/layout.rs"]
+mod layout;
+
 const DEFAULT_REQUESTS: &[(&[u8], &[u8])] = &[
     (b"example.com", b"/"),
     (b"Foo.Example.COM.:8443", b"/foo/bar?x=1#y"),
@@ -20,11 +23,7 @@ const DEFAULT_REQUESTS: &[(&[u8], &[u8])] = &[
 ];
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&flags, rest)) = data.split_first() else { return };
-    let (text, requests) = match rest.iter().rposition(|&b| b == 0) {
-        Some(nul) => (&rest[..nul], Some(&rest[nul + 1..])),
-        None => (rest, None),
-    };
+    let Some((flags, text, lines)) = layout::split(data) else { return };
     // Bit 0: read the text lossily (else only valid UTF-8 is parsed).
     let text = if flags & 1 != 0 {
         String::from_utf8_lossy(text).into_owned()
@@ -92,20 +91,7 @@ fuzz_target!(|data: &[u8]| {
             let _ = router.route(&r);
         }
     };
-    match requests {
-        Some(lines) => {
-            for line in lines.split(|&b| b == b'\n').take(16) {
-                let (host, path) = match line.iter().position(|&b| b == b' ') {
-                    Some(space) => (&line[..space], &line[space + 1..]),
-                    None => (line, &b"/"[..]),
-                };
-                check(host, path);
-            }
-        }
-        None => {
-            for &(host, path) in DEFAULT_REQUESTS {
-                check(host, path);
-            }
-        }
+    for (host, path) in layout::requests(lines, DEFAULT_REQUESTS) {
+        check(host, path);
     }
 });
