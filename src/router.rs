@@ -209,7 +209,7 @@ impl Router {
     /// The request headers this table's decisions read, lower-case: a proxy fetches these and
     /// no others for [`Request::with_headers`]. None with the spec profile; with ingress-nginx,
     /// the canaries' `canary-by-header` names, and `cookie` when a canary reads a cookie.
-    pub fn header_names(&self) -> Vec<&str> {
+    pub fn header_names(&self) -> Vec<String> {
         match &self.engine {
             Engine::Spec { .. } => Vec::new(),
             #[cfg(feature = "nginx")]

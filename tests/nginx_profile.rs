@@ -147,7 +147,7 @@ fn answers_are_numbered_for_adapters() {
     let canary = router.answer(split[1].answer).unwrap();
     assert_eq!(canary.matched().map(|m| m.ingress.name), Some("checkout"));
     // What a proxy must fetch for the canaries to decide.
-    assert_eq!(router.header_names(), ["X-Canary", "cookie"]);
+    assert_eq!(router.header_names(), ["x-canary", "cookie"]);
     assert!(compile(&objects("canary.yaml"), &CompileOptions::default()).header_names().is_empty());
     // The table view numbers each location's own backend; the controller's built-in 404 has none.
     let table = router.table();

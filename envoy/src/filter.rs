@@ -95,8 +95,6 @@ struct Shared {
     debug_header: bool,
     /// The request headers the table reads (none with the spec profile).
     header_names: Vec<String>,
-    /// Whether the table reads the scheme (the ingress-nginx profile's TLS redirects).
-    reads_scheme: bool,
     /// The state of the draws that pick a side of a weighted split (SplitMix64).
     draws: Cell<u64>,
 }
@@ -169,10 +167,8 @@ impl RootContext for Root {
         };
         log(LogLevel::Info, &format!("serving {} Ingresses, {} clusters", table.ingresses.len(), table.clusters.len()));
         self.set_tick_period(Duration::from_secs(1));
-        let header_names = table.header_names().into_iter().map(str::to_ascii_lowercase).collect();
         self.shared = Some(Rc::new(Shared {
-            reads_scheme: table.reads_scheme(),
-            header_names,
+            header_names: table.header_names(),
             table,
             metrics,
             routing_header: config.routing_header,
@@ -229,7 +225,7 @@ impl HttpContext for Filter {
             .collect();
         let headers: Vec<(&str, &str)> = values.iter().map(|(name, value)| (*name, value.as_str())).collect();
         let mut request = Request::from_bytes(&host, &path).with_headers(&headers);
-        if shared.reads_scheme && self.https() {
+        if shared.table.reads_scheme() && self.https() {
             request = request.with_scheme(Scheme::Https);
         }
         match shared.table.route(&request, shared.draw()) {

@@ -93,7 +93,7 @@ impl Engine {
             server_index: server_index as usize,
             server_match: super::server::ServerMatch::Exact,
             location: Some(location),
-            choice: super::location::Choice::Exact(index as usize),
+            choice: Choice::Exact(index as usize),
             canary,
             upstream_path: None,
             why: None,
@@ -101,14 +101,15 @@ impl Engine {
         Some(self.decision(d))
     }
 
-    /// The request headers decisions read (lower-case): the canaries' `canary-by-header` names,
+    /// The request headers decisions read, lower-case: the canaries' `canary-by-header` names,
     /// and `cookie` when a canary reads one.
-    pub(crate) fn header_names(&self) -> Vec<&str> {
-        let mut names: Vec<&str> = Vec::new();
+    pub(crate) fn header_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = Vec::new();
         for c in self.router.canaries.iter().filter(|c| !c.deleted) {
             let cookie = c.cookie.as_ref().map(|_| "cookie");
             for name in c.header.as_deref().into_iter().chain(cookie) {
-                if !names.iter().any(|n| n.eq_ignore_ascii_case(name)) {
+                let name = name.to_ascii_lowercase();
+                if !names.contains(&name) {
                     names.push(name);
                 }
             }
