@@ -41,8 +41,17 @@ export class Router {
     return this.#router;
   }
 
-  route(request) {
+  // Calls the glue's router; a trap inside the wasm becomes the error of `contained`.
+  #call(name, call) {
     const router = this.#use();
+    try {
+      return call(router);
+    } catch (e) {
+      throw contained(this.#instance, name, e);
+    }
+  }
+
+  route(request) {
     // route({host, path}) hands the two strings over directly: reading the object from Rust costs
     // more than the lookup. Anything else (URLs, scheme, method, headers, bad input) takes the general path.
     const parts =
@@ -53,47 +62,23 @@ export class Router {
       request.scheme === undefined &&
       request.method === undefined &&
       request.headers === undefined;
-    try {
-      return parts ? router.routeParts(request.host, request.path) : router.route(request);
-    } catch (e) {
-      throw contained(this.#instance, "route", e);
-    }
+    return this.#call("route", (router) => (parts ? router.routeParts(request.host, request.path) : router.route(request)));
   }
 
   explain(request) {
-    const router = this.#use();
-    try {
-      return router.explain(request);
-    } catch (e) {
-      throw contained(this.#instance, "explain", e);
-    }
+    return this.#call("explain", (router) => router.explain(request));
   }
 
   table() {
-    const router = this.#use();
-    try {
-      return router.table();
-    } catch (e) {
-      throw contained(this.#instance, "table", e);
-    }
+    return this.#call("table", (router) => router.table());
   }
 
   validate(options) {
-    const router = this.#use();
-    try {
-      return router.validate(options);
-    } catch (e) {
-      throw contained(this.#instance, "validate", e);
-    }
+    return this.#call("validate", (router) => router.validate(options));
   }
 
   get diagnostics() {
-    const router = this.#use();
-    try {
-      return router.diagnostics;
-    } catch (e) {
-      throw contained(this.#instance, "diagnostics", e);
-    }
+    return this.#call("diagnostics", (router) => router.diagnostics);
   }
 
   /** Frees the table now; twice is harmless. A lost router's instance is never called again. */
