@@ -103,7 +103,7 @@ fn main() {
         assert_eq!(ALLOCS.swap(0, Relaxed), 0, "routing {host}{path} allocated");
     }
     assert_eq!(
-        nginx.route(&Request::new("api.example.com", "/v1/orders/1").with_headers(&headers)).view().backend,
+        nginx.route(&Request::new("api.example.com", "/v1/orders/1").with_headers(&headers)).view().label,
         "orders-v2:80"
     );
 

@@ -1,5 +1,5 @@
 // Types of the `ingress-router` npm package. Every output has the shape of the CLI's `--json`
-// output; pkg/test/types-check.ts holds real outputs against these types (tsc --strict).
+// output (the core serialises both); pkg/test/types-check.ts holds real outputs against these types (tsc --strict).
 
 /** Manifests: YAML or JSON text (one object, a multi-document stream, a `kind: List`), an object, or an array of objects. */
 export type Manifests = string | KubernetesObject | readonly KubernetesObject[];
@@ -33,21 +33,30 @@ export interface CompileOptions {
   defaultBackend?: IngressBackend;
 }
 
-/** A request: its parts, or a URL (`https://shop.example.com/cart?id=1`; its scheme is read: `https://` is TLS). */
-export type RouteRequest = RequestParts | string;
+/** A request: a URL (`https://shop.example.com/cart?id=1`; its scheme is read: `https://` is TLS), or a `RequestSpec` as a tests file writes it. */
+export type RouteRequest = RequestSpec | string;
 
-export interface RequestParts {
-  /** The Host header as received (port, case and a trailing dot allowed). */
-  host: string;
-  /** The request target (query and fragment allowed; they are ignored). */
-  path: string;
-  /** Default `http`; the `ingress-nginx` profile's TLS redirects read it (a URL gives it too). */
+/** A request as a tests file writes it: `url`, or `host` and `path`; then `scheme`, `method` and `headers`. An optional property that is `undefined` counts as absent. */
+export type RequestSpec = (
+  | { url: string; host?: undefined; path?: undefined }
+  | {
+      url?: undefined;
+      /** The Host header as received (port, case and a trailing dot allowed). */
+      host: string;
+      /** The request target (query and fragment allowed; the spec profile ignores them). Default `/`. */
+      path?: string;
+    }
+) & {
+  /** Default: the URL's, else `http`; the `ingress-nginx` profile's TLS redirects read it. */
   scheme?: "http" | "https";
   /** Accepted; no profile routes by it. */
   method?: string;
   /** Read by the `ingress-nginx` profile (canary by header or cookie); names are case-insensitive. */
-  headers?: Record<string, string>;
-}
+  headers?: Record<string, string> | null;
+};
+
+/** @deprecated The name of `RequestSpec` with `host` and `path` before tests files and requests shared one shape. */
+export type RequestParts = RequestSpec;
 
 export type PathType = "Exact" | "Prefix" | "ImplementationSpecific";
 export type MatchKind = "exact" | "element-prefix" | "string-prefix";
@@ -84,9 +93,15 @@ export interface Matched {
   field: string;
 }
 
-/** Which backend serves a request. Frozen: each distinct decision is one object, shared between calls. */
+/**
+ * Which backend serves a request: the one decision shape of every home (`route --json`, an
+ * explanation's `decision`, a tests report's `actual`). From `route()` it is frozen, and each
+ * decision that does not depend on the request is one object, shared between calls.
+ */
 export interface Decision {
-  /** As written in the Ingress; `null`: 404. */
+  /** The decision in one line: `service:port`, `resource:group/Kind/name`, `404`, the refusal's status (`400`), `redirect <status> <location>` or `split(<backend> <weight>, <backend> <weight>)`. What a tests file's `expect.backend` compares. */
+  readonly label: string;
+  /** As written in the Ingress; `null`: 404, a refusal, a redirect or a split. */
   readonly backend: Readonly<IngressBackend> | null;
   readonly via: Via;
   /** When `via` is `rule`. */
@@ -112,23 +127,41 @@ export interface Redirect {
 
 /** One side of a weighted split: `weight` out of the sum of the weights. */
 export interface WeightedBackend {
+  /** `service:port` or `resource:group/Kind/name`. */
+  label: string;
   backend: IngressBackend;
   weight: number;
 }
 
-/** A decision as `route --json` and `explain --json` print it: the backend as a label. */
-export interface DecisionView {
-  /** `service:port`, `resource:group/Kind/name`, `404`, the refusal's status (`400`), `redirect <status> <location>` or `split(<backend> <weight>, ...)`. */
+/** @deprecated The one shape is `Decision`. */
+export type DecisionView = Decision;
+
+/** A tests file: what `readTests` returns and `ingress-router test` runs. */
+export interface TestsFile {
+  options?: CompileOptions;
+  tests: Test[];
+}
+
+export interface Test {
+  name?: string;
+  request: RequestSpec;
+  expect: Expect;
+}
+
+/** What a test expects; only `backend` is required. */
+export interface Expect {
+  /** The decision's `label`. */
   backend: string;
-  via: Via;
-  matched?: Matched;
-  defaultFrom?: string;
-  /** Why the proxy refused the request. */
-  reason?: string;
-  redirect?: Redirect;
-  /** `{backend, weight}` pairs of a weighted split, backends as labels. */
-  split?: { backend: string; weight: number }[];
+  via?: Via;
+  matched?: Partial<Pick<Matched, "ingress" | "host" | "path" | "pathType">>;
   upstreamPath?: string;
+}
+
+/** What `runTests` returns (`ingress-router test --json`). */
+export interface TestsReport {
+  passed: number;
+  failed: number;
+  results: { name: string; passed: boolean; expect: Expect; actual: Decision }[];
 }
 
 export interface HostStep {
@@ -486,6 +519,8 @@ export declare class Router {
    * manifests again (the same report as `validate(manifests, {...compileOptions, strict, update})`).
    */
   validate(options?: RouterValidateOptions): ValidationReport;
+  /** A tests file (YAML text) pinning this router's answers to `requests`, with the router's options: `ingress-router test` and `runTests` replay it. `comment` goes on top as `#` lines. */
+  writeTests(requests: readonly (RouteRequest | { name?: string; request: RouteRequest })[], comment?: string): string;
   /** Releases the table's memory now; calling it twice is harmless, any other call afterwards throws. */
   free(): void;
   [Symbol.dispose](): void;
@@ -502,6 +537,8 @@ export type ErrorKind =
   | "template"
   /** The manifests are larger than 32 MiB. */
   | "too-large"
+  /** YAML given to a build that reads JSON only (not this package's). */
+  | "yaml-unsupported"
   /** An argument has the wrong type. */
   | "argument"
   | "options"
@@ -524,7 +561,7 @@ export type ErrorKind =
 export declare class IngressRouterError extends Error {
   name: "IngressRouterError";
   kind: ErrorKind;
-  /** For input errors: the source name (`<input>`), document, line and column (1-based) and field, when known. */
+  /** For input errors, the fields of the CLI's `--json` error objects: the source name (`<input>`, `<tests>`), document, line and column (1-based) and field, when known. `message` is the whole line, place first. */
   source?: string;
   document?: number;
   line?: number;
@@ -540,5 +577,9 @@ export declare function validate(manifests: Manifests, options?: ValidateOptions
 export declare function ingressStatus(manifests: Manifests, publishService: string, options?: StatusOptions): StatusReport;
 /** A Service's spec and status; `service` is `namespace/name`. */
 export declare function serviceStatus(manifests: Manifests, service: string): ServiceView;
+/** Runs a tests file (YAML or JSON text) against the manifests, compiled with the file's `options` (`ingress-router test --json`). */
+export declare function runTests(manifests: Manifests, tests: string): TestsReport;
+/** Reads a tests file (YAML or JSON text); an error names its line and field (source `<tests>`). */
+export declare function readTests(tests: string): TestsFile;
 /** The package version. */
 export declare const version: string;

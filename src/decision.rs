@@ -31,7 +31,7 @@
 //!
 //! let refused = router.route(&Request::new("example.com", "/v1/a%2Fb"));
 //! assert_eq!((refused.via(), refused.rejection().map(|r| r.status())), (Via::Rejected, Some(400)));
-//! assert_eq!(router.route(&Request::new("example.com", "/v2")).view().backend, "404");
+//! assert_eq!(router.route(&Request::new("example.com", "/v2")).view().label, "404");
 //! ```
 
 use alloc::borrow::Cow;
@@ -42,7 +42,7 @@ use core::fmt;
 
 use serde::Serialize;
 
-use crate::model::{IngressBackend, ServiceBackendPort};
+use crate::model::{IngressBackend, IngressServiceBackend, ServiceBackendPort, TypedLocalObjectReference};
 use crate::path::PathType;
 use crate::table;
 
@@ -371,19 +371,28 @@ impl<'r> Decision<'r> {
         self.answer
     }
 
-    /// As owned data (for JSON, tests files and bindings).
+    /// Which of the router's fixed answers this decision is, when its whole [`view`](Self::view)
+    /// is one: `0` for the 404, `1 +` [`answer`](Self::answer) for a numbered answer that the
+    /// request did not change. Two decisions of one router with the same slot have equal views,
+    /// so an adapter may convert the view once per slot and share it. `None`: the decision
+    /// depends on the request (a refusal, a redirect, a split, a rewritten path).
+    ///
+    /// Slots are below [`Router::answer_slots`](crate::Router::answer_slots).
+    pub fn answer_slot(&self) -> Option<usize> {
+        match self.answer {
+            Some(answer) if self.upstream_path.is_none() => Some(1 + answer),
+            None if self.via == Via::None && self.matched.is_none() && self.default_from.is_none() => Some(0),
+            _ => None,
+        }
+    }
+
+    /// As owned data: the one shape every home serialises (the CLI's `route --json`, the npm
+    /// package's `route()`, an explanation's `decision`).
     pub fn view(&self) -> DecisionView {
-        let backend = match (self.backend, self.rejection, &self.redirect, &self.split) {
-            (Some(b), ..) => b.to_string(),
-            (None, Some(r), ..) => r.status().to_string(),
-            (None, None, Some(r), _) => format!("redirect {} {}", r.status, r.location),
-            (None, None, None, Some([a, b])) => {
-                format!("split({} {}, {} {})", a.backend, a.weight, b.backend, b.weight)
-            }
-            (None, None, None, None) => String::from("404"),
-        };
+        let written = |b: BackendRef<'_>| IngressBackend::from(b);
         DecisionView {
-            backend,
+            label: self.to_string(),
+            backend: self.backend.map(written),
             via: self.via,
             matched: self.matched.map(|m| MatchedView {
                 ingress: m.ingress.to_string(),
@@ -394,39 +403,91 @@ impl<'r> Decision<'r> {
             }),
             default_from: self.default_from.map(|i| i.to_string()),
             reason: self.rejection.map(|r| r.to_string()),
+            status: self.rejection.map(Rejection::status),
             redirect: self
                 .redirect
                 .as_ref()
                 .map(|r| RedirectView { status: r.status, location: r.location.to_string() }),
-            split: self
-                .split
-                .as_ref()
-                .map(|s| s.iter().map(|w| WeightedView { backend: w.backend.to_string(), weight: w.weight }).collect()),
+            split: self.split.as_ref().map(|s| {
+                s.iter()
+                    .map(|w| WeightedView { label: w.backend.to_string(), backend: written(w.backend), weight: w.weight })
+                    .collect()
+            }),
             upstream_path: self.upstream_path.clone(),
         }
     }
 }
 
-/// A [`Decision`] as owned data.
+/// The decision's label, one line: `service:port`, `resource:group/Kind/name`, `404`, the
+/// refusal's status (`400`), `redirect <status> <location>`, or
+/// `split(<backend> <weight>, <backend> <weight>)`. Tests files compare it; proxies log it.
+impl fmt::Display for Decision<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.backend, self.rejection, &self.redirect, &self.split) {
+            (Some(b), ..) => b.fmt(f),
+            (None, Some(r), ..) => write!(f, "{}", r.status()),
+            (None, None, Some(r), _) => write!(f, "redirect {} {}", r.status, r.location),
+            (None, None, None, Some([a, b])) => {
+                write!(f, "split({} {}, {} {})", a.backend, a.weight, b.backend, b.weight)
+            }
+            (None, None, None, None) => f.write_str("404"),
+        }
+    }
+}
+
+/// The backend as the Ingress writes it (`{service: {name, port}}` or
+/// `{resource: {apiGroup, kind, name}}`).
+impl From<BackendRef<'_>> for IngressBackend {
+    fn from(backend: BackendRef<'_>) -> Self {
+        match backend {
+            BackendRef::Service { name, port, .. } => IngressBackend {
+                service: Some(IngressServiceBackend {
+                    name: name.into(),
+                    port: port.map(|p| match p {
+                        ServicePort::Number(n) => ServiceBackendPort { number: Some(n.into()), name: None },
+                        ServicePort::Name(p) => ServiceBackendPort { name: Some(p.into()), number: None },
+                    }),
+                }),
+                resource: None,
+            },
+            BackendRef::Resource { api_group, kind, name, .. } => IngressBackend {
+                service: None,
+                resource: Some(TypedLocalObjectReference {
+                    api_group: Some(api_group.into()),
+                    kind: kind.into(),
+                    name: name.into(),
+                }),
+            },
+        }
+    }
+}
+
+/// A [`Decision`] as owned data: what `route --json` prints, what the npm package's `route()`
+/// returns, and an explanation's `decision`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct DecisionView {
-    /// `service:port`, `resource:group/Kind/name`, `404`, the refusal's status (`400`),
-    /// `redirect <status> <location>`, or `split(<backend> <weight>, <backend> <weight>)`.
-    pub backend: String,
+    /// The decision in one line (see [`Decision`]'s `Display`).
+    pub label: String,
+    /// The backend that serves the request as the Ingress writes it; `null` for a 404, a
+    /// refusal, a redirect or a split.
+    pub backend: Option<IngressBackend>,
     pub via: Via,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matched: Option<MatchedView>,
     /// `namespace/name` of the Ingress whose defaultBackend answered.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default_from: Option<String>,
-    /// Why the proxy refused the request.
+    /// Why the proxy refused the request, and the status it answers.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    /// The redirect answered instead of proxying (the ingress-nginx profile).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub redirect: Option<RedirectView>,
-    /// `{backend, weight}` pairs of a weighted split.
+    /// A weighted split: each side with its weight out of the sum.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub split: Option<Vec<WeightedView>>,
     /// The path and query the upstream receives after a rewrite.
@@ -437,6 +498,7 @@ pub struct DecisionView {
 /// A [`Redirect`] as owned data.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct RedirectView {
     pub status: u16,
     pub location: String,
@@ -445,8 +507,10 @@ pub struct RedirectView {
 /// A [`WeightedBackend`] as owned data.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct WeightedView {
-    pub backend: String,
+    pub label: String,
+    pub backend: IngressBackend,
     pub weight: u32,
 }
 

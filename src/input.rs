@@ -118,8 +118,9 @@ impl Input {
     }
 }
 
-/// Why an input could not be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Why an input could not be read; [`as_str`](Self::as_str) is the stable name every home uses
+/// (the CLI's `--json` errors, the npm package's `IngressRouterError.kind`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum InputErrorKind {
     /// The text is not valid YAML or JSON.
@@ -128,25 +129,61 @@ pub enum InputErrorKind {
     Shape,
     /// The input is larger than the configured limit.
     TooLarge,
-    /// YAML input was given but the `yaml` feature is off.
+    /// YAML input was given to a build without the `std` feature (JSON only).
     YamlUnsupported,
     /// A Helm or Go template (`{{ .Values.x }}`): it must be rendered first.
     Template,
     /// A field holds a value of the wrong type: the apiserver's decoder refuses the object.
     Type,
+    /// The file or folder could not be read at all (the CLI reads files; the core never does).
+    Unreadable,
+}
+
+impl InputErrorKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InputErrorKind::Syntax => "syntax",
+            InputErrorKind::Shape => "shape",
+            InputErrorKind::TooLarge => "too-large",
+            InputErrorKind::YamlUnsupported => "yaml-unsupported",
+            InputErrorKind::Template => "template",
+            InputErrorKind::Type => "type",
+            InputErrorKind::Unreadable => "unreadable",
+        }
+    }
+}
+
+impl fmt::Display for InputErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl serde::Serialize for InputErrorKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
 }
 
 /// A parse error, naming the source, the document and (when known) the line, column and field.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// Serialised as every home reports it: `{kind, source, document?, line?, column?, field?,
+/// message}` (`message` without the location, which the other fields hold).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct InputError {
     pub kind: InputErrorKind,
+    /// The file (or `<input>`, `<stdin>`) the text came from.
     pub source: String,
     /// 1-based document number, when the error is inside one.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub document: Option<usize>,
     /// 1-based line and column.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub column: Option<usize>,
     /// Field path inside the object (`spec.rules[0].host`), when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
     pub message: String,
 }
@@ -173,7 +210,8 @@ impl fmt::Display for InputError {
 impl core::error::Error for InputError {}
 
 impl InputError {
-    fn new(kind: InputErrorKind, source: &str, message: impl Into<String>) -> Self {
+    /// An error about the whole of `source` (add the place with the `at_*` methods).
+    pub fn new(kind: InputErrorKind, source: &str, message: impl Into<String>) -> Self {
         InputError {
             kind,
             source: source.to_string(),
@@ -183,6 +221,18 @@ impl InputError {
             field: None,
             message: message.into(),
         }
+    }
+
+    /// At 1-based `line` and `column` of the source.
+    pub fn at_line(mut self, line: usize, column: usize) -> Self {
+        (self.line, self.column) = (Some(line), Some(column));
+        self
+    }
+
+    /// About `field` (a path such as `tests[0].request`).
+    pub fn at_field(mut self, field: impl Into<String>) -> Self {
+        self.field = Some(field.into());
+        self
     }
 }
 
@@ -434,7 +484,7 @@ fn yaml_unsupported(source: &str) -> InputError {
     InputError::new(
         InputErrorKind::YamlUnsupported,
         source,
-        "YAML input needs the `yaml` feature of ingress-router; give JSON instead",
+        "YAML input needs the `std` feature of ingress-router (this build reads JSON only); give JSON instead",
     )
 }
 

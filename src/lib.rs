@@ -64,7 +64,7 @@
 //!   - http: {paths: [{path: /, pathType: Prefix, backend: {service: {name: any, port: {number: 80}}}}]}
 //! "#;
 //! let router = compile(&input::parse("hosts.yaml", yaml).unwrap().into_objects(), &CompileOptions::default());
-//! let backend = |host, path| router.route(&Request::new(host, path)).view().backend;
+//! let backend = |host, path| router.route(&Request::new(host, path)).view().label;
 //! assert_eq!(backend("FOO.com.:8443", "/a"), "exact:80");
 //! assert_eq!(backend("bar.foo.com", "/"), "wildcard:80");
 //! assert_eq!(backend("a.bar.foo.com", "/"), "any:80"); // one label only
@@ -93,7 +93,7 @@
 //!       - {path: /exact, pathType: Exact, backend: {service: {name: exact, port: {number: 80}}}}
 //! "#;
 //! let router = compile(&input::parse("paths.yaml", yaml).unwrap().into_objects(), &CompileOptions::default());
-//! let backend = |path| router.route(&Request::new("example.com", path)).view().backend;
+//! let backend = |path| router.route(&Request::new("example.com", path)).view().label;
 //! assert_eq!(backend("/aaa/bbb/ccc?q=1"), "prefix:80");
 //! assert_eq!(backend("/aaa/bbbxyz"), "404");
 //! assert_eq!(backend("/foo"), "foo:80");
@@ -126,7 +126,7 @@
 //!       - {path: /foo/, pathType: Prefix, backend: {service: {name: foo-slash, port: {number: 80}}}}
 //! "#;
 //! let router = compile(&input::parse("shop.yaml", yaml).unwrap().into_objects(), &CompileOptions::default());
-//! let backend = |path| router.route(&Request::new("example.com", path)).view().backend;
+//! let backend = |path| router.route(&Request::new("example.com", path)).view().label;
 //! // 1. The longest matching path wins.
 //! assert_eq!(backend("/foo/bar"), "foo-slash:80");
 //! // 2. At equal length, Exact beats Prefix.
@@ -161,6 +161,7 @@
 extern crate alloc;
 
 mod class;
+mod cluster;
 mod decision;
 mod diagnostics;
 mod explain;
@@ -181,11 +182,14 @@ mod router;
 pub mod schema;
 pub mod status;
 mod table;
+#[cfg(feature = "std")]
+pub mod tests_file;
 pub mod validation;
 #[cfg(feature = "std")]
 pub mod views;
 
 pub use class::Participation;
+pub use cluster::{ClusterNames, TemplateError};
 pub use decision::{
     BackendRef, Decision, DecisionView, IngressRef, MatchedRule, MatchedView, Redirect, RedirectView, Rejection,
     ServicePort, Via, WeightedBackend, WeightedView,
@@ -198,7 +202,7 @@ pub use host::Tier;
 pub use normalize::MAX_NORMALIZED_PATH;
 pub use options::{CompileOptions, EscapedSlashes, ImplementationSpecific, Profile, UnknownValue};
 pub use path::{MatchKind, PathType};
-pub use request::{Request, Scheme, UrlError};
+pub use request::{Request, RequestSpec, RequestSpecError, Scheme, UrlError};
 pub use router::{Router, compile_seeded};
 
 // Seeds from the OS, so it needs `std`; without it, callers use `compile_seeded`.

@@ -195,25 +195,40 @@ named_values! {
 /// Build it with [`Default`] and the `with_` setters, or deserialise it (camelCase names,
 /// unknown fields are errors). All off by default: every Ingress takes part, and the raw path is
 /// routed, as the specification says.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields, rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct CompileOptions {
     /// The IngressClass served; `None`: every Ingress takes part.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub ingress_class: Option<String>,
     /// How `ImplementationSpecific` paths match.
+    #[serde(skip_serializing_if = "is_default")]
     pub implementation_specific: ImplementationSpecific,
+    #[serde(skip_serializing_if = "is_default")]
     pub profile: Profile,
     /// Proxy normalisation, as Envoy's `normalize_path` (Chromium's path canonicalisation): `\`
     /// becomes `/`, escapes of unreserved characters are decoded, characters a path may not hold
     /// are escaped, and `.` and `..` segments are removed before routing; a NUL is refused.
+    #[serde(skip_serializing_if = "is_false")]
     pub normalize_path: bool,
     /// Proxy normalisation: collapse runs of `/` into one before routing.
+    #[serde(skip_serializing_if = "is_false")]
     pub merge_slashes: bool,
     /// What the proxy does with escaped slashes before routing.
+    #[serde(skip_serializing_if = "is_default")]
     pub escaped_slashes: EscapedSlashes,
     /// The controller's own default backend, used when no Ingress declares a `defaultBackend`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub default_backend: Option<IngressBackend>,
+}
+
+fn is_false(on: &bool) -> bool {
+    !on
+}
+
+fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
 }
 
 impl CompileOptions {

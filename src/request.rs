@@ -1,7 +1,12 @@
 //! The request being routed: its host and its path, and (for profiles that read them) its scheme
 //! and headers.
 
+use alloc::collections::BTreeMap;
+use alloc::string::String;
+use alloc::vec::Vec;
 use core::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize};
 
 /// A request to route. Borrowed bytes: building one never allocates, and bytes that are not
 /// UTF-8 are routed as bytes (they simply match no rule that does not contain them).
@@ -19,8 +24,9 @@ pub struct Request<'a> {
     pub headers: &'a [(&'a str, &'a str)],
 }
 
-/// The scheme a request arrived with.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+/// The scheme a request arrived with (`http` or `https` in JSON and tests files).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum Scheme {
     #[default]
@@ -93,6 +99,88 @@ impl fmt::Display for UrlError {
         match self {
             UrlError::NoHost => f.write_str("the URL has no host (write it as http://host/path)"),
             UrlError::Whitespace => f.write_str("the URL's host contains whitespace"),
+        }
+    }
+}
+
+/// A request as people and tools write it: in a tests file, as the npm package's `route()`
+/// argument, from the CLI's arguments. `url`, or `host` and `path`; then the `scheme` (else the
+/// URL's, else `http`), the `method` (read by no profile yet: accepted so that files written for
+/// other tools stay valid), and the `headers`. Every profile accepts every field and reads what
+/// it needs.
+///
+/// ```
+/// use ingress_router::RequestSpec;
+/// let spec: RequestSpec = serde_json::from_str(r#"{"url": "https://shop.example.com/cart", "method": "GET"}"#).unwrap();
+/// let host = spec.with(|request| request.host.to_vec()).unwrap();
+/// assert_eq!(host, b"shop.example.com");
+/// // `headers: null` (or `undefined` in JavaScript) is no headers.
+/// assert!(serde_json::from_str::<RequestSpec>(r#"{"host": "a", "path": "/", "headers": null}"#).is_ok());
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct RequestSpec {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scheme: Option<Scheme>,
+    /// By name, as given (the profiles compare names without case).
+    #[serde(default, deserialize_with = "null_as_empty", skip_serializing_if = "BTreeMap::is_empty")]
+    pub headers: BTreeMap<String, String>,
+}
+
+fn null_as_empty<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, String>, D::Error> {
+    Ok(Option::deserialize(d)?.unwrap_or_default())
+}
+
+impl RequestSpec {
+    /// A request for `url` (`scheme://host/path?query`).
+    pub fn url(url: impl Into<String>) -> Self {
+        RequestSpec { url: Some(url.into()), ..RequestSpec::default() }
+    }
+
+    /// A request for `path` on `host`, both as received.
+    pub fn parts(host: impl Into<String>, path: impl Into<String>) -> Self {
+        RequestSpec { host: Some(host.into()), path: Some(path.into()), ..RequestSpec::default() }
+    }
+
+    /// Calls `f` with the request the router reads; an error says what is wrong with the spec.
+    pub fn with<T>(&self, f: impl FnOnce(&Request<'_>) -> T) -> Result<T, RequestSpecError> {
+        let request = match (&self.url, &self.host, &self.path) {
+            (Some(url), None, None) => Request::from_url(url).map_err(|e| RequestSpecError::Url(url.clone(), e))?,
+            (None, Some(host), path) => Request::new(host, path.as_deref().unwrap_or("/")),
+            _ => return Err(RequestSpecError::Target),
+        };
+        let scheme = self.scheme.unwrap_or(request.scheme);
+        let headers: Vec<(&str, &str)> = self.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+        Ok(f(&request.with_scheme(scheme).with_headers(&headers)))
+    }
+}
+
+/// What is wrong with a [`RequestSpec`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RequestSpecError {
+    /// Neither `url` alone nor `host` (and `path`).
+    Target,
+    /// The URL cannot be read.
+    Url(String, UrlError),
+}
+
+impl core::error::Error for RequestSpecError {}
+
+impl fmt::Display for RequestSpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RequestSpecError::Target => f.write_str("a request needs either `url`, or `host` and `path`"),
+            RequestSpecError::Url(url, e) => write!(f, "bad URL {url:?}: {e}"),
         }
     }
 }

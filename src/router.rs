@@ -3,7 +3,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::decision::Decision;
+use crate::decision::{Decision, WeightedBackend};
 use crate::diagnostics::Diagnostic;
 use crate::explain::{self, Explanation, TableView};
 use crate::model::Object;
@@ -206,6 +206,11 @@ impl Router {
         }
     }
 
+    /// How many [`Decision::answer_slot`]s this router's decisions use: the 404 and each answer.
+    pub fn answer_slots(&self) -> usize {
+        1 + self.answer_count()
+    }
+
     /// The request headers this table's decisions read, lower-case: a proxy fetches these and
     /// no others for [`Request::with_headers`]. None with the spec profile; with ingress-nginx,
     /// the canaries' `canary-by-header` names, and `cookie` when a canary reads a cookie.
@@ -214,6 +219,19 @@ impl Router {
             Engine::Spec { .. } => Vec::new(),
             #[cfg(feature = "nginx")]
             Engine::Nginx(engine) => engine.header_names(),
+        }
+    }
+
+    /// Whether this table's decisions may read the request's scheme ([`Request::with_scheme`]): a
+    /// proxy that learns the scheme only at a cost (reading `x-forwarded-proto`) skips it when not.
+    /// `false` with the spec profile; `true` with ingress-nginx, whose TLS redirects read it, and
+    /// the redirects that write it into `Location` (`app-root`, the trailing-slash 301,
+    /// `from-to-www-redirect`).
+    pub fn reads_scheme(&self) -> bool {
+        match &self.engine {
+            Engine::Spec { .. } => false,
+            #[cfg(feature = "nginx")]
+            Engine::Nginx(_) => true,
         }
     }
 
@@ -256,6 +274,27 @@ impl Router {
             #[cfg(feature = "nginx")]
             Engine::Nginx(engine) => &engine.options,
         }
+    }
+}
+
+impl<'r> Decision<'r> {
+    /// The side of the [`split`](Decision::split) that `random` falls on: each side gets its
+    /// `weight` out of the sum of the weights of all `u64` values (to within one value), so a
+    /// uniform `random` sends it that share of requests, as ingress-nginx's balancer does with one
+    /// draw per request. The caller brings the randomness: the core has no source of its own.
+    /// `None` when the decision is not a split, or when every weight is zero.
+    pub fn pick_side(&self, random: u64) -> Option<&WeightedBackend<'r>> {
+        let sides = self.split()?;
+        let total: u64 = sides.iter().map(|side| u64::from(side.weight)).sum();
+        // `random` scaled from [0, 2^64) to [0, total): no modulo bias, whatever the total.
+        let mut point = ((u128::from(random) * u128::from(total)) >> 64) as u64;
+        for side in sides {
+            if point < u64::from(side.weight) {
+                return Some(side);
+            }
+            point -= u64::from(side.weight);
+        }
+        None
     }
 }
 

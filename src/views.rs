@@ -1,16 +1,13 @@
-//! Views for adapters that return data rather than print it: a decision with its backend as the
-//! Kubernetes object (the npm package), the `validate --json` report (the CLI and the npm
-//! package), and the status report with the `kubectl get ingress` rows. The adapters serialise
-//! them as they are, so every home of the engine gives one schema.
+//! Views for adapters that return data rather than print it: the `validate --json` report (the
+//! CLI and the npm package), and the status report with the `kubectl get ingress` rows. The
+//! adapters serialise them as they are, so every home of the engine gives one schema.
 
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use serde::Serialize;
-use serde::ser::{SerializeMap, Serializer};
 
-use crate::decision::{BackendRef, Decision, MatchedView, RedirectView, ServicePort, Via};
 use crate::diagnostics::{Code, Diagnostic, Severity};
 use crate::input::{self, Origin, SourcedObject, UnknownFields, Unserved};
 use crate::model::{Ingress, Object};
@@ -18,109 +15,6 @@ use crate::position::Position;
 use crate::schema::{self, DecodeError};
 use crate::status::{IngressRow, StatusReport, ingress_rows_after};
 use crate::validation::{self, FieldError, Operation};
-
-// ------------------------------------------------------------------------------------------------
-// Decisions
-
-/// A [`Decision`] with its backend as written in an Ingress (`{service: {name, port}}` or
-/// `{resource: {apiGroup, kind, name}}`), `null` for 404 or a refusal.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RouteView<'r> {
-    pub backend: Option<BackendObject<'r>>,
-    pub via: Via,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub matched: Option<MatchedView>,
-    /// `namespace/name` of the Ingress whose defaultBackend answered.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub default_from: Option<String>,
-    /// Why the proxy refused the request, with the status it answers.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub status: Option<u16>,
-    /// The redirect answered instead of proxying (the ingress-nginx profile).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub redirect: Option<RedirectView>,
-    /// A canary weight: both backends with their weights (the decision is the split, not a pick).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub split: Option<Vec<WeightedObject<'r>>>,
-    /// The path and query the upstream receives after a rewrite.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub upstream_path: Option<String>,
-}
-
-/// One side of a split, its backend as written in the Ingress.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct WeightedObject<'r> {
-    pub backend: BackendObject<'r>,
-    pub weight: u32,
-}
-
-impl<'r> RouteView<'r> {
-    pub fn new(decision: &Decision<'r>) -> Self {
-        let view = decision.view();
-        RouteView {
-            backend: decision.backend().map(BackendObject),
-            via: view.via,
-            matched: view.matched,
-            default_from: view.default_from,
-            reason: view.reason,
-            status: decision.rejection().map(|r| r.status()),
-            redirect: view.redirect,
-            split: decision.split().map(|split| {
-                split.iter().map(|w| WeightedObject { backend: BackendObject(w.backend), weight: w.weight }).collect()
-            }),
-            upstream_path: view.upstream_path,
-        }
-    }
-}
-
-/// A [`BackendRef`] serialised as the Kubernetes `IngressBackend` it came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BackendObject<'r>(pub BackendRef<'r>);
-
-impl Serialize for BackendObject<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        struct Port<'a>(ServicePort<'a>);
-        impl Serialize for Port<'_> {
-            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                let mut map = s.serialize_map(Some(1))?;
-                match self.0 {
-                    ServicePort::Number(n) => map.serialize_entry("number", &n)?,
-                    ServicePort::Name(p) => map.serialize_entry("name", p)?,
-                }
-                map.end()
-            }
-        }
-        struct Service<'a>(&'a str, Option<ServicePort<'a>>);
-        impl Serialize for Service<'_> {
-            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                let mut map = s.serialize_map(None)?;
-                map.serialize_entry("name", self.0)?;
-                if let Some(port) = self.1 {
-                    map.serialize_entry("port", &Port(port))?;
-                }
-                map.end()
-            }
-        }
-        #[derive(Serialize)]
-        #[serde(rename_all = "camelCase")]
-        struct Resource<'a> {
-            api_group: &'a str,
-            kind: &'a str,
-            name: &'a str,
-        }
-        let mut map = s.serialize_map(Some(1))?;
-        match self.0 {
-            BackendRef::Service { name, port, .. } => map.serialize_entry("service", &Service(name, port))?,
-            BackendRef::Resource { api_group, kind, name, .. } => {
-                map.serialize_entry("resource", &Resource { api_group, kind, name })?
-            }
-        }
-        map.end()
-    }
-}
 
 // ------------------------------------------------------------------------------------------------
 // Validation

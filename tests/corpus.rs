@@ -116,7 +116,7 @@ fn the_whole_folder_at_once_never_aborts() {
         "each unreadable file once (comments-only has nothing to read, which is no error in a folder)"
     );
     for e in v["inputErrors"].as_array().unwrap() {
-        assert!(e["file"].is_string() && e["message"].is_string(), "{e}");
+        assert!(e["source"].is_string() && e["message"].is_string(), "{e}");
         assert!(e["line"].is_u64(), "every unreadable file of the corpus has a line: {e}");
     }
 
@@ -151,7 +151,7 @@ fn json_modes_print_json_for_input_errors_too() {
         let v = json(&out, &format!("{args:?}"));
         let error = &v["error"];
         assert_eq!((error["line"].as_u64(), error["column"].as_u64()), (Some(19), Some(23)), "{args:?}: {v}");
-        assert!(error["file"].as_str().unwrap().ends_with("type-error-port.yaml"));
+        assert!(error["source"].as_str().unwrap().ends_with("type-error-port.yaml"));
         assert!(
             error["message"]
                 .as_str()

@@ -3,6 +3,8 @@
 
 use std::process::Command;
 
+use ingress_router::model::Object;
+use ingress_router::{ClusterNames, CompileOptions, compile, input};
 use serde_json::Value;
 
 const SHOP: &str = "examples/shop/manifests";
@@ -133,4 +135,29 @@ fn ingress_nginx_profile() {
         run(&["envoy-config", "-f", file, "--wasm", "/x.wasm", "--native", "--profile", "ingress-nginx"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("--native") && stderr.contains("ingress-nginx"), "{stderr}");
+}
+
+/// The clusters written are the ones the filter routes to: the core's default names of every
+/// backend the filter's own configuration (which sets no template) can answer with.
+#[test]
+fn clusters_are_named_as_the_filter_names_them() {
+    let (code, config, stderr) = run(&["envoy-config", "-f", SHOP, "--wasm", "/x.wasm", "--ingress-class", "nginx"]);
+    assert_eq!(code, 0, "{stderr}");
+    let wasm = &hcm(&config)["http_filters"][0]["typed_config"]["config"]["configuration"]["value"];
+    let plugin: Value = serde_json::from_str(wasm.as_str().unwrap()).unwrap();
+    assert!(plugin.get("clusterTemplate").is_none() && plugin.get("resourceClusterTemplate").is_none());
+    let objects: Vec<Object> = plugin["manifests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|o| input::parse("manifest.json", &o.to_string()).unwrap().into_objects())
+        .collect();
+    let router = compile(&objects, &CompileOptions::default().with_ingress_class("nginx"));
+    let names = ClusterNames::default();
+    let mut expected: Vec<String> =
+        (0..router.answer_count()).filter_map(|a| Some(names.name(&router.answer(a)?.backend()?))).collect();
+    expected.sort();
+    expected.dedup();
+    assert!(expected.iter().any(|n| n.contains("/resource/")), "{expected:?}");
+    assert_eq!(cluster_names(&config), expected);
 }

@@ -46,7 +46,7 @@ fn router(ingresses: &[Ingress]) -> Router {
 }
 
 fn label(router: &Router, host: &[u8], target: &[u8]) -> String {
-    router.route(&Request::from_bytes(host, target)).view().backend
+    router.route(&Request::from_bytes(host, target)).view().label
 }
 
 fn parse_err(text: &str) -> InputError {
@@ -94,7 +94,7 @@ fn yaml_aliases_in_moderation_are_read() {
     let text = "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: shop}\nspec:\n  rules:\n  - http:\n      paths:\n      - {path: /a, pathType: Prefix, backend: &web {service: {name: web, port: {number: 80}}}}\n      - {path: /b, pathType: Prefix, backend: *web}\n";
     let objects = input::parse("aliases.yaml", text).unwrap().into_objects();
     let router = compile(&objects, &CompileOptions::default());
-    assert_eq!(router.route(&Request::new("x", "/b/1")).view().backend, "web:80");
+    assert_eq!(router.route(&Request::new("x", "/b/1")).view().label, "web:80");
 }
 
 // --- Deep nesting -----------------------------------------------------------------------------
@@ -292,7 +292,7 @@ fn a_hundred_thousand_paths_across_many_ingresses() {
     ] {
         let want = reference_route(&set, IsMode::Prefix, None, host.as_bytes(), target.as_bytes());
         let got = router.route(&Request::new(host, target)).view();
-        assert_eq!(got.backend, want.backend, "{host}{target}");
+        assert_eq!(got.label, want.backend, "{host}{target}");
         assert_eq!(got.via.as_str(), want.via, "{host}{target}");
     }
 }
@@ -307,7 +307,7 @@ fn explain_is_linear_in_the_number_of_paths() {
     let explanation = router.explain(&Request::new("x", "/p77/x"));
     assert_eq!(explanation.candidates.len(), 100_000);
     assert_eq!(explanation.candidates.iter().filter(|c| c.matched).count(), 1);
-    assert_eq!(explanation.decision.backend, "s77:80");
+    assert_eq!(explanation.decision.label, "s77:80");
 }
 
 /// Library issue (reported): `compile` finds each host table's defaultBackend by scanning every
@@ -389,7 +389,7 @@ fn very_long_hosts_and_paths_are_routed() {
     }
     // explain() on a 1 MB path does not panic and agrees with route().
     let explanation = router.explain(&Request::from_bytes(long_host.as_bytes(), long_path.as_bytes()));
-    assert_eq!(explanation.decision.backend, "a3:80");
+    assert_eq!(explanation.decision.label, "a3:80");
     assert_eq!(explanation.matched_path.len(), long_path.len());
     assert_eq!(explanation.normalized_host, None, "a 10 000-character host cannot equal a rule host");
 }
@@ -419,7 +419,7 @@ fn a_path_of_a_hundred_thousand_slashes() {
         assert_eq!(label(&router, b"x", slashes.as_bytes()), want, "{mode:?}");
         assert_eq!(reference_route(&set, reference_mode, None, b"x", slashes.as_bytes()).backend, want, "{mode:?}");
         let explanation = router.explain(&Request::new("x", &slashes));
-        assert_eq!(explanation.decision.backend, want);
+        assert_eq!(explanation.decision.label, want);
     }
 }
 
@@ -473,7 +473,7 @@ fn empty_host_and_path() {
     let only_hosts = vec![ingress("h", vec![(Some("example.com"), vec![path("/", "Prefix", "host")])])];
     let router2 = router(&only_hosts);
     let decision = router2.route(&Request::new("", ""));
-    assert_eq!((decision.via(), decision.view().backend), (Via::None, String::from("404")));
+    assert_eq!((decision.via(), decision.view().label), (Via::None, String::from("404")));
     let explanation = router2.explain(&Request::new("", ""));
     assert_eq!(explanation.tier, None);
     assert!(explanation.tier_reason.contains("(empty)"), "{}", explanation.tier_reason);
@@ -534,7 +534,7 @@ fn malformed_host_headers() {
             "reference, host {host:?}"
         );
         let explanation = router.explain(&Request::new(host, "/"));
-        assert_eq!(explanation.decision.backend, format!("{want}:80"));
+        assert_eq!(explanation.decision.label, format!("{want}:80"));
     }
 }
 

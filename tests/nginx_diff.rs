@@ -152,7 +152,10 @@ fn cli_route_with_the_profile() {
     let value: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(
         value["split"],
-        serde_json::json!([{"backend": "checkout:80", "weight": 90}, {"backend": "checkout-v2:80", "weight": 10}])
+        serde_json::json!([
+            {"label": "checkout:80", "backend": {"service": {"name": "checkout", "port": {"number": 80}}}, "weight": 90},
+            {"label": "checkout-v2:80", "backend": {"service": {"name": "checkout-v2", "port": {"number": 80}}}, "weight": 10}
+        ])
     );
     let (_, out) = cli(&[
         "explain",

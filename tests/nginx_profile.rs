@@ -47,7 +47,7 @@ fn rewrite_redirect_and_namespace() {
     assert_eq!(json["redirect"], serde_json::json!({"status": 308, "location": "https://shop.example.com/api/users"}));
     // Spec profile, same objects: the regex path is literal and headers/scheme are ignored.
     let spec = compile(&objects, &CompileOptions::default());
-    assert_eq!(spec.route(&https("/api/users")).view().backend, "web:80");
+    assert_eq!(spec.route(&https("/api/users")).view().label, "web:80");
 }
 
 #[test]
@@ -108,7 +108,7 @@ fn nginx_refuses_bad_uris_and_explains_in_json() {
     let json = serde_json::to_value(router.explain(&Request::new("pay.example.com", "/checkout/a"))).unwrap();
     assert!(json["decidedBy"].as_str().unwrap().starts_with("prefix location /checkout/ is the longest"), "{json}");
     assert!(json["steps"].as_array().is_some_and(|s| !s.is_empty()), "{json}");
-    assert_eq!(json["decision"]["split"][1]["backend"], "checkout-v2:80");
+    assert_eq!(json["decision"]["split"][1]["label"], "checkout-v2:80");
 }
 
 /// Guards the numbering the Envoy filter renders cluster names by: every backend the profile can

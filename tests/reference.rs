@@ -302,7 +302,7 @@ fn age_ties_compare_namespace_slash_name_as_one_string() {
     let router = compile(&objects, &CompileOptions::default());
     let decision = router.route(&Request::new("example.com", "/dup"));
     assert_eq!(
-        decision.view().backend,
+        decision.view().label,
         want,
         "library bug: src/table.rs compile() sorts same-age Ingresses by (namespace, name) instead of the string `namespace/name`"
     );
@@ -325,6 +325,6 @@ fn prefix_root_matches_request_paths_without_leading_slash() {
     for target in ["*", "b", "b?x"] {
         let want = reference_route(&set, IsMode::Prefix, None, b"example.com", target.as_bytes()).backend;
         assert_eq!(want, "root:80");
-        assert_eq!(router.route(&Request::new("example.com", target)).view().backend, want, "target {target:?}");
+        assert_eq!(router.route(&Request::new("example.com", target)).view().label, want, "target {target:?}");
     }
 }

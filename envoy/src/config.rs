@@ -13,13 +13,11 @@
 //! camelCase names as everywhere else). Unknown keys are errors: a misspelt option silently ignored
 //! would route differently than its author thinks.
 
-use ingress_router::CompileOptions;
+use ingress_router::{ClusterNames, CompileOptions};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
 pub const DEFAULT_ROUTING_HEADER: &str = "x-ingress-backend";
-pub const DEFAULT_CLUSTER_TEMPLATE: &str = "{namespace}/{service}:{port}";
-pub const DEFAULT_RESOURCE_CLUSTER_TEMPLATE: &str = "{namespace}/resource/{apiGroup}/{kind}/{name}";
 /// The response header that names the matched Ingress and rule, when `debugHeader` is on.
 pub const DEBUG_HEADER: &str = "x-ingress-router-match";
 /// The filter's own keys; every other key is one of the core's compile options.
@@ -32,8 +30,8 @@ pub struct PluginConfig {
     /// The core's compile options, by their own camelCase names (`ingressClass`, `normalizePath`, ...).
     pub options: CompileOptions,
     pub routing_header: String,
-    pub cluster_template: String,
-    pub resource_cluster_template: String,
+    /// `clusterTemplate` and `resourceClusterTemplate`, parsed by the core.
+    pub cluster_names: ClusterNames,
     pub debug_header: bool,
 }
 
@@ -45,10 +43,8 @@ struct Keys {
     manifests: Value,
     #[serde(default = "default_routing_header")]
     routing_header: String,
-    #[serde(default = "default_cluster_template")]
-    cluster_template: String,
-    #[serde(default = "default_resource_cluster_template")]
-    resource_cluster_template: String,
+    cluster_template: Option<String>,
+    resource_cluster_template: Option<String>,
     #[serde(default)]
     debug_header: bool,
     #[serde(flatten)]
@@ -57,14 +53,6 @@ struct Keys {
 
 fn default_routing_header() -> String {
     DEFAULT_ROUTING_HEADER.into()
-}
-
-fn default_cluster_template() -> String {
-    DEFAULT_CLUSTER_TEMPLATE.into()
-}
-
-fn default_resource_cluster_template() -> String {
-    DEFAULT_RESOURCE_CLUSTER_TEMPLATE.into()
 }
 
 impl PluginConfig {
@@ -89,12 +77,22 @@ impl PluginConfig {
                 keys.routing_header
             ));
         }
+        let mut cluster_names = ClusterNames::default();
+        if let Some(template) = &keys.cluster_template {
+            cluster_names = cluster_names
+                .with_service_template(template)
+                .map_err(|e| format!("plugin configuration: clusterTemplate: {e}"))?;
+        }
+        if let Some(template) = &keys.resource_cluster_template {
+            cluster_names = cluster_names
+                .with_resource_template(template)
+                .map_err(|e| format!("plugin configuration: resourceClusterTemplate: {e}"))?;
+        }
         Ok(PluginConfig {
             manifests: keys.manifests,
             options,
             routing_header: keys.routing_header,
-            cluster_template: keys.cluster_template,
-            resource_cluster_template: keys.resource_cluster_template,
+            cluster_names,
             debug_header: keys.debug_header,
         })
     }
@@ -124,16 +122,30 @@ fn valid_header_name(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ingress_router::{BackendRef, ServicePort};
 
     #[test]
     fn defaults() {
         let c = PluginConfig::parse(br#"{"manifests": "kind: List"}"#).unwrap();
         assert_eq!(c.routing_header, "x-ingress-backend");
-        assert_eq!(c.cluster_template, DEFAULT_CLUSTER_TEMPLATE);
-        assert_eq!(c.resource_cluster_template, DEFAULT_RESOURCE_CLUSTER_TEMPLATE);
+        assert_eq!(c.cluster_names, ClusterNames::default());
         assert!(!c.debug_header);
         assert_eq!(c.options, CompileOptions::default());
         assert_eq!(c.manifest_texts().unwrap(), vec![("manifests".to_string(), "kind: List".to_string())]);
+    }
+
+    /// The two template keys reach the core's naming, each on its own.
+    #[test]
+    fn cluster_templates() {
+        let c =
+            PluginConfig::parse(br#"{"manifests": "", "clusterTemplate": "{service}.{namespace}:{port}"}"#).unwrap();
+        let cart = BackendRef::Service { namespace: "shop", name: "cart", port: Some(ServicePort::Number(80)) };
+        let bucket = BackendRef::Resource { namespace: "shop", api_group: "g", kind: "Bucket", name: "b" };
+        assert_eq!(c.cluster_names.name(&cart), "cart.shop:80");
+        assert_eq!(c.cluster_names.name(&bucket), "shop/resource/g/Bucket/b");
+        let c = PluginConfig::parse(br#"{"manifests": "", "resourceClusterTemplate": "{kind}-{name}"}"#).unwrap();
+        assert_eq!(c.cluster_names.name(&cart), "shop/cart:80");
+        assert_eq!(c.cluster_names.name(&bucket), "Bucket-b");
     }
 
     #[test]
@@ -154,6 +166,11 @@ mod tests {
         assert!(typo.contains("ingresClass") && typo.contains("routingHeader"), "{typo}");
         let value = PluginConfig::parse(br#"{"manifests": "", "implementationSpecific": "regex"}"#).unwrap_err();
         assert!(value.contains("implementationSpecific") && value.contains("regex"), "{value}");
+        let template = PluginConfig::parse(br#"{"manifests": "", "clusterTemplate": "{svc}"}"#).unwrap_err();
+        assert!(template.contains("clusterTemplate") && template.contains("{svc}"), "{template}");
+        let template =
+            PluginConfig::parse(br#"{"manifests": "", "resourceClusterTemplate": "{service}"}"#).unwrap_err();
+        assert!(template.contains("resourceClusterTemplate") && template.contains("{service}"), "{template}");
         let header = PluginConfig::parse(br#"{"manifests": "", "routingHeader": "X Bad"}"#).unwrap_err();
         assert!(header.contains("routingHeader"), "{header}");
         let c = PluginConfig::parse(br#"{"manifests": 3}"#).unwrap();

@@ -93,18 +93,18 @@ struct Shared {
     metrics: Metrics,
     routing_header: String,
     debug_header: bool,
-    /// The request headers the table reads (none with the spec profile).
+    /// The request headers the table reads (none with the spec profile), asked once.
     header_names: Vec<String>,
-    /// The state of the draws that pick a side of a weighted split (SplitMix64).
+    /// The state of the draws the core picks a side of a weighted split by (SplitMix64).
     draws: Cell<u64>,
 }
 
 impl Shared {
-    /// The next draw, uniform over `u32`. Each request draws once, as ingress-nginx's balancer does.
-    fn draw(&self) -> u32 {
+    /// The next draw, uniform over `u64`. Each request draws once, as ingress-nginx's balancer does.
+    fn draw(&self) -> u64 {
         let state = self.draws.get().wrapping_add(0x9e37_79b9_7f4a_7c15);
         self.draws.set(state);
-        (mix(state) >> 32) as u32
+        mix(state)
     }
 }
 
@@ -214,8 +214,8 @@ impl HttpContext for Filter {
             return Action::Pause;
         };
         // Host-owned buffers: the only allocations of a request with the spec profile (the core
-        // allocates none). The ingress-nginx profile also reads the scheme and the headers its
-        // canaries name.
+        // allocates none). The scheme and other headers only when the core says the table reads
+        // them (the ingress-nginx profile: its redirects, the headers its canaries name).
         let host = self.get_http_request_header_bytes(":authority").unwrap_or_default();
         let path = self.get_http_request_header_bytes(":path").unwrap_or_default();
         let values: Vec<(&str, String)> = shared

@@ -1,8 +1,7 @@
 //! An Envoy HTTP filter (proxy-wasm) that routes every request with exact Kubernetes Ingress
-//! semantics: `filter` holds the host calls, `routing` every call into the core, `config` the
-//! plugin configuration and `clusters` how a backend names an Envoy cluster.
+//! semantics: `filter` holds the host calls, `routing` every call into the core (cluster names
+//! included: the core's `ClusterNames`), `config` the plugin configuration.
 
-pub mod clusters;
 pub mod config;
 #[cfg(not(feature = "noop"))]
 mod filter;

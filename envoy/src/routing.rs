@@ -6,9 +6,8 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use ingress_router::model::Object;
-use ingress_router::{Decision, Profile, Request, Router, Severity, Via, WeightedBackend, compile_seeded, input};
+use ingress_router::{ClusterNames, Decision, Request, Router, Severity, Via, compile_seeded, input};
 
-use crate::clusters::{Template, cluster_name};
 use crate::config::PluginConfig;
 
 /// What one answer of the table ([`Decision::answer`]) turns into, rendered at configure time.
@@ -68,15 +67,6 @@ impl Table {
     /// field (or the configuration key), so that the log says what to fix.
     pub fn build(config: &PluginConfig, seed: u64) -> (Option<Table>, Report) {
         let mut report = Report::default();
-        let templates = Template::service(&config.cluster_template)
-            .and_then(|s| Template::resource(&config.resource_cluster_template).map(|r| (s, r)));
-        let templates = match templates {
-            Ok(t) => t,
-            Err(e) => {
-                report.errors.push(e);
-                return (None, report);
-            }
-        };
         let texts = match config.manifest_texts() {
             Ok(texts) => texts,
             Err(e) => {
@@ -119,7 +109,7 @@ impl Table {
             return (None, report);
         }
         let ingresses = view.ingresses.iter().map(|i| i.key()).collect();
-        match Table::with_targets(router, ingresses, &templates.0, &templates.1) {
+        match Table::with_targets(router, ingresses, &config.cluster_names) {
             Ok(table) => (Some(table), report),
             Err(e) => {
                 report.errors.push(e);
@@ -129,12 +119,7 @@ impl Table {
     }
 
     /// Renders every answer of the table once: its cluster name, its Ingress, its debug text.
-    fn with_targets(
-        router: Router,
-        ingresses: Vec<String>,
-        service: &Template,
-        resource: &Template,
-    ) -> Result<Table, String> {
+    fn with_targets(router: Router, ingresses: Vec<String>, cluster_names: &ClusterNames) -> Result<Table, String> {
         let rank: HashMap<&str, u32> = ingresses.iter().enumerate().map(|(i, k)| (k.as_str(), i as u32)).collect();
         let mut clusters = Vec::new();
         let mut cluster_index = HashMap::new();
@@ -145,7 +130,7 @@ impl Table {
             let (ingress, field) = answer_source(&decision);
             let name = decision
                 .backend()
-                .and_then(|b| cluster_name(service, resource, &b))
+                .map(|b| cluster_names.name(&b))
                 .ok_or_else(|| format!("{ingress} {field}: the backend names no Service or resource"))?;
             let cluster = *cluster_index.entry(name.clone()).or_insert_with(|| {
                 clusters.push(name);
@@ -168,17 +153,18 @@ impl Table {
         self.router.header_names()
     }
 
-    /// Whether decisions read the request's scheme (the ingress-nginx profile's TLS redirects).
+    /// Whether decisions read the request's scheme (the ingress-nginx profile's redirects): the
+    /// filter reads `x-forwarded-proto` only then.
     pub fn reads_scheme(&self) -> bool {
-        self.router.options().profile != Profile::Spec
+        self.router.reads_scheme()
     }
 
     /// Routes one request: `host` from `:authority`, `path` from `:path` (query included; the
     /// spec profile ignores it, and normalises the path when the options ask), and for the
     /// ingress-nginx profile its scheme and the headers [`header_names`](Self::header_names)
-    /// lists. A weighted split takes the side that `roll` (uniform over `u32`) falls on.
-    /// With the spec profile, allocates nothing.
-    pub fn route(&self, request: &Request<'_>, roll: u32) -> Outcome<'_> {
+    /// lists. A weighted split takes the side that `random` (uniform over `u64`) falls on
+    /// ([`Decision::pick_side`]). With the spec profile, allocates nothing.
+    pub fn route(&self, request: &Request<'_>, random: u64) -> Outcome<'_> {
         let decision = self.router.route(request);
         if let Some(rejection) = decision.rejection() {
             return Outcome::Rejected { status: u32::from(rejection.status()), reason: rejection.message() };
@@ -186,10 +172,8 @@ impl Table {
         if let Some(redirect) = decision.redirect() {
             return Outcome::Redirect { status: u32::from(redirect.status), location: redirect.location.clone() };
         }
-        let answer = match decision.split() {
-            Some(sides) => pick(sides, roll),
-            None => decision.answer(),
-        };
+        // A split has no answer of its own: the side picked has one.
+        let answer = decision.answer().or_else(|| decision.pick_side(random).map(|side| side.answer));
         let Some((answer, target)) = answer.and_then(|a| Some((a, self.targets.get(a)?))) else {
             return Outcome::NotFound;
         };
@@ -201,20 +185,6 @@ impl Table {
             rewritten_path: decision.upstream_path().map(str::to_owned),
         }
     }
-}
-
-/// The side of a split `roll` falls on: side `i` gets `weight_i` out of the sum, as ingress-nginx's
-/// balancer draws one number per request.
-fn pick(sides: &[WeightedBackend<'_>], roll: u32) -> Option<usize> {
-    let total: u64 = sides.iter().map(|s| u64::from(s.weight)).sum();
-    let mut point = (u64::from(roll) * total) >> 32;
-    for side in sides {
-        if point < u64::from(side.weight) {
-            return Some(side.answer);
-        }
-        point -= u64::from(side.weight);
-    }
-    sides.last().map(|s| s.answer)
 }
 
 /// The Ingress (`namespace/name`) and field an answer comes from.
@@ -229,7 +199,6 @@ fn answer_source(decision: &Decision<'_>) -> (String, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ingress_router::BackendRef;
 
     const SEED: u64 = 0x5eed;
 
@@ -270,6 +239,9 @@ spec:
         let (table, report) = table("");
         assert!(report.errors.is_empty(), "{:?}", report.errors);
         let t = table.unwrap();
+        // The spec profile reads neither the scheme nor a header: the filter fetches none.
+        assert!(!t.reads_scheme());
+        assert!(t.header_names().is_empty());
         let backend = |host: &str, path: &str| match t.route(&Request::new(host, path), 0) {
             Outcome::Backend { cluster, answer, via_default, .. } => {
                 format!("{cluster} {} {via_default}", t.matched(answer))
@@ -446,20 +418,20 @@ spec:
             "pay/api:80 /items?id=1 pay/checkout spec.rules[0].http.paths[0]"
         );
         assert_eq!(
-            side(&https("/api/items"), (3 << 30) - 1),
+            side(&https("/api/items"), (3 << 62) - 1),
             "pay/api:80 /items pay/checkout spec.rules[0].http.paths[0]"
         );
         assert_eq!(
-            side(&https("/api/items"), 3 << 30),
+            side(&https("/api/items"), 3 << 62),
             "canary/api-v2:80 /items pay/checkout spec.rules[0].http.paths[0]"
         );
         assert_eq!(
-            side(&https("/api/items"), u32::MAX),
+            side(&https("/api/items"), u64::MAX),
             "canary/api-v2:80 /items pay/checkout spec.rules[0].http.paths[0]"
         );
         let headers = [("x-canary", "never")];
         assert_eq!(
-            side(&https("/api").with_headers(&headers), u32::MAX),
+            side(&https("/api").with_headers(&headers), u64::MAX),
             "pay/api:80 / pay/checkout spec.rules[0].http.paths[0]"
         );
         let headers = [("x-canary", "always")];
@@ -468,17 +440,5 @@ spec:
             "canary/api-v2:80 / pay/checkout spec.rules[0].http.paths[0]"
         );
         assert_eq!(t.clusters, ["pay/api:80", "canary/api-v2:80"]);
-    }
-
-    #[test]
-    fn picks_in_proportion() {
-        let backend = BackendRef::Service { namespace: "", name: "a", port: None };
-        let sides =
-            [WeightedBackend { backend, weight: 1, answer: 7 }, WeightedBackend { backend, weight: 3, answer: 9 }];
-        let picked: Vec<Option<usize>> = (0u32..8).map(|i| pick(&sides, i << 29)).collect();
-        assert_eq!(picked, [Some(7), Some(7), Some(9), Some(9), Some(9), Some(9), Some(9), Some(9)]);
-        assert_eq!(pick(&sides, u32::MAX), Some(9));
-        let zero = [WeightedBackend { weight: 0, ..sides[0] }, sides[1]];
-        assert_eq!(pick(&zero, 0), Some(9));
     }
 }

@@ -58,29 +58,22 @@ def cases():
         return path, json.load(f)
 
 
-def core_flags(options):
-    """CLI flags for a case's options: (table flags, the case's own normalisation flags), or None
-    for an option the filter cannot be configured with (none today: a case with an option added
-    later is skipped, and listed, until this function learns it).
+# The options Envoy decides itself: it normalises before any filter runs.
+NORMALISATION_OPTIONS = ("normalizePath", "mergeSlashes", "escapedSlashes")
 
-    The table flags go to both `envoy-config` (the filter's configuration) and the core. The
-    normalisation options are not the filter's: Envoy normalises before any filter runs, always
+
+def case_flags(options):
+    """CLI flags for a case's options (the core's camelCase JSON, passed as it is): (the table's,
+    for `envoy-config` and the core, the case's own for the core alone).
+
+    The normalisation options are not the filter's: Envoy normalises before any filter runs, always
     the secure way (`ENVOY_NORMALISATION`, as envoy.yaml), so a case asking for another escaped-slash
     action (KEEP_UNCHANGED, UNESCAPE_AND_FORWARD) or none is compared with the core under Envoy's
-    normalisation, and with its own expectation only where both normalisations decide alike."""
-    flags, normalisation = [], []
-    for key, value in (options or {}).items():
-        if key == "implementation_specific":
-            flags += ["--implementation-specific", value]
-        elif key == "ingress_class":
-            flags += ["--ingress-class", value]
-        elif key in ("normalize_path", "merge_slashes"):
-            normalisation += ["--" + key.replace("_", "-")] if value else []
-        elif key == "escaped_slashes":
-            normalisation += ["--escaped-slashes", value]
-        else:
-            return None
-    return flags, normalisation
+    normalisation, and with its own expectation only where both normalisations decide alike. An
+    option the CLI does not know fails the case (the CLI refuses it)."""
+    options = options or {}
+    table = {k: v for k, v in options.items() if k not in NORMALISATION_OPTIONS}
+    return ["--options", json.dumps(table, sort_keys=True)], ["--options", json.dumps(options, sort_keys=True)]
 
 
 def invalid_ingresses(manifest, flags):
@@ -96,15 +89,14 @@ def answer(status, headers, body):
     return str(status)
 
 
-def core_answer(manifest, host, path, flags, normalisation=ENVOY_NORMALISATION):
-    """What the core decides for the request; by default for the path as Envoy normalises it."""
-    out = json.loads(cli("route", "-f", manifest, host, path, "--json", *normalisation, *flags).stdout)
-    return out["backend"]
+def core_answer(manifest, host, path, flags):
+    """What the core decides for the request with these flags (its label)."""
+    out = json.loads(cli("route", "-f", manifest, host, path, "--json", *flags).stdout)
+    return out["label"]
 
 
 def expected(case):
-    e = case["expect"]
-    return e.get("default_service") if e["backend"] == "default" else e["backend"]
+    return case["expect"]["backend"]
 
 
 class Front:
@@ -171,13 +163,9 @@ def clusters_of(config):
 def conformance(envoys, workdir, wasm):
     path, all_cases = cases()
     print(f"conformance: {len(all_cases)} cases from {os.path.relpath(path, ROOT)}")
-    groups, skipped = {}, []
+    groups = {}
     for case in all_cases:
-        options = core_flags(case.get("options"))
-        if options is None:
-            skipped.append(case["id"])
-            continue
-        flags, case["normalisation"] = options
+        flags, case["own_flags"] = case_flags(case.get("options"))
         key = json.dumps([case["ingresses"], flags], sort_keys=True)
         groups.setdefault(key, (case["ingresses"], flags, []))[2].append(case)
     manifests, clusters = [], []
@@ -214,17 +202,15 @@ def conformance(envoys, workdir, wasm):
                 check(got == "400", f"{case['id']}: Envoy refuses a fragment itself ({got!r})")
                 compared += 1
                 continue
-            core = core_answer(manifest, host, path, flags)
+            core = core_answer(manifest, host, path, [*flags, *ENVOY_NORMALISATION])
             check(got == core, f"{case['id']}: Envoy {got!r} == core {core!r} ({host} {path})")
             # The case's own expectation, when its normalisation and Envoy's decide alike.
-            if core_answer(manifest, host, path, flags, case["normalisation"]) == core:
+            if core_answer(manifest, host, path, case["own_flags"]) == core:
                 check(got == expected(case), f"{case['id']}: Envoy {got!r} == expected {expected(case)!r}")
                 expected_checked += 1
             compared += 1
     print(f"  {compared} compared with the core, {expected_checked} with the case's own expectation, "
           f"{refused} with an invalid Ingress whose configuration Envoy refused")
-    if skipped:
-        print(f"  {len(skipped)} skipped (modes this build does not have): {', '.join(skipped)}")
     time.sleep(1.5)  # the filter flushes its counters to Envoy every second
     counters = front.envoy.stats("ingress_router")
     check(counters.get("wasmcustom.ingress_router.routed", 0) > 0, f"routed counter counts ({counters})")
@@ -527,11 +513,11 @@ def compare_probes(front, manifest, flags, header_sets, kinds, workdir):
                       f"{what}: Envoy {status} {got_headers.get('location')!r} == core redirect {r}")
             elif core.get("split"):
                 kinds.add("split")
-                sides = [s["backend"] for s in core["split"]]
+                sides = [s["label"] for s in core["split"]]
                 check(status == 200 and body in sides, f"{what}: Envoy {status} {body!r} is a side of {sides}")
-            elif core["backend"] in ("404", "400"):
-                kinds.add(core["backend"])
-                check(str(status) == core["backend"], f"{what}: Envoy {status} == core {core['backend']}")
+            elif core["label"] in ("404", "400"):
+                kinds.add(core["label"])
+                check(str(status) == core["label"], f"{what}: Envoy {status} == core {core['label']}")
             else:
                 kinds.add("backend")
                 upstream = core.get("upstreamPath") or path
@@ -539,8 +525,8 @@ def compare_probes(front, manifest, flags, header_sets, kinds, workdir):
                     kinds.add("rewrite")
                 # Envoy's normalize_path escapes characters such as `|` before any filter runs.
                 seen = urllib.parse.unquote(got_headers.get("x-seen-path", ""))
-                check((status, body, seen) == (200, core["backend"], urllib.parse.unquote(upstream)),
-                      f"{what}: Envoy {status} {body!r} at {seen!r} == core {core['backend']!r} at {upstream!r}")
+                check((status, body, seen) == (200, core["label"], urllib.parse.unquote(upstream)),
+                      f"{what}: Envoy {status} {body!r} at {seen!r} == core {core['label']!r} at {upstream!r}")
     return compared
 
 

@@ -20,6 +20,12 @@ export function ingressStatus(manifests, publishService, options) {
 export function serviceStatus(manifests, service) {
   return run("serviceStatus", (glue) => glue.serviceStatus(manifests, service));
 }
+export function runTests(manifests, tests) {
+  return run("runTests", (glue) => glue.runTests(manifests, tests));
+}
+export function readTests(tests) {
+  return run("readTests", (glue) => glue.readTests(tests));
+}
 
 const made = Symbol("made by compile()");
 
@@ -75,6 +81,10 @@ export class Router {
 
   validate(options) {
     return this.#call("validate", (router) => router.validate(options));
+  }
+
+  writeTests(requests, comment) {
+    return this.#call("writeTests", (router) => router.writeTests(requests, comment));
   }
 
   get diagnostics() {

@@ -163,7 +163,7 @@ export class IngressRouteDemo extends HTMLElement {
   #show(explanation) {
     const { decision } = explanation;
     const lead = decision.via === "redirect" ? "Answered with " : "Served by ";
-    const summary = el("p", {}, lead, el("span", { class: "backend", part: "backend" }, decision.backend));
+    const summary = el("p", {}, lead, el("span", { class: "backend", part: "backend" }, decision.label));
     const facts = el("dl");
     const fact = (term, value) => facts.append(el("dt", {}, term), el("dd", { class: "mono" }, value));
     fact("via", decision.via);
@@ -178,7 +178,7 @@ export class IngressRouteDemo extends HTMLElement {
     if (decision.redirect) fact("redirect", `${decision.redirect.status} → ${decision.redirect.location}`);
     if (decision.split) {
       const total = decision.split.reduce((sum, w) => sum + w.weight, 0);
-      for (const w of decision.split) fact("split", `${w.backend} weight ${w.weight} of ${total}`);
+      for (const w of decision.split) fact("split", `${w.label} weight ${w.weight} of ${total}`);
     }
     if (decision.upstreamPath) fact("upstream path", decision.upstreamPath);
     fact("host tier", explanation.tierReason);

@@ -4,8 +4,11 @@ use ingress_router::input::{self, Input};
 use ingress_router::model::{Ingress, Object};
 use ingress_router::position::Positions;
 use ingress_router::status::{self, ServiceView};
-use ingress_router::views::{self, RouteView, StatusView, Validated, ValidationReport};
-use ingress_router::{CompileOptions, Diagnostic, Explanation, Request, Router, TableView, Via};
+use ingress_router::views::{self, StatusView, Validated, ValidationReport};
+use ingress_router::tests_file::{self, TestsFile, TestsReport};
+use ingress_router::{
+    CompileOptions, DecisionView, Diagnostic, Explanation, Request, RequestSpec, RequestSpecError, Router, TableView,
+};
 
 use serde::Deserialize;
 
@@ -37,30 +40,23 @@ pub fn compile(objects: &[Object], options: &CompileOptions, seed: u64) -> (Rout
     (router, diagnostics)
 }
 
-/// The decision for `request`: which of the router's fixed answers it is ([`answers`]; `None`
-/// when it depends on the request), and its view, built only when `known` says this answer has
-/// not been converted yet.
-pub fn route<'r>(
-    router: &'r Router,
+/// The decision for `request`: its answer slot ([`ingress_router::Decision::answer_slot`]; `None`
+/// when it depends on the request), and its view, built only when `known` says this slot has not
+/// been converted yet.
+pub fn route(
+    router: &Router,
     request: &Request<'_>,
     known: impl FnOnce(usize) -> bool,
-) -> (Option<usize>, Option<RouteView<'r>>) {
+) -> (Option<usize>, Option<DecisionView>) {
     let decision = router.route(request);
-    // Slot 0 is the one 404; the router's numbered answers follow. Anything else (a rejection, an
-    // ingress-nginx redirect, split or rewritten path) depends on the request and is converted
-    // each time.
-    let slot = match decision.answer() {
-        Some(answer) if decision.upstream_path().is_none() => Some(1 + answer),
-        None if decision.via() == Via::None => Some(0),
-        _ => None,
-    };
+    let slot = decision.answer_slot();
     let cached = slot.is_some_and(known);
-    (slot, (!cached).then(|| RouteView::new(&decision)))
+    (slot, (!cached).then(|| decision.view()))
 }
 
-/// How many fixed answers a router gives.
+/// How many answer slots a router's decisions use.
 pub fn answers(router: &Router) -> usize {
-    1 + router.answer_count()
+    router.answer_slots()
 }
 
 pub fn explain(router: &Router, request: &Request<'_>) -> Explanation {
@@ -71,8 +67,26 @@ pub fn table(router: &Router) -> TableView {
     router.table()
 }
 
-pub fn url(url: &str) -> Result<Request<'_>, Failure> {
-    Request::from_url(url).map_err(|e| Failure::new("url", format!("bad URL {url:?}: {e}")))
+/// A request that cannot be routed: `url` for a URL that cannot be read, else `request`.
+pub fn request_failure(e: RequestSpecError) -> Failure {
+    let kind = if matches!(e, RequestSpecError::Url(..)) { "url" } else { "request" };
+    Failure::new(kind, format!("request: {e}"))
+}
+
+/// The source name of a tests file given as text.
+const TESTS_SOURCE: &str = "<tests>";
+
+pub fn read_tests(text: &str) -> Result<TestsFile, Failure> {
+    Ok(tests_file::parse(TESTS_SOURCE, text)?)
+}
+
+pub fn run_tests(router: &Router, file: &TestsFile) -> TestsReport {
+    tests_file::run(router, file)
+}
+
+pub fn write_tests(router: &Router, requests: Vec<(Option<String>, RequestSpec)>, comment: &str) -> Result<String, Failure> {
+    let file = tests_file::pin(router, requests)?;
+    Ok(tests_file::write(&file, comment))
 }
 
 /// `validate --json` for `input` read from `text` (empty when given as objects: no positions).

@@ -3,7 +3,7 @@
 
 use std::cell::RefCell;
 
-use ingress_router::input::{InputError, InputErrorKind};
+use ingress_router::input::InputError;
 use js_sys::{Array, Function, Reflect};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -17,56 +17,51 @@ pub fn set_class(class: Function) {
     CLASS.with(|c| *c.borrow_mut() = Some(class));
 }
 
-/// What went wrong, and where when it is about the input.
-#[derive(Debug, Default, Serialize)]
+/// What went wrong: the core's [`InputError`] when it is about the input (its `kind`, `source`,
+/// `document`, `line`, `column`, `field`, as the CLI's `--json` errors), else one of the
+/// package's own kinds: `argument`, `options`, `request`, `url` (the other arguments),
+/// `not-found` (a named object is not in the input), `environment`, `internal`.
+#[derive(Debug)]
 pub struct Failure {
-    /// `syntax`, `shape`, `too-large` (the manifests); `argument`, `options`, `request`, `url`
-    /// (the other arguments); `not-found` (a named object is not in the input).
     pub kind: &'static str,
-    #[serde(skip)]
+    /// The whole message (an input error's with its place first, as the CLI prints it).
     pub message: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub source: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub document: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub line: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub column: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub field: Option<String>,
+    pub input: Option<InputError>,
 }
 
 impl Failure {
     pub fn new(kind: &'static str, message: impl Into<String>) -> Self {
-        Failure { kind, message: message.into(), ..Failure::default() }
+        Failure { kind, message: message.into(), input: None }
     }
+
+    /// The error's own fields for JavaScript: the input error as the core serialises it (without
+    /// its bare `message`: the JavaScript error's `message` is the whole line), else the kind.
+    fn details(&self) -> JsValue {
+        let details = match &self.input {
+            Some(input) => serde_wasm_bindgen::to_value(input).unwrap_or(JsValue::UNDEFINED),
+            None => serde_wasm_bindgen::to_value(&Kind { kind: self.kind }).unwrap_or(JsValue::UNDEFINED),
+        };
+        if details.is_object() {
+            let _ = Reflect::delete_property(details.unchecked_ref::<js_sys::Object>(), &"message".into());
+        }
+        details
+    }
+}
+
+#[derive(Serialize)]
+struct Kind {
+    kind: &'static str,
 }
 
 impl From<InputError> for Failure {
     fn from(e: InputError) -> Self {
-        let kind = match e.kind {
-            InputErrorKind::Syntax => "syntax",
-            InputErrorKind::TooLarge => "too-large",
-            InputErrorKind::Template => "template",
-            InputErrorKind::Type => "type",
-            _ => "shape",
-        };
-        Failure {
-            kind,
-            message: e.to_string(),
-            source: Some(e.source),
-            document: e.document,
-            line: e.line,
-            column: e.column,
-            field: e.field,
-        }
+        Failure { kind: e.kind.as_str(), message: e.to_string(), input: Some(e) }
     }
 }
 
 impl From<Failure> for JsValue {
     fn from(failure: Failure) -> JsValue {
-        let details = serde_wasm_bindgen::to_value(&failure).unwrap_or(JsValue::UNDEFINED);
+        let details = failure.details();
         let message = JsValue::from_str(&failure.message);
         let class = CLASS.with(|c| c.borrow().clone());
         if let Some(class) = class {

@@ -10,14 +10,13 @@ mod engine;
 mod error;
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 
 use ingress_router::input::Input;
 use ingress_router::model::Object;
 use ingress_router::views::ValidationReport;
-use ingress_router::{CompileOptions, Diagnostic, Request, Router as CoreRouter, Scheme};
+use ingress_router::{CompileOptions, Diagnostic, Request, RequestSpec, Router as CoreRouter};
 use js_sys::JsString;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use error::Failure;
@@ -94,7 +93,7 @@ fn deep_freeze(value: &JsValue) {
 impl Router {
     /// Which backend serves `request` (`{host, path, method?, headers?}` or a URL).
     pub fn route(&self, request: JsValue) -> Result<JsValue, JsValue> {
-        Ok(RequestInput::from_js(&request)?.with(|request| self.decide(request))??)
+        Ok(with_request(&request, |request| self.decide(request))??)
     }
 
     /// `route({host, path})` without reading the object from Rust (the entry's fast path).
@@ -105,7 +104,7 @@ impl Router {
 
     /// The whole decision, step by step (`explain --json`).
     pub fn explain(&self, request: JsValue) -> Result<JsValue, JsValue> {
-        let explanation = RequestInput::from_js(&request)?.with(|request| engine::explain(&self.router, request))?;
+        let explanation = with_request(&request, |request| engine::explain(&self.router, request))?;
         Ok(to_js(&explanation)?)
     }
 
@@ -127,6 +126,15 @@ impl Router {
         }
         let report = engine::validation(&self.input, &self.text, &update, self.diagnostics.clone());
         Ok(to_js(&Validation { input_errors: [], ok: report.passes(strict), report })?)
+    }
+
+    /// A tests file (YAML text) pinning this router's answers to `requests` (each a request or
+    /// `{name, request}`), with this router's options; `comment` (optional) goes on top.
+    #[wasm_bindgen(js_name = writeTests)]
+    pub fn write_tests(&self, requests: JsValue, comment: JsValue) -> Result<String, JsValue> {
+        let requests = named_requests(&requests)?;
+        let comment = comment.as_string().unwrap_or_default();
+        Ok(engine::write_tests(&self.router, requests, &comment)?)
     }
 
     /// What compiling found wrong or worth knowing.
@@ -342,62 +350,68 @@ fn seed() -> Result<u64, Failure> {
     Ok(u64::from_le_bytes(seed))
 }
 
-/// A request as JavaScript gives it: a URL (its scheme included), or its parts. `scheme` and
-/// `headers` are handed to the core as they are (the ingress-nginx profile's redirects and
-/// canaries read them; the spec profile routes by host and path alone); `method` is accepted and
-/// read by no profile.
-enum RequestInput {
-    Url(String),
-    Parts(RequestParts),
-}
-
-#[derive(Deserialize)]
-struct RequestParts {
-    host: String,
-    path: String,
-    #[serde(default)]
-    scheme: Option<String>,
-    #[serde(default)]
-    headers: BTreeMap<String, String>,
-}
-
-impl RequestInput {
-    fn from_js(value: &JsValue) -> Result<Self, Failure> {
-        if let Some(url) = value.as_string() {
-            return Ok(RequestInput::Url(url));
-        }
-        if !value.is_object() {
-            return Err(Failure::new(
-                "request",
-                format!(
-                    "request must be a URL string or {{host, path, scheme?, method?, headers?}}, not {}",
-                    describe(value)
-                ),
-            ));
-        }
-        serde_wasm_bindgen::from_value(value.clone())
-            .map(RequestInput::Parts)
-            .map_err(|e| Failure::new("request", format!("request: {e}")))
+/// A request as JavaScript gives it: a URL string, or the core's [`RequestSpec`] (`{url}` or
+/// `{host, path}`, with `scheme`, `method` and `headers`), exactly as a tests file writes it. An
+/// optional property that is `undefined` is the same as a missing one.
+fn request_spec(value: &JsValue) -> Result<RequestSpec, Failure> {
+    if let Some(url) = value.as_string() {
+        return Ok(RequestSpec::url(url));
     }
+    if !value.is_object() || js_sys::Array::is_array(value) {
+        return Err(Failure::new(
+            "request",
+            format!(
+                "request must be a URL string or {{url | host, path, scheme?, method?, headers?}}, not {}",
+                describe(value)
+            ),
+        ));
+    }
+    serde_wasm_bindgen::from_value(value.clone()).map_err(|e| Failure::new("request", format!("request: {e}")))
+}
 
-    /// Calls `f` with the core's request, which borrows the headers as pairs.
-    fn with<T>(&self, f: impl FnOnce(&Request<'_>) -> T) -> Result<T, Failure> {
-        Ok(match self {
-            RequestInput::Url(url) => f(&engine::url(url)?),
-            RequestInput::Parts(p) => {
-                let scheme = match p.scheme.as_deref() {
-                    None | Some("http") => Scheme::Http,
-                    Some("https") => Scheme::Https,
-                    Some(other) => {
-                        return Err(Failure::new(
-                            "request",
-                            format!("request.scheme must be \"http\" or \"https\", not {other:?}"),
-                        ));
-                    }
-                };
-                let headers: Vec<(&str, &str)> = p.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
-                f(&Request::new(&p.host, &p.path).with_scheme(scheme).with_headers(&headers))
-            }
-        })
+/// Calls `f` with the core's request for `value`.
+fn with_request<T>(value: &JsValue, f: impl FnOnce(&Request<'_>) -> T) -> Result<T, Failure> {
+    request_spec(value)?.with(f).map_err(engine::request_failure)
+}
+
+/// `requests` for `writeTests`: an array whose items are requests or `{name, request}`.
+fn named_requests(value: &JsValue) -> Result<Vec<(Option<String>, RequestSpec)>, Failure> {
+    let array = value
+        .dyn_ref::<js_sys::Array>()
+        .ok_or_else(|| Failure::new("argument", format!("requests must be an array, not {}", describe(value))))?;
+    let mut out = Vec::with_capacity(array.length() as usize);
+    for (i, item) in array.iter().enumerate() {
+        let request = js_sys::Reflect::get(&item, &"request".into()).unwrap_or(JsValue::UNDEFINED);
+        let at = |e: Failure| Failure { message: format!("requests[{i}]: {}", e.message), ..e };
+        if item.is_object() && !request.is_undefined() {
+            let name = js_sys::Reflect::get(&item, &"name".into()).ok().and_then(|n| n.as_string());
+            out.push((name, request_spec(&request).map_err(at)?));
+        } else {
+            out.push((None, request_spec(&item).map_err(at)?));
+        }
+    }
+    Ok(out)
+}
+
+/// Runs a tests file (YAML or JSON text) against `manifests`, compiled with the file's options:
+/// the report `ingress-router test --json` prints.
+#[wasm_bindgen(js_name = runTests)]
+pub fn run_tests(manifests: JsValue, tests: JsValue) -> Result<JsValue, JsValue> {
+    let file = engine::read_tests(&text_argument(&tests, "tests")?)?;
+    let (input, _) = read_manifests(&manifests)?;
+    let (router, _) = engine::compile(&objects(&input), &file.options, seed()?);
+    Ok(to_js(&engine::run_tests(&router, &file))?)
+}
+
+/// Reads a tests file (YAML or JSON text) into `{options, tests: [{name?, request, expect}]}`.
+#[wasm_bindgen(js_name = readTests)]
+pub fn read_tests(tests: JsValue) -> Result<JsValue, JsValue> {
+    Ok(to_js(&engine::read_tests(&text_argument(&tests, "tests")?)?)?)
+}
+
+fn text_argument(value: &JsValue, name: &str) -> Result<String, Failure> {
+    match value.dyn_ref::<JsString>() {
+        Some(s) => bounded_text(s),
+        None => Err(Failure::new("argument", format!("{name} must be YAML or JSON text, not {}", describe(value)))),
     }
 }

@@ -6,9 +6,11 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { compile, validate, ingressStatus, serviceStatus, version, IngressRouterError, Router } from "ingress-router";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { compile, validate, ingressStatus, serviceStatus, runTests, readTests, version, IngressRouterError, Router } from "ingress-router";
 
-const [shopFile, invalidFile, cli] = process.argv.slice(2);
+const [shopFile, invalidFile, cli, casesFile] = process.argv.slice(2);
 const shop = readFileSync(shopFile, "utf8");
 const invalid = readFileSync(invalidFile, "utf8");
 const outputs = {};
@@ -18,12 +20,16 @@ const router = compile(shop, { ingressClass: "nginx" });
 assert.ok(router instanceof Router);
 const cart = router.route("https://shop.example.com/cart/items?id=1");
 assert.deepEqual(cart, {
+  label: "cart-api:80",
   backend: { service: { name: "cart-api", port: { number: 80 } } },
   via: "rule",
   matched: { ingress: "shop/storefront", host: "shop.example.com", path: "/cart", pathType: "Prefix", field: "spec.rules[0].http.paths[0]" },
 });
 assert.deepEqual(router.route({ host: "SHOP.example.com:443", path: "/cart/items" }), cart); // the fast path
 assert.deepEqual(router.route({ host: "shop.example.com", path: "/cart", method: "POST" }), cart);
+// An optional property that is explicitly undefined is a missing one (a regression: this threw).
+assert.deepEqual(router.route({ host: "shop.example.com", path: "/cart", method: "GET", headers: undefined }), cart);
+assert.deepEqual(router.route({ url: "https://shop.example.com/cart", scheme: undefined, headers: null }), cart);
 // Decisions are shared between calls, so they are frozen all the way down.
 assert.ok(Object.isFrozen(cart) && Object.isFrozen(cart.backend.service.port) && Object.isFrozen(cart.matched));
 const fallback = router.route({ host: "shop.example.com", path: "/nowhere", method: "GET", headers: { accept: "*/*" } });
@@ -40,7 +46,7 @@ assert.match(refused.reason, /escaped slash/);
 // explain says which path was matched after normalising (and leaves it out when nothing changed).
 const normalizedWhy = proxied.explain("https://shop.example.com//cart/./items");
 assert.equal(normalizedWhy.normalizedPath, "/cart/items");
-assert.equal(normalizedWhy.decision.backend, "cart-api:80");
+assert.equal(normalizedWhy.decision.label, "cart-api:80");
 assert.equal(proxied.explain("https://shop.example.com/cart/items").normalizedPath, undefined);
 outputs.explanationNormalized = normalizedWhy;
 proxied.free();
@@ -49,7 +55,7 @@ outputs.decisionDefault = fallback;
 
 // ---- explain and table
 const why = router.explain("https://shop.example.com/cart/items");
-assert.equal(why.decision.backend, "cart-api:80");
+assert.equal(why.decision.label, "cart-api:80");
 assert.equal(why.tier, "exact");
 assert.ok(why.candidates.some((c) => c.chosen && c.path === "/cart"));
 assert.match(why.tierReason, /shop\.example\.com/);
@@ -196,6 +202,61 @@ if (cli) {
   assert.deepEqual(rest, native);
 }
 
+// ---- tests files: written by a router, read back, run here and by the CLI with the same answers
+{
+  const requests = [
+    "https://shop.example.com/cart/items?id=1",
+    { name: "a POST with headers", request: { host: "shop.example.com", path: "/nowhere", method: "POST", headers: { "X-Canary": "always" } } },
+    { url: "http://unknown.example.org/", method: "GET" },
+  ];
+  const text = router.writeTests(requests, "pinned by consumer.mjs");
+  assert.match(text, /^# pinned by consumer.mjs\n/);
+  const file = readTests(text);
+  assert.deepEqual(file.options, { ingressClass: "nginx" });
+  assert.deepEqual(file.tests[1].request, requests[1].request);
+  assert.equal(file.tests[1].name, "a POST with headers");
+  const report = runTests(shop, text);
+  assert.deepEqual([report.passed, report.failed], [3, 0]);
+  assert.deepEqual(report.results[0].actual, cart);
+  assert.throws(() => readTests("tests:\n- request: {url: http://a/}\n  expect: {backend: x, colour: red}\n"),
+    (e) => e instanceof IngressRouterError && e.kind === "shape" && e.source === "<tests>" && e.line === 3 && e.field === "tests[0].expect.colour");
+  if (cli) {
+    const path = join(tmpdir(), `consumer-tests-${process.pid}.yaml`);
+    writeFileSync(path, text);
+    const native = JSON.parse(execFileSync(cli, ["test", "-f", shopFile, path, "--json"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
+    assert.deepEqual(report, native);
+  }
+}
+
+// ---- every routing case: route, explain, table and validate deep-equal to the CLI's --json
+if (cli && casesFile) {
+  const cases = JSON.parse(readFileSync(casesFile, "utf8"));
+  assert.ok(cases.length > 0, "no routing cases");
+  const run = (...args) => {
+    try {
+      return JSON.parse(execFileSync(cli, args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
+    } catch (e) {
+      if (e.status === 1 && e.stdout) return JSON.parse(e.stdout); // validate: an object is invalid
+      throw e;
+    }
+  };
+  for (const c of cases) {
+    const manifests = join(tmpdir(), `consumer-case-${process.pid}.json`);
+    writeFileSync(manifests, JSON.stringify(c.ingresses));
+    const options = c.options ?? {};
+    const f = ["-f", manifests, "--options", JSON.stringify(options)];
+    const compiled = compile(c.ingresses, options);
+    const target = c.request.url ? [c.request.url] : [c.request.host, c.request.path];
+    assert.deepEqual(compiled.route(c.request), run("route", ...f, "--json", ...target), `${c.id}: route`);
+    assert.deepEqual(compiled.explain(c.request), run("explain", ...f, "--json", ...target), `${c.id}: explain`);
+    assert.deepEqual(compiled.table(), run("table", ...f, "--json"), `${c.id}: table`);
+    const { ok, ...npmReport } = report_with_source(compiled.validate(), manifests);
+    assert.deepEqual(npmReport, run("validate", "-f", manifests, "--options", JSON.stringify(options), "--json"), `${c.id}: validate`);
+    compiled.free();
+  }
+  console.log(`consumer test: ${cases.length} routing cases give deep-equal route, explain, table and validate in npm and the CLI`);
+}
+
 function report_with_source(r, source) {
   return JSON.parse(JSON.stringify(r).replaceAll('"source":"<input>"', `"source":${JSON.stringify(source)}`));
 }
@@ -234,8 +295,8 @@ function report_with_source(r, source) {
   const weighted = nginx.route("https://canary.example.com/");
   assert.equal(weighted.backend, null);
   assert.deepEqual(weighted.split, [
-    { backend: svc("app-v1", 80), weight: 90 },
-    { backend: svc("app-v2", 80), weight: 10 },
+    { label: "app-v1:80", backend: svc("app-v1", 80), weight: 90 },
+    { label: "app-v2:80", backend: svc("app-v2", 80), weight: 10 },
   ]);
   for (let i = 0; i < 20; i++) assert.deepEqual(nginx.route("https://canary.example.com/"), weighted);
   assert.deepEqual(nginx.route({ host: "canary.example.com", path: "/", headers: {} }), weighted);
@@ -262,7 +323,7 @@ function report_with_source(r, source) {
   assert.equal(why.decision.upstreamPath, "/users");
   assert.equal(spec.explain("https://regex.example.com/api/users").steps, undefined);
   const splitWhy = nginx.explain({ host: "canary.example.com", path: "/", headers: { "X-Canary": "always" } });
-  assert.deepEqual([splitWhy.decision.backend, splitWhy.decision.via], ["app-v2:80", "rule"]);
+  assert.deepEqual([splitWhy.decision.label, splitWhy.decision.via], ["app-v2:80", "rule"]);
   assert.equal(nginx.explain("https://canary.example.com/").decision.split.length, 2);
 
   outputs.decisionRewrite = rewrite;

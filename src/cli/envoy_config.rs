@@ -13,8 +13,8 @@ use std::path::PathBuf;
 use clap::Args;
 use ingress_router::model::{Object, Service};
 use ingress_router::{
-    BackendRef, CompileOptions, Decision, EscapedSlashes, HostView, MatchKind, Profile, Router, ServicePort,
-    StandingView, TableView, Tier, compile,
+    BackendRef, ClusterNames, CompileOptions, Decision, EscapedSlashes, HostView, MatchKind, Profile, Router,
+    ServicePort, StandingView, TableView, Tier, compile,
 };
 use serde_json::{Map, Value, json};
 
@@ -97,9 +97,12 @@ pub fn run(args: &EnvoyConfigArgs) -> Result<i32, Failure> {
             _ => None,
         })
         .collect();
-    let clusters = clusters(args, &router, &services)?;
+    // The plugin configuration below sets no template: the filter names clusters by the same
+    // defaults.
+    let names = ClusterNames::default();
+    let clusters = clusters(args, &router, &names, &services)?;
     let route_config = if args.native {
-        native_routes(&router.table(), &answer_clusters(&router))
+        native_routes(&router.table(), &answer_clusters(&router, &names))
     } else {
         json!({"name": "ingress", "virtual_hosts": [{"name": "ingress", "domains": ["*"],
             "routes": [{"match": {"prefix": "/"}, "route": {"cluster_header": args.routing_header}}]}]})
@@ -139,19 +142,10 @@ fn socket(host: &str, port: u16) -> Value {
     json!({"socket_address": {"address": host, "port_value": port}})
 }
 
-/// The cluster name the filter gives a backend with its default templates.
-pub fn cluster_name(backend: &BackendRef<'_>) -> String {
-    let namespace = backend.namespace();
-    match backend {
-        BackendRef::Resource { api_group, kind, name, .. } => format!("{namespace}/resource/{api_group}/{kind}/{name}"),
-        _ => format!("{namespace}/{backend}"),
-    }
-}
-
 /// The cluster name of each answer of the table ([`Decision::answer`]); `""` for one without a backend.
-fn answer_clusters(router: &Router) -> Vec<String> {
+fn answer_clusters(router: &Router, names: &ClusterNames) -> Vec<String> {
     (0..router.answer_count())
-        .map(|a| router.answer(a).and_then(|d| d.backend()).map_or_else(String::new, |b| cluster_name(&b)))
+        .map(|a| router.answer(a).and_then(|d| d.backend()).map_or_else(String::new, |b| names.name(&b)))
         .collect()
 }
 
@@ -165,12 +159,17 @@ fn answer_source(decision: &Decision<'_>) -> String {
 }
 
 /// One cluster per backend the table references, sorted by name.
-fn clusters(args: &EnvoyConfigArgs, router: &Router, services: &[&Service]) -> Result<Vec<Cluster>, Failure> {
+fn clusters(
+    args: &EnvoyConfigArgs,
+    router: &Router,
+    names: &ClusterNames,
+    services: &[&Service],
+) -> Result<Vec<Cluster>, Failure> {
     let mut found: BTreeMap<String, Cluster> = BTreeMap::new();
     let decisions = (0..router.answer_count()).filter_map(|a| router.answer(a));
     for decision in decisions {
         let Some(backend) = decision.backend() else { continue };
-        let name = cluster_name(&backend);
+        let name = names.name(&backend);
         if found.contains_key(&name) {
             continue;
         }

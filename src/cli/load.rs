@@ -6,16 +6,17 @@ use std::path::{Path, PathBuf};
 
 use std::sync::Mutex;
 
-use ingress_router::input::{self, Input, InputError, SourcedObject, UnknownFields, Unserved};
+use ingress_router::input::{self, Input, InputError, InputErrorKind, SourcedObject, UnknownFields, Unserved};
 use ingress_router::model::Object;
-use ingress_router::{CompileOptions, Request, Router, Scheme, compile};
+use ingress_router::{CompileOptions, Router, compile};
 use serde::Serialize;
 
 use super::{Common, Failure};
 
-/// The tests file's options (or the defaults), with the command-line flags over them.
+/// The tests file's options (or the defaults), replaced by `--options`, with the other
+/// command-line flags over them.
 pub fn options(common: &Common, file: &CompileOptions) -> CompileOptions {
-    let mut options = file.clone();
+    let mut options = common.options.clone().unwrap_or_else(|| file.clone());
     if let Some(class) = &common.ingress_class {
         options.ingress_class = Some(class.clone());
     }
@@ -56,7 +57,7 @@ pub struct Loaded {
     pub objects: Vec<SourcedObject>,
     pub sources: Vec<Source>,
     /// What could not be read (a file, a folder, a document), each already reported on stderr.
-    pub problems: Vec<Problem>,
+    pub problems: Vec<InputError>,
     /// Objects with fields the apiserver's strict decoding rejects (routing ignores the fields).
     pub unknown_fields: Vec<UnknownFields>,
     /// Ingresses and IngressClasses of API versions no apiserver serves: left out.
@@ -92,66 +93,9 @@ impl Loaded {
     }
 }
 
-/// An input that could not be read, located as precisely as known: what `--json` prints as an error object.
-#[derive(Clone, Debug, Serialize)]
-pub struct Problem {
-    /// Empty for a failure that is no one file's (omitted from JSON then).
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub file: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub document: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub line: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub column: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub field: Option<String>,
-    pub message: String,
-}
-
-impl Problem {
-    fn from_input(e: &InputError) -> Problem {
-        Problem {
-            file: e.source.clone(),
-            document: e.document,
-            line: e.line,
-            column: e.column,
-            field: e.field.clone(),
-            message: e.message.clone(),
-        }
-    }
-
-    fn file(file: String, message: String) -> Problem {
-        Problem { file, document: None, line: None, column: None, field: None, message }
-    }
-}
-
-impl Display for Problem {
-    /// As [`InputError`] shows itself: `file: document D, line L, column C: field: message`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.document.is_none() && self.line.is_none() && self.message.starts_with(&self.file) {
-            return f.write_str(&self.message); // file-level messages name their file first
-        }
-        f.write_str(&self.file)?;
-        if let Some(d) = self.document {
-            write!(f, ": document {d}")?;
-        }
-        if let Some(l) = self.line {
-            write!(f, ", line {l}")?;
-            if let Some(c) = self.column {
-                write!(f, ", column {c}")?;
-            }
-        }
-        if let Some(field) = &self.field {
-            write!(f, ": {field}")?;
-        }
-        write!(f, ": {}", self.message)
-    }
-}
-
 /// Every input of this run that could not be read: the command's exit code is then at least 2 (the
 /// worst result wins), while the readable rest was still processed.
-static PROBLEMS: Mutex<Vec<Problem>> = Mutex::new(Vec::new());
+static PROBLEMS: Mutex<Vec<InputError>> = Mutex::new(Vec::new());
 
 /// Whether some input of this run could not be read.
 pub fn had_problems() -> bool {
@@ -159,18 +103,25 @@ pub fn had_problems() -> bool {
 }
 
 /// What `--json` prints when the command fails: `error` (the first input that could not be read,
-/// with its file, line and column, else the failure itself) and `errors` (every one of them, then
-/// the failure).
+/// else the failure itself) and `errors` (every input that could not be read, then the failure).
+/// Each is an [`InputError`] as the core serialises it; the failure is `{kind: "failure", message}`.
 #[derive(Serialize)]
 pub struct JsonFailure {
-    error: Problem,
-    errors: Vec<Problem>,
+    error: JsonError,
+    errors: Vec<JsonError>,
+}
+
+#[derive(Clone, Serialize)]
+#[serde(untagged)]
+enum JsonError {
+    Input(InputError),
+    Failure { kind: &'static str, message: String },
 }
 
 pub fn json_failure(message: &str) -> JsonFailure {
-    let mut errors = PROBLEMS.lock().map(|p| p.clone()).unwrap_or_default();
-    let failure =
-        Problem { file: String::new(), document: None, line: None, column: None, field: None, message: message.into() };
+    let mut errors: Vec<JsonError> =
+        PROBLEMS.lock().map(|p| p.iter().cloned().map(JsonError::Input).collect()).unwrap_or_default();
+    let failure = JsonError::Failure { kind: "failure", message: message.into() };
     let error = errors.first().cloned().unwrap_or_else(|| failure.clone());
     errors.push(failure);
     JsonFailure { error, errors }
@@ -191,22 +142,22 @@ pub fn load_with(files: &[PathBuf], note_unserved: bool) -> Result<Loaded, Failu
     for file in files {
         let paths = match expand(file) {
             Ok(paths) => paths,
-            Err(Failure(message)) => {
-                problems.push(Problem::file(file.display().to_string(), message));
+            Err(problem) => {
+                problems.push(problem);
                 continue;
             }
         };
         for path in paths {
-            match read_text(&path) {
+            match read_source(&path) {
                 Ok((name, text)) => {
                     input.extend(input::parse_all(&name, &text));
                     sources.push(Source { name, text });
                 }
-                Err(Failure(message)) => problems.push(Problem::file(path.display().to_string(), message)),
+                Err(problem) => problems.push(problem),
             }
         }
     }
-    problems.extend(input.errors.iter().map(Problem::from_input));
+    problems.extend(input.errors.iter().cloned());
     for problem in &problems {
         stderr(&format_args!("error: {problem}"));
     }
@@ -230,18 +181,22 @@ pub fn load_with(files: &[PathBuf], note_unserved: bool) -> Result<Loaded, Failu
     })
 }
 
+/// A file or folder that cannot be read.
+fn unreadable(path: &Path, message: String) -> InputError {
+    InputError::new(InputErrorKind::Unreadable, &path.display().to_string(), message)
+}
+
 /// A file stands for itself; a folder for every `*.yaml`, `*.yml` and `*.json` inside, recursively, sorted.
-fn expand(path: &Path) -> Result<Vec<PathBuf>, Failure> {
+fn expand(path: &Path) -> Result<Vec<PathBuf>, InputError> {
     if path == Path::new("-") || !path.is_dir() {
         return Ok(vec![path.to_path_buf()]);
     }
     let mut found = Vec::new();
     let mut folders = vec![path.to_path_buf()];
     while let Some(folder) = folders.pop() {
-        let entries = std::fs::read_dir(&folder)
-            .map_err(|e| Failure(format!("{}: cannot read folder: {e}", folder.display())))?;
+        let entries = std::fs::read_dir(&folder).map_err(|e| unreadable(&folder, format!("cannot read folder: {e}")))?;
         for entry in entries {
-            let entry = entry.map_err(|e| Failure(format!("{}: cannot read folder: {e}", folder.display())))?;
+            let entry = entry.map_err(|e| unreadable(&folder, format!("cannot read folder: {e}")))?;
             let p = entry.path();
             if p.is_dir() {
                 folders.push(p);
@@ -251,7 +206,7 @@ fn expand(path: &Path) -> Result<Vec<PathBuf>, Failure> {
         }
     }
     if found.is_empty() {
-        return Err(Failure(format!("{}: no *.yaml, *.yml or *.json file in this folder", path.display())));
+        return Err(unreadable(path, String::from("no *.yaml, *.yml or *.json file in this folder")));
     }
     found.sort();
     Ok(found)
@@ -259,67 +214,19 @@ fn expand(path: &Path) -> Result<Vec<PathBuf>, Failure> {
 
 /// Reads a file (`-`: stdin) and names it for messages.
 pub fn read_text(path: &Path) -> Result<(String, String), Failure> {
-    if path == Path::new("-") {
-        let name = String::from("<stdin>");
-        let mut text = String::new();
-        return match std::io::stdin().read_to_string(&mut text) {
-            Ok(_) => Ok((name, text)),
-            Err(e) => Err(Failure(format!("{name}: cannot read: {e}"))),
-        };
-    }
-    let name = path.display().to_string();
-    match std::fs::read_to_string(path) {
-        Ok(text) => Ok((name, text)),
-        Err(e) => Err(Failure(format!("{name}: cannot read: {e}"))),
-    }
+    read_source(path).map_err(|e| Failure(e.to_string()))
 }
 
-/// A request as given: host and path as received, the scheme, and headers (`-H`, or a tests
-/// file's `headers`).
-#[derive(Default)]
-pub struct RequestSpec {
-    pub host: String,
-    pub path: String,
-    pub scheme: Scheme,
-    pub headers: Vec<(String, String)>,
-}
-
-impl RequestSpec {
-    /// From `URL` or `HOST PATH`.
-    pub fn from_args(target: &str, path: Option<&str>) -> Result<Self, Failure> {
-        match path {
-            Some(path) => Ok(RequestSpec { host: target.into(), path: path.into(), ..RequestSpec::default() }),
-            None => Self::from_url(target).map_err(Failure),
-        }
-    }
-
-    pub fn from_url(url: &str) -> Result<Self, String> {
-        let request = Request::from_url(url).map_err(|e| format!("bad URL {url:?}: {e}"))?;
-        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-        Ok(RequestSpec {
-            host: text(request.host),
-            path: text(request.path),
-            scheme: request.scheme,
-            headers: Vec::new(),
-        })
-    }
-
-    /// Adds `Name: value` headers as given on the command line.
-    pub fn with_header_args(mut self, headers: &[String]) -> Result<Self, Failure> {
-        for h in headers {
-            let (name, value) =
-                h.split_once(':').ok_or_else(|| Failure(format!("bad header {h:?}: write it as 'Name: value'")))?;
-            self.headers.push((name.trim().into(), value.trim().into()));
-        }
-        Ok(self)
-    }
-
-    /// The headers as the borrowed pairs a [`Request`] holds.
-    pub fn header_refs(&self) -> Vec<(&str, &str)> {
-        self.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect()
-    }
-
-    pub fn request<'a>(&'a self, headers: &'a [(&'a str, &'a str)]) -> Request<'a> {
-        Request::new(&self.host, &self.path).with_scheme(self.scheme).with_headers(headers)
+fn read_source(path: &Path) -> Result<(String, String), InputError> {
+    let name = if path == Path::new("-") { String::from("<stdin>") } else { path.display().to_string() };
+    let mut text = String::new();
+    let read = if path == Path::new("-") {
+        std::io::stdin().read_to_string(&mut text).map(|_| ())
+    } else {
+        std::fs::read_to_string(path).map(|t| text = t)
+    };
+    match read {
+        Ok(()) => Ok((name, text)),
+        Err(e) => Err(InputError::new(InputErrorKind::Unreadable, &name, format!("cannot read: {e}"))),
     }
 }

@@ -17,7 +17,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
-use ingress_router::{CompileOptions, EscapedSlashes, ImplementationSpecific, Profile};
+use ingress_router::{CompileOptions, EscapedSlashes, ImplementationSpecific, Profile, RequestSpec};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -150,6 +150,15 @@ pub struct Common {
     /// What the proxy does with %2F and %5C: KEEP_UNCHANGED, UNESCAPE_AND_FORWARD, REJECT_REQUEST, UNESCAPE_AND_REDIRECT.
     #[arg(long, value_name = "ACTION")]
     pub escaped_slashes: Option<EscapedSlashes>,
+    /// Every compile option as JSON, in the names of tests files, the npm package and the Envoy
+    /// filter (`{"ingressClass": "nginx", "normalizePath": true}`); replaces a tests file's
+    /// `options`, and the flags above override it.
+    #[arg(long, value_name = "JSON", value_parser = compile_options)]
+    pub options: Option<CompileOptions>,
+}
+
+fn compile_options(json: &str) -> Result<CompileOptions, String> {
+    serde_json::from_str(json).map_err(|e| e.to_string())
 }
 
 #[derive(Args)]
@@ -189,6 +198,9 @@ struct TestArgs {
     /// List the paths (Ingress, host, path, pathType) that no test chose.
     #[arg(long)]
     coverage: bool,
+    /// Print the report as JSON (what the npm package's `runTests` returns).
+    #[arg(long)]
+    json: bool,
 }
 
 /// Bad input: printed as `error: <message>`, exit code 2.
@@ -231,7 +243,8 @@ impl Command {
             Command::Table(a) => a.json,
             Command::Validate(a) => a.json(),
             Command::Status(a) => a.json(),
-            Command::Test(_) | Command::EnvoyConfig(_) => false,
+            Command::Test(a) => a.json,
+            Command::EnvoyConfig(_) => false,
             #[cfg(feature = "nginx")]
             Command::Diff(a) => a.json,
         }
@@ -247,7 +260,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
             print(&if args.json { show::json(&router.table()) } else { show::table(&router) });
             Ok(0)
         }
-        Command::Test(args) => check::run(&args.common, &args.tests, args.coverage),
+        Command::Test(args) => check::run(&args.common, &args.tests, args.coverage, args.json),
         Command::Validate(args) => validate::run(&args),
         Command::Status(args) => status::run(&args),
         Command::EnvoyConfig(args) => envoy_config::run(&args),
@@ -257,16 +270,25 @@ fn run(cli: Cli) -> Result<i32, Failure> {
 }
 
 fn request_command(args: &RequestArgs, explain: bool) -> Result<i32, Failure> {
-    let spec = load::RequestSpec::from_args(&args.target, args.path.as_deref())?.with_header_args(&args.headers)?;
-    let router = load::router(&args.common, &CompileOptions::default())?;
-    let headers = spec.header_refs();
-    let request = spec.request(&headers);
-    let text = match (explain, args.json) {
-        (false, true) => show::json(&router.route(&request).view()),
-        (false, false) => show::decision(&router.route(&request).view()),
-        (true, true) => show::json(&router.explain(&request)),
-        (true, false) => show::explanation(&router.explain(&request)),
+    let mut spec = match &args.path {
+        Some(path) => RequestSpec::parts(&args.target, path),
+        None => RequestSpec::url(&args.target),
     };
+    for h in &args.headers {
+        let (name, value) =
+            h.split_once(':').ok_or_else(|| Failure(format!("bad header {h:?}: write it as 'Name: value'")))?;
+        spec.headers.insert(name.trim().into(), value.trim().into());
+    }
+    spec.with(|_| ()).map_err(|e| Failure(e.to_string()))?;
+    let router = load::router(&args.common, &CompileOptions::default())?;
+    let text = spec
+        .with(|request| match (explain, args.json) {
+            (false, true) => show::json(&router.route(request).view()),
+            (false, false) => show::decision(&router.route(request).view()),
+            (true, true) => show::json(&router.explain(request)),
+            (true, false) => show::explanation(&router.explain(request)),
+        })
+        .map_err(|e| Failure(e.to_string()))?;
     print(&text);
     Ok(0)
 }

@@ -72,7 +72,7 @@ fn path_name(path: &str) -> &str {
 }
 
 pub fn decision(view: &DecisionView) -> String {
-    let mut rows = vec![row(["backend:", &view.backend]), row(["via:", view.via.as_str()])];
+    let mut rows = vec![row(["backend:", &view.label]), row(["via:", view.via.as_str()])];
     if let Some(m) = &view.matched {
         rows.push(row(["ingress:", &m.ingress]));
         rows.push(row(["host:", host_name(&m.host)]));
@@ -103,7 +103,7 @@ pub fn decision_line(view: &DecisionView) -> String {
     match (&view.matched, view.via) {
         (Some(m), _) => format!(
             "{} via rule (Ingress {}, host {}, {} {})",
-            view.backend,
+            view.label,
             m.ingress,
             host_name(&m.host),
             m.path_type,
@@ -111,16 +111,16 @@ pub fn decision_line(view: &DecisionView) -> String {
         ),
         (None, Via::DefaultBackend) => format!(
             "{} via defaultBackend ({})",
-            view.backend,
+            view.label,
             view.default_from.as_ref().map_or("the configured default backend".into(), |i| format!("of Ingress {i}"))
         ),
-        (None, Via::Redirect) => format!("{}: the proxy redirects", view.backend),
+        (None, Via::Redirect) => format!("{}: the proxy redirects", view.label),
         (None, Via::Rejected) => format!(
             "{}: rejected by the proxy before routing: {}",
-            view.backend,
+            view.label,
             view.reason.as_deref().unwrap_or_default()
         ),
-        _ => format!("{}: no path matched and there is no defaultBackend", view.backend),
+        _ => format!("{}: no path matched and there is no defaultBackend", view.label),
     }
 }
 

@@ -40,13 +40,16 @@ pub struct ValidateArgs {
     /// Routing profile, for the warnings [default: spec].
     #[arg(long, value_name = "PROFILE")]
     profile: Option<Profile>,
+    /// Compile options as JSON (`{"ingressClass": "nginx"}`), for the warnings; the flags above override them.
+    #[arg(long, value_name = "JSON", value_parser = super::compile_options)]
+    options: Option<CompileOptions>,
 }
 
 #[derive(Serialize)]
 struct Report<'a> {
     /// Inputs that could not be read (each with file, line, column, message), also on stderr.
     #[serde(rename = "inputErrors")]
-    input_errors: &'a [load::Problem],
+    input_errors: &'a [ingress_router::input::InputError],
     #[serde(flatten)]
     report: &'a ValidationReport,
 }
@@ -108,6 +111,7 @@ pub fn run(args: &ValidateArgs) -> Result<i32, Failure> {
         normalize_path: false,
         merge_slashes: false,
         escaped_slashes: None,
+        options: args.options.clone(),
     };
     let options = load::options(&common, &CompileOptions::default());
     let objects = loaded.objects();

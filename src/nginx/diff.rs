@@ -13,7 +13,8 @@ use serde::Serialize;
 use crate::decision::Via;
 use crate::model::{Ingress, Object};
 use crate::options::{CompileOptions, Profile};
-use crate::request::{Request, Scheme};
+use crate::request::{Request, RequestSpec, Scheme};
+use crate::tests_file::{self, TestsFile};
 use crate::router::{Router, compile};
 
 /// One request to try, and the rule it was derived from.
@@ -33,6 +34,11 @@ impl Probe {
     pub fn url(&self) -> String {
         format!("{}://{}{}", if self.https { "https" } else { "http" }, self.host, self.target)
     }
+
+    /// The probe as a request, scheme and all.
+    pub fn request(&self) -> RequestSpec {
+        RequestSpec::url(self.url())
+    }
 }
 
 /// One profile's answer to a probe.
@@ -41,9 +47,6 @@ pub struct Outcome {
     /// `svc:80`, `404`, `redirect 301 http://host/x/`, `split(a:80 90, b:80 10)`, `400`; with ` (upstream path /y)`
     /// when ingress-nginx rewrites the path.
     pub answer: String,
-    /// The answer alone (what a tests file pins), without the upstream path.
-    #[serde(skip)]
-    pub label: String,
     /// What decided, in that profile's words.
     pub reason: String,
 }
@@ -74,7 +77,7 @@ pub struct DiffReport {
     pub groups: Vec<DiffGroup>,
     /// Every probe with the `from` profile's answer (for `--tests`).
     #[serde(skip)]
-    pub answers: Vec<(Probe, Outcome)>,
+    pub pinned: TestsFile,
 }
 
 impl DiffReport {
@@ -98,41 +101,14 @@ impl DiffReport {
         )
     }
 
-    /// A tests file (the README's format) pinning the `from` profile's answers to every probe.
+    /// A tests file pinning the `from` profile's answers to every probe.
     pub fn tests_file(&self) -> String {
-        let mut out = format!(
-            "# Written by `ingress-router diff`: the {} profile's answers, to pin before migrating.\noptions:\n  profile: {}\ntests:\n",
-            self.from.as_str(),
+        let comment = format!(
+            "Written by `ingress-router diff`: the {} profile's answers, to pin before migrating.",
             self.from.as_str()
         );
-        for (probe, outcome) in &self.answers {
-            out.push_str(&format!(
-                "- name: {}\n  request: {{url: {}}}\n  expect:\n    backend: {}\n",
-                quote(&format!("{} {} ({})", probe.kind, probe.url(), probe.rule)),
-                quote(&probe.url()),
-                quote(&outcome.label)
-            ));
-            if outcome.label != outcome.answer {
-                out.push_str(&format!("  # {}\n", outcome.answer));
-            }
-        }
-        out
+        tests_file::write(&self.pinned, &comment)
     }
-}
-
-/// A YAML double-quoted string.
-fn quote(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if c.is_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// Compares two profiles on every probe derived from `objects` (compiled with `options`, the
@@ -163,15 +139,17 @@ pub fn diff(objects: &[Object], options: &CompileOptions, from: Profile, to: Pro
     let from_router = compile(objects, &options.clone().with_profile(from));
     let to_router = compile(objects, &options.clone().with_profile(to));
     let probes = probes(objects);
-    let mut report = DiffReport { from, to, probes: probes.len(), groups: Vec::new(), answers: Vec::new() };
+    let requests = probes.iter().map(|p| (Some(format!("{} {} ({})", p.kind, p.url(), p.rule)), p.request())).collect();
+    // Probes are well-formed URLs: pinning them cannot fail.
+    let pinned = tests_file::pin(&from_router, requests).unwrap_or_default();
+    let mut report = DiffReport { from, to, probes: probes.len(), groups: Vec::new(), pinned };
     let mut groups: BTreeMap<(String, String), Vec<Difference>> = BTreeMap::new();
     for probe in probes {
         let (a, b) = (outcome(&from_router, &probe), outcome(&to_router, &probe));
         if a.answer != b.answer {
             let key = (probe.host.clone(), probe.rule.clone());
-            groups.entry(key).or_default().push(Difference { probe: probe.clone(), from: a.clone(), to: b });
+            groups.entry(key).or_default().push(Difference { probe, from: a, to: b });
         }
-        report.answers.push((probe, a));
     }
     report.groups =
         groups.into_iter().map(|((host, rule), differences)| DiffGroup { host, rule, differences }).collect();
@@ -182,8 +160,7 @@ fn outcome(router: &Router, probe: &Probe) -> Outcome {
     let scheme = if probe.https { Scheme::Https } else { Scheme::Http };
     let request = Request::new(&probe.host, &probe.target).with_scheme(scheme);
     let d = router.route(&request);
-    let label = d.view().backend;
-    let mut answer = label.clone();
+    let mut answer = d.to_string();
     let path = super::uri::split_target(probe.target.as_bytes()).0;
     if let Some(upstream) = d.upstream_path()
         && upstream.split('?').next() != core::str::from_utf8(path).ok()
@@ -204,7 +181,7 @@ fn outcome(router: &Router, probe: &Probe) -> Outcome {
         },
         Profile::IngressNginx => router.explain(&request).decided_by.unwrap_or_default(),
     };
-    Outcome { answer, label, reason }
+    Outcome { answer, reason }
 }
 
 /// Probe requests for every path and host of `objects`, without duplicates.

@@ -56,7 +56,7 @@ impl RefDecision {
     /// The library's answer in the reference's shape, for comparison.
     pub fn of(view: &ingress_router::DecisionView) -> RefDecision {
         RefDecision {
-            backend: view.backend.clone(),
+            backend: view.label.clone(),
             via: view.via.as_str(),
             matched: view.matched.as_ref().map(|m| RefMatch {
                 ingress: m.ingress.clone(),

@@ -1,15 +1,15 @@
 // The playground: wires the editor, the request fields and the panels to the ingress-router
 // package. Every answer shown comes from the package (compile → route / explain / table /
 // diagnostics, validate, ingressStatus, serviceStatus), used exactly as an outside user would.
-import { compile, ingressStatus, serviceStatus, validate, version } from "ingress-router";
+import { compile, ingressStatus, readTests, serviceStatus, validate, version } from "ingress-router";
 import "./style.css";
 import { createEditor, reveal, setText, showMatch, showProblems } from "./editor.js";
-import { errorText, testsLabel } from "./format.js";
+import { errorText } from "./format.js";
 import { gallery } from "./gallery.js";
 import { Locator } from "./locate.js";
 import { Problems } from "./problems.js";
 import { renderBatch, renderStatus } from "./panels.js";
-import { exportTestsFile, importTestsFile, parseHeaders, parseRequestLine, routeArgument } from "./requests.js";
+import { fromTestsFile, parseHeaders, parseRequestLine, requestSpec } from "./requests.js";
 import { decodeState, encodeState } from "./share.js";
 import { renderDecision, renderFlow, renderProblems, renderTable, rowKey } from "./views.js";
 
@@ -198,7 +198,7 @@ function reroute({ sameRequest = false } = {}) {
   let decision;
   let explanation;
   try {
-    const arg = routeArgument(currentRequest(), parseHeaders(state.headers));
+    const arg = requestSpec(currentRequest(), parseHeaders(state.headers));
     decision = router.route(arg);
     explanation = router.explain(arg);
   } catch (error) {
@@ -235,8 +235,9 @@ function rerouteBatch() {
       const request = parseRequestLine(line);
       if (!request) continue;
       try {
-        const decision = router.route(routeArgument(request));
-        batchResults.push({ request, decision, backend: testsLabel(decision) });
+        const spec = requestSpec(request, parseHeaders(state.headers));
+        const decision = router.route(spec);
+        batchResults.push({ request, spec, decision, backend: decision.label });
       } catch (error) {
         batchResults.push({ request, error: errorText(error) });
       }
@@ -400,6 +401,7 @@ on(els.method, "change", () => {
 on(els.headers, "input", () => {
   state.headers = els.headers.value;
   requestChanged();
+  rerouteBatch(); // the page's headers go with every request of the list too
 });
 on(els.requests, "input", () => {
   state.requests = els.requests.value;
@@ -419,7 +421,14 @@ on(els.exportButton, "click", () => {
     els.batchNote.textContent = "Nothing to export: add requests first.";
     return;
   }
-  const text = exportTestsFile(ok, state.options);
+  const comment = "Exported from the ingress-router playground. Run it with:\n  ingress-router test -f MANIFESTS THIS_FILE";
+  let text;
+  try {
+    text = router.writeTests(ok.map((r) => ({ name: `${r.request.text} goes to ${r.backend}`, request: r.spec })), comment);
+  } catch (error) {
+    els.batchNote.textContent = `Cannot export: ${errorText(error)}`;
+    return;
+  }
   const link = document.createElement("a");
   link.href = URL.createObjectURL(new Blob([text], { type: "text/yaml" }));
   link.download = "ingress-router-tests.yaml";
@@ -434,9 +443,10 @@ on(els.importInput, "change", async () => {
   const file = els.importInput.files?.[0];
   if (!file) return;
   try {
-    const imported = importTestsFile(await file.text());
+    const imported = fromTestsFile(readTests(await file.text()));
     state.requests = els.requests.value = imported.lines.join("\n");
     state.expected = imported.expected;
+    state.headers = els.headers.value = imported.headers;
     for (const key of ["ingressClass", "implementationSpecific", "profile"]) {
       if (imported.options[key]) state.options[key] = String(imported.options[key]);
     }
@@ -447,7 +457,7 @@ on(els.importInput, "change", async () => {
     els.batchNote.textContent = `Imported ${imported.lines.length} test${imported.lines.length === 1 ? "" : "s"} from ${file.name}.`;
     saveSoon();
   } catch (error) {
-    els.batchNote.textContent = `${file.name}: ${error.message}`;
+    els.batchNote.textContent = `${file.name}: ${errorText(error)}`;
   }
   els.importInput.value = "";
 });

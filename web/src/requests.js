@@ -1,15 +1,5 @@
-// Requests as a person types them, and the tests file `ingress-router test` reads.
-import { parse, stringify } from "yaml";
-
-/** `https://host:port/path?q` → {host: "host:port", path: "/path?q", scheme: "https"}, split as written (no normalising). */
-export function splitUrl(url) {
-  const scheme = /^(https?):\/\//i.exec(url)?.[1].toLowerCase();
-  const rest = url.replace(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//, "");
-  const cut = rest.search(/[/?#]/);
-  const host = cut < 0 ? rest : rest.slice(0, cut);
-  const path = cut < 0 ? "/" : rest.slice(cut);
-  return { host, path: path.startsWith("/") ? path : `/${path}`, scheme };
-}
+// Requests as a person types them. Tests files are read and written by the package (the core's
+// one tests-file format): this file only turns a requests-list line into a request and back.
 
 /**
  * One line of the requests list: `[METHOD] URL` or `[METHOD] HOST PATH`.
@@ -24,16 +14,12 @@ export function parseRequestLine(line) {
   return { text, host: words[0], path: words[1] ?? "/", method };
 }
 
-/** The argument for `router.route` / `router.explain`. */
-export function routeArgument(request, headers) {
-  const hasHeaders = headers && Object.keys(headers).length > 0;
-  if (request.url && !request.method && !hasHeaders) return request.url;
-  const { host, path, scheme } = request.url ? splitUrl(request.url) : request;
-  const arg = { host, path };
-  if (scheme) arg.scheme = scheme; // the ingress-nginx profile's TLS redirects read it
-  if (request.method) arg.method = request.method;
-  if (hasHeaders) arg.headers = headers;
-  return arg;
+/** The request the package routes (its `RequestSpec`): the line's target and method, and the page's headers. */
+export function requestSpec(request, headers) {
+  const spec = request.url ? { url: request.url } : { host: request.host, path: request.path };
+  if (request.method) spec.method = request.method;
+  if (headers && Object.keys(headers).length > 0) spec.headers = headers;
+  return spec;
 }
 
 /** `Name: value` lines → {name: value}. */
@@ -46,43 +32,33 @@ export function parseHeaders(text) {
   return headers;
 }
 
-/** The tests file for `results` ({request, decision}) and the page's options. */
-export function exportTestsFile(results, options) {
-  const fileOptions = {};
-  if (options.ingressClass) fileOptions.ingressClass = options.ingressClass;
-  if (options.implementationSpecific) fileOptions.implementationSpecific = options.implementationSpecific;
-  if (options.profile) fileOptions.profile = options.profile;
-  const tests = results.map(({ request, decision, backend }) => {
-    const req = request.url ? { url: request.url } : { host: request.host, path: request.path };
-    if (request.method) req.method = request.method;
-    const expect = { backend, via: decision.via };
-    if (decision.matched) {
-      const { ingress, host, path, pathType } = decision.matched;
-      expect.matched = { ingress, host, path, pathType };
-    }
-    return { name: `${request.text} goes to ${backend}`, request: req, expect };
-  });
-  const header = "# Exported from the ingress-router playground. Run it with:\n#   ingress-router test -f MANIFESTS THIS_FILE\n";
-  return header + stringify({ options: fileOptions, tests }, { lineWidth: 0 });
+/** {name: value} → `Name: value` lines. */
+export function headerLines(headers) {
+  return Object.entries(headers ?? {}).map(([name, value]) => `${name}: ${value}`).join("\n");
+}
+
+/** A tests file's request as a requests-list line (`[METHOD] URL` or `[METHOD] HOST PATH`). */
+export function requestLine(request) {
+  let target = request.url ?? `${request.host} ${request.path ?? "/"}`;
+  // A scheme given beside host and path: the line says it as a URL.
+  if (!request.url && request.scheme) target = `${request.scheme}://${request.host}${request.path ?? "/"}`;
+  return request.method ? `${request.method} ${target}` : target;
 }
 
 /**
- * Reads a tests file: `{lines, options, expected}` with one requests-list line per test and the
- * expected backend of each. Throws an Error naming what is wrong.
+ * What the page takes from a tests file the package read (`readTests`): one requests-list line
+ * per test, the expected label of each, the headers (the page holds one set for every request),
+ * and the options. Throws an Error when the page cannot hold the file as it is.
  */
-export function importTestsFile(text) {
-  const file = parse(text);
-  if (!file || typeof file !== "object" || !Array.isArray(file.tests)) {
-    throw new Error("not a tests file: it needs a top-level `tests:` list");
+export function fromTestsFile(file) {
+  const headerSets = new Set(file.tests.map((t) => JSON.stringify(Object.entries(t.request.headers ?? {}).sort())));
+  if (headerSets.size > 1) {
+    throw new Error("its tests send different headers; the page sends one set of headers with every request");
   }
-  const lines = [];
-  const expected = [];
-  file.tests.forEach((test, i) => {
-    const r = test?.request;
-    if (!r || typeof r !== "object") throw new Error(`tests[${i}]: no request`);
-    const target = r.url ? String(r.url) : `${r.host ?? ""} ${r.path ?? "/"}`;
-    lines.push(r.method ? `${r.method} ${target}` : target);
-    expected.push(test.expect?.backend == null ? null : String(test.expect.backend));
-  });
-  return { lines, options: file.options ?? {}, expected };
+  return {
+    lines: file.tests.map((t) => requestLine(t.request)),
+    expected: file.tests.map((t) => t.expect.backend),
+    headers: headerLines(file.tests[0]?.request.headers),
+    options: file.options ?? {},
+  };
 }

@@ -1,7 +1,7 @@
 // The page's views of what the package returned: the decision, the picture of the matching, the
 // compiled table, the problems list. They only arrange and format; every fact comes from
 // `route`, `explain`, `table`, `diagnostics` and `validate`.
-import { answerLabel, backendLabel, esc, hostLabel } from "./format.js";
+import { answerLabel, esc, hostLabel } from "./format.js";
 
 const TIER_NAMES = { exact: "exact host", wildcard: "wildcard host", any: "host-less rules" };
 // Rows drawn at once; the rest on request ("Show all"), so that a table of thousands of paths
@@ -27,7 +27,7 @@ export function renderDecision(el, decision, error) {
   const label = answerLabel(decision);
   backend.textContent = label;
   backend.dataset.kind = decision.redirect ? "redirect" : decision.split ? "split"
-    : label === "404" ? "none" : label.startsWith("resource:") ? "resource" : "service";
+    : !decision.backend ? "none" : decision.backend.resource ? "resource" : "service";
   upstream.querySelector("code").textContent = decision.upstreamPath ?? "";
   via.textContent = decision.via + (decision.defaultFrom ? ` (spec.defaultBackend of ${decision.defaultFrom})` : "");
   const m = decision.matched;
@@ -44,7 +44,7 @@ function candidateRow(c) {
   const state = c.chosen ? "winner" : c.matched ? "lost" : c.considered ? "nomatch" : "other";
   const mark = c.chosen ? "✔ chosen" : c.matched ? `✗ lost (rank ${c.rank ?? "–"})` : c.considered ? "no match" : "not considered";
   return `<tr class="${state}"><td class="mark">${esc(mark)}</td>` +
-    `<td><code>${esc(c.pathType)} ${esc(c.path)} → ${esc(backendLabel(c.backend))}</code><br><span class="field">${esc(c.ingress)} · ${esc(hostLabel(c.host))} · ${esc(c.field)}</span></td>` +
+    `<td><code>${esc(c.pathType)} ${esc(c.path)} → ${esc(c.backend)}</code><br><span class="field">${esc(c.ingress)} · ${esc(hostLabel(c.host))} · ${esc(c.field)}</span></td>` +
     `<td class="reason">${esc(c.reason)}</td></tr>`;
 }
 
@@ -72,7 +72,7 @@ export function renderFlow(el, explanation) {
     ? `<code>${esc(winner.pathType)} ${esc(winner.path)}</code><p>${matching} of ${considered.length} path${considered.length === 1 ? "" : "s"} match${matching === 1 ? "es" : ""}</p>` +
       (x.decidedBy ? `<p class="key">Decided by precedence key ${esc(x.decidedBy)}</p>` : "")
     : `<span>none of ${considered.length} path${considered.length === 1 ? "" : "s"} matches</span>`;
-  const backendStage = `<code class="backend" data-kind="${d.via}">${esc(backendLabel(d.backend))}</code><p>via ${esc(d.via)}</p>` +
+  const backendStage = `<code class="backend" data-kind="${d.via}">${esc(d.label)}</code><p>via ${esc(d.via)}</p>` +
     (x.defaultReason ? `<p>${esc(x.defaultReason)}</p>` : "");
   let html = `<ol class="stages">
     <li class="stage"><h3>Request</h3><code>${esc(x.host)}</code>${x.normalizedHost !== undefined && x.normalizedHost !== x.host ? `<p>host as matched: <code>${esc(x.normalizedHost)}</code></p>` : ""}<code>${esc(x.path)}</code>${x.matchedPath !== x.path ? `<p>path as matched: <code>${esc(x.matchedPath)}</code></p>` : ""}</li>
@@ -115,14 +115,14 @@ export function rowKey(host, ingress, field) {
 
 function pathRow(host, p, i) {
   return `<tr data-key="${esc(rowKey(host, p.ingress, p.field))}" class="${p.standing.kind}"><td>${i + 1}</td><td><code>${esc(p.pathType)}</code></td>` +
-    `<td><code>${esc(p.path)}</code></td><td><code>${esc(backendLabel(p.backend))}</code></td><td>${esc(p.ingress)} <span class="field">${esc(p.field)}</span></td>` +
+    `<td><code>${esc(p.path)}</code></td><td><code>${esc(p.backend)}</code></td><td>${esc(p.ingress)} <span class="field">${esc(p.field)}</span></td>` +
     `<td>${esc(p.standing.kind)}</td></tr>`;
 }
 
 function hostBlock(h, index, limit) {
   const paths = h.paths.slice(0, limit);
   const more = h.paths.length - paths.length;
-  const dflt = h.defaultBackend ? `<p class="default">defaultBackend for this host: <code>${esc(backendLabel(h.defaultBackend.backend))}</code>${h.defaultBackend.ingress ? ` from ${esc(h.defaultBackend.ingress)}` : ""}</p>` : "";
+  const dflt = h.defaultBackend ? `<p class="default">defaultBackend for this host: <code>${esc(h.defaultBackend.backend)}</code>${h.defaultBackend.ingress ? ` from ${esc(h.defaultBackend.ingress)}` : ""}</p>` : "";
   return `<div class="host-table" data-host="${index}"><table><caption><span class="tier ${h.tier}">${esc(TIER_NAMES[h.tier] ?? h.tier)}</span> <code>${esc(hostLabel(h.host))}</code> <span class="hint">${h.paths.length} path${h.paths.length === 1 ? "" : "s"}</span></caption>` +
     `<colgroup><col class="n"><col class="type"><col class="path"><col class="backend"><col class="ingress"><col class="standing"></colgroup>` +
     `<thead><tr><th scope="col">#</th><th scope="col">pathType</th><th scope="col">Path</th><th scope="col">Backend</th><th scope="col">Ingress</th><th scope="col">Standing</th></tr></thead>` +
@@ -147,7 +147,7 @@ export function renderTable(el, table) {
     .join("");
   if (!table.hosts.length) html += `<p class="empty">No rules take part.</p>`;
   if (table.defaultBackend) {
-    html += `<p class="default">When no host tier matches: <code>${esc(backendLabel(table.defaultBackend.backend))}</code>${table.defaultBackend.ingress ? ` (spec.defaultBackend of ${esc(table.defaultBackend.ingress)})` : ""}</p>`;
+    html += `<p class="default">When no host tier matches: <code>${esc(table.defaultBackend.backend)}</code>${table.defaultBackend.ingress ? ` (spec.defaultBackend of ${esc(table.defaultBackend.ingress)})` : ""}</p>`;
   } else {
     html += `<p class="default">When no host tier matches: <code>404</code> (no defaultBackend)</p>`;
   }

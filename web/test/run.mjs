@@ -17,9 +17,7 @@ const axeSource = await readFile(join(webDir, "node_modules/axe-core/axe.min.js"
 
 /** The CLI's decision for `url` over a manifests file. */
 function cliRoute(file, url, options = {}) {
-  const args = ["route", "--json", "-f", file, url];
-  if (options.ingressClass) args.push("--ingress-class", options.ingressClass);
-  if (options.profile) args.push("--profile", options.profile);
+  const args = ["route", "--json", "-f", file, url, "--options", JSON.stringify(options)];
   return JSON.parse(execFileSync(cli, args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
 }
 
@@ -64,11 +62,11 @@ test("every gallery example loads and shows the CLI's decisions", async (page) =
     assert.equal(await editorText(page), await readFile(file, "utf8"), `${id}: editor holds the example`);
     const shown = await decision(page);
     const expected = cliRoute(file, example.url, example.options);
-    assert.equal(shown.backend, expected.backend, `${id}: ${example.url}`);
+    assert.equal(shown.backend, expected.label, `${id}: ${example.url}`);
     assert.ok(shown.via.startsWith(expected.via), `${id}: via ${shown.via} vs ${expected.via}`);
     const rows = await page.$$eval(".results tbody tr", (trs) => trs.map((tr) => tr.querySelectorAll("td")[2]?.textContent.trim()));
     assert.equal(rows.length, example.requests.length, `${id}: one result per request`);
-    example.requests.forEach((url, i) => assert.equal(rows[i], cliRoute(file, url, example.options).backend, `${id}: ${url}`));
+    example.requests.forEach((url, i) => assert.equal(rows[i], cliRoute(file, url, example.options).label, `${id}: ${url}`));
     if (expected.matched) {
       const lines = (await matchedLines(page)).join("\n");
       assert.ok(lines.includes(expected.matched.path), `${id}: the matched rule ${expected.matched.path} is highlighted (got ${lines})`);
@@ -83,12 +81,12 @@ test("switching the profile on the ingress-nginx example changes the decision, a
   await loadExample(page, "ingress-nginx-regex");
   assert.match(await page.textContent("#example-note"), /Switch Profile to ingress-nginx/);
   const spec = await decision(page);
-  assert.equal(spec.backend, cliRoute(file, example.url).backend);
+  assert.equal(spec.backend, cliRoute(file, example.url).label);
   assert.ok(await page.isHidden("#upstream"), "no upstream path under spec");
 
   await page.selectOption("#profile", "ingress-nginx");
   const expected = cliRoute(file, example.url, { profile: "ingress-nginx" });
-  await page.waitForFunction((b) => document.getElementById("backend").textContent.trim() === b, expected.backend);
+  await page.waitForFunction((b) => document.getElementById("backend").textContent.trim() === b, expected.label);
   const nginx = await decision(page);
   assert.notEqual(nginx.backend, spec.backend, "the profile changes the answer");
   assert.equal(nginx.backend, "api:8080");
@@ -96,7 +94,7 @@ test("switching the profile on the ingress-nginx example changes the decision, a
   assert.equal((await page.textContent("#upstream code")).trim(), expected.upstreamPath);
   assert.match(await page.textContent("#flow .nginx-steps"), /location ~\* \^\/api/);
   const rows = await page.$$eval(".results tbody tr", (trs) => trs.map((tr) => tr.querySelectorAll("td")[2]?.textContent.trim()));
-  example.requests.forEach((url, i) => assert.equal(rows[i], cliRoute(file, url, { profile: "ingress-nginx" }).backend, url));
+  example.requests.forEach((url, i) => assert.equal(rows[i], cliRoute(file, url, { profile: "ingress-nginx" }).label, url));
 
   // A redirect and a split, written from the package's result.
   await pasteManifests(page, `${await readFile(file, "utf8")}
@@ -277,6 +275,114 @@ test("exported tests pass in the CLI, and import back", async (page) => {
     const verdicts = await page.$$eval(".results tbody tr", (trs) => trs.map((tr) => tr.lastElementChild.textContent));
     assert.ok(verdicts.length > 0 && verdicts.every((v) => v === "as expected"), verdicts.join(", "));
   }
+});
+
+const CANARY = `apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: app, namespace: web}
+spec:
+  ingressClassName: nginx
+  rules:
+  - host: canary.example.com
+    http: {paths: [{path: /, pathType: Prefix, backend: {service: {name: app-v1, port: {number: 80}}}}]}
+---
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata:
+  name: app-canary
+  namespace: web
+  annotations:
+    nginx.ingress.kubernetes.io/canary: "true"
+    nginx.ingress.kubernetes.io/canary-by-header: X-Canary
+spec:
+  ingressClassName: nginx
+  rules:
+  - host: canary.example.com
+    http: {paths: [{path: /, pathType: Prefix, backend: {service: {name: app-v2, port: {number: 80}}}}]}
+`;
+
+/** Exports the page's requests as a tests file in `dir`; runs it with the CLI over the page's manifests (throws on a failure). */
+async function exportAndRun(page, dir, id) {
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#export")]);
+  const testsFile = join(dir, `${id}-tests.yaml`);
+  await download.saveAs(testsFile);
+  const manifests = join(dir, `${id}.yaml`);
+  await writeFile(manifests, await editorText(page));
+  const report = JSON.parse(execFileSync(cli, ["test", "-f", manifests, testsFile, "--json"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }));
+  return { testsFile, manifests, report };
+}
+
+test("exported tests keep methods and headers: a header canary replays in the CLI", async (page) => {
+  const dir = await mkdtemp(join(tmpdir(), "playground-"));
+  await pasteManifests(page, CANARY);
+  await page.selectOption("#profile", "ingress-nginx");
+  await page.click("details.headers summary");
+  await page.fill("#headers", "X-Canary: always");
+  await page.fill("#requests", "POST https://canary.example.com/\nGET canary.example.com /x");
+  await page.waitForFunction(() => document.querySelectorAll(".results tbody tr").length === 2);
+  const rows = await page.$$eval(".results tbody tr", (trs) => trs.map((tr) => tr.querySelectorAll("td")[2]?.textContent.trim()));
+  assert.deepEqual(rows, ["app-v2:80", "app-v2:80"], "the page's headers go with every request");
+  const { testsFile, report } = await exportAndRun(page, dir, "canary");
+  assert.deepEqual([report.passed, report.failed], [2, 0]);
+  assert.deepEqual(report.results.map((r) => r.actual.label), ["app-v2:80", "app-v2:80"]);
+  const text = await readFile(testsFile, "utf8");
+  assert.match(text, /method: POST/);
+  assert.match(text, /X-Canary: always/);
+  // Import restores the requests and the headers.
+  await page.fill("#requests", "");
+  await page.fill("#headers", "");
+  await page.setInputFiles("#import", testsFile);
+  await page.waitForFunction(() => document.querySelector("#requests").value.length > 0);
+  assert.equal(await page.inputValue("#requests"), "POST https://canary.example.com/\nGET canary.example.com /x");
+  assert.equal(await page.inputValue("#headers"), "X-Canary: always");
+});
+
+test("any requests the page holds, exported, run in the CLI with the page's answers", async (page) => {
+  const dir = await mkdtemp(join(tmpdir(), "playground-"));
+  await loadExample(page, "merged-conflict");
+  // A seeded generator of request lines: methods, URLs and host+path forms, odd paths.
+  let seed = 7;
+  const next = (n) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+  const pick = (list) => list[next(list.length)];
+  const hosts = ["apps.example.com", "APPS.example.com:8443", "other.example.org", "apps.example.com."];
+  const paths = ["/", "/a", "/a/", "/b/1", "/B", "//a", "/a/./b", "/a%2Fb", "/a?x=1", "/a#f", "/%E2%9C%93"];
+  for (let round = 0; round < 4; round++) {
+    const lines = Array.from({ length: 12 }, () => {
+      const method = pick(["", "GET ", "POST ", "DELETE "]);
+      const path = pick(paths);
+      return next(2) ? `${method}${pick(["http", "https"])}://${pick(hosts)}${path}` : `${method}${pick(hosts)} ${path}`;
+    });
+    await page.fill("#requests", lines.join("\n"));
+    await page.waitForFunction((n) => document.querySelectorAll(".results tbody tr").length === n, lines.length);
+    const shown = await page.$$eval(".results tbody tr", (trs) => trs.map((tr) => tr.querySelectorAll("td")[2]?.textContent.trim()));
+    const { report } = await exportAndRun(page, dir, `random-${round}`);
+    assert.equal(report.failed, 0, JSON.stringify(report.results.filter((r) => !r.passed)));
+    assert.deepEqual(report.results.map((r) => r.actual.label), shown, lines.join("\n"));
+  }
+});
+
+test("a tests file the CLI writes (diff --tests) imports into the page unchanged", async (page) => {
+  const dir = await mkdtemp(join(tmpdir(), "playground-"));
+  const manifests = join(dir, "canary.yaml");
+  await writeFile(manifests, CANARY);
+  const pinned = join(dir, "pinned.yaml");
+  try {
+    execFileSync(cli, ["diff", "-f", manifests, "--tests", pinned], { stdio: "ignore" });
+  } catch (e) {
+    if (e.status !== 1) throw e; // 1: the profiles differ, as they do here
+  }
+  await pasteManifests(page, CANARY);
+  await page.setInputFiles("#import", pinned);
+  await page.waitForFunction(() => document.querySelector("#requests").value.length > 0);
+  assert.equal(await page.inputValue("#profile"), "ingress-nginx");
+  await page.waitForFunction(() => document.querySelectorAll(".results tbody tr").length > 0);
+  const verdicts = await page.$$eval(".results tbody tr", (trs) => trs.map((tr) => tr.lastElementChild.textContent));
+  const count = (await readFile(pinned, "utf8")).match(/^- name:/gm).length;
+  assert.equal(verdicts.length, count);
+  assert.ok(verdicts.every((v) => v === "as expected"), verdicts.join(", "));
+  // Exported again, the file runs in the CLI.
+  const { report } = await exportAndRun(page, dir, "pinned-again");
+  assert.deepEqual([report.passed, report.failed], [count, 0]);
 });
 
 test("status panel: kubectl columns, the Service's status and the PUT request", async (page) => {

@@ -3,10 +3,15 @@
 //!
 //! This module mirrors `kubernetes/kubernetes` `pkg/apis/networking/validation/validation.go`
 //! (Ingress and IngressClass), the parts of apimachinery's `ValidateObjectMeta` that apply to the
-//! fields this project reads, and the string checks of `k8s.io/apimachinery/pkg/util/validation`
-//! and `k8s.io/apimachinery/pkg/api/validate/content`. Each function names the Go function it
-//! mirrors; errors come out in the same order as the apiserver's, and [`FieldError`]'s `Display`
-//! is `field.Error.Error()` byte for byte.
+//! fields this project reads, and (in `formats`) the string checks of
+//! `k8s.io/apimachinery/pkg/util/validation` and `k8s.io/apimachinery/pkg/api/validate/content`.
+//! Each function names the Go function it mirrors; errors come out in the same order as the
+//! apiserver's, and [`FieldError`]'s `Display` is `field.Error.Error()` byte for byte.
+//!
+//! Audited against **Kubernetes v1.36.3**: every message and detail is the one that release
+//! prints (apimachinery at its `kubernetes-1.36.3` tag, `validation.go` as released in v1.36).
+//! Messages differ between releases (1.34 dropped details such as "kind is required"), so a
+//! change of release means a new audit.
 //!
 //! What the apiserver does before validating, and that this module therefore assumes:
 //! - the namespace of an Ingress comes from the request (`kubectl` uses `default` when the object
@@ -17,18 +22,29 @@
 //!   is reported as immutable;
 //! - IngressClass `spec.parameters.scope` defaults to `Cluster` (`SetDefaults_IngressClass`).
 //!
-//! Feature gates are at their defaults (`RelaxedServiceNameValidation` off). The crate is `no_std`:
-//! every check here is hand-written (no regex engine).
+//! Feature gates are at their v1.36 defaults: `RelaxedServiceNameValidation` is beta and on, so
+//! backend service names are DNS-1123 labels (`NameIsDNSLabel`), not DNS-1035 ones. The crate is
+//! `no_std`: every check here is hand-written (no regex engine).
+
+mod formats;
+mod render;
 
 use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
-use core::fmt::{self, Write as _};
+use core::fmt;
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 use serde_json::Value;
 
+use self::formats::{
+    is_dns1123_subdomain, is_domain_prefixed_path, is_path_segment_name, is_qualified_name, is_valid_label_value,
+    is_valid_port_name, is_valid_port_num, is_wildcard_dns1123_subdomain, name_is_dns_label, name_is_dns_subdomain,
+    parse_ip_sloppy,
+};
+pub(crate) use self::render::go_quote;
+use self::render::{go_json, render_bad_value};
 use crate::model::{
     HttpIngressPath, HttpIngressRuleValue, Ingress, IngressBackend, IngressClass, IngressClassParameters,
     IngressClassSpec, IngressRule, IngressSpec, LEGACY_CLASS_ANNOTATION, ObjectMeta, TypedLocalObjectReference,
@@ -132,7 +148,10 @@ impl FieldError {
         if !self.error_type.omits_value() {
             if let Some(value) = &self.bad_value {
                 s.push_str(": ");
-                s.push_str(&render_bad_value(value));
+                // `ErrorBody` uses `%q` only for a Go `string`; a named string type falls through
+                // to `json.Marshal`, which escapes `<`, `>` and `&`.
+                let shown = if self.value_is_named_string() { go_json(value) } else { render_bad_value(value) };
+                s.push_str(&shown);
             }
         }
         if !self.detail.is_empty() {
@@ -140,6 +159,13 @@ impl FieldError {
             s.push_str(&self.detail);
         }
         s
+    }
+}
+
+impl FieldError {
+    /// The fields whose Go value has a named string type: `networking.PathType` and `types.UID`.
+    fn value_is_named_string(&self) -> bool {
+        self.field.ends_with(".pathType") || self.field == "metadata.uid"
     }
 }
 
@@ -295,7 +321,6 @@ fn invalid_each(path: &FieldPath, value: &str, messages: Vec<String>) -> Vec<Fie
 struct IngressOptions {
     allow_invalid_secret_name: bool,
     allow_invalid_wildcard_host_rule: bool,
-    allow_relaxed_service_name: bool,
 }
 
 const SUPPORTED_PATH_TYPES: [&str; 3] = ["Exact", "ImplementationSpecific", "Prefix"];
@@ -325,7 +350,6 @@ fn validate_ingress_update(ingress: &Ingress, old: &Ingress) -> Vec<FieldError> 
     let opts = IngressOptions {
         allow_invalid_secret_name: allow_invalid_secret_name(old),
         allow_invalid_wildcard_host_rule: allow_invalid_wildcard_host_rule(old),
-        allow_relaxed_service_name: allow_relaxed_service_name_validation(old),
     };
     errs.extend(validate_ingress_common(ingress, opts));
     errs
@@ -348,7 +372,7 @@ fn validate_ingress_spec(spec: &IngressSpec, path: &FieldPath, opts: IngressOpti
         errs.push(invalid(path, value, "either `defaultBackend` or `rules` must be specified"));
     }
     if let Some(backend) = &spec.default_backend {
-        errs.extend(validate_ingress_backend(backend, &path.child("defaultBackend"), opts));
+        errs.extend(validate_ingress_backend(backend, &path.child("defaultBackend")));
     }
     if !rules.is_empty() {
         errs.extend(validate_ingress_rules(rules, &path.child("rules"), opts));
@@ -409,33 +433,29 @@ fn validate_ingress_rules(rules: &[IngressRule], path: &FieldPath, opts: Ingress
             }
         }
         if !wildcard_host || !opts.allow_invalid_wildcard_host_rule {
-            errs.extend(validate_ingress_rule_value(rule, &rule_path, opts));
+            errs.extend(validate_ingress_rule_value(rule, &rule_path));
         }
     }
     errs
 }
 
 /// `validateIngressRuleValue`.
-fn validate_ingress_rule_value(rule: &IngressRule, path: &FieldPath, opts: IngressOptions) -> Vec<FieldError> {
+fn validate_ingress_rule_value(rule: &IngressRule, path: &FieldPath) -> Vec<FieldError> {
     match &rule.http {
-        Some(http) => validate_http_ingress_rule_value(http, &path.child("http"), opts),
+        Some(http) => validate_http_ingress_rule_value(http, &path.child("http")),
         None => Vec::new(),
     }
 }
 
 /// `validateHTTPIngressRuleValue`: at least one path, each valid.
-fn validate_http_ingress_rule_value(
-    http: &HttpIngressRuleValue,
-    path: &FieldPath,
-    opts: IngressOptions,
-) -> Vec<FieldError> {
+fn validate_http_ingress_rule_value(http: &HttpIngressRuleValue, path: &FieldPath) -> Vec<FieldError> {
     let mut errs = Vec::new();
     let paths_path = path.child("paths");
     if http.paths.is_empty() {
         errs.push(required(&paths_path, ""));
     }
     for (i, p) in http.paths.iter().enumerate() {
-        errs.extend(validate_http_ingress_path(p, &paths_path.index(i), opts));
+        errs.extend(validate_http_ingress_path(p, &paths_path.index(i)));
     }
     errs
 }
@@ -443,7 +463,7 @@ fn validate_http_ingress_rule_value(
 /// `validateHTTPIngressPath`: `pathType` is required (and stops the checks when missing); `Exact`
 /// and `Prefix` paths are absolute and free of dot segments and encoded slashes;
 /// `ImplementationSpecific` ones only need to be absolute when not empty.
-fn validate_http_ingress_path(p: &HttpIngressPath, path: &FieldPath, opts: IngressOptions) -> Vec<FieldError> {
+fn validate_http_ingress_path(p: &HttpIngressPath, path: &FieldPath) -> Vec<FieldError> {
     let mut errs = Vec::new();
     let Some(path_type) = p.path_type.as_deref() else {
         errs.push(required(&path.child("pathType"), "pathType must be specified"));
@@ -479,13 +499,13 @@ fn validate_http_ingress_path(p: &HttpIngressPath, path: &FieldPath, opts: Ingre
         }
         other => errs.push(not_supported(&path.child("pathType"), other, &SUPPORTED_PATH_TYPES)),
     }
-    errs.extend(validate_ingress_backend(&p.backend, &path.child("backend"), opts));
+    errs.extend(validate_ingress_backend(&p.backend, &path.child("backend")));
     errs
 }
 
 /// `validateIngressBackend`: exactly one of `service` / `resource`; a service has a valid name and
 /// exactly one of port name / number.
-fn validate_ingress_backend(backend: &IngressBackend, path: &FieldPath, opts: IngressOptions) -> Vec<FieldError> {
+fn validate_ingress_backend(backend: &IngressBackend, path: &FieldPath) -> Vec<FieldError> {
     let mut errs = Vec::new();
     match (&backend.service, &backend.resource) {
         (Some(_), Some(_)) => errs.push(invalid(path, "", "cannot set both resource and service backends")),
@@ -498,12 +518,9 @@ fn validate_ingress_backend(backend: &IngressBackend, path: &FieldPath, opts: In
             if service.name.is_empty() {
                 errs.push(required(&name_path, ""));
             } else {
-                let messages = if opts.allow_relaxed_service_name {
-                    name_is_dns_label(&service.name)
-                } else {
-                    name_is_dns1035_label(&service.name)
-                };
-                errs.extend(invalid_each(&name_path, &service.name, messages));
+                // `allowRelaxedServiceNameValidation` is true whenever its gate is on (the v1.36
+                // default), so the name is checked with `NameIsDNSLabel`, on create and update.
+                errs.extend(invalid_each(&name_path, &service.name, name_is_dns_label(&service.name)));
             }
             let port = service.port.as_ref();
             let port_name = port.and_then(|p| p.name.as_deref()).unwrap_or("");
@@ -557,26 +574,8 @@ fn allow_invalid_secret_name(old: &Ingress) -> bool {
 fn allow_invalid_wildcard_host_rule(old: &Ingress) -> bool {
     old.spec.rules.iter().flatten().any(|rule| {
         rule.host.as_deref().unwrap_or("").contains('*')
-            && !validate_ingress_rule_value(rule, &FieldPath::new(""), IngressOptions::default()).is_empty()
+            && !validate_ingress_rule_value(rule, &FieldPath::new("")).is_empty()
     })
-}
-
-/// `allowRelaxedServiceNameValidation` (feature gate off): the old object had a service name that
-/// is a DNS-1123 label but not a DNS-1035 one (such as `1-svc`).
-fn allow_relaxed_service_name_validation(old: &Ingress) -> bool {
-    let relaxed_only = |name: &str| name_is_dns_label(name).is_empty() && !name_is_dns1035_label(name).is_empty();
-    let default_backend = old.spec.default_backend.as_ref().and_then(|b| b.service.as_ref());
-    if default_backend.is_some_and(|s| relaxed_only(&s.name)) {
-        return true;
-    }
-    old.spec
-        .rules
-        .iter()
-        .flatten()
-        .filter_map(|rule| rule.http.as_ref())
-        .flat_map(|http| http.paths.iter())
-        .filter_map(|p| p.backend.service.as_ref())
-        .any(|s| relaxed_only(&s.name))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -722,545 +721,11 @@ fn validate_annotations(annotations: &BTreeMap<String, String>, path: &FieldPath
 }
 
 // ---------------------------------------------------------------------------------------------
-// Name checks (apimachinery pkg/api/validation/generic.go)
+// For the rest of the crate
 // ---------------------------------------------------------------------------------------------
 
 /// `ValidateIngressClassName` (`NameIsDNSSubdomain`): why `name` cannot be an IngressClass name
 /// or a `spec.ingressClassName`, empty when it can. For fixes that suggest a class name.
-pub fn ingress_class_name_errors(name: &str) -> Vec<String> {
+pub(crate) fn ingress_class_name_errors(name: &str) -> Vec<String> {
     name_is_dns_subdomain(name)
-}
-
-/// `NameIsDNSSubdomain` (Ingress, IngressClass, Secret names, `ingressClassName`).
-fn name_is_dns_subdomain(name: &str) -> Vec<String> {
-    is_dns1123_subdomain(name)
-}
-
-/// `NameIsDNSLabel` (namespaces, relaxed service names).
-fn name_is_dns_label(name: &str) -> Vec<String> {
-    is_dns1123_label(name)
-}
-
-/// `NameIsDNS1035Label` (`ValidateServiceName`).
-fn name_is_dns1035_label(name: &str) -> Vec<String> {
-    is_dns1035_label(name)
-}
-
-// ---------------------------------------------------------------------------------------------
-// String formats (apimachinery pkg/util/validation and pkg/api/validate/content)
-// ---------------------------------------------------------------------------------------------
-
-const DNS1123_LABEL_FMT: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
-const DNS1123_LABEL_ERR: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
-const DNS1123_LABEL_MAX: usize = 63;
-const DNS1123_SUBDOMAIN_FMT: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
-const DNS1123_SUBDOMAIN_ERR: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
-const DNS1123_SUBDOMAIN_MAX: usize = 253;
-const DNS1035_LABEL_FMT: &str = "[a-z]([-a-z0-9]*[a-z0-9])?";
-const DNS1035_LABEL_ERR: &str = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
-const DNS1035_LABEL_MAX: usize = 63;
-const WILDCARD_DNS1123_SUBDOMAIN_FMT: &str = "\\*\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
-const WILDCARD_DNS1123_SUBDOMAIN_ERR: &str = "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character";
-const LABEL_KEY_FMT: &str = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
-const LABEL_KEY_ERR: &str =
-    "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-const LABEL_KEY_MAX: usize = 63;
-const LABEL_VALUE_FMT: &str = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
-const LABEL_VALUE_ERR: &str = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-const LABEL_VALUE_MAX: usize = 63;
-const HTTP_PATH_FMT: &str = "[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+";
-const PORT_NAME_MAX: usize = 15;
-
-/// `validation.MaxLenError` (util/validation: hosts, names, port names).
-fn max_len_error(length: usize) -> String {
-    format!("must be no more than {length} characters")
-}
-
-/// `content.MaxLenError` (label keys and values, and the DNS prefix of a label key).
-fn content_max_len_error(length: usize) -> String {
-    format!("must be no more than {length} bytes")
-}
-
-/// `validation.EmptyError`.
-const EMPTY_ERROR: &str = "must be non-empty";
-
-/// `validation.RegexError`: `<msg> (e.g. 'a',  or 'b', regex used for validation is '<re>')`.
-fn regex_error(msg: &str, re: &str, examples: &[&str]) -> String {
-    let mut s = String::from(msg);
-    if examples.is_empty() {
-        let _ = write!(s, " (regex used for validation is '{re}')");
-        return s;
-    }
-    s.push_str(" (e.g. ");
-    for (i, example) in examples.iter().enumerate() {
-        if i > 0 {
-            s.push_str(" or ");
-        }
-        let _ = write!(s, "'{example}', ");
-    }
-    let _ = write!(s, "regex used for validation is '{re}')");
-    s
-}
-
-fn is_lower_alnum(b: u8) -> bool {
-    b.is_ascii_lowercase() || b.is_ascii_digit()
-}
-
-/// Matches `[a-z0-9]([-a-z0-9]*[a-z0-9])?`.
-fn matches_dns1123_label(s: &str) -> bool {
-    let b = s.as_bytes();
-    match (b.first(), b.last()) {
-        (Some(&first), Some(&last)) => {
-            is_lower_alnum(first) && is_lower_alnum(last) && b.iter().all(|&c| is_lower_alnum(c) || c == b'-')
-        }
-        _ => false,
-    }
-}
-
-/// Matches the DNS-1123 subdomain format: labels joined by dots.
-fn matches_dns1123_subdomain(s: &str) -> bool {
-    s.split('.').all(matches_dns1123_label)
-}
-
-/// Matches `[a-z]([-a-z0-9]*[a-z0-9])?`.
-fn matches_dns1035_label(s: &str) -> bool {
-    matches_dns1123_label(s) && s.as_bytes()[0].is_ascii_lowercase()
-}
-
-/// Matches `([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]`.
-fn matches_label_key_name(s: &str) -> bool {
-    let b = s.as_bytes();
-    match (b.first(), b.last()) {
-        (Some(first), Some(last)) => {
-            first.is_ascii_alphanumeric()
-                && last.is_ascii_alphanumeric()
-                && b.iter().all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
-        }
-        _ => false,
-    }
-}
-
-/// `IsDNS1123Label`.
-fn is_dns1123_label(value: &str) -> Vec<String> {
-    let mut errs = Vec::new();
-    if value.len() > DNS1123_LABEL_MAX {
-        errs.push(max_len_error(DNS1123_LABEL_MAX));
-    }
-    if !matches_dns1123_label(value) {
-        if matches_dns1123_subdomain(value) {
-            errs.push("must not contain dots".to_string());
-        } else {
-            errs.push(regex_error(DNS1123_LABEL_ERR, DNS1123_LABEL_FMT, &["my-name", "123-abc"]));
-        }
-    }
-    errs
-}
-
-/// `IsDNS1123Subdomain` (util/validation).
-fn is_dns1123_subdomain(value: &str) -> Vec<String> {
-    dns1123_subdomain_errors(value, max_len_error)
-}
-
-/// The DNS-1123 subdomain check with a given wording of the length error.
-fn dns1123_subdomain_errors(value: &str, max_len: fn(usize) -> String) -> Vec<String> {
-    let mut errs = Vec::new();
-    if value.len() > DNS1123_SUBDOMAIN_MAX {
-        errs.push(max_len(DNS1123_SUBDOMAIN_MAX));
-    }
-    if !matches_dns1123_subdomain(value) {
-        errs.push(regex_error(DNS1123_SUBDOMAIN_ERR, DNS1123_SUBDOMAIN_FMT, &["example.com"]));
-    }
-    errs
-}
-
-/// `IsDNS1035Label`.
-fn is_dns1035_label(value: &str) -> Vec<String> {
-    let mut errs = Vec::new();
-    if value.len() > DNS1035_LABEL_MAX {
-        errs.push(max_len_error(DNS1035_LABEL_MAX));
-    }
-    if !matches_dns1035_label(value) {
-        errs.push(regex_error(DNS1035_LABEL_ERR, DNS1035_LABEL_FMT, &["my-name", "abc-123"]));
-    }
-    errs
-}
-
-/// `IsWildcardDNS1123Subdomain`: `*.` then a DNS-1123 subdomain.
-fn is_wildcard_dns1123_subdomain(value: &str) -> Vec<String> {
-    let mut errs = Vec::new();
-    if value.len() > DNS1123_SUBDOMAIN_MAX {
-        errs.push(max_len_error(DNS1123_SUBDOMAIN_MAX));
-    }
-    let matches = value.strip_prefix("*.").is_some_and(matches_dns1123_subdomain);
-    if !matches {
-        errs.push(regex_error(WILDCARD_DNS1123_SUBDOMAIN_ERR, WILDCARD_DNS1123_SUBDOMAIN_FMT, &["*.example.com"]));
-    }
-    errs
-}
-
-/// `IsQualifiedName` = `content.IsLabelKey`: an optional DNS-subdomain prefix and `/`, then a
-/// name of at most 63 alphanumerics, `-`, `_`, `.`.
-fn is_qualified_name(value: &str) -> Vec<String> {
-    let mut errs = Vec::new();
-    let parts: Vec<&str> = value.split('/').collect();
-    let name = match parts.as_slice() {
-        [name] => *name,
-        [prefix, name] => {
-            if prefix.is_empty() {
-                errs.push(format!("prefix part {EMPTY_ERROR}"));
-            } else {
-                let messages = dns1123_subdomain_errors(prefix, content_max_len_error);
-                errs.extend(messages.into_iter().map(|m| format!("prefix part {m}")));
-            }
-            *name
-        }
-        _ => {
-            errs.push(format!(
-                "a valid label key {} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
-                regex_error(LABEL_KEY_ERR, LABEL_KEY_FMT, &["MyName", "my.name", "123-abc"])
-            ));
-            return errs;
-        }
-    };
-    if name.is_empty() {
-        errs.push(format!("name part {EMPTY_ERROR}"));
-    } else if name.len() > LABEL_KEY_MAX {
-        errs.push(format!("name part {}", content_max_len_error(LABEL_KEY_MAX)));
-    }
-    if !matches_label_key_name(name) {
-        errs.push(format!(
-            "name part {}",
-            regex_error(LABEL_KEY_ERR, LABEL_KEY_FMT, &["MyName", "my.name", "123-abc"])
-        ));
-    }
-    errs
-}
-
-/// `IsValidLabelValue` = `content.IsLabelValue`: empty, or a label-key name of at most 63.
-fn is_valid_label_value(value: &str) -> Vec<String> {
-    let mut errs = Vec::new();
-    if value.len() > LABEL_VALUE_MAX {
-        errs.push(content_max_len_error(LABEL_VALUE_MAX));
-    }
-    if !value.is_empty() && !matches_label_key_name(value) {
-        errs.push(regex_error(LABEL_VALUE_ERR, LABEL_VALUE_FMT, &["MyValue", "my_value", "12345"]));
-    }
-    errs
-}
-
-/// `IsValidPortNum`.
-fn is_valid_port_num(port: i64) -> Vec<String> {
-    if (1..=65535).contains(&port) {
-        Vec::new()
-    } else {
-        alloc::vec!["must be between 1 and 65535, inclusive".to_string()]
-    }
-}
-
-/// `IsValidPortName`: an IANA service name (at most 15 of `[-a-z0-9]`, at least one letter, no
-/// `--`, no hyphen at either end).
-fn is_valid_port_name(port: &str) -> Vec<String> {
-    let mut errs = Vec::new();
-    let b = port.as_bytes();
-    if b.len() > PORT_NAME_MAX {
-        errs.push(max_len_error(PORT_NAME_MAX));
-    }
-    if b.is_empty() || !b.iter().all(|&c| is_lower_alnum(c) || c == b'-') {
-        errs.push("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)".to_string());
-    }
-    if !b.iter().any(u8::is_ascii_lowercase) {
-        errs.push("must contain at least one letter (a-z)".to_string());
-    }
-    if port.contains("--") {
-        errs.push("must not contain consecutive hyphens".to_string());
-    }
-    if b.first() == Some(&b'-') || b.last() == Some(&b'-') {
-        errs.push("must not begin or end with a hyphen".to_string());
-    }
-    errs
-}
-
-/// `content.IsPathSegmentName`: not `.` or `..`, no `/` or `%`.
-fn is_path_segment_name(name: &str) -> Vec<String> {
-    for illegal in [".", ".."] {
-        if name == illegal {
-            return alloc::vec![format!("may not be '{illegal}'")];
-        }
-    }
-    ["/", "%"]
-        .iter()
-        .filter(|illegal| name.contains(**illegal))
-        .map(|illegal| format!("may not contain '{illegal}'"))
-        .collect()
-}
-
-/// `IsDomainPrefixedPath`: `<DNS subdomain>/<HTTP path characters>` (IngressClass controller).
-fn is_domain_prefixed_path(path: &FieldPath, value: &str) -> Vec<FieldError> {
-    if value.is_empty() {
-        return alloc::vec![required(path, "")];
-    }
-    let Some((host, rest)) = value.split_once('/').filter(|(h, r)| !h.is_empty() && !r.is_empty()) else {
-        return alloc::vec![invalid(path, value, "must be a domain-prefixed path (such as \"acme.io/foo\")")];
-    };
-    let mut errs = invalid_each(path, host, is_dns1123_subdomain(host));
-    let http_path_char = |c: u8| c.is_ascii_alphanumeric() || b"/-._~%!$&'()*+,;=:".contains(&c);
-    if !rest.bytes().all(http_path_char) {
-        errs.push(invalid(path, rest, &regex_error("Invalid path", HTTP_PATH_FMT, &[])));
-    }
-    errs
-}
-
-/// `netutils.ParseIPSloppy(s) != nil`: an IPv4 address (leading zeros allowed) or an IPv6 one.
-fn parse_ip_sloppy(s: &str) -> bool {
-    is_ipv4_sloppy(s) || (s.contains(':') && parse_ipv6_sloppy(s))
-}
-
-/// Go's pre-1.17 `parseIPv4`: four decimal parts of at most 255, leading zeros allowed.
-fn is_ipv4_sloppy(s: &str) -> bool {
-    let mut parts = 0;
-    for part in s.split('.') {
-        parts += 1;
-        if parts > 4 || part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit()) {
-            return false;
-        }
-        // Go's dtoi gives up past 0xFFFFFF; any value above 255 is rejected either way.
-        let value = part.bytes().try_fold(0u32, |n, b| {
-            let n = n * 10 + u32::from(b - b'0');
-            (n <= 0xFF).then_some(n)
-        });
-        if value.is_none() {
-            return false;
-        }
-    }
-    parts == 4
-}
-
-/// Go's `parseIPv6`: hex groups with one optional `::`, optionally ending in an IPv4 address.
-fn parse_ipv6_sloppy(s: &str) -> bool {
-    let (head, tail) = match s.find("::") {
-        Some(at) => (&s[..at], Some(&s[at + 2..])),
-        None => (s, None),
-    };
-    let count_groups = |part: &str, may_end_ipv4: bool| -> Option<usize> {
-        if part.is_empty() {
-            return Some(0);
-        }
-        let groups: Vec<&str> = part.split(':').collect();
-        let mut count = 0;
-        for (i, g) in groups.iter().enumerate() {
-            let last = i + 1 == groups.len();
-            if last && may_end_ipv4 && g.contains('.') {
-                if !is_ipv4_sloppy(g) {
-                    return None;
-                }
-                count += 2;
-            } else if g.is_empty() || g.len() > 4 || !g.bytes().all(|b| b.is_ascii_hexdigit()) {
-                return None;
-            } else {
-                count += 1;
-            }
-        }
-        Some(count)
-    };
-    match tail {
-        None => count_groups(head, true) == Some(8),
-        Some(tail) => {
-            if tail.contains("::") {
-                return false;
-            }
-            match (count_groups(head, false), count_groups(tail, true)) {
-                (Some(h), Some(t)) => h + t < 8,
-                _ => false,
-            }
-        }
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Rendering bad values as Go does (`ErrorBody`)
-// ---------------------------------------------------------------------------------------------
-
-/// A bad value in a message: strings as Go's `%q`, numbers and booleans bare, anything else as
-/// `json.Marshal` writes it (`null`, `[]`).
-fn render_bad_value(value: &Value) -> String {
-    match value {
-        Value::String(s) => go_quote(s),
-        Value::Number(n) => n.to_string(),
-        Value::Bool(b) => b.to_string(),
-        other => go_json(other),
-    }
-}
-
-/// `json.Marshal`: compact JSON with Go's HTML-safe escapes.
-fn go_json(value: &Value) -> String {
-    let json = serde_json::to_string(value).unwrap_or_default();
-    let mut out = String::with_capacity(json.len());
-    for c in json.chars() {
-        match c {
-            '<' => out.push_str("\\u003c"),
-            '>' => out.push_str("\\u003e"),
-            '&' => out.push_str("\\u0026"),
-            '\u{2028}' => out.push_str("\\u2028"),
-            '\u{2029}' => out.push_str("\\u2029"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// Go's `strconv.Quote`: double quotes, with `\"`, `\\`, C escapes, and `\x`/`\u`/`\U` escapes
-/// for characters Go does not consider printable.
-pub(crate) fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{b}' => out.push_str("\\v"),
-            c if is_go_printable(c) => out.push(c),
-            c if (c as u32) < 0x80 => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            c if (c as u32) < 0x10000 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => {
-                let _ = write!(out, "\\U{:08x}", c as u32);
-            }
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// Go's `strconv.IsPrint`, approximated without Unicode tables: everything but controls,
-/// separators other than the ASCII space, common format characters, private-use characters and
-/// non-characters.
-fn is_go_printable(c: char) -> bool {
-    let u = c as u32;
-    if u < 0x80 {
-        return (0x20..0x7f).contains(&u);
-    }
-    if c.is_control() || c.is_whitespace() {
-        return false;
-    }
-    let format_chars = matches!(u,
-        0xAD | 0x600..=0x605 | 0x61C | 0x6DD | 0x70F | 0x180E | 0x200B..=0x200F | 0x202A..=0x202E
-        | 0x2060..=0x2064 | 0x2066..=0x206F | 0xFEFF | 0xFFF9..=0xFFFB | 0xE0001 | 0xE0020..=0xE007F);
-    let private_use = matches!(u, 0xE000..=0xF8FF | 0xF0000..=0x10FFFF);
-    let non_character = matches!(u, 0xFDD0..=0xFDEF) || (u & 0xFFFE) == 0xFFFE;
-    !(format_chars || private_use || non_character)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn go_quote_escapes_like_strconv_quote() {
-        assert_eq!(go_quote("a\"b\\c"), r#""a\"b\\c""#);
-        assert_eq!(go_quote("tab\there\n"), r#""tab\there\n""#);
-        assert_eq!(go_quote("\u{1}\u{7f}"), r#""\x01\x7f""#);
-        assert_eq!(go_quote("héllo 世界"), "\"héllo 世界\"");
-        assert_eq!(go_quote("\u{a0}\u{200b}\u{feff}"), r#""\u00a0\u200b\ufeff""#);
-        assert_eq!(go_quote("\u{f0000}"), r#""\U000f0000""#);
-    }
-
-    #[test]
-    fn bad_values_render_as_go_does() {
-        assert_eq!(render_bad_value(&Value::Null), "null");
-        assert_eq!(render_bad_value(&Value::Array(Vec::new())), "[]");
-        assert_eq!(render_bad_value(&Value::from(70000)), "70000");
-        assert_eq!(render_bad_value(&Value::from("<a&b>")), "\"<a&b>\"");
-        assert_eq!(render_bad_value(&serde_json::json!(["<"])), "[\"\\u003c\"]");
-    }
-
-    #[test]
-    fn regex_error_has_gos_double_space() {
-        assert_eq!(
-            is_dns1123_label("Foo"),
-            alloc::vec![
-                "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
-                    .to_string()
-            ]
-        );
-        assert_eq!(is_dns1123_label("a.b"), alloc::vec!["must not contain dots".to_string()]);
-    }
-
-    #[test]
-    fn dns_formats() {
-        for ok in ["a", "a-b", "1a", "a.b.c", "0-0.x"] {
-            assert!(is_dns1123_subdomain(ok).is_empty(), "{ok}");
-        }
-        for bad in ["", "-a", "a-", "a..b", ".a", "a.", "A", "a_b", "a:80"] {
-            assert!(!is_dns1123_subdomain(bad).is_empty(), "{bad}");
-        }
-        assert!(is_dns1035_label("abc-123").is_empty());
-        assert!(!is_dns1035_label("1abc").is_empty());
-        assert!(is_wildcard_dns1123_subdomain("*.example.com").is_empty());
-        for bad in ["*", "*.", "**.a", "*.*.a", "a.*.b", "*a.b"] {
-            assert!(!is_wildcard_dns1123_subdomain(bad).is_empty(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn ip_addresses() {
-        for ip in [
-            "1.2.3.4",
-            "192.168.001.1",
-            "::1",
-            "::",
-            "fe80::1",
-            "2001:db8::8:800:200c:417a",
-            "::ffff:1.2.3.4",
-            "1:2:3:4:5:6:7:8",
-        ] {
-            assert!(parse_ip_sloppy(ip), "{ip}");
-        }
-        for not_ip in [
-            "1.2.3",
-            "1.2.3.256",
-            "a.b.c.d",
-            "1.2.3.4.5",
-            "1:2:3",
-            ":::",
-            "1::2::3",
-            "fe80::1%eth0",
-            "example.com",
-            "12345::",
-        ] {
-            assert!(!parse_ip_sloppy(not_ip), "{not_ip}");
-        }
-    }
-
-    #[test]
-    fn port_names() {
-        assert!(is_valid_port_name("http").is_empty());
-        assert!(is_valid_port_name("h-2").is_empty());
-        assert_eq!(is_valid_port_name("123"), alloc::vec!["must contain at least one letter (a-z)".to_string()]);
-        assert_eq!(is_valid_port_name("-http").len(), 1);
-        assert_eq!(
-            is_valid_port_name(""),
-            alloc::vec![
-                "must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)".to_string(),
-                "must contain at least one letter (a-z)".to_string()
-            ]
-        );
-    }
-
-    #[test]
-    fn qualified_names() {
-        assert!(is_qualified_name("kubernetes.io/ingress.class").is_empty());
-        assert!(is_qualified_name("app").is_empty());
-        assert_eq!(is_qualified_name("/a"), alloc::vec!["prefix part must be non-empty".to_string()]);
-        assert_eq!(is_qualified_name("a/b/c").len(), 1);
-        assert_eq!(is_qualified_name("a/").len(), 2);
-    }
 }
