@@ -155,3 +155,39 @@ fn answers_are_numbered_for_adapters() {
     let numbered: Vec<bool> = pay.paths.iter().map(|p| p.answer.is_some()).collect();
     assert_eq!(numbered, [true, true, false], "{:?}", pay.paths);
 }
+
+/// Guards issue 16's "every profile explains the same way": the ingress-nginx explanation lists
+/// each location of the request's server as a candidate (the canary too), matching ones first,
+/// with why each won or lost, as the spec profile lists paths.
+#[test]
+fn nginx_explains_every_location_and_the_canary() {
+    let router = compile(&objects("api-rewrite.yaml"), &nginx());
+    let e = router.explain(&Request::new("shop.example.com", "/api/users").with_scheme(Scheme::Https));
+    let considered: Vec<_> = e.candidates.iter().filter(|c| c.considered).collect();
+    assert!(considered.len() >= 3, "{considered:#?}");
+    let chosen: Vec<_> = considered.iter().filter(|c| c.chosen).collect();
+    assert_eq!(chosen.len(), 1);
+    assert_eq!((chosen[0].path.as_str(), chosen[0].rank), ("~* ^/api(/|$)(.*)", Some(0)));
+    let root = considered.iter().find(|c| c.path == "~* ^/").unwrap();
+    assert!(root.matched && root.rank == Some(1));
+    assert_eq!(root.reason, "matches, but regex location ~* ^/api(/|$)(.*) comes first");
+    let health = considered.iter().find(|c| c.path == "~* ^/healthz").unwrap();
+    assert_eq!((health.matched, health.reason.as_str()), (false, "the regex does not match the URI"));
+    // Matching candidates come first.
+    let first_miss = considered.iter().position(|c| !c.matched).unwrap();
+    assert!(considered[first_miss..].iter().all(|c| !c.matched));
+    assert_eq!(e.tier, Some(Tier::Exact));
+
+    let router = compile(&objects("canary.yaml"), &nginx());
+    let e = router.explain(&Request::new("pay.example.com", "/checkout/a"));
+    let canary = e.candidates.iter().find(|c| c.reason.starts_with("the canary of this location")).unwrap();
+    assert_eq!(canary.backend, "checkout-v2:80");
+    assert!(canary.matched && canary.chosen, "a split sends to both: {canary:?}");
+    let ranks: Vec<_> = e.candidates.iter().filter(|c| c.matched).map(|c| c.rank).collect();
+    assert_eq!(ranks, (0..ranks.len()).map(Some).collect::<Vec<_>>(), "ranks are positions");
+    // By header: the canary takes the request, so the location's own backend lost to it.
+    let headers = [("X-Canary", "always")];
+    let e = router.explain(&Request::new("pay.example.com", "/checkout/a").with_headers(&headers));
+    let own = e.candidates.iter().find(|c| c.path == "/checkout/" && c.backend == "checkout:80").unwrap();
+    assert!(!own.chosen && own.reason.ends_with("its canary checkout-v2:80 takes the request"), "{own:?}");
+}

@@ -131,6 +131,29 @@ fn mark(c: &Candidate) -> String {
     }
 }
 
+/// One line per candidate (mark, pathType, path, backend, Ingress, field), its reason below.
+fn candidate_lines(candidates: &[&Candidate]) -> String {
+    let rows: Vec<Vec<String>> = candidates
+        .iter()
+        .map(|c| {
+            row([
+                "",
+                &mark(c),
+                &path_type(c.path_type, c.match_kind),
+                path_name(&c.path),
+                &format!("→ {}", c.backend),
+                &c.ingress,
+                &c.field,
+            ])
+        })
+        .collect();
+    let mut out = String::new();
+    for (line, c) in columns(&rows).lines().zip(candidates) {
+        let _ = writeln!(out, "{line}\n      {}", c.reason);
+    }
+    out
+}
+
 pub fn explanation(e: &Explanation) -> String {
     let mut out = String::new();
     let mut head = vec![row(["request:", &format!("host {}, path {}", e.host, e.path)])];
@@ -138,11 +161,17 @@ pub fn explanation(e: &Explanation) -> String {
         head.push(row(["decision:", &decision_line(&e.decision)]));
         return columns(&head);
     }
-    // A profile with its own steps (ingress-nginx): server, location, the rule that decided.
+    let (considered, others): (Vec<&Candidate>, Vec<&Candidate>) = e.candidates.iter().partition(|c| c.considered);
+    // A profile with its own steps (ingress-nginx): server, location, the rule that decided; then
+    // every location of the server with why it won or lost.
     if !e.steps.is_empty() {
         out.push_str(&columns(&head));
         for step in &e.steps {
             let _ = writeln!(out, "  - {step}");
+        }
+        if let Some(server) = e.tier_host.as_ref().filter(|_| !considered.is_empty()) {
+            let _ = writeln!(out, "locations of server {server}, matching ones first:");
+            out.push_str(&candidate_lines(&considered));
         }
         out.push_str(&decision(&e.decision));
         return out;
@@ -167,27 +196,10 @@ pub fn explanation(e: &Explanation) -> String {
     out.push_str(&columns(&steps));
     let _ = writeln!(out, "tier: {}", e.tier_reason);
 
-    let (considered, others): (Vec<&Candidate>, Vec<&Candidate>) = e.candidates.iter().partition(|c| c.considered);
     if let Some(tier_host) = &e.tier_host {
         let label = if tier_host.is_empty() { String::from("host-less rules") } else { format!("host {tier_host}") };
         let _ = writeln!(out, "paths of {label}, in precedence order:");
-        let rows: Vec<Vec<String>> = considered
-            .iter()
-            .map(|c| {
-                row([
-                    "",
-                    &mark(c),
-                    &path_type(c.path_type, c.match_kind),
-                    path_name(&c.path),
-                    &format!("→ {}", c.backend),
-                    &c.ingress,
-                    &c.field,
-                ])
-            })
-            .collect();
-        for (line, c) in columns(&rows).lines().zip(&considered) {
-            let _ = writeln!(out, "{line}\n      {}", c.reason);
-        }
+        out.push_str(&candidate_lines(&considered));
     }
     if let Some(key) = &e.decided_by {
         let _ = writeln!(out, "decided by: {key}");

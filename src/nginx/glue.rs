@@ -12,7 +12,7 @@ use super::{Answer, Issue, Options, Router};
 use crate::class;
 use crate::decision::{self, BackendRef, IngressRef, MatchedRule, Redirect, Rejection, Via, WeightedBackend};
 use crate::diagnostics::{Code, Diagnostic, ObjectRef, Severity};
-use crate::explain::{DefaultView, Explanation, HostView, PathView, StandingView, TableView};
+use crate::explain::{Candidate, DefaultView, Explanation, HostView, PathView, StandingView, TableView};
 use crate::host::{self, MAX_HOST_LEN, Tier};
 use crate::model::{Ingress, IngressBackend, IngressClass, Object};
 use crate::options::CompileOptions;
@@ -204,6 +204,7 @@ impl Engine {
             host::normalize_request_host(request.host, &mut buf).map(|h| String::from_utf8_lossy(h).into_owned());
         let path = String::from_utf8_lossy(request.path).into_owned();
         let matched_path = String::from_utf8_lossy(super::uri::split_target(request.path).0).into_owned();
+        let candidates = self.candidates(request, &d);
         Explanation {
             host: String::from_utf8_lossy(request.host).into_owned(),
             normalized_host,
@@ -211,14 +212,90 @@ impl Engine {
             normalized_path: None,
             matched_path,
             host_steps: Vec::new(),
-            tier: None,
+            tier: Some(server_tier(d.server)),
             tier_host: Some(server),
             tier_reason: steps.first().cloned().unwrap_or_default(),
-            candidates: Vec::new(),
+            candidates,
             decided_by: Some(rule),
             default_reason: None,
             steps,
             decision: self.decision(d).view(),
+        }
+    }
+
+    /// Every location of the request's server judged as nginx judges it (and the canary of the
+    /// one chosen), then the other servers' locations, which do not compete.
+    fn candidates(&self, request: &Request<'_>, d: &super::Decision<'_>) -> Vec<Candidate> {
+        let r = &self.router;
+        let server_host = |s: &super::server::Server| if s.hostname == CATCH_ALL { String::new() } else { s.server_name() };
+        let candidate = |s: &super::server::Server, l: &Location, backend: String| {
+            let (ingress, path_type, field) = self.origin(&l.origin);
+            Candidate {
+                ingress,
+                host: server_host(s),
+                path: l.nginx_syntax(),
+                path_type,
+                match_kind: if l.modifier == Modifier::Exact { MatchKind::Exact } else { MatchKind::StringPrefix },
+                backend,
+                field,
+                considered: false,
+                matched: false,
+                chosen: false,
+                rank: None,
+                reason: String::new(),
+            }
+        };
+        let label = |l: &Location| l.backend.as_ref().map_or_else(|| String::from("(default backend)"), |b| b.to_string());
+        let mut out = Vec::new();
+        let (path, _) = super::uri::split_target(request.path);
+        // A URI nginx refuses (400) reaches no location; an app-root redirect none either.
+        let uri = super::uri::normalize(path).ok().filter(|_| d.location.is_some() || d.choice != Choice::None);
+        if let Some(uri) = uri {
+            let subject = super::regex::subject(&uri);
+            for j in d.server.locations.judge(&uri, &subject, d.choice) {
+                let l = &d.server.locations.list[j.index];
+                let mut c = candidate(d.server, l, label(l));
+                (c.considered, c.matched, c.chosen, c.rank, c.reason) = (true, j.matched, j.chosen, j.rank, j.reason);
+                let canary = l.canary.filter(|_| j.chosen).map(|i| &r.canaries[i]);
+                // Chosen, but the canary took the request: the location's own backend lost to it.
+                let to_canary = matches!(d.answer, Answer::Backend { backend, .. } if canary.is_some_and(|k| core::ptr::eq(backend, &k.backend)));
+                if to_canary {
+                    c.chosen = false;
+                    c.reason.push_str(&alloc::format!("; its canary {} takes the request", canary.map(|k| k.backend.to_string()).unwrap_or_default()));
+                }
+                out.push(c);
+                if let Some(k) = canary {
+                    let mut c = candidate(d.server, l, k.backend.to_string());
+                    c.considered = true;
+                    c.matched = true;
+                    c.chosen = to_canary || matches!(d.answer, Answer::Split { .. });
+                    c.reason = alloc::format!("the canary of this location: {}", super::verdict_text(&d.answer));
+                    out.push(c);
+                }
+            }
+        }
+        // Ranks by position among the matching ones, the canary counted.
+        for (rank, c) in out.iter_mut().take_while(|c| c.matched).enumerate() {
+            c.rank = Some(rank);
+        }
+        for (_, s) in r.servers.iter().enumerate().filter(|(i, _)| *i != d.server_index) {
+            for l in &s.locations.list {
+                let mut c = candidate(s, l, label(l));
+                c.reason = alloc::format!("in server {}, not the request's", s.server_name());
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    /// The Ingress (`namespace/name`), pathType and field a location comes from.
+    fn origin(&self, origin: &Origin) -> (String, PathType, String) {
+        let key = |i: usize| self.router.ingress_key(i);
+        match origin {
+            Origin::Path { ingress, rule, path, path_type, .. } => {
+                (key(*ingress), *path_type, alloc::format!("spec.rules[{rule}].http.paths[{path}]"))
+            }
+            Origin::ServerDefault { ingress } => (ingress.map(key).unwrap_or_default(), PathType::Prefix, String::new()),
         }
     }
 
@@ -228,33 +305,19 @@ impl Engine {
     /// string prefixes, and its regexes are anchored with `^`).
     pub(crate) fn table(&self) -> TableView {
         let r = &self.router;
-        let key = |i: usize| r.ingress_key(i);
         let hosts = r
             .servers
             .iter()
             .enumerate()
             .map(|(server, s)| {
-                let tier = if s.hostname == CATCH_ALL {
-                    Tier::Any
-                } else if s.hostname.starts_with("*.") {
-                    Tier::Wildcard
-                } else {
-                    Tier::Exact
-                };
+                let tier = server_tier(s);
                 let paths = s
                     .locations
                     .list
                     .iter()
                     .enumerate()
                     .map(|(location, l)| {
-                        let (ingress, path_type, field) = match &l.origin {
-                            Origin::Path { ingress, rule, path, path_type, .. } => {
-                                (key(*ingress), *path_type, alloc::format!("spec.rules[{rule}].http.paths[{path}]"))
-                            }
-                            Origin::ServerDefault { ingress } => {
-                                (ingress.map(key).unwrap_or_default(), PathType::Prefix, String::new())
-                            }
-                        };
+                        let (ingress, path_type, field) = self.origin(&l.origin);
                         let backend = l.backend.as_ref().map_or_else(
                             || String::from("(default backend)"),
                             |b| match l.canary {
@@ -347,6 +410,17 @@ impl Engine {
                 fix: String::from(fix),
             }
         })
+    }
+}
+
+/// The host tier a server stands for.
+fn server_tier(s: &super::server::Server) -> Tier {
+    if s.hostname == CATCH_ALL {
+        Tier::Any
+    } else if s.hostname.starts_with("*.") {
+        Tier::Wildcard
+    } else {
+        Tier::Exact
     }
 }
 

@@ -192,3 +192,97 @@ impl Locations {
         longest_prefix.map_or(Choice::None, Choice::Prefix)
     }
 }
+
+/// One location judged against a URI, for `explain`.
+pub struct Judged {
+    pub index: usize,
+    pub matched: bool,
+    pub chosen: bool,
+    /// Position among the matching locations by nginx's preference (0: the one chosen).
+    pub rank: Option<usize>,
+    pub reason: String,
+}
+
+impl Locations {
+    /// Every location against the normalised `uri` (`subject` for regexes), given nginx's
+    /// `choice`: matching ones first, by nginx's preference, then the rest in its search order
+    /// (exact and prefix locations longest first, then regexes as written). Each says why it won
+    /// or lost. Allocates freely: this is for people.
+    pub fn judge(&self, uri: &[u8], subject: &str, choice: Choice) -> Vec<Judged> {
+        let name = |i: usize| self.list[i].nginx_syntax();
+        let winner = match choice {
+            Choice::Exact(i) | Choice::Prefix(i) | Choice::AutoRedirect(i) | Choice::Regex { index: i, .. } => Some(i),
+            Choice::None => None,
+        };
+        let mut search: Vec<usize> = (0..self.list.len()).filter(|&i| self.list[i].modifier != Modifier::Regex).collect();
+        search.sort_by_key(|&i| (core::cmp::Reverse(self.list[i].path.len()), self.list[i].modifier != Modifier::Exact));
+        search.extend((0..self.list.len()).filter(|&i| self.list[i].modifier == Modifier::Regex));
+        let mut judged: Vec<Judged> = search
+            .into_iter()
+            .map(|i| {
+                let loc = &self.list[i];
+                let loaded = match loc.modifier {
+                    Modifier::Regex => loc.regex.is_some(),
+                    Modifier::Exact => self.statics.get(loc.path.as_bytes()).and_then(|s| s.exact) == Some(i as u32),
+                    Modifier::Prefix => self.statics.get(loc.path.as_bytes()).and_then(|s| s.prefix) == Some(i as u32),
+                };
+                let matched = loaded
+                    && match loc.modifier {
+                        Modifier::Exact => loc.path.as_bytes() == uri,
+                        Modifier::Prefix => uri.starts_with(loc.path.as_bytes()),
+                        Modifier::Regex => loc.regex.as_ref().is_some_and(|r| r.is_match(subject)),
+                    };
+                let chosen = winner == Some(i);
+                let reason = match (chosen, matched, loc.modifier, choice) {
+                    _ if !loaded => String::from("nginx refuses this location (see the diagnostics), so it never matches"),
+                    (true, _, _, Choice::AutoRedirect(_)) => {
+                        String::from("the URI is its name without the trailing /: nginx answers 301 to its name")
+                    }
+                    (true, _, Modifier::Exact, _) => String::from("equals the URI: nginx stops looking"),
+                    (true, _, Modifier::Prefix, _) => {
+                        String::from("the longest matching prefix, and no regex location matches")
+                    }
+                    (true, _, _, Choice::Regex { longest_prefix, .. }) => {
+                        let over = longest_prefix
+                            .map(|p| alloc::format!(", over the longest prefix {}", name(p)))
+                            .unwrap_or_default();
+                        alloc::format!("the first regex location that matches (regexes are tried in order){over}")
+                    }
+                    (_, false, Modifier::Exact, _) => String::from("does not equal the URI"),
+                    (_, false, Modifier::Prefix, _) => String::from("is not a prefix of the URI"),
+                    (_, false, Modifier::Regex, _) => String::from("the regex does not match the URI"),
+                    (_, true, _, Choice::Exact(w)) => {
+                        alloc::format!("matches, but the exact location {} equals the URI and wins at once", name(w))
+                    }
+                    (_, true, _, Choice::AutoRedirect(w)) => alloc::format!(
+                        "matches, but the URI names {} without its trailing /: nginx redirects before any other match",
+                        name(w)
+                    ),
+                    (_, true, Modifier::Prefix, Choice::Prefix(w)) => {
+                        alloc::format!("a matching prefix, but {} is longer", name(w))
+                    }
+                    (_, true, Modifier::Prefix, Choice::Regex { index: w, longest_prefix }) => {
+                        if longest_prefix == Some(i) {
+                            alloc::format!("the longest matching prefix, but regex location {} matches and a regex match wins over prefixes", name(w))
+                        } else {
+                            alloc::format!("a matching prefix, but regex location {} matches (and a longer prefix exists)", name(w))
+                        }
+                    }
+                    (_, true, Modifier::Regex, Choice::Regex { index: w, .. }) => {
+                        alloc::format!("matches, but regex location {} comes first", name(w))
+                    }
+                    _ => String::from("matches"),
+                };
+                Judged { index: i, matched, chosen, rank: None, reason }
+            })
+            .collect();
+        // Matching ones first, the chosen one at the head; the sort is stable, so the rest keep
+        // nginx's search order (its preference among matches, after the winner).
+        judged.sort_by_key(|j| (!j.matched, !j.chosen));
+        for (rank, j) in judged.iter_mut().take_while(|j| j.matched).enumerate() {
+            j.rank = Some(rank);
+        }
+        judged
+    }
+}
+

@@ -430,7 +430,7 @@ impl Decision<'_> {
     }
 }
 
-fn verdict_text(answer: &Answer<'_>) -> &'static str {
+pub(crate) fn verdict_text(answer: &Answer<'_>) -> &'static str {
     match answer {
         Answer::Backend { canary: Some(Verdict::Header), .. } => "the canary header selects it",
         Answer::Backend { canary: Some(Verdict::HeaderNever), .. } => {
