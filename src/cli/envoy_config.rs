@@ -112,15 +112,15 @@ pub fn run(args: &EnvoyConfigArgs) -> Result<i32, Failure> {
         "manifests".into(),
         json!(objects.iter().filter(|o| !matches!(o, Object::Service(_))).collect::<Vec<_>>()),
     );
-    // Only the options given: the filter's compile options refuse a null.
-    if let Some(class) = &args.common.ingress_class {
-        plugin.insert("ingressClass".into(), json!(class));
-    }
-    if let Some(mode) = args.common.implementation_specific {
-        plugin.insert("implementationSpecific".into(), json!(mode));
-    }
-    if options.profile != Profile::Spec {
-        plugin.insert("profile".into(), json!(options.profile.to_string()));
+    // The compile options as the core writes them (defaults left out), less the normalisation,
+    // which Envoy does before any filter runs (the listener below).
+    let table_options = options
+        .clone()
+        .with_normalize_path(false)
+        .with_merge_slashes(false)
+        .with_escaped_slashes(EscapedSlashes::default());
+    if let Value::Object(fields) = json!(table_options) {
+        plugin.extend(fields);
     }
     plugin.insert("routingHeader".into(), json!(args.routing_header));
     plugin.insert("debugHeader".into(), json!(args.debug_header));
@@ -258,8 +258,8 @@ fn bootstrap(
     }
     http_filters.push(json!({"name": "envoy.filters.http.router",
         "typed_config": {"@type": "type.googleapis.com/envoy.extensions.filters.http.router.v3.Router"}}));
-    let escaped = match args.common.escaped_slashes {
-        Some(EscapedSlashes::UnescapeAndRedirect) => "UNESCAPE_AND_REDIRECT",
+    let escaped = match load::options(&args.common, &CompileOptions::default()).escaped_slashes {
+        EscapedSlashes::UnescapeAndRedirect => "UNESCAPE_AND_REDIRECT",
         _ => "REJECT_REQUEST",
     };
     let hcm = json!({
