@@ -7,6 +7,7 @@ use alloc::vec::Vec;
 use serde::Serialize;
 
 use crate::model::{Ingress, IngressClass, LEGACY_CLASS_ANNOTATION, Object};
+use crate::validation;
 
 /// Why an Ingress takes part in the table, or why not.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -66,6 +67,36 @@ pub(crate) fn ingress_classes(objects: &[Object]) -> Vec<&IngressClass> {
         .filter_map(|o| match o {
             Object::IngressClass(c) => Some(c),
             _ => None,
+        })
+        .collect()
+}
+
+/// Whether an Ingress takes part in a table, as a controller decides: first its class, then
+/// whether the apiserver would have accepted it.
+pub(crate) enum Admission {
+    Admitted(Participation),
+    /// Of a class that is not served: why, in words (`is of class "other"`).
+    NotServed(String),
+    /// The apiserver would reject it: every error.
+    Invalid(Vec<validation::FieldError>),
+}
+
+/// Every Ingress of `objects` in input order, with its [`Admission`] when `served` is the served
+/// class (`None`: every class). Both profiles admit Ingresses through this one function.
+pub(crate) fn admit<'a>(objects: &'a [Object], served: Option<&str>) -> Vec<(&'a Ingress, Admission)> {
+    let classes = ingress_classes(objects);
+    objects
+        .iter()
+        .filter_map(|o| if let Object::Ingress(i) = o { Some(i) } else { None })
+        .map(|ingress| {
+            let participation = participation(ingress, served, &classes);
+            if let Some(reason) = served.and_then(|c| participation.reason(c)) {
+                return (ingress, Admission::NotServed(reason));
+            }
+            let errors = validation::validate_ingress(ingress, validation::Operation::Create);
+            let admission =
+                if errors.is_empty() { Admission::Admitted(participation) } else { Admission::Invalid(errors) };
+            (ingress, admission)
         })
         .collect()
 }

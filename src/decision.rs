@@ -194,6 +194,7 @@ impl fmt::Display for BackendRef<'_> {
 
 /// An Ingress, by namespace and name; `Display`: `namespace/name`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct IngressRef<'a> {
     pub namespace: &'a str,
     pub name: &'a str,
@@ -223,6 +224,7 @@ pub struct MatchedRule<'a> {
 /// A redirect the proxy answers with instead of proxying (the ingress-nginx profile: `app-root`,
 /// `permanent-redirect`, `ssl-redirect`, nginx's trailing-slash 301, ...).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Redirect<'r> {
     /// 301, 302, 307 or 308.
     pub status: u16,
@@ -233,6 +235,7 @@ pub struct Redirect<'r> {
 
 /// One side of a weighted split: this backend gets `weight` out of the sum of the weights.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct WeightedBackend<'r> {
     pub backend: BackendRef<'r>,
     pub weight: u32,
@@ -410,7 +413,11 @@ impl<'r> Decision<'r> {
                 .map(|r| RedirectView { status: r.status, location: r.location.to_string() }),
             split: self.split.as_ref().map(|s| {
                 s.iter()
-                    .map(|w| WeightedView { label: w.backend.to_string(), backend: written(w.backend), weight: w.weight })
+                    .map(|w| WeightedView {
+                        label: w.backend.to_string(),
+                        backend: written(w.backend),
+                        weight: w.weight,
+                    })
                     .collect()
             }),
             upstream_path: self.upstream_path.clone(),

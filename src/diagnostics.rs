@@ -97,6 +97,7 @@ impl fmt::Display for ObjectRef {
 
 /// One finding.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Diagnostic {
     pub code: Code,
     pub severity: Severity,

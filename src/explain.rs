@@ -17,6 +17,7 @@ use crate::table::{Decision, ExcludedIngress, HostTable, IngressInfo, Route, Rou
 /// One step of the host lookup.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct HostStep {
     pub tier: Tier,
     /// What was looked for (`shop.example.com`, `*.example.com`, or `(host-less rules)`).
@@ -27,6 +28,7 @@ pub struct HostStep {
 /// One path of the table, judged against the request.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Candidate {
     pub ingress: String,
     pub host: String,
@@ -48,6 +50,7 @@ pub struct Candidate {
 /// The whole decision as data.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Explanation {
     /// The request host as received.
     pub host: String,
@@ -380,6 +383,7 @@ fn wildcard_miss(suffix: &str, request: &str) -> String {
 /// The compiled table as data.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct TableView {
     pub hosts: Vec<HostView>,
     /// Used when no host tier matches.
@@ -391,6 +395,7 @@ pub struct TableView {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct HostView {
     pub host: String,
     pub tier: Tier,
@@ -402,6 +407,7 @@ pub struct HostView {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct PathView {
     pub ingress: String,
     pub path: String,
@@ -432,6 +438,7 @@ pub enum StandingView {
 /// A path of the table, named.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct PathRef {
     /// `namespace/name`.
     pub ingress: String,
@@ -443,6 +450,7 @@ pub struct PathRef {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct DefaultView {
     pub backend: String,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -30,7 +30,8 @@ mod keys;
 mod template;
 mod unserved;
 
-pub use unserved::{UnknownFields, Unserved, v1_replacement};
+pub(crate) use unserved::v1_replacement;
+pub use unserved::{UnknownFields, Unserved};
 
 /// Inputs larger than this are refused before parsing (bounded memory for hostile input).
 pub const DEFAULT_MAX_INPUT_BYTES: usize = 32 * 1024 * 1024;
@@ -48,11 +49,12 @@ pub struct Origin {
 }
 
 impl Origin {
-    /// The field-path prefix of this object inside its document (`items[3].`), for position lookups.
-    pub fn path_prefix(&self) -> String {
-        match self.item {
-            Some(i) => format!("items[{i}]"),
-            None => String::new(),
+    /// The path of `field` of this object inside its document (`items[3].spec...` in a List).
+    pub(crate) fn document_path(&self, field: &str) -> String {
+        match (self.item, field.is_empty()) {
+            (None, _) => field.to_string(),
+            (Some(i), true) => format!("items[{i}]"),
+            (Some(i), false) => format!("items[{i}].{field}"),
         }
     }
 }
@@ -555,11 +557,10 @@ fn add_value(
         input.unserved.push(unserved);
         return Ok(());
     }
-    let prefix = origin.path_prefix();
     match decode_check(&kind, api_version, &value) {
         Some(error @ DecodeError::Type { .. }) => {
             let DecodeError::Type { field, .. } = &error else { unreachable!() };
-            let field = join_path(&prefix, field);
+            let field = origin.document_path(field);
             let mut err = shape_error(crate::schema::cannot_be_handled(&kind, &error), Some(field));
             err.kind = InputErrorKind::Type;
             return Err(err);
@@ -605,14 +606,6 @@ fn decode_check(kind: &str, api_version: &str, value: &Value) -> Option<DecodeEr
 }
 
 /// `items[3]` + `spec.rules` → `items[3].spec.rules`.
-fn join_path(prefix: &str, field: &str) -> String {
-    match (prefix.is_empty(), field.is_empty()) {
-        (true, _) => field.to_string(),
-        (false, true) => prefix.to_string(),
-        (false, false) => format!("{prefix}.{field}"),
-    }
-}
-
 fn typed<T: DeserializeOwned>(
     value: Value,
     shape_error: &dyn Fn(String, Option<String>) -> InputError,

@@ -179,7 +179,7 @@ mod path;
 pub mod position;
 mod request;
 mod router;
-pub mod schema;
+mod schema;
 pub mod status;
 mod table;
 #[cfg(feature = "std")]

@@ -1,6 +1,7 @@
 //! Line and column of fields in YAML or JSON text, to point validation errors at the source.
 //!
-//! [`Positions::new`] reads the text once with `saphyr-parser`'s event parser and records where
+//! A [`Locator`] finds a field of an object in the text it was read from. Inside, a text's
+//! positions are read once with `saphyr-parser`'s event parser and records where
 //! each value starts, keyed by document (1-based) and field path (`spec.rules[0].http.paths[0].path`,
 //! `items[3].spec.rules[0].host` inside a `kind: List`). JSON is read as the flow YAML it is.
 //!
@@ -16,12 +17,14 @@ use hashbrown::HashMap;
 use saphyr_parser::{Event, Marker, Parser};
 use serde::Serialize;
 
+use crate::input::Origin;
+
 /// Most values recorded (beyond them, lookups fall back to the closest recorded ancestor).
-pub const MAX_NODES: usize = 1 << 20;
+pub(crate) const MAX_NODES: usize = 1 << 20;
 /// Most bytes of distinct mapping-key text kept.
-pub const MAX_KEY_BYTES: usize = 8 << 20;
+pub(crate) const MAX_KEY_BYTES: usize = 8 << 20;
 /// Deepest nesting recorded.
-pub const MAX_DEPTH: usize = 512;
+pub(crate) const MAX_DEPTH: usize = 512;
 
 /// A place in the text: 1-based line and 1-based column (in characters).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -30,9 +33,43 @@ pub struct Position {
     pub column: usize,
 }
 
+/// Finds fields of objects in the texts they were read from (each text read once, when first
+/// asked). `texts` names each source as [`Origin::source`] does.
+///
+/// ```
+/// use ingress_router::input;
+/// use ingress_router::position::{Locator, Position};
+/// let text = "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: a}\nspec:\n  rules:\n  - host: BAD\n";
+/// let read = input::parse("a.yaml", text).unwrap();
+/// let mut locator = Locator::new([("a.yaml", text)]);
+/// let at = locator.locate(&read.objects[0].origin, "spec.rules[0].host");
+/// assert_eq!(at, Some(Position { line: 6, column: 11 }));
+/// ```
+pub struct Locator<'t> {
+    texts: Vec<(&'t str, &'t str)>,
+    read: Vec<Option<Positions>>,
+}
+
+impl<'t> Locator<'t> {
+    pub fn new(texts: impl IntoIterator<Item = (&'t str, &'t str)>) -> Self {
+        let texts: Vec<_> = texts.into_iter().collect();
+        let read = texts.iter().map(|_| None).collect();
+        Locator { texts, read }
+    }
+
+    /// Where `field` (an apiserver field path such as `spec.rules[0].host`; empty for the object
+    /// itself) of the object read from `origin` is; `None` when its text is not one of these.
+    pub fn locate(&mut self, origin: &Origin, field: &str) -> Option<Position> {
+        let i = self.texts.iter().position(|(source, _)| *source == origin.source)?;
+        let text = self.texts[i].1;
+        let positions = self.read[i].get_or_insert_with(|| Positions::new(text));
+        positions.locate(origin.document, &origin.document_path(field))
+    }
+}
+
 /// The positions of the values of a YAML or JSON text.
 #[derive(Clone, Debug, Default)]
-pub struct Positions {
+pub(crate) struct Positions {
     nodes: Vec<Node>,
     /// (parent node, segment) → child node.
     children: HashMap<(u32, Segment), u32>,
@@ -78,7 +115,7 @@ enum Segment {
 impl Positions {
     /// Reads `text` (YAML, multi-document YAML, or JSON). Never panics; on a syntax error keeps
     /// what was read before it.
-    pub fn new(text: &str) -> Positions {
+    pub(crate) fn new(text: &str) -> Positions {
         Positions::read(text, Limits { nodes: MAX_NODES, key_bytes: MAX_KEY_BYTES, depth: MAX_DEPTH })
     }
 
@@ -92,7 +129,8 @@ impl Positions {
     }
 
     /// Number of documents read.
-    pub fn documents(&self) -> usize {
+    #[cfg(test)]
+    fn documents(&self) -> usize {
         self.documents.len()
     }
 
@@ -104,7 +142,7 @@ impl Positions {
     /// contain dots (`kubernetes.io/ingress.class`) are found too, and `items[N]` also matches
     /// the N-th element of a document that is a plain sequence (a JSON array of objects). Go's
     /// `annotations.<key>` path (which lacks `metadata.`) is looked up under `metadata`.
-    pub fn locate(&self, document: usize, path: &str) -> Option<Position> {
+    pub(crate) fn locate(&self, document: usize, path: &str) -> Option<Position> {
         let root = *self.documents.get(document.checked_sub(1)?)?;
         if root == NONE {
             return None;

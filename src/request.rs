@@ -11,6 +11,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 /// A request to route. Borrowed bytes: building one never allocates, and bytes that are not
 /// UTF-8 are routed as bytes (they simply match no rule that does not contain them).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Request<'a> {
     /// The `Host` header or `:authority`, as received (port, case and trailing dot allowed).
     pub host: &'a [u8],

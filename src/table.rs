@@ -29,7 +29,7 @@ use core::cmp::Reverse;
 
 use serde::Serialize;
 
-use crate::class::{self, Participation};
+use crate::class::{self, Admission, Participation};
 use hashbrown::HashMap;
 
 use crate::hash::KeyHasher;
@@ -52,6 +52,7 @@ use lookup::{EXACT_HOSTS, HostLookup, NONE, Slots, WILDCARD_HOSTS, Winner, key_b
 /// precedence key 4.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct IngressInfo {
     pub namespace: String,
     pub name: String,
@@ -70,6 +71,7 @@ impl IngressInfo {
 /// An Ingress left out of the table, and why.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ExcludedIngress {
     pub namespace: String,
     pub name: String,
@@ -248,37 +250,25 @@ pub struct Router {
 /// decides which keys could collide, so it must be unpredictable to whoever writes the Ingresses
 /// (a fixed seed lets them compute colliding paths offline).
 pub fn compile(objects: &[Object], options: &CompileOptions, seed: u64) -> Router {
-    let classes = class::ingress_classes(objects);
-
     let mut taking_part: Vec<(&Ingress, Participation)> = Vec::new();
     let mut excluded = Vec::new();
-    for object in objects {
-        let Object::Ingress(ingress) = object else { continue };
-        let meta = &ingress.metadata;
-        let namespace = meta.namespace_or_default();
-        let participation = class::participation(ingress, options.ingress_class.as_deref(), &classes);
-        if let Some(reason) = options.ingress_class.as_deref().and_then(|c| participation.reason(c)) {
-            excluded.push(ExcludedIngress {
-                namespace: namespace.into(),
-                name: meta.name.clone(),
-                reason,
-                cause: Exclusion::NotServed,
-                errors: Vec::new(),
-            });
-            continue;
-        }
-        let errors = validation::validate_ingress(ingress, validation::Operation::Create);
-        if !errors.is_empty() {
-            excluded.push(ExcludedIngress {
-                namespace: namespace.into(),
-                name: meta.name.clone(),
-                reason: String::from("invalid: the apiserver would reject it"),
-                cause: Exclusion::Invalid,
+    for (ingress, admission) in class::admit(objects, options.ingress_class.as_deref()) {
+        let exclude = |reason: String, cause, errors| ExcludedIngress {
+            namespace: ingress.metadata.namespace_or_default().into(),
+            name: ingress.metadata.name.clone(),
+            reason,
+            cause,
+            errors,
+        };
+        match admission {
+            Admission::Admitted(participation) => taking_part.push((ingress, participation)),
+            Admission::NotServed(reason) => excluded.push(exclude(reason, Exclusion::NotServed, Vec::new())),
+            Admission::Invalid(errors) => excluded.push(exclude(
+                String::from("invalid: the apiserver would reject it"),
+                Exclusion::Invalid,
                 errors,
-            });
-            continue;
+            )),
         }
-        taking_part.push((ingress, participation));
     }
     // Age order is precedence key 4: creationTimestamp (objects without one count as newest), then namespace/name.
     taking_part.sort_by(|(a, _), (b, _)| {

@@ -153,7 +153,8 @@ impl core::fmt::Display for Expect {
         }
         if let Some(m) = &self.matched {
             f.write_str(", matched")?;
-            for (key, value) in [("ingress", &m.ingress), ("host", &m.host), ("path", &m.path), ("pathType", &m.path_type)]
+            for (key, value) in
+                [("ingress", &m.ingress), ("host", &m.host), ("path", &m.path), ("pathType", &m.path_type)]
             {
                 if let Some(v) = value {
                     write!(f, " {key}={v:?}")?;
@@ -203,8 +204,9 @@ pub fn parse(source: &str, text: &str) -> Result<TestsFile, InputError> {
     }
     for (i, test) in file.tests.iter().enumerate() {
         if let Err(e) = test.request.with(|_| ()) {
-            return Err(InputError::new(InputErrorKind::Shape, source, e.to_string())
-                .at_field(format!("tests[{i}].request")));
+            return Err(
+                InputError::new(InputErrorKind::Shape, source, e.to_string()).at_field(format!("tests[{i}].request"))
+            );
         }
     }
     Ok(file)
@@ -278,5 +280,10 @@ pub fn run(router: &Router, file: &TestsFile) -> TestsReport {
 
 /// The `(Ingress, field)` of every path the passing and failing tests chose (for coverage).
 pub fn chosen_paths(report: &TestsReport) -> BTreeSet<(String, String)> {
-    report.results.iter().filter_map(|r| r.actual.matched.as_ref()).map(|m| (m.ingress.clone(), m.field.clone())).collect()
+    report
+        .results
+        .iter()
+        .filter_map(|r| r.actual.matched.as_ref())
+        .map(|m| (m.ingress.clone(), m.field.clone()))
+        .collect()
 }

@@ -23,6 +23,7 @@ use crate::validation::{self, FieldError, Operation};
 /// IngressClass with the apiserver's answer and each error's place, then the diagnostics and a
 /// summary.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct ValidationReport {
     pub objects: Vec<CheckedObject>,
     pub diagnostics: Vec<Diagnostic>,
@@ -39,6 +40,7 @@ impl ValidationReport {
 /// One validated object.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct CheckedObject {
     /// `Ingress`, `IngressClass` (or `Service`, refused for an unknown field).
     pub kind: &'static str,
@@ -62,6 +64,7 @@ pub struct CheckedObject {
 /// A [`FieldError`] (`type`, `field`, `badValue`, `detail`, `message`) with its line and column
 /// in the source, when known.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct LocatedError {
     #[serde(flatten)]
     pub error: FieldError,
@@ -71,6 +74,7 @@ pub struct LocatedError {
 
 /// A field unknown to the schema, where it is, and what it became in v1 when it is a v1beta1 field.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct UnknownField {
     pub field: String,
     #[serde(flatten)]
@@ -80,6 +84,7 @@ pub struct UnknownField {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Summary {
     pub objects: usize,
     pub valid: usize,
@@ -138,16 +143,6 @@ pub fn validation_report(
         input_errors: input.input_errors,
     };
     ValidationReport { objects: checked, diagnostics, summary }
-}
-
-/// The field path of `field` of an object inside its document (`items[3].spec...` in a List).
-pub fn document_path(origin: &Origin, field: &str) -> String {
-    let prefix = origin.path_prefix();
-    match (prefix.is_empty(), field.is_empty()) {
-        (true, _) => field.to_string(),
-        (false, true) => prefix,
-        (false, false) => format!("{prefix}.{field}"),
-    }
 }
 
 fn same_ingress(a: &Ingress, b: &Ingress) -> bool {
@@ -272,6 +267,7 @@ fn unserved(u: &Unserved) -> CheckedObject {
 
 /// What `status --json` prints, and the `kubectl get ingress` rows once the statuses are written.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct StatusView {
     #[serde(flatten)]
     pub report: StatusReport,

@@ -2,10 +2,10 @@
 
 use ingress_router::input::{self, Input};
 use ingress_router::model::{Ingress, Object};
-use ingress_router::position::Positions;
+use ingress_router::position::Locator;
 use ingress_router::status::{self, ServiceView};
-use ingress_router::views::{self, StatusView, Validated, ValidationReport};
 use ingress_router::tests_file::{self, TestsFile, TestsReport};
+use ingress_router::views::{self, StatusView, Validated, ValidationReport};
 use ingress_router::{
     CompileOptions, DecisionView, Diagnostic, Explanation, Request, RequestSpec, RequestSpecError, Router, TableView,
 };
@@ -84,7 +84,11 @@ pub fn run_tests(router: &Router, file: &TestsFile) -> TestsReport {
     tests_file::run(router, file)
 }
 
-pub fn write_tests(router: &Router, requests: Vec<(Option<String>, RequestSpec)>, comment: &str) -> Result<String, Failure> {
+pub fn write_tests(
+    router: &Router,
+    requests: Vec<(Option<String>, RequestSpec)>,
+    comment: &str,
+) -> Result<String, Failure> {
     let file = tests_file::pin(router, requests)?;
     Ok(tests_file::write(&file, comment))
 }
@@ -105,9 +109,9 @@ pub fn validation(input: &Input, text: &str, stored: &[Object], diagnostics: Vec
             _ => None,
         })
         .collect();
-    let positions = Positions::new(text);
+    let mut locator = Locator::new([(SOURCE, text)]);
     views::validation_report(Validated::from(input), &stored, diagnostics, &mut |origin, field| {
-        positions.locate(origin.document, &views::document_path(origin, field))
+        locator.locate(origin, field)
     })
 }
 

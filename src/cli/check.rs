@@ -100,7 +100,11 @@ fn coverage_text(router: &ingress_router::Router, report: &TestsReport) -> Strin
     if missed.is_empty() {
         let _ = writeln!(out, "coverage: every path ({total}) was chosen by a test");
     } else {
-        let _ = writeln!(out, "coverage: {} of {total} paths chosen by a test; not chosen by any test:", total - missed.len());
+        let _ = writeln!(
+            out,
+            "coverage: {} of {total} paths chosen by a test; not chosen by any test:",
+            total - missed.len()
+        );
         out.push_str(&indent(&show::columns(&missed), "  "));
     }
     out

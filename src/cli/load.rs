@@ -70,11 +70,6 @@ impl Loaded {
         self.objects.iter().map(|o| o.object.clone()).collect()
     }
 
-    /// The text an object came from (`Origin::source` names it).
-    pub fn text(&self, source: &str) -> Option<&str> {
-        self.sources.iter().find(|s| s.name == source).map(|s| s.text.as_str())
-    }
-
     /// Bad input unless there is an Ingress: `why` ends the message (`nothing to route`).
     pub fn require_ingress(&self, why: &str) -> Result<(), Failure> {
         if self.objects.iter().any(|o| matches!(o.object, Object::Ingress(_))) {
@@ -194,7 +189,8 @@ fn expand(path: &Path) -> Result<Vec<PathBuf>, InputError> {
     let mut found = Vec::new();
     let mut folders = vec![path.to_path_buf()];
     while let Some(folder) = folders.pop() {
-        let entries = std::fs::read_dir(&folder).map_err(|e| unreadable(&folder, format!("cannot read folder: {e}")))?;
+        let entries =
+            std::fs::read_dir(&folder).map_err(|e| unreadable(&folder, format!("cannot read folder: {e}")))?;
         for entry in entries {
             let entry = entry.map_err(|e| unreadable(&folder, format!("cannot read folder: {e}")))?;
             let p = entry.path();

@@ -1,14 +1,13 @@
 //! `ingress-router validate`: the apiserver's answer for every Ingress and IngressClass, each
 //! error pointed at its line and column, then the warnings and notes of compiling the input.
 
-use std::collections::HashMap;
 use std::fmt::Write;
 use std::path::PathBuf;
 
 use clap::Args;
 use ingress_router::input::{Origin, SourcedObject};
 use ingress_router::model::{Ingress, Object};
-use ingress_router::position::{Position, Positions};
+use ingress_router::position::{Locator, Position};
 use ingress_router::views::{self, CheckedObject, LocatedError, Validated, ValidationReport};
 use ingress_router::{CompileOptions, ImplementationSpecific, ObjectRef, Profile, compile};
 use serde::Serialize;
@@ -54,26 +53,19 @@ struct Report<'a> {
     report: &'a ValidationReport,
 }
 
-/// Line and column lookups, reading each source's positions only when first asked.
-struct Locator<'a> {
+/// Line and column lookups in the sources read, and `file:line:column` for messages.
+struct Places<'a> {
     loaded: &'a Loaded,
-    read: HashMap<&'a str, Positions>,
+    locator: Locator<'a>,
 }
 
-impl<'a> Locator<'a> {
+impl<'a> Places<'a> {
     fn new(loaded: &'a Loaded) -> Self {
-        Locator { loaded, read: HashMap::new() }
+        Places { loaded, locator: Locator::new(loaded.sources.iter().map(|s| (s.name.as_str(), s.text.as_str()))) }
     }
 
-    /// Where `field` (an apiserver field path, empty for the object itself) of the object from `origin` is.
     fn locate(&mut self, origin: &Origin, field: &str) -> Option<Position> {
-        let loaded: &'a Loaded = self.loaded;
-        let source = loaded.sources.iter().find(|s| s.name == origin.source)?;
-        let source = source.name.as_str();
-        if !self.read.contains_key(source) {
-            self.read.insert(source, Positions::new(loaded.text(source)?));
-        }
-        self.read[source].locate(origin.document, &views::document_path(origin, field))
+        self.locator.locate(origin, field)
     }
 
     /// `file:line:column` (or the file alone when the position is unknown).
@@ -122,7 +114,7 @@ pub fn run(args: &ValidateArgs) -> Result<i32, Failure> {
         unserved: &loaded.unserved,
         input_errors: loaded.problems.len(),
     };
-    let mut locator = Locator::new(&loaded);
+    let mut locator = Places::new(&loaded);
     let report = views::validation_report(validated, &old_ingresses, diagnostics, &mut |origin, field| {
         locator.locate(origin, field)
     });
@@ -143,7 +135,7 @@ fn ingress(o: &SourcedObject) -> Option<&Ingress> {
 }
 
 /// The lines under an object refused before validation: each unknown field, or the v1 mapping.
-fn render_refused<'a>(out: &mut String, c: &CheckedObject, locator: &mut Locator<'a>) {
+fn render_refused<'a>(out: &mut String, c: &CheckedObject, locator: &mut Places<'a>) {
     let place = |at: &Option<Position>| match at {
         Some(at) => format!("{}:{}:{}", c.origin.source, at.line, at.column),
         None => c.origin.source.clone(),
@@ -196,14 +188,14 @@ fn unmatched_notes(old: &[&Ingress], loaded: &Loaded) {
     }
 }
 
-fn render(report: &ValidationReport, locator: &mut Locator<'_>) -> String {
+fn render(report: &ValidationReport, locator: &mut Places<'_>) -> String {
     let (checked, diagnostics, summary) = (&report.objects, &report.diagnostics, &report.summary);
     let mut out = String::new();
     for c in checked {
         let Some(message) = &c.message else { continue };
         let _ = writeln!(out, "{message}");
         render_refused(&mut out, c, locator);
-        for LocatedError { error, at } in &c.errors {
+        for LocatedError { error, at, .. } in &c.errors {
             let _ = match at {
                 Some(at) => writeln!(out, "  {}:{}:{}: {error}", c.origin.source, at.line, at.column),
                 None => writeln!(out, "  {}: {error}", c.origin.source),

@@ -143,7 +143,7 @@ pub struct UnknownFields {
 }
 
 /// What a well-known field of an older API became in `networking.k8s.io/v1`, for an unknown field.
-pub fn v1_replacement(field: &str) -> Option<&'static str> {
+pub(crate) fn v1_replacement(field: &str) -> Option<&'static str> {
     let last = field.rsplit('.').next().unwrap_or(field);
     match last {
         "serviceName" => Some("it is `service.name` in networking.k8s.io/v1 (v1beta1's serviceName)"),

@@ -13,9 +13,9 @@ use super::canary::Canary;
 use super::location::{Location, Locations, Modifier, Origin, Settings};
 use super::server::{CATCH_ALL, Names, Server};
 use super::{IngressRef, Issue, Options, Router};
-use crate::class;
+use crate::class::{self, Admission};
 use crate::diagnostics::Code;
-use crate::model::{Ingress, IngressBackend, IngressClass, Object};
+use crate::model::{Ingress, IngressBackend, Object};
 use crate::path::PathType;
 use crate::validation;
 
@@ -50,28 +50,22 @@ struct Build<'a> {
 
 pub fn compile(objects: &[Object], options: &Options) -> (Router, Vec<Issue>) {
     let mut issues = Vec::new();
-    let classes: Vec<&IngressClass> =
-        objects.iter().filter_map(|o| if let Object::IngressClass(c) = o { Some(c) } else { None }).collect();
     let mut taking_part: Vec<&Ingress> = Vec::new();
-    for object in objects {
-        let Object::Ingress(ingress) = object else { continue };
-        let participation = class::participation(ingress, options.ingress_class.as_deref(), &classes);
-        if let Some(reason) = options.ingress_class.as_deref().and_then(|c| participation.reason(c)) {
-            issues.push(Issue::for_ingress(
+    for (ingress, admission) in class::admit(objects, options.ingress_class.as_deref()) {
+        match admission {
+            Admission::Admitted(_) => taking_part.push(ingress),
+            Admission::NotServed(reason) => issues.push(Issue::for_ingress(
                 Code::NotServed,
                 ingress,
                 String::new(),
                 format!("not served: it {reason}"),
-            ));
-            continue;
+            )),
+            Admission::Invalid(errors) => {
+                let message = validation::invalid_message("Ingress.networking.k8s.io", &ingress.metadata.name, &errors);
+                let field = errors.first().map(|e| e.field.clone()).unwrap_or_default();
+                issues.push(Issue::for_ingress(Code::InvalidIngress, ingress, field, message));
+            }
         }
-        let errors = validation::validate_ingress(ingress, validation::Operation::Create);
-        if let Some(first) = errors.first() {
-            let message = validation::invalid_message("Ingress.networking.k8s.io", &ingress.metadata.name, &errors);
-            issues.push(Issue::for_ingress(Code::InvalidIngress, ingress, first.field.clone(), message));
-            continue;
-        }
-        taking_part.push(ingress);
     }
     // `sortIngressSlice`: creationTimestamp (none is Go's zero time: oldest), then, on a tie,
     // `namespace/name` in *descending* order (`return in > jn`).

@@ -14,11 +14,12 @@ use crate::decision::Via;
 use crate::model::{Ingress, Object};
 use crate::options::{CompileOptions, Profile};
 use crate::request::{Request, RequestSpec, Scheme};
-use crate::tests_file::{self, TestsFile};
 use crate::router::{Router, compile};
+use crate::tests_file::{self, TestsFile};
 
 /// One request to try, and the rule it was derived from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Probe {
     pub host: String,
     pub https: bool,
@@ -43,6 +44,7 @@ impl Probe {
 
 /// One profile's answer to a probe.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Outcome {
     /// `svc:80`, `404`, `redirect 301 http://host/x/`, `split(a:80 90, b:80 10)`, `400`; with ` (upstream path /y)`
     /// when ingress-nginx rewrites the path.
@@ -53,6 +55,7 @@ pub struct Outcome {
 
 /// A probe the two profiles answer differently.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Difference {
     pub probe: Probe,
     pub from: Outcome,
@@ -61,6 +64,7 @@ pub struct Difference {
 
 /// The differences of one rule on one host.
 #[derive(Clone, Debug, Serialize)]
+#[non_exhaustive]
 pub struct DiffGroup {
     pub host: String,
     pub rule: String,
@@ -69,6 +73,7 @@ pub struct DiffGroup {
 
 /// All probes and the differences, grouped by host then rule.
 #[derive(Clone, Debug, Serialize)]
+#[non_exhaustive]
 pub struct DiffReport {
     pub from: Profile,
     pub to: Profile,

@@ -227,7 +227,8 @@ impl Engine {
     /// one chosen), then the other servers' locations, which do not compete.
     fn candidates(&self, request: &Request<'_>, d: &super::Decision<'_>) -> Vec<Candidate> {
         let r = &self.router;
-        let server_host = |s: &super::server::Server| if s.hostname == CATCH_ALL { String::new() } else { s.server_name() };
+        let server_host =
+            |s: &super::server::Server| if s.hostname == CATCH_ALL { String::new() } else { s.server_name() };
         let candidate = |s: &super::server::Server, l: &Location, backend: String| {
             let (ingress, path_type, field) = self.origin(&l.origin);
             Candidate {
@@ -245,7 +246,8 @@ impl Engine {
                 reason: String::new(),
             }
         };
-        let label = |l: &Location| l.backend.as_ref().map_or_else(|| String::from("(default backend)"), |b| b.to_string());
+        let label =
+            |l: &Location| l.backend.as_ref().map_or_else(|| String::from("(default backend)"), |b| b.to_string());
         let mut out = Vec::new();
         let (path, _) = super::uri::split_target(request.path);
         // A URI nginx refuses (400) reaches no location; an app-root redirect none either.
@@ -261,7 +263,10 @@ impl Engine {
                 let to_canary = matches!(d.answer, Answer::Backend { backend, .. } if canary.is_some_and(|k| core::ptr::eq(backend, &k.backend)));
                 if to_canary {
                     c.chosen = false;
-                    c.reason.push_str(&alloc::format!("; its canary {} takes the request", canary.map(|k| k.backend.to_string()).unwrap_or_default()));
+                    c.reason.push_str(&alloc::format!(
+                        "; its canary {} takes the request",
+                        canary.map(|k| k.backend.to_string()).unwrap_or_default()
+                    ));
                 }
                 out.push(c);
                 if let Some(k) = canary {
@@ -295,7 +300,9 @@ impl Engine {
             Origin::Path { ingress, rule, path, path_type, .. } => {
                 (key(*ingress), *path_type, alloc::format!("spec.rules[{rule}].http.paths[{path}]"))
             }
-            Origin::ServerDefault { ingress } => (ingress.map(key).unwrap_or_default(), PathType::Prefix, String::new()),
+            Origin::ServerDefault { ingress } => {
+                (ingress.map(key).unwrap_or_default(), PathType::Prefix, String::new())
+            }
         }
     }
 

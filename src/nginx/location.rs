@@ -214,8 +214,10 @@ impl Locations {
             Choice::Exact(i) | Choice::Prefix(i) | Choice::AutoRedirect(i) | Choice::Regex { index: i, .. } => Some(i),
             Choice::None => None,
         };
-        let mut search: Vec<usize> = (0..self.list.len()).filter(|&i| self.list[i].modifier != Modifier::Regex).collect();
-        search.sort_by_key(|&i| (core::cmp::Reverse(self.list[i].path.len()), self.list[i].modifier != Modifier::Exact));
+        let mut search: Vec<usize> =
+            (0..self.list.len()).filter(|&i| self.list[i].modifier != Modifier::Regex).collect();
+        search
+            .sort_by_key(|&i| (core::cmp::Reverse(self.list[i].path.len()), self.list[i].modifier != Modifier::Exact));
         search.extend((0..self.list.len()).filter(|&i| self.list[i].modifier == Modifier::Regex));
         let mut judged: Vec<Judged> = search
             .into_iter()
@@ -285,4 +287,3 @@ impl Locations {
         judged
     }
 }
-

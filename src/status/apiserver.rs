@@ -14,6 +14,7 @@ use crate::validation::go_quote;
 /// An HTTP request to the apiserver (`Content-Type: application/json`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct StatusRequest {
     pub method: String,
     pub path: String,

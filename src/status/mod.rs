@@ -18,8 +18,8 @@ use serde::Serialize;
 
 use crate::class::{self, Participation};
 
-pub mod apiserver;
-pub mod text;
+mod apiserver;
+mod text;
 
 use crate::model::{
     Condition, Ingress, IngressClass, IngressLoadBalancerStatus, IngressStatus, LoadBalancerIngress, Object,
@@ -107,7 +107,10 @@ pub fn find_service<'a>(objects: &'a [Object], namespace: &str, name: &str) -> O
 }
 
 /// The addresses the controller publishes, from the publish Service named `publish_service`.
-pub fn publish_addresses(objects: &[Object], publish_service: &str) -> Result<Vec<LoadBalancerIngress>, NoAddress> {
+pub(crate) fn publish_addresses(
+    objects: &[Object],
+    publish_service: &str,
+) -> Result<Vec<LoadBalancerIngress>, NoAddress> {
     let (ns, name) = parse_publish_service(publish_service)?;
     let service = find_service(objects, ns, name)
         .ok_or_else(|| NoAddress::PublishServiceMissing { service: format!("{ns}/{name}") })?;
@@ -191,7 +194,7 @@ fn hostname_point(hostname: &str) -> LoadBalancerIngress {
 }
 
 /// Stable sort by hostname, then IP (ingress-nginx `lessLoadBalancerIngress`).
-pub fn sort_addresses(addrs: &mut [LoadBalancerIngress]) {
+pub(crate) fn sort_addresses(addrs: &mut [LoadBalancerIngress]) {
     addrs.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)));
 }
 
@@ -210,6 +213,7 @@ fn object_key(meta: &ObjectMeta) -> String {
 /// The status every Ingress of the input gets from a controller serving `class`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct StatusReport {
     /// The served class; `None`: every Ingress.
     pub class: Option<String>,
@@ -227,6 +231,7 @@ pub struct StatusReport {
 /// One Ingress: served or not, its new addresses, why it has none, and the request to write them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct IngressReport {
     pub namespace: String,
     pub name: String,

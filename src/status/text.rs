@@ -48,6 +48,7 @@ fn address_list(addrs: &[LoadBalancerIngress], sep: &str) -> String {
 /// One line of `kubectl get ingress` (without AGE: the view has no clock).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct IngressRow {
     pub namespace: String,
     pub name: String,
@@ -168,6 +169,7 @@ fn render_columns(table: &[Vec<&str>], indent: &str) -> String {
 /// A Service's spec and status as `kubectl describe service` would summarise them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ServiceView {
     pub namespace: String,
     pub name: String,
@@ -186,6 +188,7 @@ pub struct ServiceView {
 /// One Service port with the API defaults filled in.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct PortView {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
@@ -213,6 +216,7 @@ pub enum LoadBalancerState {
 /// A port a load balancer reports as failed (`status.loadBalancer.ingress[].ports[].error`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct PortError {
     /// The ingress point's IP, else hostname.
     pub address: String,

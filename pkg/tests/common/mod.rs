@@ -39,7 +39,8 @@ pub fn routing_cases() {
         let explained = rust(router.explain(request).unwrap());
         let actual = &report["results"][0]["actual"];
         if report["passed"] != 1 || *actual != decision || explained["decision"] != decision {
-            failures.push(format!("{}: report {report}, route {decision}, explain {}", case["id"], explained["decision"]));
+            failures
+                .push(format!("{}: report {report}, route {decision}, explain {}", case["id"], explained["decision"]));
         }
         drop(router);
     }
@@ -101,8 +102,10 @@ pub fn bad_input_then_next_call_works() {
     let odd_requests: Vec<JsValue> = vec![
         JsValue::NULL,
         JsValue::from(7),
-        js(&json!({"host": "shop.example.com"})),
+        js(&json!({"path": "/"})),
+        js(&json!({"url": "http://a/", "host": "a"})),
         js(&json!({"host": 1, "path": "/"})),
+        js(&json!({"host": "a", "pth": "/"})),
         "".into(),
         "http://".into(),
     ];
@@ -114,6 +117,8 @@ pub fn bad_input_then_next_call_works() {
     // Odd but well-formed requests route (404 or a rule), never fail.
     let long_host = "h".repeat(100_000);
     let odd = [
+        json!({"host": "shop.example.com"}), // the path defaults to `/`, as in a tests file
+        json!({"host": "shop.example.com", "path": "/cart", "method": null, "headers": null}),
         json!({"host": long_host, "path": "/cart"}),
         json!({"host": "", "path": ""}),
         json!({"host": "shop.example.com.", "path": "/cart/../admin"}),
