@@ -1,5 +1,5 @@
 // Types of the `ingress-router` npm package. Every output has the shape of the CLI's `--json`
-// output (the core serialises both); pkg/test/types-check.ts holds real outputs against these types (tsc --strict).
+// output (the core serialises both; pkg/test/consumer.mjs checks them deep-equal and writes real outputs to outputs.ts, type-checked against these types with tsc --strict).
 
 /** Manifests: YAML or JSON text (one object, a multi-document stream, a `kind: List`), an object, or an array of objects. */
 export type Manifests = string | KubernetesObject | readonly KubernetesObject[];

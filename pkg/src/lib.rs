@@ -366,7 +366,13 @@ fn request_spec(value: &JsValue) -> Result<RequestSpec, Failure> {
             ),
         ));
     }
-    serde_wasm_bindgen::from_value(value.clone()).map_err(|e| Failure::new("request", format!("request: {e}")))
+    // Read as the JSON every home reads (`JSON.stringify` drops `undefined` properties, and the
+    // core's `deny_unknown_fields` applies: a misspelt `pth` is an error, not a silent `/`).
+    let json = js_sys::JSON::stringify(value)
+        .ok()
+        .and_then(|s| s.as_string())
+        .ok_or_else(|| Failure::new("request", "request cannot be written as JSON"))?;
+    serde_json::from_str(&json).map_err(|e| Failure::new("request", format!("request: {e}")))
 }
 
 /// Calls `f` with the core's request for `value`.
