@@ -28,7 +28,8 @@ pub struct Table {
     pub clusters: Vec<String>,
     /// `namespace/name` of each Ingress taking part, oldest first.
     pub ingresses: Vec<String>,
-    /// By answer, what the debug header says: `namespace/name spec.rules[i].http.paths[j]`.
+    /// By answer, what the debug header says: the decision's label (the core's one line), then
+    /// `namespace/name spec.rules[i].http.paths[j]`.
     matches: Vec<String>,
 }
 
@@ -137,12 +138,12 @@ impl Table {
                 clusters.len() as u32 - 1
             });
             targets.push(Target { cluster, ingress: rank.get(ingress.as_str()).copied() });
-            matches.push(format!("{ingress} {field}"));
+            matches.push(format!("{decision} {ingress} {field}"));
         }
         Ok(Table { router, targets, clusters, ingresses, matches })
     }
 
-    /// `namespace/name spec.rules[i].http.paths[j]` (or `spec.defaultBackend`) of an answer.
+    /// `<label> namespace/name spec.rules[i].http.paths[j]` (or `spec.defaultBackend`) of an answer.
     pub fn matched(&self, answer: usize) -> &str {
         self.matches.get(answer).map_or("", String::as_str)
     }
@@ -250,15 +251,15 @@ spec:
         };
         assert_eq!(
             backend("shop.example.com", "/cart/items?x=1"),
-            "shop/cart-api:8080 shop/storefront spec.rules[0].http.paths[1] false"
+            "shop/cart-api:8080 cart-api:8080 shop/storefront spec.rules[0].http.paths[1] false"
         );
         assert_eq!(
             backend("Shop.Example.com.:443", "/assets"),
-            "shop/resource/k8s.example.com/StorageBucket/assets shop/storefront spec.rules[0].http.paths[2] false"
+            "shop/resource/k8s.example.com/StorageBucket/assets resource:k8s.example.com/StorageBucket/assets shop/storefront spec.rules[0].http.paths[2] false"
         );
-        assert_eq!(backend("api.example.com", "/v1/x"), "api/v1:80 api/api spec.rules[0].http.paths[0] false");
+        assert_eq!(backend("api.example.com", "/v1/x"), "api/v1:80 v1:80 api/api spec.rules[0].http.paths[0] false");
         // No rule for the path in api.example.com's tier: the only defaultBackend answers.
-        assert_eq!(backend("api.example.com", "/v2"), "shop/fallback:http shop/storefront spec.defaultBackend true");
+        assert_eq!(backend("api.example.com", "/v2"), "shop/fallback:http fallback:http shop/storefront spec.defaultBackend true");
         assert_eq!(t.ingresses, vec!["shop/storefront", "api/api"]);
     }
 
@@ -415,29 +416,29 @@ spec:
         // 75 / 25: the draw decides the side, and the upstream path is rewritten either way.
         assert_eq!(
             side(&https("/api/items?id=1"), 0),
-            "pay/api:80 /items?id=1 pay/checkout spec.rules[0].http.paths[0]"
+            "pay/api:80 /items?id=1 api:80 pay/checkout spec.rules[0].http.paths[0]"
         );
         assert_eq!(
             side(&https("/api/items"), (3 << 62) - 1),
-            "pay/api:80 /items pay/checkout spec.rules[0].http.paths[0]"
+            "pay/api:80 /items api:80 pay/checkout spec.rules[0].http.paths[0]"
         );
         assert_eq!(
             side(&https("/api/items"), 3 << 62),
-            "canary/api-v2:80 /items pay/checkout spec.rules[0].http.paths[0]"
+            "canary/api-v2:80 /items api-v2:80 pay/checkout spec.rules[0].http.paths[0]"
         );
         assert_eq!(
             side(&https("/api/items"), u64::MAX),
-            "canary/api-v2:80 /items pay/checkout spec.rules[0].http.paths[0]"
+            "canary/api-v2:80 /items api-v2:80 pay/checkout spec.rules[0].http.paths[0]"
         );
         let headers = [("x-canary", "never")];
         assert_eq!(
             side(&https("/api").with_headers(&headers), u64::MAX),
-            "pay/api:80 / pay/checkout spec.rules[0].http.paths[0]"
+            "pay/api:80 / api:80 pay/checkout spec.rules[0].http.paths[0]"
         );
         let headers = [("x-canary", "always")];
         assert_eq!(
             side(&https("/api").with_headers(&headers), 0),
-            "canary/api-v2:80 / pay/checkout spec.rules[0].http.paths[0]"
+            "canary/api-v2:80 / api-v2:80 pay/checkout spec.rules[0].http.paths[0]"
         );
         assert_eq!(t.clusters, ["pay/api:80", "canary/api-v2:80"]);
     }

@@ -261,7 +261,7 @@ def faults(envoys, workdir, wasm, noop_wasm):
     # The debug header names the Ingress and rule.
     status, headers, body = front.get("shop.example.com", "/public/x")
     check((status, body) == (200, "public:80"), f"/public/x reaches public:80 ({status} {body})")
-    check(headers.get("x-ingress-router-match") == "shop/shop spec.rules[0].http.paths[0]",
+    check(headers.get("x-ingress-router-match") == "public:80 shop/shop spec.rules[0].http.paths[0]",
           f"debug header names the rule ({headers.get('x-ingress-router-match')})")
     status, headers, body = front.get("nowhere.example.com", "/x")
     check(status == 200 and body == "catch-all:80", "host-less rule catches other hosts")

@@ -16,6 +16,10 @@ import {
   type ServiceView,
   type ErrorKind,
   type IngressBackend,
+  type TestsFile,
+  type TestsReport,
+  readTests,
+  runTests,
 } from "ingress-router";
 import type { IngressRouteDemo } from "ingress-router/element";
 
@@ -24,9 +28,16 @@ const router: Router = compile(yaml, { ingressClass: "nginx", implementationSpec
 compile({ kind: "Ingress", metadata: { name: "a" } });
 compile([{ kind: "Ingress" }], {});
 const decision: Decision = router.route({ host: "a.example.com", path: "/x", method: "GET", headers: { a: "b" } });
-const label = (b: IngressBackend | null): string =>
-  b === null ? "404" : b.service ? `${b.service.name}:${b.service.port?.number ?? b.service.port?.name ?? ""}` : `resource:${b.resource.kind}`;
-label(decision.backend);
+const label: string = decision.label;
+// The backend as written: a Service or a resource (narrowed by the union).
+const written = (b: IngressBackend | null): string => (b === null ? label : b.service ? b.service.name : b.resource.kind);
+written(decision.backend);
+// Tests files: written by a router, read back, run.
+const pinned: string = router.writeTests(["https://a.example.com/x", { name: "n", request: { host: "a", path: "/", headers: null } }], "c");
+const file: TestsFile = readTests(pinned);
+file.tests.map((t) => t.expect.backend);
+const report: TestsReport = runTests(yaml, pinned);
+report.results.map((r) => r.actual.label);
 if (decision.via === "rule" && decision.matched) decision.matched.pathType satisfies "Exact" | "Prefix" | "ImplementationSpecific";
 const explanation: Explanation = router.explain("https://a.example.com/x");
 // Present only when a normalisation option changed the path.

@@ -15,5 +15,4 @@ spec:
       - {path: /cart, pathType: Prefix, backend: {service: {name: cart-api, port: {number: 8080}}}}
 `;
 const decision = compile(manifests).route("https://shop.example.com/cart/items?id=1");
-const { name, port } = decision.backend.service;
-document.querySelector("#decision").textContent = `${decision.via} ${name}:${port.number} (${decision.matched.path})`;
+document.querySelector("#decision").textContent = `${decision.via} ${decision.label} (${decision.matched.path})`;

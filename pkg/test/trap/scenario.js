@@ -30,8 +30,7 @@ function thrown(f) {
 
 // The route decision's backend as "name:port".
 function backend(router, url) {
-  const s = router.route(url).backend.service;
-  return `${s.name}:${s.port.number}`;
+  return router.route(url).label;
 }
 
 export function trapScenario(pkg, instance) {
@@ -62,7 +61,7 @@ export function trapScenario(pkg, instance) {
     const after = compile(yaml);
     check(backend(after, "https://shop.example.com/cart/1") === "cart-api:8080", `round ${round}: /cart after the trap`);
     check(backend(after, { host: "shop.example.com", path: "/about" }) === "web:80", `round ${round}: / after the trap`);
-    check(after.explain("https://shop.example.com/cart").decision.backend === "cart-api:8080", `round ${round}: explain after the trap`);
+    check(after.explain("https://shop.example.com/cart").decision.label === "cart-api:8080", `round ${round}: explain after the trap`);
     check(validate(yaml).ok === true, `round ${round}: validate after the trap`);
     const syntax = thrown(() => compile("kind: [x\n"));
     check(syntax instanceof IngressRouterError && syntax.kind === "syntax", `round ${round}: an input error after the trap gives ${syntax}`);
