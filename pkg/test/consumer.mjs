@@ -150,7 +150,9 @@ throws(() => compile(shop, { implementationSpecific: "regex" }), "options");
 throws(() => compile(shop, { ingresClass: "nginx" }), "options");
 throws(() => compile(shop, "nginx"), "options");
 throws(() => router.route(null), "request");
-throws(() => router.route({ host: "a" }), "request");
+throws(() => router.route({ path: "/" }), "request"); // a host or a url is needed (a host alone routes `/`)
+throws(() => router.route({ host: "a", pth: "/" }), "request"); // a misspelt key is an error
+throws(() => router.route({ url: "http://a/", host: "a" }), "request");
 throws(() => router.route({ host: 1, path: "/" }), "request");
 throws(() => router.route("http://"), "url");
 throws(() => ingressStatus(shop, 5), "argument");
@@ -242,10 +244,12 @@ if (cli && casesFile) {
   };
   for (const c of cases) {
     const manifests = join(tmpdir(), `consumer-case-${process.pid}.json`);
-    writeFileSync(manifests, JSON.stringify(c.ingresses));
+    // The same text on both sides, so that validation errors point at the same lines.
+    const text = JSON.stringify(c.ingresses);
+    writeFileSync(manifests, text);
     const options = c.options ?? {};
     const f = ["-f", manifests, "--options", JSON.stringify(options)];
-    const compiled = compile(c.ingresses, options);
+    const compiled = compile(text, options);
     const target = c.request.url ? [c.request.url] : [c.request.host, c.request.path];
     assert.deepEqual(compiled.route(c.request), run("route", ...f, "--json", ...target), `${c.id}: route`);
     assert.deepEqual(compiled.explain(c.request), run("explain", ...f, "--json", ...target), `${c.id}: explain`);
