@@ -52,7 +52,8 @@ try {
   });
   const result = await page.evaluate(() => window.result);
   assert.deepEqual(result.decision.backend, { service: { name: "cart-api", port: { number: 80 } } });
-  assert.equal(result.explained.backend, "cart-api:80");
+  assert.equal(result.explained.label, "cart-api:80");
+  assert.deepEqual(result.explained.backend, result.decision.backend, "explain gives route's decision");
   assert.deepEqual(result.error, { isIngressRouterError: true, kind: "syntax", line: 2 });
   assert.equal(result.after, "rule");
   assert.match(result.version, /^\d+\.\d+\.\d+/);
