@@ -110,6 +110,12 @@ fn cli_diff_exit_codes_and_tests_file() {
     assert_eq!(cases.len(), 7);
     assert!(cases.iter().any(|t| t["request"]["url"] == "http://pay.example.com/checkout"
         && t["expect"]["backend"] == "split(checkout:80 90, checkout-v2:80 10)"));
+    // A `.json` name gets the same file as JSON.
+    let json = tests.with_extension("json");
+    cli(&["diff", "-f", "tests/data/nginx/canary.yaml", "--tests", json.to_str().unwrap()]);
+    let as_json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    std::fs::remove_file(&json).unwrap();
+    assert_eq!(as_json, value);
     // Same profile on both sides: nothing differs, exit 0.
     let (code, out) = cli(&["diff", "-f", "tests/data/nginx/canary.yaml", "--from", "spec", "--to", "spec"]);
     assert_eq!(code, 0, "{out}");

@@ -47,7 +47,10 @@ pub fn run(args: &DiffArgs) -> Result<i32, Failure> {
     options.ingress_class = args.ingress_class.clone();
     let report = ingress_router::diff(&loaded.objects(), &options, args.from, args.to);
     if let Some(path) = &args.tests {
-        std::fs::write(path, report.tests_file())
+        // The same file either way: YAML with a comment on top, or JSON for a `.json` name.
+        let json = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"));
+        let text = if json { super::show::json(&report.pinned) } else { report.tests_file() };
+        std::fs::write(path, text)
             .map_err(|e| Failure(format!("cannot write the tests file {}: {e}", path.display())))?;
     }
     let text = if args.json {
