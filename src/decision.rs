@@ -43,8 +43,8 @@ use core::fmt;
 use serde::Serialize;
 
 use crate::model::{IngressBackend, IngressServiceBackend, ServiceBackendPort, TypedLocalObjectReference};
+pub use crate::normalize::Rejection;
 use crate::path::PathType;
-use crate::table;
 
 /// How a request was answered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -78,56 +78,6 @@ impl Via {
 impl fmt::Display for Via {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
-    }
-}
-
-/// Why the proxy refuses a request before routing (see [`CompileOptions`](crate::CompileOptions)).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Rejection {
-    /// The path contains `%2F` or `%5C` and escaped slashes are rejected: 400 Bad Request.
-    EscapedSlash,
-    /// The path needs normalising and is longer than
-    /// [`MAX_NORMALIZED_PATH`](crate::MAX_NORMALIZED_PATH) bytes: 414 URI Too Long.
-    PathTooLong,
-    /// nginx refuses the URI (a bad `%` escape, `..` above the root, not starting with `/`):
-    /// 400 Bad Request (the ingress-nginx profile).
-    InvalidUri,
-    /// The path holds a NUL byte (raw or `%00`), which the proxy's path normalisation refuses
-    /// (Envoy's `normalize_path`): 400 Bad Request.
-    InvalidPath,
-}
-
-impl Rejection {
-    /// The HTTP status the proxy answers with.
-    pub fn status(self) -> u16 {
-        match self {
-            Rejection::EscapedSlash => 400,
-            Rejection::PathTooLong => 414,
-            Rejection::InvalidUri | Rejection::InvalidPath => 400,
-        }
-    }
-}
-
-impl core::error::Error for Rejection {}
-
-impl Rejection {
-    /// Why, in words (also its `Display`): static, so a proxy can answer with it without formatting.
-    pub fn message(self) -> &'static str {
-        match self {
-            Rejection::EscapedSlash => {
-                "the path contains an escaped slash (%2F or %5C) and escaped slashes are rejected"
-            }
-            Rejection::PathTooLong => "the path is too long to normalise",
-            Rejection::InvalidUri => "nginx refuses the URI: a bad '%' escape, '..' above the root, or no leading '/'",
-            Rejection::InvalidPath => "the path contains a NUL byte (raw or %00), which path normalisation refuses",
-        }
-    }
-}
-
-impl fmt::Display for Rejection {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.message())
     }
 }
 
@@ -289,7 +239,6 @@ impl<'r> Decision<'r> {
 
     /// Proxied: to `backend`, or split by weight when `split` is set (then there is no single
     /// backend).
-    #[cfg(feature = "nginx")]
     pub(crate) fn proxied(
         via: Via,
         backend: Option<BackendRef<'r>>,
@@ -300,27 +249,6 @@ impl<'r> Decision<'r> {
     ) -> Self {
         let backend = if split.is_some() { None } else { backend };
         Decision { via, backend, matched, split, upstream_path, answer, ..Decision::none() }
-    }
-
-    pub(crate) fn of(raw: &table::Decision<'r>) -> Self {
-        let ingress = raw.ingress.map(|i| IngressRef { namespace: &i.namespace, name: &i.name });
-        let backend = raw.backend.and_then(|b| BackendRef::new(ingress.map_or("", |i| i.namespace), b));
-        let matched = raw.route.zip(ingress).map(|(r, ingress)| MatchedRule {
-            ingress,
-            host: &r.host,
-            path: &r.path,
-            path_type: r.path_type,
-            rule_index: r.rule_index,
-            path_index: r.path_index,
-        });
-        Decision {
-            via: raw.via,
-            backend,
-            matched,
-            default_from: if raw.via == Via::DefaultBackend { ingress } else { None },
-            answer: raw.answer,
-            ..Decision::none()
-        }
     }
 
     pub fn via(&self) -> Via {

@@ -1,7 +1,7 @@
 //! Diagnostics: warnings and notes about the input, each with a stable code, the objects
 //! involved and a one-line fix.
 //!
-//! [`compile`](crate::table::compile) reports what it finds while building the table (invalid
+//! [`build`](crate::table::build) reports what it finds while building the table (invalid
 //! Ingresses, classes not served, duplicate and unreachable paths, default-backend conflicts);
 //! [`lint`] adds what is wrong around the table: Services and ports behind backends,
 //! IngressClasses, TLS, controller annotations and regex-looking paths ([`code`] lists them all).
@@ -21,7 +21,7 @@ pub use checks::lint;
 
 /// Every diagnostic about `objects` compiled into `router`: what the table tells (Ingresses left
 /// out, shadowed and unreachable paths, default-backend conflicts), then [`lint`].
-pub(crate) fn all(objects: &[crate::model::Object], router: &crate::table::Router) -> Vec<Diagnostic> {
+pub(crate) fn all(objects: &[crate::model::Object], router: &crate::table::Table) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     table::report(router, &mut diagnostics);
     idioms::explain_canaries(&mut diagnostics, objects);

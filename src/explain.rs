@@ -1,6 +1,6 @@
 //! Decisions, traces and the compiled table as plain data, for people and views.
 //!
-//! [`Router::route`] answers fast; [`Router::explain`] answers why: which host tier was chosen,
+//! [`Router::route`](crate::Router::route) answers fast; [`Router::explain`](crate::Router::explain) answers why: which host tier was chosen,
 //! every path with matched / not matched and the reason in words, and which precedence key decided.
 
 use alloc::format;
@@ -12,7 +12,7 @@ use crate::decision::{self, DecisionView};
 use crate::host::{self, MAX_HOST_LEN, Tier};
 use crate::path::{self, MatchKind, PathType};
 use crate::request::Request;
-use crate::table::{Decision, ExcludedIngress, HostTable, IngressInfo, Route, Router, Standing, Via, display_path};
+use crate::table::{ExcludedIngress, Found, HostTable, IngressInfo, Route, Standing, Table, Via, display_path};
 
 /// One step of the host lookup.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -86,7 +86,7 @@ pub struct Explanation {
     pub decision: DecisionView,
 }
 
-impl Router {
+impl Table {
     /// Explains how `request` is routed. Allocates freely: this is for people, not the hot path.
     pub fn explain(&self, request: &Request<'_>) -> Explanation {
         let decision = self.route(request);
@@ -169,7 +169,7 @@ impl Router {
             decided_by,
             default_reason,
             steps: Vec::new(),
-            decision: decision::Decision::of(&decision).view(),
+            decision: decision.decision().view(),
         }
     }
 
@@ -243,7 +243,7 @@ impl Router {
         format!("5. same Ingress: {} comes before {}", winner.field(), runner_up.field())
     }
 
-    fn default_reason(&self, decision: &Decision<'_>, chosen: Option<&HostTable>) -> String {
+    fn default_reason(&self, decision: &Found<'_>, chosen: Option<&HostTable>) -> String {
         let first = match chosen {
             Some(t) if t.routes.is_empty() => format!("the rules for {} have no paths", host_label(t)),
             Some(t) => format!("no path for {} matched", host_label(t)),

@@ -164,6 +164,9 @@ mod class;
 mod cluster;
 mod decision;
 mod diagnostics;
+/// The requests two profiles answer differently, and why ([`diff()`]).
+#[cfg(feature = "nginx")]
+pub mod diff;
 mod explain;
 mod hash;
 mod host;
@@ -180,6 +183,7 @@ pub mod position;
 mod request;
 mod router;
 mod schema;
+mod spelling;
 pub mod status;
 mod table;
 #[cfg(feature = "std")]
@@ -215,6 +219,6 @@ pub use router::compile;
 pub use index::comparisons as key_comparisons;
 pub use table::{ExcludedIngress, IngressInfo};
 
-/// `diff`: the requests two profiles answer differently (a migration off ingress-nginx).
+/// [`diff()`]: the requests two profiles answer differently (a migration off ingress-nginx).
 #[cfg(feature = "nginx")]
-pub use nginx::diff::{DiffGroup, DiffReport, Difference, Outcome, Probe, diff};
+pub use diff::diff;

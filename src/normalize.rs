@@ -5,8 +5,8 @@
 //! Nothing here allocates: a path that needs no change is routed as it is (one scan), any other
 //! is normalised in a buffer on the stack, in place (every step shortens or keeps the path).
 
-use crate::decision::Rejection;
 use crate::options::{CompileOptions, EscapedSlashes};
+use core::fmt;
 
 /// The longest path (before `?`) that is normalised; a longer one that needs normalising is
 /// refused with [`Rejection::PathTooLong`] (414). Envoy's own limit on the request headers is 60 KiB
@@ -257,6 +257,56 @@ fn merge_slashes(path: &mut [u8]) -> usize {
         write += 1;
     }
     write
+}
+
+/// Why the proxy refuses a request before routing (see [`CompileOptions`](crate::CompileOptions)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Rejection {
+    /// The path contains `%2F` or `%5C` and escaped slashes are rejected: 400 Bad Request.
+    EscapedSlash,
+    /// The path needs normalising and is longer than
+    /// [`MAX_NORMALIZED_PATH`](crate::MAX_NORMALIZED_PATH) bytes: 414 URI Too Long.
+    PathTooLong,
+    /// nginx refuses the URI (a bad `%` escape, `..` above the root, not starting with `/`):
+    /// 400 Bad Request (the ingress-nginx profile).
+    InvalidUri,
+    /// The path holds a NUL byte (raw or `%00`), which the proxy's path normalisation refuses
+    /// (Envoy's `normalize_path`): 400 Bad Request.
+    InvalidPath,
+}
+
+impl Rejection {
+    /// The HTTP status the proxy answers with.
+    pub fn status(self) -> u16 {
+        match self {
+            Rejection::EscapedSlash => 400,
+            Rejection::PathTooLong => 414,
+            Rejection::InvalidUri | Rejection::InvalidPath => 400,
+        }
+    }
+}
+
+impl core::error::Error for Rejection {}
+
+impl Rejection {
+    /// Why, in words (also its `Display`): static, so a proxy can answer with it without formatting.
+    pub fn message(self) -> &'static str {
+        match self {
+            Rejection::EscapedSlash => {
+                "the path contains an escaped slash (%2F or %5C) and escaped slashes are rejected"
+            }
+            Rejection::PathTooLong => "the path is too long to normalise",
+            Rejection::InvalidUri => "nginx refuses the URI: a bad '%' escape, '..' above the root, or no leading '/'",
+            Rejection::InvalidPath => "the path contains a NUL byte (raw or %00), which path normalisation refuses",
+        }
+    }
+}
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.message())
+    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Line and column of fields in YAML or JSON text, to point validation errors at the source.
 //!
-//! A [`Locator`] finds a field of an object in the text it was read from. Inside, a text's
-//! positions are read once with `saphyr-parser`'s event parser and records where
+//! [`views::Locator`](crate::views::Locator) finds a field of an object in the text it was read
+//! from. Inside, a text's positions are read once with `saphyr-parser`'s event parser and records where
 //! each value starts, keyed by document (1-based) and field path (`spec.rules[0].http.paths[0].path`,
 //! `items[3].spec.rules[0].host` inside a `kind: List`). JSON is read as the flow YAML it is.
 //!
@@ -17,8 +17,6 @@ use hashbrown::HashMap;
 use saphyr_parser::{Event, Marker, Parser};
 use serde::Serialize;
 
-use crate::input::Origin;
-
 /// Most values recorded (beyond them, lookups fall back to the closest recorded ancestor).
 pub(crate) const MAX_NODES: usize = 1 << 20;
 /// Most bytes of distinct mapping-key text kept.
@@ -31,40 +29,6 @@ pub(crate) const MAX_DEPTH: usize = 512;
 pub struct Position {
     pub line: usize,
     pub column: usize,
-}
-
-/// Finds fields of objects in the texts they were read from (each text read once, when first
-/// asked). `texts` names each source as [`Origin::source`] does.
-///
-/// ```
-/// use ingress_router::input;
-/// use ingress_router::position::{Locator, Position};
-/// let text = "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: a}\nspec:\n  rules:\n  - host: BAD\n";
-/// let read = input::parse("a.yaml", text).unwrap();
-/// let mut locator = Locator::new([("a.yaml", text)]);
-/// let at = locator.locate(&read.objects[0].origin, "spec.rules[0].host");
-/// assert_eq!(at, Some(Position { line: 6, column: 11 }));
-/// ```
-pub struct Locator<'t> {
-    texts: Vec<(&'t str, &'t str)>,
-    read: Vec<Option<Positions>>,
-}
-
-impl<'t> Locator<'t> {
-    pub fn new(texts: impl IntoIterator<Item = (&'t str, &'t str)>) -> Self {
-        let texts: Vec<_> = texts.into_iter().collect();
-        let read = texts.iter().map(|_| None).collect();
-        Locator { texts, read }
-    }
-
-    /// Where `field` (an apiserver field path such as `spec.rules[0].host`; empty for the object
-    /// itself) of the object read from `origin` is; `None` when its text is not one of these.
-    pub fn locate(&mut self, origin: &Origin, field: &str) -> Option<Position> {
-        let i = self.texts.iter().position(|(source, _)| *source == origin.source)?;
-        let text = self.texts[i].1;
-        let positions = self.read[i].get_or_insert_with(|| Positions::new(text));
-        positions.locate(origin.document, &origin.document_path(field))
-    }
 }
 
 /// The positions of the values of a YAML or JSON text.

@@ -26,7 +26,7 @@ pub struct Router {
 #[derive(Clone, Debug)]
 enum Engine {
     Spec {
-        table: table::Router,
+        table: table::Table,
         normalization: PathNormalization,
     },
     /// Boxed: the nginx engine is much larger than the spec table's handle.
@@ -52,13 +52,12 @@ pub fn compile(objects: &[Object], options: &CompileOptions) -> Router {
 /// the Ingresses (a fixed seed lets them compute colliding paths offline).
 pub fn compile_seeded(objects: &[Object], options: &CompileOptions, seed: u64) -> Router {
     let engine = match options.profile {
-        Profile::Spec => Engine::Spec {
-            table: table::compile(objects, options, seed),
-            normalization: PathNormalization::of(options),
-        },
+        Profile::Spec => {
+            Engine::Spec { table: table::build(objects, options, seed), normalization: PathNormalization::of(options) }
+        }
         // nginx's own tables (server names, locations) are keyed by the engine, not by `seed`.
         #[cfg(feature = "nginx")]
-        Profile::IngressNginx => Engine::Nginx(alloc::boxed::Box::new(crate::nginx::Engine::compile(objects, options))),
+        Profile::IngressNginx => Engine::Nginx(alloc::boxed::Box::new(crate::nginx::Engine::new(objects, options))),
     };
     Router { engine }
 }
@@ -88,7 +87,7 @@ impl Router {
                 if normalization.is_on() && normalization.may_change(request.path) {
                     return route_normalized(table, normalization, request);
                 }
-                Decision::of(&table.route(request))
+                table.route(request).decision()
             }
             #[cfg(feature = "nginx")]
             Engine::Nginx(engine) => engine.route(request),
@@ -261,7 +260,7 @@ impl Router {
     /// ```
     pub fn answer(&self, answer: usize) -> Option<Decision<'_>> {
         match &self.engine {
-            Engine::Spec { table, .. } => table.answer(answer).map(|raw| Decision::of(&raw)),
+            Engine::Spec { table, .. } => table.answer(answer).map(|raw| raw.decision()),
             #[cfg(feature = "nginx")]
             Engine::Nginx(engine) => engine.answer(answer),
         }
@@ -301,13 +300,13 @@ impl<'r> Decision<'r> {
 /// Out of line: the buffer is only set up for the paths that need it.
 #[inline(never)]
 fn route_normalized<'r>(
-    table: &'r table::Router,
+    table: &'r table::Table,
     normalization: &PathNormalization,
     request: &Request<'_>,
 ) -> Decision<'r> {
     let mut buf = [0u8; MAX_NORMALIZED_PATH];
     match normalize::normalize(request.path, normalization, &mut buf) {
-        Ok(path) => Decision::of(&table.route(&Request::from_bytes(request.host, path))),
+        Ok(path) => table.route(&Request::from_bytes(request.host, path)).decision(),
         Err(rejection) => Decision::rejected(rejection),
     }
 }

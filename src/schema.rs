@@ -126,7 +126,7 @@ pub fn closest_field(schema: &'static Struct, field: &str) -> Option<&'static st
             if let Some(same) = current.fields.iter().map(|(n, _)| *n).find(|n| n.eq_ignore_ascii_case(name)) {
                 return Some(same);
             }
-            return crate::diagnostics::annotations::closest(name, names);
+            return crate::spelling::closest(name, names);
         }
         current = match current.fields.iter().find(|(n, _)| *n == name)?.1 {
             Shape::Object(s) | Shape::List(s) => s,

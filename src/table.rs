@@ -1,5 +1,5 @@
-//! The compiled routing table behind [`crate::Router`]: built once by [`compile`], then asked by
-//! `Router::route` (in `table::lookup`) many times.
+//! The compiled routing table behind [`crate::Router`]: built once by [`build`], then asked by
+//! `Table::route` (in `table::lookup`) many times.
 //!
 //! Layout: the request host picks one host table through the host index (exact hosts, and wildcard
 //! hosts keyed by everything after their `*.`), else the host-less table. Every path of every
@@ -36,11 +36,11 @@ use crate::hash::KeyHasher;
 use crate::host::{RuleHost, Tier};
 use crate::index::KeyIndex;
 use crate::model::{Ingress, IngressBackend, Object};
-pub use crate::options::CompileOptions;
+use crate::options::CompileOptions;
 use crate::path::{self, MatchKind, PathType};
 use crate::validation;
 
-// `lookup` keeps `Router::host_table_for`, which nothing calls any more (the file is being
+// `lookup` keeps `Table::host_table_for`, which nothing calls any more (the file is being
 // changed on another branch; the method goes when that lands).
 #[allow(dead_code)]
 mod lookup;
@@ -108,7 +108,7 @@ pub enum Standing {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Route {
-    /// Index into [`Router::ingresses`].
+    /// Index into [`Table::ingresses`].
     pub ingress: usize,
     pub rule_index: usize,
     pub path_index: usize,
@@ -145,7 +145,7 @@ fn precedence_key(r: &Route) -> (Reverse<usize>, u8, Reverse<usize>, usize, usiz
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DefaultBackend {
-    /// Index into [`Router::ingresses`]; `None` for the configured default.
+    /// Index into [`Table::ingresses`]; `None` for the configured default.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ingress: Option<usize>,
     pub backend: IngressBackend,
@@ -162,7 +162,7 @@ pub struct HostTable {
     pub routes: Vec<usize>,
     /// The Ingresses with a rule for this host, oldest first.
     pub ingresses: Vec<usize>,
-    /// Index into [`Router::defaults`].
+    /// Index into [`Table::defaults`].
     pub default: Option<usize>,
     /// Distinct key lengths, longest first, and whether a string prefix has that length (only
     /// filled when a string prefix exists: then every length must be tried).
@@ -200,10 +200,11 @@ fn set_len(bits: &mut Vec<u64>, len: usize) {
 }
 
 pub use crate::decision::Via;
+use crate::decision::{self, BackendRef, IngressRef, MatchedRule};
 
-/// The result of [`Router::route`]: borrowed from the router, built without allocating.
+/// The result of [`Table::route`]: borrowed from the router, built without allocating.
 #[derive(Clone, Copy, Debug)]
-pub struct Decision<'r> {
+pub struct Found<'r> {
     pub via: Via,
     pub backend: Option<&'r IngressBackend>,
     /// The winning path, when `via` is `Rule`.
@@ -216,9 +217,30 @@ pub struct Decision<'r> {
     pub answer: Option<usize>,
 }
 
+impl<'r> Found<'r> {
+    /// The crate's decision for this lookup.
+    pub(crate) fn decision(&self) -> decision::Decision<'r> {
+        let ingress = self.ingress.map(|i| IngressRef { namespace: &i.namespace, name: &i.name });
+        let backend = self.backend.and_then(|b| BackendRef::new(ingress.map_or("", |i| i.namespace), b));
+        let matched = self.route.zip(ingress).map(|(r, ingress)| MatchedRule {
+            ingress,
+            host: &r.host,
+            path: &r.path,
+            path_type: r.path_type,
+            rule_index: r.rule_index,
+            path_index: r.path_index,
+        });
+        let mut decision = decision::Decision::proxied(self.via, backend, matched, None, None, self.answer);
+        if self.via == Via::DefaultBackend {
+            decision.default_from = ingress;
+        }
+        decision
+    }
+}
+
 /// The compiled table.
 #[derive(Clone, Debug, Default)]
-pub struct Router {
+pub struct Table {
     /// The Ingresses taking part, oldest first.
     pub ingresses: Vec<IngressInfo>,
     /// The Ingresses left out, with the reason.
@@ -243,13 +265,13 @@ pub struct Router {
     path_index: KeyIndex<Slots>,
 }
 
-/// Compiles objects into a [`Router`]. Invalid Ingresses, and Ingresses of another class, are
-/// left out on their own (each in [`Router::excluded`]); the others still route.
+/// Compiles objects into a [`Table`]. Invalid Ingresses, and Ingresses of another class, are
+/// left out on their own (each in [`Table::excluded`]); the others still route.
 ///
 /// The table's hashes are keyed by `seed`. Routing is the same whatever the seed; the seed only
 /// decides which keys could collide, so it must be unpredictable to whoever writes the Ingresses
 /// (a fixed seed lets them compute colliding paths offline).
-pub fn compile(objects: &[Object], options: &CompileOptions, seed: u64) -> Router {
+pub fn build(objects: &[Object], options: &CompileOptions, seed: u64) -> Table {
     let mut taking_part: Vec<(&Ingress, Participation)> = Vec::new();
     let mut excluded = Vec::new();
     for (ingress, admission) in class::admit(objects, options.ingress_class.as_deref()) {
@@ -278,12 +300,12 @@ pub fn compile(objects: &[Object], options: &CompileOptions, seed: u64) -> Route
     });
 
     let mut builder = Builder {
-        router: Router {
+        router: Table {
             excluded,
             options: options.clone(),
             host_index: KeyIndex::new(KeyHasher::new(seed)),
             path_index: KeyIndex::new(KeyHasher::new(seed ^ 0x7061_7468_735f_6b65)),
-            ..Router::default()
+            ..Table::default()
         },
         table_of_host: HashMap::new(),
         any_host: None,
@@ -308,7 +330,7 @@ fn age_key(meta: &crate::model::ObjectMeta) -> impl Iterator<Item = u8> + '_ {
 }
 
 struct Builder<'a> {
-    router: Router,
+    router: Table,
     /// Host table by (tier, host) while Ingresses are added; the final index is built by `finish`.
     table_of_host: HashMap<(Tier, &'a str), usize>,
     any_host: Option<usize>,
@@ -501,7 +523,7 @@ pub(crate) fn display_path(path: &str) -> &str {
     if path.is_empty() { "\"\"" } else { path }
 }
 
-impl Router {
+impl Table {
     /// Testing only (the `test-hash-collisions` feature): have the host index and the path index
     /// left hashing for their ordered fallback?
     #[cfg(feature = "test-hash-collisions")]

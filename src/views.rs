@@ -11,10 +11,48 @@ use serde::Serialize;
 use crate::diagnostics::{Code, Diagnostic, Severity};
 use crate::input::{self, Origin, SourcedObject, UnknownFields, Unserved};
 use crate::model::{Ingress, Object};
-use crate::position::Position;
+use crate::position::{Position, Positions};
 use crate::schema::{self, DecodeError};
 use crate::status::{IngressRow, StatusReport, ingress_rows_after};
 use crate::validation::{self, FieldError, Operation};
+
+// ------------------------------------------------------------------------------------------------
+// Places
+
+/// Finds fields of objects in the texts they were read from (each text read once, when first
+/// asked). `texts` names each source as [`Origin::source`] does.
+///
+/// ```
+/// use ingress_router::input;
+/// use ingress_router::position::Position;
+/// use ingress_router::views::Locator;
+/// let text = "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: a}\nspec:\n  rules:\n  - host: BAD\n";
+/// let read = input::parse("a.yaml", text).unwrap();
+/// let mut locator = Locator::new([("a.yaml", text)]);
+/// let at = locator.locate(&read.objects[0].origin, "spec.rules[0].host");
+/// assert_eq!(at, Some(Position { line: 6, column: 11 }));
+/// ```
+pub struct Locator<'t> {
+    texts: Vec<(&'t str, &'t str)>,
+    read: Vec<Option<Positions>>,
+}
+
+impl<'t> Locator<'t> {
+    pub fn new(texts: impl IntoIterator<Item = (&'t str, &'t str)>) -> Self {
+        let texts: Vec<_> = texts.into_iter().collect();
+        let read = texts.iter().map(|_| None).collect();
+        Locator { texts, read }
+    }
+
+    /// Where `field` (an apiserver field path such as `spec.rules[0].host`; empty for the object
+    /// itself) of the object read from `origin` is; `None` when its text is not one of these.
+    pub fn locate(&mut self, origin: &Origin, field: &str) -> Option<Position> {
+        let i = self.texts.iter().position(|(source, _)| *source == origin.source)?;
+        let text = self.texts[i].1;
+        let positions = self.read[i].get_or_insert_with(|| Positions::new(text));
+        positions.locate(origin.document, &origin.document_path(field))
+    }
+}
 
 // ------------------------------------------------------------------------------------------------
 // Validation

@@ -4,7 +4,8 @@
 
 use std::process::Command;
 
-use ingress_router::{CompileOptions, DiffReport, Difference, Profile, input};
+use ingress_router::diff::{DiffReport, Difference};
+use ingress_router::{CompileOptions, Profile, input};
 
 fn report(file: &str) -> DiffReport {
     let path = format!("{}/tests/data/nginx/{file}", env!("CARGO_MANIFEST_DIR"));

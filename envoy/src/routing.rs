@@ -259,7 +259,10 @@ spec:
         );
         assert_eq!(backend("api.example.com", "/v1/x"), "api/v1:80 v1:80 api/api spec.rules[0].http.paths[0] false");
         // No rule for the path in api.example.com's tier: the only defaultBackend answers.
-        assert_eq!(backend("api.example.com", "/v2"), "shop/fallback:http fallback:http shop/storefront spec.defaultBackend true");
+        assert_eq!(
+            backend("api.example.com", "/v2"),
+            "shop/fallback:http fallback:http shop/storefront spec.defaultBackend true"
+        );
         assert_eq!(t.ingresses, vec!["shop/storefront", "api/api"]);
     }
 

@@ -2,9 +2,9 @@
 
 use ingress_router::input::{self, Input};
 use ingress_router::model::{Ingress, Object};
-use ingress_router::position::Locator;
 use ingress_router::status::{self, ServiceView};
 use ingress_router::tests_file::{self, TestsFile, TestsReport};
+use ingress_router::views::Locator;
 use ingress_router::views::{self, StatusView, Validated, ValidationReport};
 use ingress_router::{
     CompileOptions, DecisionView, Diagnostic, Explanation, Request, RequestSpec, RequestSpecError, Router, TableView,

@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use ingress_router::{CompileOptions, DiffReport, Profile};
+use ingress_router::diff::DiffReport;
+use ingress_router::{CompileOptions, Profile};
 
 use super::{Failure, load, print};
 

@@ -13,6 +13,8 @@
 //! `since: "0.9.0"` reads "v0.9.0 or earlier". Keys only the docs ever named (the typo
 //! `opentelemetry-trust-incoming-spans`) are left out: no release reads them.
 
+use crate::spelling::{edit_distance, suggestion_threshold};
+
 /// The prefix of every ingress-nginx annotation (the controller's `--annotations-prefix` default).
 pub const NGINX_PREFIX: &str = "nginx.ingress.kubernetes.io/";
 
@@ -235,7 +237,7 @@ pub fn nginx_annotation(name: &str) -> Option<&'static NginxAnnotation> {
     NGINX_ANNOTATIONS.binary_search_by(|a| a.name.cmp(name)).ok().map(|i| &NGINX_ANNOTATIONS[i])
 }
 
-/// The current annotation closest to `name` within [`suggestion_threshold`], if any. Ties go to
+/// The current annotation closest to `name` within [`suggestion_threshold`](crate::spelling::suggestion_threshold), if any. Ties go to
 /// keys every supported release knows, then to the first in the list. Removed keys are never suggested.
 pub fn closest_nginx_annotation(name: &str) -> Option<&'static NginxAnnotation> {
     let limit = suggestion_threshold(name);
@@ -246,55 +248,6 @@ pub fn closest_nginx_annotation(name: &str) -> Option<&'static NginxAnnotation> 
         .filter(|&(d, _, _)| d <= limit)
         .min_by_key(|&(d, recent, _)| (d, recent))
         .map(|(_, _, a)| a)
-}
-
-/// How many edits a misspelling may be away from the word it is taken for: 1 for short words,
-/// 2 up to 11 characters, 3 beyond.
-pub fn suggestion_threshold(word: &str) -> usize {
-    match word.chars().count() {
-        0..=4 => 1,
-        5..=11 => 2,
-        _ => 3,
-    }
-}
-
-/// The closest of `candidates` to `word` within [`suggestion_threshold`] (first on ties), never
-/// `word` itself.
-pub fn closest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
-    let limit = suggestion_threshold(word);
-    candidates
-        .into_iter()
-        .filter(|c| *c != word)
-        .map(|c| (edit_distance(word, c), c))
-        .filter(|&(d, _)| d <= limit)
-        .min_by_key(|&(d, _)| d)
-        .map(|(_, c)| c)
-}
-
-/// Optimal-string-alignment distance (Levenshtein plus transposition of two adjacent characters):
-/// `ngnix` is one edit from `nginx`. Counts `char`s; costs O(|a|·|b|) time and O(|b|) memory.
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    use alloc::vec::Vec;
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    // Three rows: i-2, i-1, i.
-    let mut before: Vec<usize> = (0..=b.len()).collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    let mut current: Vec<usize> = alloc::vec![0; b.len() + 1];
-    for i in 1..=a.len() {
-        current[0] = i;
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut d = (previous[j] + 1).min(current[j - 1] + 1).min(previous[j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                d = d.min(before[j - 2] + 1);
-            }
-            current[j] = d;
-        }
-        core::mem::swap(&mut before, &mut previous);
-        core::mem::swap(&mut previous, &mut current);
-    }
-    previous[b.len()]
 }
 
 /// A key whose prefix is a misspelling of [`NGINX_PREFIX`] (`ngnix.ingress.kubernetes.io/`,
@@ -328,16 +281,6 @@ pub fn misspelled_nginx_prefix(key: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn distance() {
-        assert_eq!(edit_distance("", ""), 0);
-        assert_eq!(edit_distance("abc", ""), 3);
-        assert_eq!(edit_distance("nginx", "ngnix"), 1);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
-        assert_eq!(edit_distance("rewrite-target", "rewrite-targte"), 1);
-        assert_eq!(edit_distance("ca", "abc"), 3);
-    }
 
     #[test]
     fn prefixes() {

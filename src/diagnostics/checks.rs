@@ -18,8 +18,8 @@ use crate::model::{
     DEFAULT_CLASS_ANNOTATION, HttpIngressPath, Ingress, IngressClass, IngressServiceBackend, LEGACY_CLASS_ANNOTATION,
     Object, Service, ServicePort,
 };
+use crate::options::CompileOptions;
 use crate::path::PathType;
-use crate::table::CompileOptions;
 
 /// Lints the input: every finding with a stable code, the objects and fields involved and a fix,
 /// ordered by object, then field, then code.
@@ -181,7 +181,7 @@ fn check_missing_service(
     let same_namespace = services.names_by_namespace.get(namespace).map_or(&[][..], Vec::as_slice);
     let suggestion = if services.suggestions_left > 0 && same_namespace.len() <= MAX_SUGGESTIONS {
         services.suggestions_left -= 1;
-        annotations::closest(&backend.name, same_namespace.iter().copied())
+        crate::spelling::closest(&backend.name, same_namespace.iter().copied())
     } else {
         None
     };
@@ -269,7 +269,7 @@ fn check_port_name(site: &BackendSite<'_>, target: Option<&Service>, _: &mut Ser
     // A container port name is the classic mix-up: the Ingress names the Service's port.
     let by_target = ports.iter().find(|p| p.target_port.as_ref().and_then(|t| t.as_str()) == Some(wanted));
     let suggestion = by_target.or_else(|| {
-        let close = annotations::closest(wanted, ports.iter().filter_map(|p| p.name.as_deref()))?;
+        let close = crate::spelling::closest(wanted, ports.iter().filter_map(|p| p.name.as_deref()))?;
         ports.iter().find(|p| p.name.as_deref() == Some(close))
     });
     if let Some(p) = by_target {
@@ -393,7 +393,7 @@ fn check_unknown_class(ingress: &Ingress, classes: &[&IngressClass], served: Opt
     let mut known: Vec<&str> = classes.iter().map(|c| c.metadata.name.as_str()).collect();
     known.sort_unstable();
     known.dedup();
-    let suggestion = annotations::closest(name, known.iter().copied());
+    let suggestion = crate::spelling::closest(name, known.iter().copied());
     let mut message = format!(
         "{}: spec.ingressClassName: no IngressClass named {name:?} in the input (IngressClasses: {}); \
          controllers ignore this Ingress and it gets no address",

@@ -29,7 +29,7 @@ impl AnnotationPrefix {
 
     /// The documented key closest to an unknown `name`, if it is close enough to be a typo.
     pub fn closest(&self, name: &str) -> Option<&'static str> {
-        super::annotations::closest(name, self.keys.iter().copied())
+        crate::spelling::closest(name, self.keys.iter().copied())
     }
 }
 

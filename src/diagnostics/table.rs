@@ -7,10 +7,10 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::{Diagnostic, ObjectRef, Severity, code};
-use crate::table::{DefaultBackend, Exclusion, IngressInfo, Router, Standing, display_path};
+use crate::table::{DefaultBackend, Exclusion, IngressInfo, Standing, Table, display_path};
 use crate::validation;
 
-pub(crate) fn report(router: &Router, diagnostics: &mut Vec<Diagnostic>) {
+pub(crate) fn report(router: &Table, diagnostics: &mut Vec<Diagnostic>) {
     report_excluded(router, diagnostics);
     report_standing(router, diagnostics);
     report_default_conflicts(router, diagnostics);
@@ -20,7 +20,7 @@ fn object_ref(ingress: &IngressInfo) -> ObjectRef {
     ObjectRef::ingress(&ingress.namespace, &ingress.name)
 }
 
-fn report_excluded(router: &Router, diagnostics: &mut Vec<Diagnostic>) {
+fn report_excluded(router: &Table, diagnostics: &mut Vec<Diagnostic>) {
     for excluded in &router.excluded {
         let (namespace, name) = (&excluded.namespace, &excluded.name);
         diagnostics.push(match excluded.cause {
@@ -45,7 +45,7 @@ fn report_excluded(router: &Router, diagnostics: &mut Vec<Diagnostic>) {
     }
 }
 
-fn report_standing(router: &Router, diagnostics: &mut Vec<Diagnostic>) {
+fn report_standing(router: &Table, diagnostics: &mut Vec<Diagnostic>) {
     for route in &router.routes {
         let (by, shadowed) = match route.standing {
             Standing::Active => continue,
@@ -102,7 +102,7 @@ fn report_standing(router: &Router, diagnostics: &mut Vec<Diagnostic>) {
     }
 }
 
-fn report_default_conflicts(router: &Router, diagnostics: &mut Vec<Diagnostic>) {
+fn report_default_conflicts(router: &Table, diagnostics: &mut Vec<Diagnostic>) {
     let declared: Vec<&DefaultBackend> = router.defaults.iter().filter(|d| d.ingress.is_some()).collect();
     if declared.len() < 2 {
         return;

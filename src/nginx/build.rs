@@ -12,7 +12,7 @@ use super::annotations::{self, Annotations};
 use super::canary::Canary;
 use super::location::{Location, Locations, Modifier, Origin, Settings};
 use super::server::{CATCH_ALL, Names, Server};
-use super::{IngressRef, Issue, Options, Router};
+use super::{Conf, IngressRef, Issue, Options};
 use crate::class::{self, Admission};
 use crate::diagnostics::Code;
 use crate::model::{Ingress, IngressBackend, Object};
@@ -48,7 +48,7 @@ struct Build<'a> {
     www: Vec<String>,
 }
 
-pub fn compile(objects: &[Object], options: &Options) -> (Router, Vec<Issue>) {
+pub fn build(objects: &[Object], options: &Options) -> (Conf, Vec<Issue>) {
     let mut issues = Vec::new();
     let mut taking_part: Vec<&Ingress> = Vec::new();
     for (ingress, admission) in class::admit(objects, options.ingress_class.as_deref()) {
@@ -438,7 +438,7 @@ impl Build<'_> {
         }
     }
 
-    fn finish(mut self) -> (Router, Vec<Issue>) {
+    fn finish(mut self) -> (Conf, Vec<Issue>) {
         let mut servers: Vec<Server> = Vec::new();
         let mut hosts: Vec<String> = self.servers.keys().cloned().collect();
         hosts.sort();
@@ -534,7 +534,7 @@ impl Build<'_> {
             }
             www_redirects.entry(from).or_insert(target);
         }
-        let router = Router { ingresses, servers, names, canaries: self.canaries, www_redirects };
+        let router = Conf { ingresses, servers, names, canaries: self.canaries, www_redirects };
         (router, self.issues)
     }
 }

@@ -1,6 +1,6 @@
 //! The profile behind the crate's one entry point: [`Engine`] is what a [`crate::Router`] holds
 //! when compiled with [`Profile::IngressNginx`](crate::Profile::IngressNginx), and this module
-//! turns the engine's answers into the crate's [`Decision`](crate::Decision), [`Explanation`],
+//! turns the engine's answers into the crate's [`Handled`](crate::Decision), [`Explanation`],
 //! [`TableView`] and [`Diagnostic`]s, so that every adapter reads the same types whatever the profile.
 
 use alloc::string::{String, ToString};
@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 
 use super::location::{Choice, Location, Modifier, Origin};
 use super::server::CATCH_ALL;
-use super::{Answer, Issue, Options, Router};
+use super::{Answer, Conf, Issue, Options};
 use crate::class;
 use crate::decision::{self, BackendRef, IngressRef, MatchedRule, Redirect, Rejection, Via, WeightedBackend};
 use crate::diagnostics::{Code, Diagnostic, ObjectRef, Severity};
@@ -23,7 +23,7 @@ use crate::table::{ExcludedIngress, Exclusion, IngressInfo};
 /// The compiled profile, with what the controller would have logged while building it.
 #[derive(Clone, Debug)]
 pub(crate) struct Engine {
-    router: Router,
+    router: Conf,
     /// By server, by location: the answer numbers of its own backend and of its canary.
     location_answers: Vec<Vec<LocationAnswers>>,
     /// By answer number: where it comes from.
@@ -34,10 +34,10 @@ pub(crate) struct Engine {
 }
 
 impl Engine {
-    pub(crate) fn compile(objects: &[Object], options: &CompileOptions) -> Engine {
+    pub(crate) fn new(objects: &[Object], options: &CompileOptions) -> Engine {
         let nginx_options =
             Options { ingress_class: options.ingress_class.clone(), default_backend: options.default_backend.clone() };
-        let (router, issues) = super::compile(objects, &nginx_options);
+        let (router, issues) = super::build(objects, &nginx_options);
         let classes: Vec<&IngressClass> =
             objects.iter().filter_map(|o| if let Object::IngressClass(c) = o { Some(c) } else { None }).collect();
         let find = |namespace: &str, name: &str| {
@@ -81,7 +81,7 @@ impl Engine {
         let location = server.locations.list.get(index as usize)?;
         let primary = location.backend.as_ref()?;
         let canary = if canary { Some(&self.router.canaries[location.canary?]) } else { None };
-        let d = super::Decision {
+        let d = super::Handled {
             answer: match canary {
                 Some(c) => Answer::Backend { backend: &c.backend, canary: None },
                 None if matches!(location.origin, Origin::ServerDefault { .. }) => {
@@ -122,7 +122,7 @@ impl Engine {
         self.decision(d)
     }
 
-    fn decision<'r>(&'r self, d: super::Decision<'r>) -> decision::Decision<'r> {
+    fn decision<'r>(&'r self, d: super::Handled<'r>) -> decision::Decision<'r> {
         let r = &self.router;
         let namespace = |i: usize| r.ingresses[i].namespace.as_str();
         let location_namespace = |l: &Location| match l.origin {
@@ -225,7 +225,7 @@ impl Engine {
 
     /// Every location of the request's server judged as nginx judges it (and the canary of the
     /// one chosen), then the other servers' locations, which do not compete.
-    fn candidates(&self, request: &Request<'_>, d: &super::Decision<'_>) -> Vec<Candidate> {
+    fn candidates(&self, request: &Request<'_>, d: &super::Handled<'_>) -> Vec<Candidate> {
         let r = &self.router;
         let server_host =
             |s: &super::server::Server| if s.hostname == CATCH_ALL { String::new() } else { s.server_name() };
@@ -443,7 +443,7 @@ struct AnswerSource {
 }
 
 /// Numbers every backend a location can answer with: its own (when it has one), then its canary's.
-fn number_answers(router: &Router) -> (Vec<Vec<LocationAnswers>>, Vec<AnswerSource>) {
+fn number_answers(router: &Conf) -> (Vec<Vec<LocationAnswers>>, Vec<AnswerSource>) {
     let mut answers = Vec::new();
     let mut next = |server: usize, location: usize, canary: bool| {
         answers.push(AnswerSource { server: server as u32, location: location as u32, canary });

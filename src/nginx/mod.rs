@@ -29,7 +29,6 @@ use core::fmt;
 pub mod annotations;
 mod build;
 pub mod canary;
-pub mod diff;
 mod glue;
 pub(crate) use glue::Engine;
 pub mod location;
@@ -99,7 +98,7 @@ pub struct IngressRef {
 
 /// The compiled profile: servers in the order nginx.conf has them.
 #[derive(Clone, Debug)]
-pub struct Router {
+pub struct Conf {
     pub ingresses: Vec<IngressRef>,
     pub servers: Vec<Server>,
     names: Names,
@@ -110,8 +109,8 @@ pub struct Router {
 
 /// Compiles objects as ingress-nginx would. Invalid Ingresses and Ingresses of another class are
 /// left out; what the controller would ignore or refuse is reported as [`Issue`]s.
-pub fn compile(objects: &[crate::model::Object], options: &Options) -> (Router, Vec<Issue>) {
-    build::compile(objects, options)
+pub fn build(objects: &[crate::model::Object], options: &Options) -> (Conf, Vec<Issue>) {
+    build::build(objects, options)
 }
 
 /// What happens to a request.
@@ -146,7 +145,7 @@ impl fmt::Display for Answer<'_> {
 
 /// The answer and how nginx reached it.
 #[derive(Clone, Debug)]
-pub struct Decision<'r> {
+pub struct Handled<'r> {
     pub answer: Answer<'r>,
     pub server: &'r Server,
     /// The server's index in [`Router::servers`].
@@ -163,10 +162,10 @@ pub struct Decision<'r> {
     why: Option<&'static str>,
 }
 
-impl Router {
+impl Conf {
     /// Routes one request. Allocates only to build a redirect's `Location` or a rewritten path,
     /// or for a path that needs decoding (`%`, `//`, `/./`).
-    pub fn route<'r>(&'r self, req: &Request<'_>) -> Decision<'r> {
+    pub fn route<'r>(&'r self, req: &Request<'_>) -> Handled<'r> {
         let mut buf = [0u8; MAX_HOST_LEN];
         let host = normalize_request_host(req.host, &mut buf).and_then(|h| core::str::from_utf8(h).ok());
         if let Some(&to) = host.and_then(|h| self.www_redirects.get(h)) {
@@ -177,7 +176,7 @@ impl Router {
             None => (self.names.catch_all, ServerMatch::CatchAll),
         };
         let server = &self.servers[index];
-        let mut d = Decision {
+        let mut d = Handled {
             answer: Answer::DefaultBackend(None),
             server,
             server_index: index,
@@ -282,14 +281,14 @@ impl Router {
 
     /// The `from-to-www-redirect` server: 308 to `$scheme://<host>:$server_port$request_uri`, the
     /// trailing `/` removed (`ngx_srv_redirect.lua`; the port is the one listened on: 80 or 443).
-    fn www_redirect<'r>(&'r self, req: &Request<'_>, to: usize) -> Decision<'r> {
+    fn www_redirect<'r>(&'r self, req: &Request<'_>, to: usize) -> Handled<'r> {
         let server = &self.servers[to];
         let (scheme, port) = if req.scheme == Scheme::Https { ("https", 443) } else { ("http", 80) };
         let mut target = String::from_utf8_lossy(req.path).into_owned();
         if target.ends_with('/') {
             target.pop();
         }
-        Decision {
+        Handled {
             answer: Answer::Redirect {
                 status: 308,
                 location: Cow::Owned(format!("{scheme}://{}:{port}{target}", server.hostname)),
@@ -344,7 +343,7 @@ fn rewrite(loc: &Location, target: &str, uri: &str, query: Option<&[u8]>) -> Str
     out
 }
 
-impl Decision<'_> {
+impl Handled<'_> {
     /// The nginx rule that decided, in one line (e.g. `regex location ~* ^/api/.* comes first`).
     pub fn rule(&self) -> String {
         if let Answer::BadRequest(bad) = &self.answer {

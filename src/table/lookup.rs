@@ -1,4 +1,4 @@
-//! The lookup: [`Router::route`] over the tables [`super::compile`] built.
+//! The lookup: [`Table::route`] over the tables [`super::build`] built.
 //!
 //! The request host picks a host table through the host index (exact hosts, then wildcard
 //! suffixes, then the host-less table). The path's prefixes are then probed in the path index,
@@ -15,7 +15,7 @@
 //! which grows with the number of rules of different lengths on that host. Each probe costs one
 //! multiply for paths up to 64 bytes, and hashes the prefix for longer ones.
 
-use super::{Decision, HostTable, Router, Via, has_len};
+use super::{Found, HostTable, Table, Via, has_len};
 use crate::hash::Scanned;
 use crate::host::{self, MAX_HOST_LEN};
 use crate::path;
@@ -57,9 +57,9 @@ impl Slots {
 #[derive(Clone, Copy, Debug)]
 #[repr(align(64))]
 pub(super) struct HostLookup {
-    /// Index into [`Router::hosts`]; also the space of its keys in the path index.
+    /// Index into [`Table::hosts`]; also the space of its keys in the path index.
     pub(super) table: u32,
-    /// Index into [`Router::defaults`], or `NONE`.
+    /// Index into [`Table::defaults`], or `NONE`.
     pub(super) default: u32,
     /// Bit `n`: some key of length `n` (< 64) has an `equal` / `boundary` winner. Lengths
     /// without a bit are never probed.
@@ -93,19 +93,19 @@ fn may_hold(filter: &[u64; 2], hash: u64) -> bool {
 pub(super) const EXACT_HOSTS: u32 = 0;
 pub(super) const WILDCARD_HOSTS: u32 = 1;
 
-impl Router {
+impl Table {
     /// Routes a request. Never allocates; costs a few hash probes whatever the table's size (at
     /// most one per `/` of the request path plus two, on lengths the host table has keys of;
     /// with string prefixes, one per distinct key length of the host table up to the path's
     /// length: see the module documentation).
-    pub fn route<'r>(&'r self, request: &Request<'_>) -> Decision<'r> {
+    pub fn route<'r>(&'r self, request: &Request<'_>) -> Found<'r> {
         let host = self.host_lookup(request.host);
         // Independent of the host lookup: runs while the host index is still being read.
         let mut scanned = Scanned::EMPTY;
         let short = scanned.scan(request.path, self.path_index.hasher());
         if let Some(winner) = host.and_then(|h| self.lookup(h, request.path, short.then_some(&scanned))) {
             let route = &self.routes[winner.route as usize];
-            return Decision {
+            return Found {
                 via: Via::Rule,
                 backend: Some(&route.backend),
                 route: Some(route),
@@ -117,7 +117,7 @@ impl Router {
         let declared = host.map(|h| h.default).filter(|&d| d != NONE).map(|d| d as usize);
         let index = declared.or(self.default).filter(|&d| d < self.defaults.len());
         let default = index.map(|d| &self.defaults[d]);
-        Decision {
+        Found {
             via: if default.is_some() { Via::DefaultBackend } else { Via::None },
             backend: default.map(|d| &d.backend),
             route: None,
@@ -127,11 +127,11 @@ impl Router {
         }
     }
 
-    /// The decision a request answered by `answer` gets (see [`Decision::answer`]), without its
+    /// The decision a request answered by `answer` gets (see [`Found::answer`]), without its
     /// host table.
-    pub fn answer(&self, answer: usize) -> Option<Decision<'_>> {
+    pub fn answer(&self, answer: usize) -> Option<Found<'_>> {
         if let Some(route) = self.routes.get(answer) {
-            return Some(Decision {
+            return Some(Found {
                 via: Via::Rule,
                 backend: Some(&route.backend),
                 route: Some(route),
@@ -141,7 +141,7 @@ impl Router {
             });
         }
         let default = self.defaults.get(answer - self.routes.len())?;
-        Some(Decision {
+        Some(Found {
             via: Via::DefaultBackend,
             backend: Some(&default.backend),
             route: None,

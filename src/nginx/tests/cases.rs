@@ -26,7 +26,7 @@ fn ingress(name: &str, host: &str, paths: &[(&str, &str, &str)], annotations: &[
 }
 
 /// Ingresses in creation order (the e2e tests create them one after the other).
-fn router(docs: &[String]) -> nginx::Router {
+fn router(docs: &[String]) -> nginx::Conf {
     let stamped: Vec<String> = docs
         .iter()
         .enumerate()
@@ -39,18 +39,18 @@ fn router(docs: &[String]) -> nginx::Router {
         })
         .collect();
     let objects = input::parse("test.yaml", &stamped.concat()).unwrap().into_objects();
-    let (router, issues) = nginx::compile(&objects, &Options::default());
+    let (router, issues) = nginx::build(&objects, &Options::default());
     for i in &issues {
         eprintln!("issue: {i}");
     }
     router
 }
 
-fn get(router: &nginx::Router, host: &str, path: &str) -> String {
+fn get(router: &nginx::Conf, host: &str, path: &str) -> String {
     router.route(&Request::new(host, path)).answer.to_string()
 }
 
-fn location(router: &nginx::Router, host: &str, path: &str) -> String {
+fn location(router: &nginx::Conf, host: &str, path: &str) -> String {
     router.route(&Request::new(host, path)).location.map(|l| l.nginx_syntax()).unwrap_or_default()
 }
 
@@ -270,7 +270,7 @@ fn invalid_regex_is_an_issue() {
         &[("use-regex", "true")],
     )];
     let objects = input::parse("t.yaml", &docs.concat()).unwrap().into_objects();
-    let (r, issues) = nginx::compile(&objects, &Options::default());
+    let (r, issues) = nginx::build(&objects, &Options::default());
     assert!(
         issues
             .iter()
@@ -365,7 +365,7 @@ fn wildcard_server_names() {
 
 // --- canaries ---
 
-fn canary_pair(annotations: &[(&str, &str)]) -> nginx::Router {
+fn canary_pair(annotations: &[(&str, &str)]) -> nginx::Conf {
     let mut all = vec![("canary", "true")];
     all.extend_from_slice(annotations);
     router(&[
@@ -374,7 +374,7 @@ fn canary_pair(annotations: &[(&str, &str)]) -> nginx::Router {
     ])
 }
 
-fn get_with(router: &nginx::Router, headers: &[(&str, &str)]) -> String {
+fn get_with(router: &nginx::Conf, headers: &[(&str, &str)]) -> String {
     router.route(&Request::new("foo", "/info").with_headers(headers)).answer.to_string()
 }
 
@@ -473,7 +473,7 @@ fn canary_cannot_add_paths() {
     assert_eq!(get(&r, "foo", "/new"), "404");
     assert_eq!(get(&r, "foo", "/info"), "main:80");
     let objects = input::parse("t.yaml", &docs.concat()).unwrap().into_objects();
-    let (_, issues) = nginx::compile(&objects, &Options::default());
+    let (_, issues) = nginx::build(&objects, &Options::default());
     assert!(issues.iter().any(|i| i.message.contains("deletes it")), "{issues:?}");
 }
 
@@ -512,7 +512,7 @@ fn controller_order_of_ingresses() {
         ingress("beta", "o.example", &[("/x", "Prefix", "beta")], &[]),
     ];
     let objects = input::parse("t.yaml", &docs.concat()).unwrap().into_objects();
-    let (r, issues) = nginx::compile(&objects, &Options::default());
+    let (r, issues) = nginx::build(&objects, &Options::default());
     assert_eq!(get(&r, "o.example", "/x"), "beta:80");
     assert!(
         issues.iter().any(|i| i.ingress.as_deref() == Some("default/alpha")
@@ -529,7 +529,7 @@ fn controller_order_of_ingresses() {
 fn rewrite_target_with_query_is_refused() {
     let docs = [ingress("q", "q.example", &[("/old", "Prefix", "svc")], &[("rewrite-target", "/new?id=$1")])];
     let objects = input::parse("t.yaml", &docs.concat()).unwrap().into_objects();
-    let (r, issues) = nginx::compile(&objects, &Options::default());
+    let (r, issues) = nginx::build(&objects, &Options::default());
     assert!(issues.iter().any(|i| i.field.ends_with("[nginx.ingress.kubernetes.io/rewrite-target]")), "{issues:?}");
     let d = r.route(&Request::new("q.example", "/old/7?x=1"));
     assert_eq!((d.answer.to_string(), d.upstream_path), ("svc:80".into(), None));

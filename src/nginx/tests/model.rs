@@ -99,7 +99,7 @@ mod hostile {
             let text = manifest(&path, annotation, &value);
             let Ok(parsed) = input::parse("h.json", &text) else { return Ok(()) };
             let objects = parsed.into_objects();
-            let (router, _) = nginx::compile(&objects, &Options::default());
+            let (router, _) = nginx::build(&objects, &Options::default());
             let headers = [("X-Canary", header.as_str()), ("Cookie", header.as_str())];
             let req = Request { host: &host, path: &target, headers: &headers, ..Request::default() };
             let d = router.route(&req);

@@ -1,4 +1,4 @@
-//! `diff`: the requests whose answers differ between the `spec` and `ingress-nginx` profiles,
+//! [`diff`]: the requests whose answers differ between the `spec` and `ingress-nginx` profiles,
 //! found from the rules themselves. Every path gives probe URLs (at it, under it, beside it, its
 //! case variant, its trailing-slash twin, and for regex paths an example the regex matches), every
 //! host its root, and a host no rule names; each probe is routed by both profiles and the
@@ -166,7 +166,7 @@ fn outcome(router: &Router, probe: &Probe) -> Outcome {
     let request = Request::new(&probe.host, &probe.target).with_scheme(scheme);
     let d = router.route(&request);
     let mut answer = d.to_string();
-    let path = super::uri::split_target(probe.target.as_bytes()).0;
+    let path = crate::nginx::uri::split_target(probe.target.as_bytes()).0;
     if let Some(upstream) = d.upstream_path()
         && upstream.split('?').next() != core::str::from_utf8(path).ok()
     {
@@ -203,7 +203,7 @@ pub fn probes(objects: &[Object]) -> Vec<Probe> {
     let tls = |host: &str| ingresses.iter().any(|i| i.spec.tls.iter().any(|t| t.hosts.iter().any(|h| h == host)));
     for ingress in &ingresses {
         let key = format!("{}/{}", ingress.metadata.namespace_or_default(), ingress.metadata.name);
-        let aliases = ingress.metadata.annotations.get(&format!("{}server-alias", super::annotations::PREFIX));
+        let aliases = ingress.metadata.annotations.get(&format!("{}server-alias", crate::nginx::annotations::PREFIX));
         for (r, rule) in ingress.spec.rules.iter().flatten().enumerate() {
             let rule_host = rule.host.as_deref().unwrap_or("");
             let tls = !rule_host.is_empty() && tls(rule_host);
@@ -215,7 +215,8 @@ pub fn probes(objects: &[Object]) -> Vec<Probe> {
                     .map(|a| a.trim().to_string())
                     .filter(|a| !a.is_empty() && !a.contains(['*', '~'])),
             );
-            let www = ingress.metadata.annotations.get(&format!("{}from-to-www-redirect", super::annotations::PREFIX));
+            let www =
+                ingress.metadata.annotations.get(&format!("{}from-to-www-redirect", crate::nginx::annotations::PREFIX));
             if www.is_some_and(|v| v == "true") && !rule_host.is_empty() && !rule_host.starts_with('*') {
                 hosts.push(match rule_host.strip_prefix("www.") {
                     Some(bare) => bare.to_string(),
