@@ -1,4 +1,4 @@
-//! [`diff`]: the requests whose answers differ between the `spec` and `ingress-nginx` profiles,
+//! [`diff()`]: the requests whose answers differ between the `spec` and `ingress-nginx` profiles,
 //! found from the rules themselves. Every path gives probe URLs (at it, under it, beside it, its
 //! case variant, its trailing-slash twin, and for regex paths an example the regex matches), every
 //! host its root, and a host no rule names; each probe is routed by both profiles and the

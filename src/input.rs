@@ -7,7 +7,7 @@
 //!
 //! The apiserver's decoder is followed where it decides what loads: `null` is empty (see
 //! [`model`](crate::model)), a value of the wrong type fails its object with Go's message and
-//! fields it does not know are recorded ([`schema`](crate::schema)); Ingresses of API versions no
+//! fields it does not know are recorded ([`UnknownFields`]); Ingresses of API versions no
 //! longer served are left out and recorded ([`Unserved`]); a Helm or Go template is refused as such.
 //! [`parse_all`] goes on after a document that cannot be read; [`parse`] stops at the first.
 
@@ -30,6 +30,7 @@ mod keys;
 mod template;
 mod unserved;
 
+#[cfg(feature = "std")]
 pub(crate) use unserved::v1_replacement;
 pub use unserved::{UnknownFields, Unserved};
 

@@ -30,7 +30,7 @@
 //! - `cli`: the `ingress-router` command (`cargo install --path . --features cli`); turns on `nginx`.
 //! - `nginx`: [`Profile::IngressNginx`], routing as the ingress-nginx controller did (nginx
 //!   locations, regex paths, rewrites, redirects, canaries; regexes through `regex-lite`), and
-//!   [`diff`], the requests two profiles answer differently. Needs `std`. A host whose server has
+//!   [`diff()`], the requests two profiles answer differently. Needs `std`. A host whose server has
 //!   regex locations tries them in order, as nginx does: the one exception to "a few probes",
 //!   bounded by that host's regex locations.
 //!

@@ -259,14 +259,14 @@ fn merge_slashes(path: &mut [u8]) -> usize {
     write
 }
 
-/// Why the proxy refuses a request before routing (see [`CompileOptions`](crate::CompileOptions)).
+/// Why the proxy refuses a request before routing (see [`CompileOptions`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Rejection {
     /// The path contains `%2F` or `%5C` and escaped slashes are rejected: 400 Bad Request.
     EscapedSlash,
     /// The path needs normalising and is longer than
-    /// [`MAX_NORMALIZED_PATH`](crate::MAX_NORMALIZED_PATH) bytes: 414 URI Too Long.
+    /// [`MAX_NORMALIZED_PATH`] bytes: 414 URI Too Long.
     PathTooLong,
     /// nginx refuses the URI (a bad `%` escape, `..` above the root, not starting with `/`):
     /// 400 Bad Request (the ingress-nginx profile).

@@ -6,8 +6,8 @@
 //! `items[3].spec.rules[0].host` inside a `kind: List`). JSON is read as the flow YAML it is.
 //!
 //! Bounded for hostile input: aliases are recorded where they stand and never expanded, at most
-//! [`MAX_NODES`] values and [`MAX_KEY_BYTES`] of distinct key text are kept, and nesting deeper
-//! than [`MAX_DEPTH`] is walked without being recorded. A syntax error ends the reading; what was
+//! a million values and 8 MiB of distinct key text are kept, and nesting deeper than 512 levels is
+//! walked without being recorded. A syntax error ends the reading; what was
 //! read before it stays available.
 
 use alloc::boxed::Box;

@@ -114,6 +114,7 @@ pub fn cannot_be_handled(kind: &str, error: &DecodeError) -> String {
     format!("{kind} in version \"v1\" cannot be handled as a {kind}: {detail}")
 }
 
+#[cfg(feature = "std")]
 /// The known field closest to an unknown one, among its siblings: `spec.rules[0].http.paths[0].pathtype`
 /// gives `pathType`. Case differences always count as close; otherwise a small edit distance.
 pub fn closest_field(schema: &'static Struct, field: &str) -> Option<&'static str> {

@@ -1,5 +1,8 @@
 //! Reading manifests and requests, and putting the command-line flags over a tests file's `options:`.
 
+// A file that cannot be read is rare and carries its whole place.
+#![allow(clippy::result_large_err)]
+
 use std::fmt::Display;
 use std::io::Read;
 use std::path::{Path, PathBuf};

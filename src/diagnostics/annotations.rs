@@ -237,7 +237,7 @@ pub fn nginx_annotation(name: &str) -> Option<&'static NginxAnnotation> {
     NGINX_ANNOTATIONS.binary_search_by(|a| a.name.cmp(name)).ok().map(|i| &NGINX_ANNOTATIONS[i])
 }
 
-/// The current annotation closest to `name` within [`suggestion_threshold`](crate::spelling::suggestion_threshold), if any. Ties go to
+/// The current annotation closest to `name` within the spelling threshold, if any. Ties go to
 /// keys every supported release knows, then to the first in the list. Removed keys are never suggested.
 pub fn closest_nginx_annotation(name: &str) -> Option<&'static NginxAnnotation> {
     let limit = suggestion_threshold(name);

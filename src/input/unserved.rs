@@ -143,6 +143,7 @@ pub struct UnknownFields {
 }
 
 /// What a well-known field of an older API became in `networking.k8s.io/v1`, for an unknown field.
+#[cfg(feature = "std")]
 pub(crate) fn v1_replacement(field: &str) -> Option<&'static str> {
     let last = field.rsplit('.').next().unwrap_or(field);
     match last {

@@ -148,7 +148,7 @@ impl fmt::Display for Answer<'_> {
 pub struct Handled<'r> {
     pub answer: Answer<'r>,
     pub server: &'r Server,
-    /// The server's index in [`Router::servers`].
+    /// The server's index in [`Conf::servers`].
     pub server_index: usize,
     pub server_match: ServerMatch,
     /// The location that handled the request (none for a 400 or an `app-root` redirect).

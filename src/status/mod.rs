@@ -1,7 +1,8 @@
 //! Status: the address an ingress controller writes into `status.loadBalancer.ingress[]` (the
 //! crate documentation's [Validation and status](crate#validation-and-status) section). This
-//! module computes it; [`text`] renders it as `kubectl` shows it, [`apiserver`] builds what the
-//! apiserver is sent and answers (the `PUT .../status` request, `meta/v1` Status bodies).
+//! module computes it, renders it as `kubectl` shows it ([`render_status`], [`render_ingress_table`]),
+//! and builds what the apiserver is sent and answers ([`status_request`], [`not_found`]: the
+//! `PUT .../status` request, `meta/v1` Status bodies).
 //!
 //! The address comes from the publish Service as ingress-nginx computes it with
 //! `--publish-service` (`statusAddressFromService` and `updateStatus` in
