@@ -40,9 +40,6 @@ use crate::options::CompileOptions;
 use crate::path::{self, MatchKind, PathType};
 use crate::validation;
 
-// `lookup` keeps `Table::host_table_for`, which nothing calls any more (the file is being
-// changed on another branch; the method goes when that lands).
-#[allow(dead_code)]
 mod lookup;
 
 use lookup::{EXACT_HOSTS, HostLookup, NONE, Slots, WILDCARD_HOSTS, Winner, key_bit};

@@ -151,11 +151,6 @@ impl Table {
         })
     }
 
-    /// The host table a request host selects: exact, then wildcard, then host-less.
-    pub fn host_table_for(&self, raw_host: &[u8]) -> Option<usize> {
-        self.host_table_of(raw_host).map(|t| t as usize)
-    }
-
     #[inline]
     fn host_lookup(&self, raw_host: &[u8]) -> Option<&HostLookup> {
         self.host_table_of(raw_host).and_then(|t| self.host_lookups.get(t as usize))

@@ -287,11 +287,14 @@ mod tests {
 
     #[test]
     fn overlap() {
+        let hosts_overlap = |a: &str, b: &str| HostIndex::new(&[b]).overlaps(a);
         assert!(hosts_overlap("*.foo.com", "a.foo.com"));
         assert!(hosts_overlap("a.foo.com", "*.foo.com"));
         assert!(!hosts_overlap("*.foo.com", "foo.com"));
         assert!(!hosts_overlap("*.foo.com", "a.b.foo.com"));
         assert!(hosts_overlap("Foo.com", "foo.com"));
+        assert!(hosts_overlap("a.foo.com", "A.FOO.COM"));
+        assert!(!hosts_overlap("*.foo.com", "*.bar.com"));
     }
 
     #[test]

@@ -104,7 +104,8 @@ pub(super) fn host_list(hosts: &[&str]) -> String {
     text
 }
 
-/// A set of hosts answering `hosts_overlap` against all of them with a few hash lookups.
+/// A set of hosts, asked whether a host overlaps one of them (equal without case, or one a
+/// wildcard covering the other) with a few hash lookups.
 pub(super) struct HostIndex {
     /// Every host, lowercased.
     hosts: hashbrown::HashSet<String>,
@@ -115,7 +116,7 @@ pub(super) struct HostIndex {
 }
 
 impl HostIndex {
-    fn new(hosts: &[&str]) -> Self {
+    pub(super) fn new(hosts: &[&str]) -> Self {
         let mut index = HostIndex {
             hosts: hashbrown::HashSet::new(),
             wildcard_suffixes: hashbrown::HashSet::new(),
@@ -137,8 +138,8 @@ impl HostIndex {
         index
     }
 
-    /// `hosts_overlap(host, h)` for some `h` of the set.
-    fn overlaps(&self, host: &str) -> bool {
+    /// Whether `host` overlaps some host of the set.
+    pub(super) fn overlaps(&self, host: &str) -> bool {
         if self.hosts.contains(&host.to_ascii_lowercase()) {
             return true;
         }
@@ -148,14 +149,4 @@ impl HostIndex {
                 .is_some_and(|s| core::str::from_utf8(s).is_ok_and(|s| self.wildcard_suffixes.contains(s))),
         }
     }
-}
-
-#[cfg(test)]
-pub(super) fn hosts_overlap(a: &str, b: &str) -> bool {
-    let covers = |wild: &str, host: &str| {
-        wild.strip_prefix("*.").is_some_and(|suffix| {
-            !host.starts_with("*.") && wildcard_suffix(host.as_bytes()) == Some(suffix.as_bytes())
-        })
-    };
-    a.eq_ignore_ascii_case(b) || covers(a, b) || covers(b, a)
 }
