@@ -1,14 +1,10 @@
-//! Picks the routing conformance cases the wasm tests run: the project's own
-//! (`tests/cases/routing.json`), or this package's handful in the same shape until those exist.
+//! The routing conformance cases the wasm tests run: the project's own (`tests/cases/routing.json`).
 
 use std::path::Path;
 
 fn main() {
-    let project = Path::new("../tests/cases/routing.json");
-    let own = Path::new("tests/cases.json");
-    let cases = if project.exists() { project } else { own };
-    println!("cargo::rerun-if-changed={}", project.display());
-    println!("cargo::rerun-if-changed={}", own.display());
+    let cases = Path::new("../tests/cases/routing.json");
+    println!("cargo::rerun-if-changed={}", cases.display());
     let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("routing.json");
-    std::fs::copy(cases, out).expect("the routing cases can be copied");
+    std::fs::copy(cases, out).expect("the project's routing cases (tests/cases/routing.json) can be copied");
 }
