@@ -946,3 +946,33 @@ fn status_bad_flags_exit_2() {
     let service = dir.write("svc.yaml", "apiVersion: v1\nkind: Service\nmetadata: {name: web}\n");
     assert_bad_input(&run(&["status", "-f", &service, "--publish-service", "default/web"]), "svc.yaml: no Ingress");
 }
+
+/// Regression (issue 16): a request in a tests file takes `method` (what Envoy's router_check_tool
+/// users write, and what earlier versions accepted), `scheme` and `headers` under every profile;
+/// `test --json` prints the core's report, each `actual` the decision `route --json` prints.
+#[test]
+fn tests_file_requests_take_method_scheme_and_headers() {
+    let dir = TempDir::new("method");
+    let tests = dir.write(
+        "t.yaml",
+        "tests:\n\
+         - request: {url: https://shop.example.com/cart/items, method: GET}\n  expect: {backend: cart-api:80, via: rule}\n\
+         - request: {host: shop.example.com, path: /cart, method: POST, scheme: https, headers: {X-Canary: always}}\n  expect: {backend: cart-api:80}\n\
+         - request: {host: shop.example.com, headers: null}\n  expect: {backend: web:80, via: defaultBackend}\n",
+    );
+    for profile in ["spec", "ingress-nginx"] {
+        let out = run(&["test", "-f", SHOP, "--ingress-class", "nginx", "--profile", profile, &tests]);
+        assert_eq!(out.code, 0, "{profile}:\n{}{}", out.stdout, out.stderr);
+        assert!(out.stdout.ends_with("3 passed, 0 failed\n"), "{profile}: {}", out.stdout);
+    }
+    let report = run(&["test", "-f", SHOP, "--ingress-class", "nginx", &tests, "--json"]).json();
+    let route =
+        run(&["route", "-f", SHOP, "--ingress-class", "nginx", "--json", "https://shop.example.com/cart/items"]);
+    assert_eq!(report["results"][0]["actual"], route.json());
+    assert_eq!((report["passed"].as_u64(), report["failed"].as_u64()), (Some(3), Some(0)));
+    // A misspelt key is still an error, named at its line.
+    let typo = dir.write("typo.yaml", "tests:\n- request: {url: http://a/, methd: GET}\n  expect: {backend: x}\n");
+    let out = run(&["test", "-f", SHOP, &typo]);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("typo.yaml, line 2") && out.stderr.contains("unknown field `methd`"), "{}", out.stderr);
+}
