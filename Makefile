@@ -156,3 +156,8 @@ test-pkg: pkg
 
 bench-js: pkg
 	bash pkg/scripts/bench.sh
+
+# Where the bytes go in the npm package's .wasm and the Envoy filter's (twiggy, by crate).
+.PHONY: size
+size: pkg envoy-wasm
+	bash pkg/scripts/size.sh

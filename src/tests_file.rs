@@ -172,28 +172,26 @@ impl core::fmt::Display for Expect {
 /// without a target or with a URL that cannot be read; each error names its line and field.
 pub fn parse(source: &str, text: &str) -> Result<TestsFile, InputError> {
     let text = text.trim_start_matches('\u{feff}');
-    let file: TestsFile = match serde_path_to_error::deserialize(serde_norway::Deserializer::from_str(text)) {
+    let file: TestsFile = match serde_norway::from_str(text) {
         Ok(file) => file,
         Err(e) => {
-            let field = e.path().to_string();
-            let e = e.into_inner();
             // Text that is no YAML at all is a syntax error; the rest is a file of the wrong shape.
             let kind = match serde_norway::from_str::<serde_norway::Value>(text) {
                 Ok(_) => InputErrorKind::Shape,
                 Err(_) => InputErrorKind::Syntax,
             };
-            // serde_norway puts its own (less precise) path first: `tests[0]: unknown field ...`.
+            // serde_norway names the place first: `tests[0].expect: unknown field ...`.
             let message = e.to_string();
-            let message = match message.split_once(": ") {
-                Some((path, rest)) if !path.contains(' ') => rest.to_string(),
-                _ => message,
+            let (field, message) = match message.split_once(": ") {
+                Some((path, rest)) if !path.contains(' ') => (Some(path), rest),
+                _ => (None, message.as_str()),
             };
-            let message = message.find(" at line ").map_or(message.as_str(), |at| &message[..at]);
+            let message = message.find(" at line ").map_or(message, |at| &message[..at]);
             let mut error = InputError::new(kind, source, message);
             if let Some(place) = e.location() {
                 error = error.at_line(place.line(), place.column());
             }
-            if field != "." && kind == InputErrorKind::Shape {
+            if let Some(field) = field.filter(|f| *f != "." && kind == InputErrorKind::Shape) {
                 error = error.at_field(field);
             }
             return Err(error);

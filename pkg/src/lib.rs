@@ -372,14 +372,10 @@ fn request_spec(value: &JsValue) -> Result<RequestSpec, Failure> {
         .ok()
         .and_then(|s| s.as_string())
         .ok_or_else(|| Failure::new("request", "request cannot be written as JSON"))?;
-    // The field at fault, and no position: the JSON is ours, not the caller's text.
-    let mut de = serde_json::Deserializer::from_str(&json);
-    serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let field = e.path().to_string();
-        let e = e.into_inner().to_string();
-        let message = e.find(" at line ").map_or(e.as_str(), |at| &e[..at]);
-        let message = if field == "." { format!("request: {message}") } else { format!("request.{field}: {message}") };
-        Failure::new("request", message)
+    // No position: the JSON is ours, not the caller's text.
+    serde_json::from_str(&json).map_err(|e| {
+        let e = e.to_string();
+        Failure::new("request", format!("request: {}", e.find(" at line ").map_or(e.as_str(), |at| &e[..at])))
     })
 }
 

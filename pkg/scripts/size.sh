@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# `make size`: where the bytes go in each WebAssembly module this project ships (the npm
+# package's, and the Envoy filter's): raw and gzip -9 size, twiggy's items grouped by the crate
+# that owns them, and the largest items. twiggy is installed into $TOOLS on first use.
+source "$(dirname "$0")/tools.sh"
+TWIGGY_VERSION=0.8.0
+TWIGGY=$TOOLS/twiggy-$TWIGGY_VERSION/bin/twiggy
+if [[ ! -x $TWIGGY ]]; then
+  echo "installing twiggy $TWIGGY_VERSION into $TOOLS (a few minutes)"
+  cargo install twiggy --version "$TWIGGY_VERSION" --locked --root "$TOOLS/twiggy-$TWIGGY_VERSION"
+fi
+cd "$PKG/.."
+target=$(cd "$PKG" && target_dir)
+
+sizes() { # FILE LABEL
+  printf '| %s | %s | %s |\n' "$2" "$(wc -c < "$1")" "$(gzip -9 -c "$1" | wc -c)"
+}
+
+# The npm package: `make pkg` has built it; the cargo output before wasm-opt keeps the names.
+named_pkg=$target/wasm32-unknown-unknown/release-wasm/ingress_router_wasm.wasm
+# The filter as `make envoy-wasm` builds it, but keeping its names (stripped, it is the same code).
+(CARGO_PROFILE_RELEASE_OPT_LEVEL=z CARGO_PROFILE_RELEASE_PANIC=abort CARGO_PROFILE_RELEASE_STRIP=debuginfo \
+  cargo build --locked -q -p ingress-router-envoy --target wasm32-wasip1 --release --target-dir "$target/size")
+named_filter=$target/size/wasm32-wasip1/release/ingress_router_envoy.wasm
+
+echo "| module | bytes | gzip -9 bytes |"
+echo "|---|---:|---:|"
+sizes pkg/dist/ingress_router_bg.wasm "npm package (pkg/dist, after wasm-opt)"
+sizes "$target/wasm32-wasip1/release/ingress_router_envoy.wasm" "Envoy filter (make envoy-wasm)"
+echo
+node pkg/scripts/size.mjs "$TWIGGY" "$named_pkg" 14
+echo
+node pkg/scripts/size.mjs "$TWIGGY" "$named_filter" 14
