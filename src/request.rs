@@ -26,13 +26,24 @@ pub struct Request<'a> {
 }
 
 /// The scheme a request arrived with (`http` or `https` in JSON and tests files).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum Scheme {
     #[default]
     Http,
     Https,
+}
+
+/// `http` or `https`; anything else is an error that names the scheme.
+impl<'de> Deserialize<'de> for Scheme {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match &*alloc::borrow::Cow::<'de, str>::deserialize(d)? {
+            "http" => Ok(Scheme::Http),
+            "https" => Ok(Scheme::Https),
+            other => Err(serde::de::Error::custom(format_args!("unknown scheme {other:?}: expected http or https"))),
+        }
+    }
 }
 
 impl<'a> Request<'a> {
