@@ -110,6 +110,12 @@ try {
   // ingress-nginx: the regex location wins and the upstream receives the rewritten path.
   let shownFacts = await shown("api:8080");
   assert.ok(shownFacts.some(([t, v]) => t === "upstream path" && v === "/users?page=2"), JSON.stringify(shownFacts));
+  // Every profile explains the same way: the server's locations compete, each with why it won or lost.
+  const why = await nginx.locator("details summary").textContent();
+  assert.match(why, /^Why: ([2-9]|\d\d+) paths competed$/, why);
+  const items = await nginx.locator("details li").allTextContents();
+  assert.ok(items.some((t) => t.includes("~* ^/api(/|$)(.*) → api:8080") && t.includes("chosen")), items.join("\n"));
+  assert.ok(items.some((t) => t.includes("matches, loses") && t.includes("comes first")), items.join("\n"));
   // spec: no regexes, `/` wins, nothing is rewritten; without the attribute, the same.
   for (const value of ["spec", null]) {
     await profile(value);
