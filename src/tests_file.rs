@@ -40,6 +40,7 @@ use serde_json::Value;
 use crate::decision::{DecisionView, Via};
 use crate::input::{InputError, InputErrorKind};
 use crate::options::CompileOptions;
+use crate::position::Positions;
 use crate::request::RequestSpec;
 use crate::router::Router;
 
@@ -172,27 +173,28 @@ impl core::fmt::Display for Expect {
 /// without a target or with a URL that cannot be read; each error names its line and field.
 pub fn parse(source: &str, text: &str) -> Result<TestsFile, InputError> {
     let text = text.trim_start_matches('\u{feff}');
-    let file: TestsFile = match serde_norway::from_str(text) {
+    // Read as the manifests are (YAML to a JSON `Value`, then typed from it): one set of generic
+    // decoding code in a WebAssembly module, not a second one for serde_norway's deserializer.
+    let yaml = serde_norway::Value::deserialize(serde_norway::Deserializer::from_str(text)).map_err(|e| {
+        let message = e.to_string();
+        let message = message.find(" at line ").map_or(message.as_str(), |at| &message[..at]);
+        let error = InputError::new(InputErrorKind::Syntax, source, message);
+        match e.location() {
+            Some(place) => error.at_line(place.line(), place.column()),
+            None => error,
+        }
+    })?;
+    let value = serde_json::to_value(&yaml)
+        .map_err(|e| InputError::new(InputErrorKind::Shape, source, format!("not a tests file: {e}")))?;
+    let file = match TestsFile::deserialize(value.clone()) {
         Ok(file) => file,
         Err(e) => {
-            // Text that is no YAML at all is a syntax error; the rest is a file of the wrong shape.
-            let kind = match serde_norway::from_str::<serde_norway::Value>(text) {
-                Ok(_) => InputErrorKind::Shape,
-                Err(_) => InputErrorKind::Syntax,
-            };
-            // serde_norway names the place first: `tests[0].expect: unknown field ...`.
-            let message = e.to_string();
-            let (field, message) = match message.split_once(": ") {
-                Some((path, rest)) if !path.contains(' ') => (Some(path), rest),
-                _ => (None, message.as_str()),
-            };
-            let message = message.find(" at line ").map_or(message, |at| &message[..at]);
-            let mut error = InputError::new(kind, source, message);
-            if let Some(place) = e.location() {
-                error = error.at_line(place.line(), place.column());
-            }
-            if let Some(field) = field.filter(|f| *f != "." && kind == InputErrorKind::Shape) {
-                error = error.at_field(field);
+            let mut error = InputError::new(InputErrorKind::Shape, source, e.to_string());
+            if let Some(part) = failing_part(&value) {
+                if let Some(at) = Positions::new(text).locate(1, &part) {
+                    error = error.at_line(at.line, at.column);
+                }
+                error = error.at_field(part);
             }
             return Err(error);
         }
@@ -208,6 +210,28 @@ pub fn parse(source: &str, text: &str) -> Result<TestsFile, InputError> {
         }
     }
     Ok(file)
+}
+
+/// The part of a tests file that does not read (`options`, `tests[3].request`, ...), found by
+/// reading the parts one by one; `None` for the file's own keys.
+fn failing_part(value: &Value) -> Option<String> {
+    let file = value.as_object()?;
+    if let Some(options) = file.get("options")
+        && CompileOptions::deserialize(options.clone()).is_err()
+    {
+        return Some(String::from("options"));
+    }
+    for (i, test) in file.get("tests")?.as_array()?.iter().enumerate() {
+        let request = test.get("request").map(|r| RequestSpec::deserialize(r.clone()).is_err());
+        let expect = test.get("expect").map(|e| Expect::deserialize(e.clone()).is_err());
+        match (request, expect) {
+            (Some(true), _) => return Some(format!("tests[{i}].request")),
+            (_, Some(true)) => return Some(format!("tests[{i}].expect")),
+            _ if Test::deserialize(test.clone()).is_err() => return Some(format!("tests[{i}]")),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The file as YAML, with `comment` (one or more lines) on top as `#` lines.
