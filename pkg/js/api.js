@@ -33,6 +33,9 @@ const made = Symbol("made by compile()");
 export class Router {
   #router;
   #instance;
+  // One frozen decision per answer slot, kept on this side: a repeated answer crosses the
+  // boundary as a number (`routeSlot`) instead of an object.
+  #decisions = [];
 
   constructor(key, router, instance) {
     if (key !== made) throw new TypeError("ingress-router: a Router is made by compile()");
@@ -68,7 +71,12 @@ export class Router {
       request.scheme === undefined &&
       request.method === undefined &&
       request.headers === undefined;
-    return this.#call("route", (router) => (parts ? router.routeParts(request.host, request.path) : router.route(request)));
+    if (!parts) return this.#call("route", (router) => router.route(request));
+    return this.#call("route", (router) => {
+      const slot = router.routeSlot(request.host, request.path);
+      if (slot < 0) return router.routeParts(request.host, request.path);
+      return (this.#decisions[slot] ??= router.routeParts(request.host, request.path));
+    });
   }
 
   explain(request) {

@@ -54,6 +54,11 @@ pub fn route(
     (slot, (!cached).then(|| decision.view()))
 }
 
+/// The answer slot of `request`'s decision (`None`: it depends on the request).
+pub fn slot(router: &Router, request: &Request<'_>) -> Option<usize> {
+    router.route(request).answer_slot()
+}
+
 /// How many answer slots a router's decisions use.
 pub fn answers(router: &Router) -> usize {
     router.answer_slots()

@@ -97,6 +97,14 @@ impl Router {
     }
 
     /// `route({host, path})` without reading the object from Rust (the entry's fast path).
+    /// The answer slot `{host, path}` gets (`Decision::answer_slot`), `-1` when its decision
+    /// depends on the request: the entry keeps one frozen decision per slot, so a repeated answer
+    /// crosses the boundary as a number instead of an object.
+    #[wasm_bindgen(js_name = routeSlot)]
+    pub fn route_slot(&self, host: &str, path: &str) -> i32 {
+        engine::slot(&self.router, &Request::new(host, path)).map_or(-1, |s| s as i32)
+    }
+
     #[wasm_bindgen(js_name = routeParts)]
     pub fn route_parts(&self, host: &str, path: &str) -> Result<JsValue, JsValue> {
         Ok(self.decide(&Request::new(host, path))?)

@@ -26,6 +26,9 @@ assert.deepEqual(cart, {
   matched: { ingress: "shop/storefront", host: "shop.example.com", path: "/cart", pathType: "Prefix", field: "spec.rules[0].http.paths[0]" },
 });
 assert.deepEqual(router.route({ host: "SHOP.example.com:443", path: "/cart/items" }), cart); // the fast path
+// One frozen object per answer: the fast path hands back the very object another request of the
+// same answer got.
+assert.equal(router.route({ host: "shop.example.com", path: "/cart/a" }), router.route({ host: "shop.example.com", path: "/cart/b" }));
 assert.deepEqual(router.route({ host: "shop.example.com", path: "/cart", method: "POST" }), cart);
 // An optional property that is explicitly undefined is a missing one (a regression: this threw).
 assert.deepEqual(router.route({ host: "shop.example.com", path: "/cart", method: "GET", headers: undefined }), cart);
@@ -289,6 +292,9 @@ function report_with_source(r, source) {
   // from the rule's first request.
   assert.equal(nginx.route("https://regex.example.com/api/orders/7").upstreamPath, "/orders/7");
   assert.equal(nginx.route({ host: "regex.example.com", path: "/api/x", scheme: "https" }).upstreamPath, "/x");
+  // The same through the `{host, path}` fast path (answer slots): a rewrite is never a shared answer.
+  assert.equal(nginx.route({ host: "regex.example.com", path: "/api/orders/7" }).upstreamPath, "/orders/7");
+  assert.equal(nginx.route({ host: "regex.example.com", path: "/api/x" }).upstreamPath, "/x");
   // The specification has no regexes: the literal path does not match, `/` does, nothing is rewritten.
   const literal = spec.route("https://regex.example.com/api/users?page=2");
   assert.deepEqual([literal.backend, literal.matched.path, literal.upstreamPath], [svc("web", 80), "/", undefined]);
