@@ -543,26 +543,24 @@ spec:
 
 #[cfg(test)]
 mod size_check {
-    extern crate std;
     use super::*;
     use alloc::string::String;
 
+    /// A large `kind: List` is read whole: its last item's fields are found. (How long and how much
+    /// memory a 10 MB input takes is a benchmark's question, not a test's.)
     #[test]
-    #[ignore = "measures time and memory for a 10 MB input; run with --release --ignored"]
-    fn ten_megabytes() {
+    fn a_large_list_is_read_to_its_end() {
         let mut text = String::from("apiVersion: v1\nkind: List\nitems:\n");
         let mut i = 0;
-        while text.len() < 10 << 20 {
+        while text.len() < 1 << 20 {
             text.push_str(&alloc::format!(
                 "- apiVersion: networking.k8s.io/v1\n  kind: Ingress\n  metadata:\n    name: ing-{i}\n    namespace: default\n  spec:\n    rules:\n    - host: h{i}.example.com\n      http:\n        paths:\n        - path: /p{i}\n          pathType: Prefix\n          backend:\n            service:\n              name: svc-{i}\n              port:\n                number: 80\n"
             ));
             i += 1;
         }
-        let start = std::time::Instant::now();
         let p = Positions::new(&text);
-        let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-        let hwm = status.lines().find(|l| l.starts_with("VmHWM")).unwrap_or("").trim();
-        std::eprintln!("{} items, {} nodes, {:?}, {hwm}", i, p.nodes.len(), start.elapsed());
-        assert!(p.locate(1, &alloc::format!("items[{}].spec.rules[0].host", i - 1)).is_some());
+        let last = p.locate(1, &alloc::format!("items[{}].spec.rules[0].host", i - 1)).unwrap();
+        assert_eq!(last.line, text.lines().count() - 9); // `- host:` is the 8th of an item's 17 lines
+        assert_eq!(last.column, 13);
     }
 }
