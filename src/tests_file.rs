@@ -186,10 +186,12 @@ pub fn parse(source: &str, text: &str) -> Result<TestsFile, InputError> {
     })?;
     let value = serde_json::to_value(&yaml)
         .map_err(|e| InputError::new(InputErrorKind::Shape, source, format!("not a tests file: {e}")))?;
-    let file = match TestsFile::deserialize(value.clone()) {
+    let file = match TestsFile::deserialize(value) {
         Ok(file) => file,
         Err(e) => {
             let mut error = InputError::new(InputErrorKind::Shape, source, e.to_string());
+            // Only a file that does not read needs its value again, to find the part at fault.
+            let value = serde_json::to_value(&yaml).unwrap_or_default();
             if let Some(part) = failing_part(&value) {
                 if let Some(at) = Positions::new(text).locate(1, &part) {
                     error = error.at_line(at.line, at.column);
