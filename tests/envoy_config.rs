@@ -161,3 +161,233 @@ fn clusters_are_named_as_the_filter_names_them() {
     assert!(expected.iter().any(|n| n.contains("/resource/")), "{expected:?}");
     assert_eq!(cluster_names(&config), expected);
 }
+
+/// The documents of a `--format` stream: `---`-separated, each one JSON (which is YAML).
+fn documents(stdout: &str) -> Vec<Value> {
+    stdout
+        .split("---\n")
+        .map(|d| d.lines().filter(|l| !l.starts_with('#')).collect::<Vec<_>>().join("\n"))
+        .filter(|d| !d.trim().is_empty())
+        .map(|d| serde_json::from_str(&d).unwrap_or_else(|e| panic!("{e}: {d}")))
+        .collect()
+}
+
+fn run_text(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_ingress-router"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
+}
+
+/// The plugin configuration of the bootstrap for the same arguments: every format carries it.
+fn bootstrap_plugin(extra: &[&str]) -> Value {
+    let mut args = vec!["envoy-config", "-f", SHOP, "--wasm", "/x.wasm"];
+    args.extend_from_slice(extra);
+    let (code, config, stderr) = run(&args);
+    assert_eq!(code, 0, "{stderr}");
+    let value = hcm(&config)["http_filters"][0]["typed_config"]["config"]["configuration"]["value"].as_str().unwrap();
+    serde_json::from_str(value).unwrap()
+}
+
+/// Service clusters of the bootstrap (resource backends have no Service to route to).
+fn service_clusters() -> Vec<String> {
+    let (_, config, _) = run(&["envoy-config", "-f", SHOP, "--wasm", "/x.wasm"]);
+    cluster_names(&config).into_iter().filter(|n| !n.contains("/resource/")).map(String::from).collect()
+}
+
+const DIGEST: &str = "5c6870f1df99d83bc032e9cab7b30d0cb4989267e778beb6b90855f96f0b6ca0";
+
+#[test]
+fn istio_wasm_plugin_and_the_routes_that_read_the_header() {
+    let url = "oci://ghcr.io/acme/ingress-router-envoy:0.1.0";
+    let digest = format!("sha256:{DIGEST}");
+    let args = ["envoy-config", "-f", SHOP, "--format", "wasm-plugin", "--url", url, "--sha256", &digest];
+    let (code, stdout, stderr) = run_text(&args);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.starts_with("# an Istio WasmPlugin"), "{stdout}");
+    let docs = documents(&stdout);
+    assert_eq!(docs.len(), 2);
+    let (plugin, routes) = (&docs[0], &docs[1]);
+    assert_eq!(plugin["kind"], "WasmPlugin");
+    assert_eq!(plugin["apiVersion"], "extensions.istio.io/v1alpha1");
+    assert_eq!(plugin["metadata"]["namespace"], "istio-system");
+    let spec = &plugin["spec"];
+    assert_eq!(spec["url"], url);
+    assert_eq!(spec["sha256"], DIGEST, "the sha256: prefix is dropped, as the CRD's pattern wants");
+    assert_eq!(spec["failStrategy"], "FAIL_CLOSE");
+    assert_eq!(spec["phase"], "UNSPECIFIED_PHASE");
+    assert_eq!(spec["priority"], -1000);
+    assert_eq!(spec["pluginName"], "ingress-router");
+    assert_eq!(spec["type"], "HTTP");
+    assert_eq!(spec["selector"]["matchLabels"]["istio"], "ingressgateway");
+    assert_eq!(spec["pluginConfig"], bootstrap_plugin(&[]), "the same configuration as the bootstrap's filter");
+
+    // One route per Service cluster, matching the header value the filter sets, to that Service.
+    assert_eq!(routes["kind"], "VirtualService");
+    assert_eq!(routes["spec"]["gateways"][0], "istio-system/ingressgateway");
+    let http = routes["spec"]["http"].as_array().unwrap();
+    let matched: Vec<&str> =
+        http.iter().map(|r| r["match"][0]["headers"]["x-ingress-backend"]["exact"].as_str().unwrap()).collect();
+    assert_eq!(matched, service_clusters());
+    let named = http.iter().find(|r| r["name"] == "shop/api-v1:http").expect("a named-port backend");
+    assert_eq!(named["route"][0]["destination"]["host"], "api-v1.shop.svc.cluster.local");
+    assert_eq!(named["route"][0]["destination"]["port"]["number"], 8080, "named port resolved through the Service");
+}
+
+#[test]
+fn istio_traffic_extension_nests_the_module_under_wasm() {
+    let args = [
+        "envoy-config",
+        "-f",
+        SHOP,
+        "--format",
+        "traffic-extension",
+        "--url",
+        "file:///opt/x.wasm",
+        "--wasm",
+        "examples/shop/tests.yaml",
+        "--selector",
+        "app=edge",
+        "--namespace",
+        "edge",
+        "--istio-gateway",
+        "mesh",
+        "--ingress-class",
+        "nginx",
+    ];
+    let (code, stdout, stderr) = run_text(&args);
+    assert_eq!(code, 0, "{stderr}");
+    let docs = documents(&stdout);
+    let spec = &docs[0]["spec"];
+    assert_eq!(docs[0]["kind"], "TrafficExtension");
+    assert_eq!(spec["phase"], "UNSPECIFIED");
+    assert_eq!(spec["selector"]["matchLabels"]["app"], "edge");
+    assert_eq!(spec["wasm"]["url"], "file:///opt/x.wasm");
+    assert_eq!(spec["wasm"]["failStrategy"], "FAIL_CLOSE");
+    assert_eq!(spec["wasm"]["pluginConfig"]["ingressClass"], "nginx");
+    // For a file:// URL the pin is the file's own sha256, computed from --wasm.
+    let bytes = std::fs::read("examples/shop/tests.yaml").unwrap();
+    let sha = spec["wasm"]["sha256"].as_str().unwrap();
+    assert_eq!(sha.len(), 64);
+    assert_eq!(sha, sha256_of(&bytes));
+    assert_eq!(docs[1]["metadata"]["namespace"], "edge");
+    assert_eq!(docs[1]["spec"]["gateways"][0], "mesh");
+}
+
+/// sha256 through another implementation than the CLI's: `sha256sum`.
+fn sha256_of(bytes: &[u8]) -> String {
+    let path = std::env::temp_dir().join(format!("ingress-router-sha-{}", std::process::id()));
+    std::fs::write(&path, bytes).unwrap();
+    let out = Command::new("sha256sum").arg(&path).output().expect("sha256sum runs");
+    std::fs::remove_file(&path).ok();
+    String::from_utf8_lossy(&out.stdout).split_whitespace().next().unwrap().to_string()
+}
+
+#[test]
+fn envoy_gateway_policy_routes_and_reference_grants() {
+    let args = [
+        "envoy-config",
+        "-f",
+        SHOP,
+        "--format",
+        "envoy-extension-policy",
+        "--target-ref",
+        "Gateway/eg",
+        "--namespace",
+        "gateways",
+        "--url",
+        "oci://ghcr.io/acme/ingress-router-envoy:0.1.0",
+        "--sha256",
+        DIGEST,
+    ];
+    let (code, stdout, stderr) = run_text(&args);
+    assert_eq!(code, 0, "{stderr}");
+    let docs = documents(&stdout);
+    let policy = &docs[0];
+    assert_eq!(policy["kind"], "EnvoyExtensionPolicy");
+    assert_eq!(policy["spec"]["targetRefs"][0]["name"], "eg");
+    let wasm = &policy["spec"]["wasm"][0];
+    assert_eq!(wasm["rootID"], "ingress-router");
+    assert_eq!(wasm["failOpen"], false);
+    assert_eq!(wasm["code"]["type"], "Image");
+    assert_eq!(wasm["code"]["image"]["url"], "ghcr.io/acme/ingress-router-envoy:0.1.0");
+    assert_eq!(wasm["code"]["sha256"], DIGEST);
+    assert_eq!(wasm["config"], bootstrap_plugin(&[]));
+
+    let routes: Vec<&Value> = docs.iter().filter(|d| d["kind"] == "HTTPRoute").collect();
+    let rules: Vec<&Value> = routes.iter().flat_map(|r| r["spec"]["rules"].as_array().unwrap()).collect();
+    assert!(routes.iter().all(|r| r["spec"]["rules"].as_array().unwrap().len() <= 16), "Gateway API's limit");
+    let values: Vec<&str> = rules.iter().map(|r| r["matches"][0]["headers"][0]["value"].as_str().unwrap()).collect();
+    assert_eq!(values, service_clusters());
+    assert!(routes.iter().all(|r| r["spec"]["parentRefs"][0]["name"] == "eg"));
+    let web = rules.iter().find(|r| r["matches"][0]["headers"][0]["value"] == "shop/web:80").unwrap();
+    assert_eq!(web["backendRefs"][0], serde_json::json!({"name": "web", "namespace": "shop", "port": 80}));
+    // The backends live in another namespace than the routes: a ReferenceGrant there allows it.
+    let grant = docs.iter().find(|d| d["kind"] == "ReferenceGrant").expect("a ReferenceGrant");
+    assert_eq!(grant["metadata"]["namespace"], "shop");
+    assert_eq!(grant["spec"]["from"][0]["namespace"], "gateways");
+    assert_eq!(grant["spec"]["to"][0]["kind"], "Service");
+}
+
+#[test]
+fn mesh_formats_refuse_what_they_cannot_pin_or_attach() {
+    let oci = "oci://ghcr.io/acme/x:1";
+    let cases: [(&[&str], &str); 6] = [
+        (&["--format", "wasm-plugin"], "--url is needed"),
+        (&["--format", "wasm-plugin", "--url", oci], "--sha256 is needed with an oci:// URL"),
+        (&["--format", "wasm-plugin", "--url", oci, "--sha256", "abc"], "expected 64 hex digits"),
+        (&["--format", "envoy-extension-policy", "--url", oci, "--sha256", DIGEST], "needs --target-ref"),
+        (
+            &[
+                "--format",
+                "envoy-extension-policy",
+                "--target-ref",
+                "Gateway/eg",
+                "--url",
+                "file:///x.wasm",
+                "--sha256",
+                DIGEST,
+            ],
+            "oci:// image or an http(s):// URL",
+        ),
+        (&["--format", "ecds"], "--wasm is needed"),
+    ];
+    for (extra, message) in cases {
+        let mut args = vec!["envoy-config", "-f", SHOP];
+        args.extend_from_slice(extra);
+        let (code, _, stderr) = run_text(&args);
+        assert_eq!(code, 2, "{extra:?}: {stderr}");
+        assert!(stderr.contains(message), "{extra:?}: {stderr}");
+    }
+}
+
+#[test]
+fn ecds_resource_and_the_bootstrap_that_reads_it() {
+    let (code, ecds, stderr) = run(&["envoy-config", "-f", SHOP, "--wasm", "/x.wasm", "--format", "ecds"]);
+    assert_eq!(code, 0, "{stderr}");
+    let (_, inline, _) = run(&["envoy-config", "-f", SHOP, "--wasm", "/x.wasm"]);
+    let resource = &ecds["resources"][0];
+    assert_eq!(resource["@type"], "type.googleapis.com/envoy.config.core.v3.TypedExtensionConfig");
+    assert_eq!(resource["name"], "ingress-router");
+    assert_eq!(resource["typed_config"], hcm(&inline)["http_filters"][0]["typed_config"], "the inline filter, as is");
+    let version = ecds["version_info"].as_str().unwrap();
+    let (_, again, _) = run(&["envoy-config", "-f", SHOP, "--wasm", "/x.wasm", "--format", "ecds"]);
+    assert_eq!(again["version_info"], version, "the version names the content");
+    let (_, other, _) =
+        run(&["envoy-config", "-f", SHOP, "--wasm", "/x.wasm", "--format", "ecds", "--ingress-class", "nginx"]);
+    assert_ne!(other["version_info"], version);
+
+    let (code, bootstrap, stderr) =
+        run(&["envoy-config", "-f", SHOP, "--wasm", "/x.wasm", "--ecds", "/etc/envoy/ecds/filter.json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let filter = &hcm(&bootstrap)["http_filters"][0];
+    assert_eq!(filter["name"], "ingress-router", "the ECDS resource's name");
+    let discovery = &filter["config_discovery"];
+    assert_eq!(discovery["config_source"]["path_config_source"]["path"], "/etc/envoy/ecds/filter.json");
+    assert_eq!(discovery["config_source"]["path_config_source"]["watched_directory"]["path"], "/etc/envoy/ecds");
+    assert_eq!(discovery["type_urls"][0], "type.googleapis.com/envoy.extensions.filters.http.wasm.v3.Wasm");
+    assert!(discovery.get("default_config").is_none(), "no default: the listener waits for the filter's configuration");
+}

@@ -273,18 +273,8 @@ impl HttpContext for Filter {
 }
 
 impl Filter {
-    /// Envoy re-resolves the route after a filter changes headers only in some releases; newer
-    /// ones need this foreign function. Asked once per VM whether it exists.
     fn clear_route_cache(&self) {
-        let known = self.clear_route_cache.get();
-        if known == Some(false) {
-            return;
-        }
-        let present =
-            !matches!(hostcalls::call_foreign_function("clear_route_cache", Some(&[])), Err(Status::NotFound));
-        if known.is_none() {
-            self.clear_route_cache.set(Some(present));
-        }
+        crate::clear_route_cache(&self.clear_route_cache);
     }
 
     fn local_reply(&self, status: u32, reason: &str, extra: &[(&str, &str)], body: &[u8]) {

@@ -9,8 +9,24 @@ mod filter;
 mod noop;
 pub mod routing;
 
+use std::cell::Cell;
+
+use proxy_wasm::hostcalls;
 use proxy_wasm::traits::RootContext;
-use proxy_wasm::types::LogLevel;
+use proxy_wasm::types::{LogLevel, Status};
+
+/// Asks Envoy to resolve the route again after the routing header changed. Envoy re-resolves the
+/// route after a filter changes headers only in some releases; newer ones need this foreign
+/// function. `known` remembers, per VM, whether the host has it (asked on the first request).
+fn clear_route_cache(known: &Cell<Option<bool>>) {
+    if known.get() == Some(false) {
+        return;
+    }
+    let present = !matches!(hostcalls::call_foreign_function("clear_route_cache", Some(&[])), Err(Status::NotFound));
+    if known.get().is_none() {
+        known.set(Some(present));
+    }
+}
 
 #[cfg(not(feature = "noop"))]
 proxy_wasm::main! {{

@@ -1,12 +1,21 @@
 #!/usr/bin/env python3
-"""`make bench-envoy`: wrk on loopback against three front Envoys, alternated round by round in
-one run: (a) native routes from `envoy-config --native`, (b) a no-op proxy-wasm filter, (c) the
-ingress-router filter; at 10 and 1 000 paths. Reports throughput, front-Envoy CPU microseconds per
-request (utime+stime from /proc/<pid>/stat), memory per worker at 1 000 paths and the .wasm size.
-A fourth front, the no-op filter setting one fixed cluster in the routing header, measures what
-routing by header costs in Envoy itself, so the filter's own share can be told apart.
+"""`make bench-envoy`: wrk on loopback against front Envoys, alternated round by round in one run,
+at 10 and 1 000 paths:
 
-On a shared 2-core machine absolute numbers move; compare the ratios, measured side by side.
+- native: Envoy's own routes from `envoy-config --native`;
+- (a) noop: the no-op proxy-wasm filter, one fixed route: what any proxy-wasm filter costs;
+- read: the no-op filter reading `:authority` and `:path` (fixed route);
+- read+set: reading them and setting the routing header to one fixed cluster, no route-cache
+  clearing (the route reads the header with `cluster_header`);
+- (b) control: reading, setting the header and clearing the route cache: exactly the filter's host
+  calls, no lookup;
+- (c) filter: the ingress-router filter.
+
+Reports throughput, front-Envoy CPU microseconds per request (utime+stime from /proc/<pid>/stat),
+each step's CPU over the one before it (the cost of one host call), (c) − (b) (what the lookup
+and the filter's own work add), memory per worker at 1 000 paths and the .wasm size. On a shared
+2-core machine absolute numbers move; compare the differences and ratios, taken per round (the
+fronts measured one after another) and then their median.
 
 Usage: bench.py --wasm FILTER.wasm --noop-wasm NOOP.wasm [--rounds 5] [--seconds 4] [--nginx]
 """
@@ -85,25 +94,36 @@ def stand_in(listen, admin):
     return config
 
 
+# The no-op filter's configuration for each baseline front (envoy/src/noop.rs).
+BASELINES = {
+    "noop": {},
+    "read": {"readHeaders": True},
+    "read+set": {"readHeaders": True, "fixedCluster": None},
+    "control": {"readHeaders": True, "fixedCluster": None, "clearRouteCache": True},
+}
+# Baselines that route by the header they set, through the route's cluster_header; the others
+# get one fixed route.
+ROUTE_BY_HEADER = ("read+set", "control")
+# Each step over the one before it: the cost of one host call.
+STEPS = [("read", "noop"), ("read+set", "read"), ("control", "read+set"), ("filter", "control")]
+
+
 def variants(manifest, wasm, noop_wasm, upstream, others=()):
     """Front configurations by name; `others`: (name, wasm) filter builds to compare as well."""
     out = {}
-    builds = {"native": wasm, "noop": noop_wasm, "noop-header": noop_wasm, "filter": wasm, **dict(others)}
+    builds = {"native": wasm, **{name: noop_wasm for name in BASELINES}, "filter": wasm, **dict(others)}
     for name, build in builds.items():
         port, admin = free_port(), free_port()
         extra = {"native": ["--native"], "ingress-nginx": ["--profile", "ingress-nginx"]}.get(name, [])
         config = harness.envoy_config([manifest], build, port, admin, upstream, extra)
-        if name == "noop" or name.startswith("fixed-"):
-            # The same filter plumbing and one fixed route: what any proxy-wasm filter costs.
-            hcm = config["static_resources"]["listeners"][0]["filter_chains"][0]["filters"][0]["typed_config"]
-            cluster = config["static_resources"]["clusters"][0]["name"]
+        hcm = config["static_resources"]["listeners"][0]["filter_chains"][0]["filters"][0]["typed_config"]
+        cluster = config["static_resources"]["clusters"][0]["name"]
+        if (name in BASELINES and name not in ROUTE_BY_HEADER) or name.startswith("fixed-"):
             hcm["route_config"]["virtual_hosts"][0]["routes"] = [{"match": {"prefix": "/"}, "route": {"cluster": cluster}}]
-        if name == "noop-header":
-            # Routing by header alone: the no-op filter sets one fixed cluster, the route reads it.
-            hcm = config["static_resources"]["listeners"][0]["filter_chains"][0]["filters"][0]["typed_config"]
-            cluster = config["static_resources"]["clusters"][0]["name"]
+        if name in BASELINES:
+            steps = {k: (cluster if k == "fixedCluster" else v) for k, v in BASELINES[name].items()}
             plugin = hcm["http_filters"][0]["typed_config"]["config"]["configuration"]
-            plugin["value"] = json.dumps({"fixedCluster": cluster})
+            plugin["value"] = json.dumps(steps)
         out[name] = (config, port, admin)
     return out
 
@@ -170,32 +190,36 @@ def main():
                     results[name].append(measure(envoy, port, script, args.seconds, args.connections))
             med = {n: {k: statistics.median(m[k] for m in rs) for k in ("rps", "cpu_us")} for n, rs in results.items()}
             bad = {n: sum(m["bad"] for m in rs) for n, rs in results.items()}
-            # Ratios per round (same moment, same machine load), then their median.
-            ratio = lambda a, b, k: statistics.median(x[k] / y[k] for x, y in zip(results[a], results[b]))
-            extra_cpu = statistics.median(x["cpu_us"] - y["cpu_us"] for x, y in zip(results["filter"], results["noop"]))
-            over_header = statistics.median(x["cpu_us"] - y["cpu_us"] for x, y in zip(results["filter"], results["noop-header"]))
-            lines.append(f"| {paths} | {med['native']['rps']:.0f} | {med['noop']['rps']:.0f} | {med['noop-header']['rps']:.0f} | "
-                         f"{med['filter']['rps']:.0f} | {med['native']['cpu_us']:.1f} | {med['noop']['cpu_us']:.1f} | "
-                         f"{med['noop-header']['cpu_us']:.1f} | {med['filter']['cpu_us']:.1f} | {extra_cpu:+.2f} | "
-                         f"{over_header:+.2f} | {ratio('filter', 'noop', 'rps'):.3f}x | "
-                         f"{ratio('filter', 'noop-header', 'rps'):.3f}x | {ratio('filter', 'native', 'rps'):.3f}x |")
+            # Differences and ratios per round (same moment, same machine load), then their median.
+            ratio = lambda a, b: statistics.median(x["rps"] / y["rps"] for x, y in zip(results[a], results[b]))
+            extra = lambda a, b: statistics.median(x["cpu_us"] - y["cpu_us"] for x, y in zip(results[a], results[b]))
+            names = ["native", *BASELINES, "filter"]
+            lines.append(f"| {paths} | " + " | ".join(f"{med[n]['rps']:.0f}" for n in names) + " | "
+                         + " | ".join(f"{med[n]['cpu_us']:.1f}" for n in names) + " | "
+                         + " | ".join(f"{extra(a, b):+.2f}" for a, b in STEPS) + " | "
+                         + f"{extra('control', 'noop'):+.2f} | {ratio('filter', 'noop'):.3f}x | "
+                         + f"{ratio('filter', 'control'):.3f}x | {ratio('filter', 'native'):.3f}x |")
             print(lines[-1], f"(non-2xx: {bad})", flush=True)
+            if any(bad.values()):
+                raise RuntimeError(f"non-2xx answers at {paths} paths: {bad}")
             for name in results:
-                if name not in ("native", "noop", "noop-header", "filter"):
-                    extra = statistics.median(x["cpu_us"] - y["cpu_us"] for x, y in zip(results[name], results["noop"]))
+                if name not in names:
                     print(f"  {name}: {med[name]['rps']:.0f} req/s, {med[name]['cpu_us']:.1f} µs/req, "
-                          f"{extra:+.2f} µs/req over no-op, {ratio(name, 'noop', 'rps'):.3f}x no-op throughput")
+                          f"{extra(name, 'noop'):+.2f} µs/req over no-op, {extra(name, 'control'):+.2f} over control, "
+                          f"{ratio(name, 'noop'):.3f}x no-op throughput")
             if paths == 1000 and not args.skip_memory:
-                memory = per_worker_memory(envoys, workdir, variants(manifest, wasm, noop, upstream), requests)
+                memory = per_worker_memory(envoys, workdir, {n: c for n, c in variants(manifest, wasm, noop, upstream).items()
+                                                              if n in ("native", "noop", "filter")}, requests)
             for envoy, _ in fronts.values():
                 envoy.stop()
     finally:
         envoys.stop_all()
     print()
-    print("| paths | native req/s | no-op req/s | no-op + header req/s | filter req/s | native µs/req | no-op µs/req "
-          "| no-op + header µs/req | filter µs/req | filter − no-op µs/req | filter − (no-op + header) µs/req "
-          "| filter / no-op throughput | filter / (no-op + header) throughput | filter / native throughput |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    names = ["native", *BASELINES, "filter"]
+    print("| paths | " + " | ".join(f"{n} req/s" for n in names) + " | " + " | ".join(f"{n} µs/req" for n in names)
+          + " | " + " | ".join(f"{a} − {b} µs" for a, b in STEPS)
+          + " | (b) − (a): control − noop µs | (c)/(a) throughput | (c)/(b) throughput | filter / native throughput |")
+    print("|---:|" + "---:|" * (2 * len(names) + len(STEPS) + 4))
     print("\n".join(lines))
     print()
     for name, kb in memory.items():

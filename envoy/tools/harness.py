@@ -68,12 +68,26 @@ def discovery(type_url, resources, version):
 
 LISTENER = "type.googleapis.com/envoy.config.listener.v3.Listener"
 CLUSTER = "type.googleapis.com/envoy.config.cluster.v3.Cluster"
+EXTENSION = "type.googleapis.com/envoy.config.core.v3.TypedExtensionConfig"
+WASM = "type.googleapis.com/envoy.extensions.filters.http.wasm.v3.Wasm"
+# The filter's name in the listener and in the ECDS resource (`envoy-config --ecds`, `--format ecds`).
+FILTER = "ingress-router"
+# Envoy's counters for the filter's configuration (ECDS) and the listener (LDS).
+ECDS_STATS = f"extension_config_discovery.http_filter.{FILTER}."
+LDS_STATS = "listener_manager.lds."
+
+
+def source(path):
+    """A file config source; Envoy re-reads the file whenever something moves into its folder."""
+    return {"resource_api_version": "V3", "path_config_source": {
+        "path": path, "watched_directory": {"path": os.path.dirname(path)}}}
 
 
 class Dynamic:
-    """A front Envoy whose listener (LDS) and clusters (CDS) come from files in `directory`,
-    replaced atomically: Envoy sees each edit within a second and rejects a bad one, keeping the
-    listener it has."""
+    """A front Envoy whose listener (LDS), clusters (CDS) and filter configuration (ECDS) come from
+    files in `directory`, replaced atomically. An edit of the manifests changes only the filter's
+    configuration: it goes through ECDS, which swaps the filter's table and leaves the listener (and
+    its connections) alone; Envoy rejects a bad one and the previous keeps serving."""
 
     def __init__(self, directory):
         # One folder each: Envoy re-reads a watched file whenever anything moves into its folder,
@@ -81,29 +95,90 @@ class Dynamic:
         self.directory = directory
         self.lds = os.path.join(directory, "lds", "lds.json")
         self.cds = os.path.join(directory, "cds", "cds.json")
-        for path in (self.lds, self.cds):
+        self.ecds = os.path.join(directory, "ecds", "filter.json")
+        for path in (self.lds, self.cds, self.ecds):
             os.makedirs(os.path.dirname(path), exist_ok=True)
         self.version = 0
+        self.listeners = self.filter = None
 
     def bootstrap(self, config):
-        """The bootstrap with its listener and clusters moved to the watched files."""
+        """The bootstrap with its listener, clusters and filter configuration moved to the watched files."""
         self.push(config)
-        source = lambda path: {"resource_api_version": "V3", "path_config_source": {
-            "path": path, "watched_directory": {"path": os.path.dirname(path)}}}
-        return {"admin": config["admin"], "node": {"id": "ingress-router", "cluster": "ingress-router"},
+        return {"admin": config["admin"], "node": {"id": FILTER, "cluster": FILTER},
                 "dynamic_resources": {"lds_config": source(self.lds), "cds_config": source(self.cds)}}
 
+    def split(self, listeners):
+        """The listeners with the Wasm filter taking its configuration from ECDS, and that
+        configuration (None without the filter: native routes)."""
+        listeners = json.loads(json.dumps(listeners))
+        found = None
+        for listener in listeners:
+            for chain in listener["filter_chains"]:
+                for network in chain["filters"]:
+                    filters = network["typed_config"].get("http_filters", [])
+                    for i, f in enumerate(filters):
+                        if f.get("typed_config", {}).get("@type") == WASM:
+                            found = f["typed_config"]
+                            filters[i] = {"name": FILTER, "config_discovery": {
+                                "config_source": source(self.ecds), "type_urls": [WASM]}}
+        return listeners, found
+
     def push(self, config, clusters=True):
-        """Writes the clusters, then the listener (a listener may only name existing clusters)."""
+        """Writes what changed: the clusters, the filter configuration, then the listener (a
+        listener may only name existing clusters). Returns the parts written ("ecds", "lds")."""
         static = config["static_resources"]
         if clusters:
             self.push_clusters(static["clusters"])
-        self.version += 1
-        atomic_write(self.lds, discovery(LISTENER, static["listeners"], self.version))
+        listeners, filter_config = self.split(static["listeners"])
+        written = []
+        if filter_config is not None and filter_config != self.filter:
+            self.version += 1
+            atomic_write(self.ecds, discovery(EXTENSION, [{"name": FILTER, "typed_config": filter_config}], self.version))
+            self.filter = filter_config
+            written.append("ecds")
+        if listeners != self.listeners:
+            self.version += 1
+            atomic_write(self.lds, discovery(LISTENER, listeners, self.version))
+            self.listeners = listeners
+            written.append("lds")
+        return written
 
     def push_clusters(self, clusters):
         self.version += 1
         atomic_write(self.cds, discovery(CLUSTER, clusters, self.version))
+
+
+def counters(envoy):
+    """The ECDS and LDS update counters, to wait for what a push did."""
+    return {**envoy.stats(ECDS_STATS), **envoy.stats(LDS_STATS)}
+
+
+def wait_listening(envoy, timeout=15):
+    """Until the listener is active: it warms until its filter configuration arrived."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        s = envoy.stats("listener_manager.total_listeners")
+        if s.get("listener_manager.total_listeners_active", 0) >= 1 and s.get("listener_manager.total_listeners_warming", 0) == 0:
+            return envoy
+        time.sleep(0.05)
+    raise RuntimeError(f"no active listener after {timeout}s:\n{envoy.log_text()[-3000:]}")
+
+
+def wait_applied(envoy, written, before, timeout=15):
+    """Until Envoy applied (True) or rejected (False) every part of a push (`Dynamic.push`)."""
+    prefix = {"ecds": ECDS_STATS, "lds": LDS_STATS}
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        now = counters(envoy)
+        grew = lambda key: now.get(key, 0) > before.get(key, 0)
+        if any(grew(prefix[part] + "update_rejected") for part in written):
+            return False
+        done = all(grew(prefix[part] + "update_success") for part in written)
+        if done:
+            wait_listening(envoy, timeout)
+            return True
+        time.sleep(0.05)
+    raise RuntimeError(f"update of {written} not applied in {timeout}s:\n{envoy.log_text()[-3000:]}")
 
 
 class Envoy:

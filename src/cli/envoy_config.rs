@@ -18,6 +18,7 @@ use ingress_router::{
 };
 use serde_json::{Map, Value, json};
 
+use super::mesh::{self, Destination, Format, Module, Target};
 use super::{Common, Failure, load, print, show};
 
 pub const EXAMPLES: &str = "\
@@ -25,16 +26,53 @@ Examples:
   ingress-router envoy-config -f examples/shop/manifests --wasm ingress_router_envoy.wasm > envoy.json
   ingress-router envoy-config -f examples/shop/manifests --wasm x.wasm --native
   ingress-router envoy-config -f manifests/ --wasm x.wasm --upstream 127.0.0.1:8080 --listen 127.0.0.1:10000
+  ingress-router envoy-config -f manifests/ --wasm /etc/envoy/x.wasm --ecds /etc/envoy/ecds/filter.yaml > envoy.json
+  ingress-router envoy-config -f manifests/ --wasm /etc/envoy/x.wasm --format ecds > /etc/envoy/ecds/filter.yaml
+  ingress-router envoy-config -f manifests/ --format wasm-plugin --url oci://ghcr.io/o/ingress-router-envoy:0.1.0 --sha256 DIGEST
+  ingress-router envoy-config -f manifests/ --format envoy-extension-policy --target-ref Gateway/eg \\
+      --namespace default --url oci://ghcr.io/o/ingress-router-envoy:0.1.0 --sha256 DIGEST
 
-The output is JSON, which Envoy reads as YAML too: envoy -c envoy.json";
+The bootstrap is JSON, which Envoy reads as YAML too: envoy -c envoy.json. The other formats are
+YAML to apply as is (kubectl apply -f, or Envoy's ECDS path). DIGEST: the image digest
+`make envoy-image` prints; for file:// and http(s):// URLs --sha256 defaults to --wasm's.";
 
 #[derive(Args)]
 pub struct EnvoyConfigArgs {
     #[command(flatten)]
     common: Common,
-    /// The filter's .wasm file (the path Envoy will read).
+    /// What to write: a bootstrap, an ECDS resource, or a control plane's resources.
+    #[arg(long, value_enum, default_value = "bootstrap")]
+    format: Format,
+    /// The filter's .wasm file (the path Envoy will read); for bootstrap and ecds.
     #[arg(long, value_name = "PATH")]
-    wasm: PathBuf,
+    wasm: Option<PathBuf>,
+    /// bootstrap: take the filter's configuration from this ECDS file (write it with --format
+    /// ecds; renaming a new one over it swaps the configuration without touching the listener).
+    #[arg(long, value_name = "PATH")]
+    ecds: Option<String>,
+    /// Where a control plane fetches the module: oci://REGISTRY/IMAGE:TAG, https://…, or file://….
+    #[arg(long, value_name = "URL")]
+    url: Option<String>,
+    /// The module's pin: the image digest for oci:// (printed by make envoy-image), else the
+    /// .wasm's sha256 (computed from --wasm when omitted).
+    #[arg(long, value_name = "HEX")]
+    sha256: Option<String>,
+    /// Name of the generated resources.
+    #[arg(long, value_name = "NAME", default_value = mesh::PLUGIN_NAME)]
+    name: String,
+    /// Namespace of the generated resources (istio-system for Istio, default for Envoy Gateway).
+    #[arg(long, value_name = "NS")]
+    namespace: Option<String>,
+    /// Istio: the workloads the plugin applies to (KEY=VALUE, repeatable; istio=ingressgateway
+    /// when neither this nor --target-ref is given).
+    #[arg(long, value_name = "KEY=VALUE")]
+    selector: Vec<String>,
+    /// A Gateway API object the plugin or policy attaches to (KIND/NAME, repeatable), e.g. Gateway/eg.
+    #[arg(long, value_name = "KIND/NAME")]
+    target_ref: Vec<String>,
+    /// Istio: the Gateway the VirtualService binds to (NS/NAME, or mesh; repeatable).
+    #[arg(long, value_name = "NS/NAME")]
+    istio_gateway: Vec<String>,
     /// Native Envoy routes instead of the filter.
     #[arg(long)]
     native: bool,
@@ -62,10 +100,12 @@ pub struct EnvoyConfigArgs {
     failure_policy: String,
 }
 
-/// One Envoy cluster: its name (as the filter names it) and where it points.
+/// One Envoy cluster: its name (as the filter names it), where it points, and the Service
+/// (namespace, name) behind it.
 struct Cluster {
     name: String,
     address: Option<(String, u16)>,
+    service: Option<(String, String)>,
 }
 
 pub fn run(args: &EnvoyConfigArgs) -> Result<i32, Failure> {
@@ -125,9 +165,108 @@ pub fn run(args: &EnvoyConfigArgs) -> Result<i32, Failure> {
     plugin.insert("routingHeader".into(), json!(args.routing_header));
     plugin.insert("debugHeader".into(), json!(args.debug_header));
     let plugin = Value::Object(plugin);
-    let bootstrap = bootstrap(args, route_config, &plugin, &clusters)?;
-    print(&show::json(&bootstrap));
+    match args.format {
+        Format::Bootstrap => print(&show::json(&bootstrap(args, route_config, &plugin, &clusters)?)),
+        Format::Ecds => {
+            let config = wasm_config(args, &plugin)?;
+            // The version names the content: the same configuration, the same version.
+            let version = sha256_hex(config.to_string().as_bytes())[..16].to_string();
+            print(&show::json(&mesh::ecds_file(&config, &version)));
+        }
+        format => {
+            let destinations = destinations(&clusters);
+            let text = mesh::resources(
+                format,
+                &module(args)?,
+                &target(args, format)?,
+                &plugin,
+                &args.routing_header,
+                &destinations,
+            )?;
+            print(&text);
+        }
+    }
     Ok(0)
+}
+
+/// `--url` and its pin.
+fn module(args: &EnvoyConfigArgs) -> Result<Module, Failure> {
+    let url = args.url.clone().ok_or_else(|| {
+        Failure("--url is needed: where the control plane fetches the module (oci://…, https://…, file://…)".into())
+    })?;
+    let sha256 = match (&args.sha256, &args.wasm) {
+        (Some(hex), _) => {
+            let hex = hex.strip_prefix("sha256:").unwrap_or(hex).to_ascii_lowercase();
+            if hex.len() != 64 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return Err(Failure(format!("--sha256 {hex:?}: expected 64 hex digits")));
+            }
+            hex
+        }
+        (None, _) if url.starts_with("oci://") => {
+            return Err(Failure(
+                "--sha256 is needed with an oci:// URL: the image digest `make envoy-image` prints, so that a \
+                 moved tag cannot change the module"
+                    .into(),
+            ));
+        }
+        (None, Some(wasm)) => {
+            let bytes = std::fs::read(wasm).map_err(|e| Failure(format!("{}: {e}", wasm.display())))?;
+            sha256_hex(&bytes)
+        }
+        (None, None) => return Err(Failure("--sha256 or --wasm is needed to pin the module".into())),
+    };
+    Ok(Module { url, sha256 })
+}
+
+fn target(args: &EnvoyConfigArgs, format: Format) -> Result<Target, Failure> {
+    let default_namespace = if format == Format::EnvoyExtensionPolicy { "default" } else { "istio-system" };
+    Ok(Target {
+        name: args.name.clone(),
+        namespace: args.namespace.clone().unwrap_or_else(|| default_namespace.into()),
+        selector: args.selector.iter().map(|s| mesh::label(s)).collect::<Result<_, _>>()?,
+        target_refs: args.target_ref.iter().map(|t| mesh::target_ref(t)).collect::<Result<_, _>>()?,
+        istio_gateways: args.istio_gateway.clone(),
+    })
+}
+
+/// The Service behind each cluster with an address; resource backends have none to route to.
+fn destinations(clusters: &[Cluster]) -> Vec<Destination> {
+    clusters
+        .iter()
+        .filter_map(|c| {
+            let (host, port) = c.address.clone()?;
+            let (namespace, service) = c.service.clone()?;
+            Some(Destination { cluster: c.name.clone(), service, namespace, host, port })
+        })
+        .collect()
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The Wasm HTTP filter's configuration (`envoy.extensions.filters.http.wasm.v3.Wasm`): inline in
+/// the bootstrap, or the ECDS resource.
+fn wasm_config(args: &EnvoyConfigArgs, plugin: &Value) -> Result<Value, Failure> {
+    let wasm = args.wasm.as_ref().ok_or_else(|| Failure("--wasm is needed: the .wasm file Envoy reads".into()))?;
+    Ok(json!({
+        "@type": mesh::WASM_TYPE_URL,
+        "config": {
+            "name": mesh::PLUGIN_NAME,
+            "root_id": mesh::PLUGIN_NAME,
+            "failure_policy": args.failure_policy,
+            "vm_config": {
+                "vm_id": mesh::PLUGIN_NAME,
+                "runtime": "envoy.wasm.runtime.v8",
+                "code": {"local": {"filename": wasm.display().to_string()}}
+            },
+            "configuration": {
+                "@type": "type.googleapis.com/google.protobuf.StringValue",
+                "value": plugin.to_string()
+            }
+        }
+    }))
 }
 
 /// `host:port` into its parts.
@@ -174,6 +313,10 @@ fn clusters(
             continue;
         }
         let namespace = backend.namespace();
+        let service = match &backend {
+            BackendRef::Service { name, .. } => Some((namespace.to_string(), name.to_string())),
+            _ => None,
+        };
         let address = match (backend, &args.resource_upstream) {
             (BackendRef::Service { name: service, port, .. }, _) => {
                 let port = match port {
@@ -211,7 +354,7 @@ fn clusters(
                 None
             }
         };
-        found.insert(name.clone(), Cluster { name, address });
+        found.insert(name.clone(), Cluster { name, address, service });
     }
     Ok(found.into_values().collect())
 }
@@ -234,27 +377,12 @@ fn bootstrap(
     let (listen_host, listen_port) = address(&args.listen, "--listen")?;
     let (admin_host, admin_port) = address(&args.admin, "--admin")?;
     let mut http_filters = Vec::new();
-    if !args.native {
-        http_filters.push(json!({
-            "name": "envoy.filters.http.wasm",
-            "typed_config": {
-                "@type": "type.googleapis.com/envoy.extensions.filters.http.wasm.v3.Wasm",
-                "config": {
-                    "name": "ingress-router",
-                    "root_id": "ingress-router",
-                    "failure_policy": args.failure_policy,
-                    "vm_config": {
-                        "vm_id": "ingress-router",
-                        "runtime": "envoy.wasm.runtime.v8",
-                        "code": {"local": {"filename": args.wasm.display().to_string()}}
-                    },
-                    "configuration": {
-                        "@type": "type.googleapis.com/google.protobuf.StringValue",
-                        "value": plugin.to_string()
-                    }
-                }
-            }
-        }));
+    match (args.native, &args.ecds) {
+        (true, _) => {}
+        (false, Some(path)) => http_filters.push(mesh::ecds_filter(path)),
+        (false, None) => {
+            http_filters.push(json!({"name": "envoy.filters.http.wasm", "typed_config": wasm_config(args, plugin)?}))
+        }
     }
     http_filters.push(json!({"name": "envoy.filters.http.router",
         "typed_config": {"@type": "type.googleapis.com/envoy.extensions.filters.http.router.v3.Router"}}));
@@ -298,7 +426,7 @@ fn bootstrap(
             })
         })
         .collect();
-    Ok(json!({
+    let mut bootstrap = json!({
         "admin": {"address": socket(&admin_host, admin_port)},
         "static_resources": {
             "listeners": [{
@@ -308,7 +436,12 @@ fn bootstrap(
             }],
             "clusters": clusters
         }
-    }))
+    });
+    if args.ecds.is_some() {
+        // A discovery source needs the node's identity, even a file.
+        bootstrap["node"] = json!({"id": mesh::PLUGIN_NAME, "cluster": mesh::PLUGIN_NAME});
+    }
+    Ok(bootstrap)
 }
 
 /// The native RouteConfiguration: one virtual host per host table, routes in precedence order.

@@ -9,6 +9,7 @@ mod check;
 mod diff;
 mod envoy_config;
 mod load;
+mod mesh;
 mod show;
 mod status;
 mod validate;
@@ -119,7 +120,7 @@ enum Command {
     Status(status::StatusArgs),
     /// A complete Envoy bootstrap for the manifests: the proxy-wasm filter, or native routes.
     #[command(after_help = envoy_config::EXAMPLES)]
-    EnvoyConfig(envoy_config::EnvoyConfigArgs),
+    EnvoyConfig(Box<envoy_config::EnvoyConfigArgs>),
     /// The requests two profiles answer differently (ingress-nginx vs spec), probed from every path.
     #[cfg(feature = "nginx")]
     #[command(after_help = diff::EXAMPLES)]
