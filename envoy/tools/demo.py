@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """`make envoy-demo`: Envoy on 127.0.0.1:10000 routing with the filter, stand-in backends that
 answer `<service>:<port>` or `resource:<apiGroup>/<Kind>/<name>`, and live reload: every edit of the
-manifests is regenerated with `ingress-router envoy-config` and moved into Envoy's watched LDS/CDS
-files; a rejected edit prints why and the previous table keeps serving. Ctrl-C stops everything.
+manifests is regenerated with `ingress-router envoy-config` and moved into Envoy's watched files:
+the filter's configuration through ECDS (the listener and its connections untouched), the clusters
+through CDS; a rejected edit prints why and the previous table keeps serving. Ctrl-C stops everything.
 
 Usage: demo.py --wasm FILTER.wasm MANIFESTS... [--port 10000]
 """
@@ -51,7 +52,7 @@ def main():
         stand_in.serving = config["static_resources"]["clusters"]
         dynamic = Dynamic(os.path.join(workdir, "xds"))
 
-        front = envoys.start("front", dynamic.bootstrap(config), admin, workdir).wait_ready()
+        front = harness.wait_listening(envoys.start("front", dynamic.bootstrap(config), admin, workdir).wait_ready())
         print(f"Envoy with the ingress-router filter on http://127.0.0.1:{args.port} (admin 127.0.0.1:{admin});"
               f" stand-in backends on 127.0.0.1:{upstream}. Logs: {workdir}")
         print(f"  curl -si -H 'Host: shop.example.com' 127.0.0.1:{args.port}/cart")
@@ -85,26 +86,25 @@ def reload(front, dynamic, generate, stand_in, envoys, workdir):
     union = {**{c["name"]: c for c in stand_in.serving}, **new}
     if sorted(union) != stand_in.clusters:
         stand_in = restart_stand_in(envoys, stand_in, sorted(union), workdir)
-    before = front.stats("listener_manager.lds")
+    before = harness.counters(front)
     log_start = len(front.log_text())
     dynamic.push_clusters(list(union.values()))
-    dynamic.push(config, clusters=False)
-    deadline = time.time() + 5
-    while time.time() < deadline:
-        now = front.stats("listener_manager.lds")
-        if now.get("listener_manager.lds.update_rejected", 0) > before.get("listener_manager.lds.update_rejected", 0):
-            reasons = [line for line in front.log_text()[log_start:].splitlines() if "wasm log" in line and "error" in line]
-            print("edit rejected by Envoy, the previous table keeps serving:")
-            for line in reasons:
-                print("  " + line.split("ingress-router: ", 1)[-1])
-            return stand_in
-        if now.get("listener_manager.lds.update_success", 0) > before.get("listener_manager.lds.update_success", 0):
-            dynamic.push_clusters(list(new.values()))
-            stand_in.serving = list(new.values())
-            print(f"{time.strftime('%H:%M:%S')} reloaded ({len(new)} clusters)")
-            return stand_in
-        time.sleep(0.05)
-    print("no answer from Envoy within 5 s; see the logs")
+    # An edit of the manifests changes the filter's configuration alone: ECDS swaps it in place.
+    written = dynamic.push(config, clusters=False)
+    try:
+        applied = harness.wait_applied(front, written, before, timeout=5) if written else True
+    except RuntimeError:
+        print("no answer from Envoy within 5 s; see the logs")
+        return stand_in
+    if not applied:
+        reasons = [line for line in front.log_text()[log_start:].splitlines() if "wasm log" in line and "error" in line]
+        print("edit rejected by Envoy, the previous table keeps serving:")
+        for line in reasons:
+            print("  " + line.split("ingress-router: ", 1)[-1])
+        return stand_in
+    dynamic.push_clusters(list(new.values()))
+    stand_in.serving = list(new.values())
+    print(f"{time.strftime('%H:%M:%S')} reloaded ({len(new)} clusters, {' and '.join(written) or 'nothing'} changed)")
     return stand_in
 
 
