@@ -33,7 +33,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
-from harness import Envoys, free_port, raw_request  # noqa: E402
+from harness import Envoys, raw_request  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -113,9 +113,8 @@ def variants(manifest, wasm, noop_wasm, upstream, others=()):
     out = {}
     builds = {"native": wasm, **{name: noop_wasm for name in BASELINES}, "filter": wasm, **dict(others)}
     for name, build in builds.items():
-        port, admin = free_port(), free_port()
         extra = {"native": ["--native"], "ingress-nginx": ["--profile", "ingress-nginx"]}.get(name, [])
-        config = harness.envoy_config([manifest], build, port, admin, upstream, extra)
+        config = harness.envoy_config([manifest], build, 0, 0, upstream, extra)
         hcm = config["static_resources"]["listeners"][0]["filter_chains"][0]["filters"][0]["typed_config"]
         cluster = config["static_resources"]["clusters"][0]["name"]
         if (name in BASELINES and name not in ROUTE_BY_HEADER) or name.startswith("fixed-"):
@@ -124,7 +123,7 @@ def variants(manifest, wasm, noop_wasm, upstream, others=()):
             steps = {k: (cluster if k == "fixedCluster" else v) for k, v in BASELINES[name].items()}
             plugin = hcm["http_filters"][0]["typed_config"]["config"]["configuration"]
             plugin["value"] = json.dumps(steps)
-        out[name] = (config, port, admin)
+        out[name] = config
     return out
 
 
@@ -168,15 +167,15 @@ def main():
     envoys = Envoys()
     lines, memory = [], {}
     try:
-        upstream, upstream_admin = free_port(), free_port()
-        envoys.start("upstream", stand_in(upstream, upstream_admin), upstream_admin, workdir).wait_ready()
+        upstream = envoys.start("upstream", stand_in(0, 0), workdir).wait_ready().listener_port()
         for paths in args.paths:
             manifest, requests = manifests(paths, workdir)
             script = wrk_script(requests, workdir, f"requests-{paths}", args.pipeline)
             fronts = {}
             others = [tuple(a.split("=", 1)) for a in args.also]
-            for name, (config, port, admin) in variants(manifest, wasm, noop, upstream, others).items():
-                envoy = envoys.start(f"{name}-{paths}", config, admin, workdir).wait_ready()
+            for name, config in variants(manifest, wasm, noop, upstream, others).items():
+                envoy = envoys.start(f"{name}-{paths}", config, workdir).wait_ready()
+                port = envoy.listener_port()
                 host, path = requests[0]
                 status, _, _ = raw_request(port, host, path)
                 if status != 200:
@@ -231,10 +230,11 @@ def main():
 def per_worker_memory(envoys, workdir, configs, requests):
     """RSS with two workers minus RSS with one, each after every worker served requests."""
     out = {}
-    for name, (config, port, admin) in configs.items():
+    for name, config in configs.items():
         rss = []
         for workers in (1, 2):
-            envoy = envoys.start(f"mem-{name}-{workers}", config, admin, workdir, concurrency=workers).wait_ready()
+            envoy = envoys.start(f"mem-{name}-{workers}", config, workdir, concurrency=workers).wait_ready()
+            port = envoy.listener_port()
             for host, path in requests[:50] * 2:
                 raw_request(port, host, path)
             time.sleep(0.5)

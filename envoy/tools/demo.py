@@ -52,7 +52,7 @@ def main():
         stand_in.serving = config["static_resources"]["clusters"]
         dynamic = Dynamic(os.path.join(workdir, "xds"))
 
-        front = harness.wait_listening(envoys.start("front", dynamic.bootstrap(config), admin, workdir).wait_ready())
+        front = harness.wait_listening(envoys.start("front", dynamic.bootstrap(config), workdir).wait_ready())
         print(f"Envoy with the ingress-router filter on http://127.0.0.1:{args.port} (admin 127.0.0.1:{admin});"
               f" stand-in backends on 127.0.0.1:{upstream}. Logs: {workdir}")
         print(f"  curl -si -H 'Host: shop.example.com' 127.0.0.1:{args.port}/cart")
@@ -112,16 +112,16 @@ def restart_stand_in(envoys, stand_in, clusters, workdir):
     serving = stand_in.serving
     stand_in.stop()
     envoys.started.remove(stand_in)
-    stand_in = start_stand_in(envoys, clusters, stand_in.upstream, stand_in.admin, workdir)
+    stand_in = start_stand_in(envoys, clusters, stand_in.upstream, stand_in.admin_port, workdir)
     stand_in.serving = serving
     return stand_in
 
 
 def start_stand_in(envoys, clusters, upstream, admin, workdir):
     """The stand-in backends for these cluster names; `serving`: the clusters of the table Envoy serves."""
-    stand_in = envoys.start("stand-in", stand_in_config(clusters, upstream, admin), admin, workdir)
+    stand_in = envoys.start("stand-in", stand_in_config(clusters, upstream, admin), workdir)
     stand_in.clusters = sorted(clusters)
-    stand_in.upstream = upstream
+    stand_in.upstream, stand_in.admin_port = upstream, admin
     stand_in.serving = []
     return stand_in.wait_ready()
 

@@ -37,7 +37,7 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
-from harness import ROOT, Dynamic, Envoys, cli, free_port, raw_request, stand_in_config  # noqa: E402
+from harness import ROOT, Dynamic, Envoys, cli, raw_request, stand_in_config  # noqa: E402
 
 # The path Envoy routes, as the HCM in `envoy-config` (and envoy/envoy.yaml) normalises it.
 ENVOY_NORMALISATION = ["--normalize-path", "--merge-slashes", "--escaped-slashes", "REJECT_REQUEST"]
@@ -106,10 +106,10 @@ class Front:
 
     def __init__(self, envoys, workdir, wasm, clusters, extra=(), name="front"):
         self.envoys, self.workdir, self.wasm, self.extra = envoys, workdir, wasm, list(extra)
-        self.port, self.admin, self.upstream = free_port(), free_port(), free_port()
-        stand_in_admin = free_port()
-        self.stand_in = envoys.start(f"{name}-stand-in", stand_in_config(clusters, self.upstream, stand_in_admin),
-                                     stand_in_admin, workdir).wait_ready()
+        # Every Envoy binds port 0; the ports it chose are read back (see harness.Envoy).
+        self.stand_in = envoys.start(f"{name}-stand-in", stand_in_config(clusters, 0, 0), workdir).wait_ready()
+        self.upstream = self.stand_in.listener_port()
+        self.port = None
         self.clusters = sorted(set(clusters))
         self.dynamic = Dynamic(os.path.join(workdir, name))
 
@@ -117,7 +117,7 @@ class Front:
         self.envoy = None
 
     def config(self, manifests, extra=()):
-        config = harness.envoy_config(manifests, self.wasm, self.port, self.admin, self.upstream,
+        config = harness.envoy_config(manifests, self.wasm, 0, 0, self.upstream,
                                       [*self.extra, *extra])
         # Every cluster any configuration of this front needs (cluster_header names them at request time).
         template = config["static_resources"]["clusters"][0] if config["static_resources"]["clusters"] else None
@@ -128,8 +128,9 @@ class Front:
         return config
 
     def start(self, config):
-        self.envoy = self.envoys.start(self.name, self.dynamic.bootstrap(config), self.admin, self.workdir)
+        self.envoy = self.envoys.start(self.name, self.dynamic.bootstrap(config), self.workdir)
         harness.wait_listening(self.envoy.wait_ready())
+        self.port = self.envoy.listener_port()
         return self
 
     def push(self, config):
@@ -137,7 +138,10 @@ class Front:
         applied it, False when it rejected it."""
         before = harness.counters(self.envoy)
         written = self.dynamic.push(config, clusters=False)
-        return harness.wait_applied(self.envoy, written, before) if written else True
+        applied = harness.wait_applied(self.envoy, written, before) if written else True
+        if applied and "lds" in written:
+            self.port = self.envoy.listener_port()  # a replaced listener may bind anew
+        return applied
 
     def get(self, host, path, headers=(), version="HTTP/1.1"):
         return raw_request(self.port, host, path, headers, version=version)
@@ -337,13 +341,12 @@ def shipped_strip(envoys, workdir):
     itself reads it (from /config_dump: no YAML parser needed)."""
     with open(os.path.join(ROOT, "envoy", "envoy.yaml")) as f:
         text = f.read()
-    port, admin = free_port(), free_port()
-    text = text.replace("port_value: 10000", f"port_value: {port}").replace("port_value: 9901", f"port_value: {admin}")
+    text = text.replace("port_value: 10000", "port_value: 0").replace("port_value: 9901", "port_value: 0")
     text = text.replace("address: 0.0.0.0", "address: 127.0.0.1")
     text = text.replace("filename: target/", f"filename: {ROOT}/target/")
     path = write(workdir, "shipped.yaml", text)
-    envoy = envoys.start("shipped", path, admin, workdir).wait_ready()
-    with urllib.request.urlopen(f"http://127.0.0.1:{admin}/config_dump?resource=static_listeners", timeout=5) as r:
+    envoy = envoys.start("shipped", path, workdir).wait_ready()
+    with urllib.request.urlopen(f"http://127.0.0.1:{envoy.admin}/config_dump?resource=static_listeners", timeout=5) as r:
         dump = json.load(r)
     listener = dump["configs"][0]["listener"]
     hcm = listener["filter_chains"][0]["filters"][0]["typed_config"]

@@ -22,6 +22,7 @@ ROUTING_HEADER = "x-ingress-backend"
 
 
 def free_port():
+    """A port free now (the interactive demo's fixed ports; tests give Envoy 0 instead)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
@@ -182,10 +183,16 @@ def wait_applied(envoy, written, before, timeout=15):
 
 
 class Envoy:
-    def __init__(self, name, config, admin, directory, concurrency=1, extra=()):
+    """One Envoy process. Ports: give 0 and let Envoy bind (concurrent runs never collide); the
+    admin port Envoy chose is read from `--admin-address-path`, a listener's from the admin API."""
+
+    def __init__(self, name, config, directory, concurrency=1, extra=()):
         self.name = name
-        self.admin = admin
         self.log_path = os.path.join(directory, f"{name}.log")
+        self.address_path = os.path.join(directory, f"{name}.admin-address")
+        if os.path.exists(self.address_path):
+            os.remove(self.address_path)
+        self._admin = None
         if isinstance(config, str):  # a configuration file as is
             self.config_path = config
         else:
@@ -195,9 +202,26 @@ class Envoy:
         self.log = open(self.log_path, "w")
         self.process = subprocess.Popen(
             [ENVOY, "-c", self.config_path, "--concurrency", str(concurrency), "--disable-hot-restart",
-             "--drain-time-s", "1", "--parent-shutdown-time-s", "2", "-l", "warning", *extra],
+             "--drain-time-s", "1", "--parent-shutdown-time-s", "2", "-l", "warning",
+             "--admin-address-path", self.address_path, *extra],
             stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
         self.pid = self.process.pid
+
+    @property
+    def admin(self):
+        """The admin port (None until Envoy has bound it)."""
+        if self._admin is None and os.path.exists(self.address_path):
+            with open(self.address_path) as f:
+                text = f.read().strip()
+            if text:
+                self._admin = int(text.rsplit(":", 1)[1])
+        return self._admin
+
+    def listener_port(self, index=0):
+        """The port a listener is bound to (its address may say 0)."""
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.admin}/listeners?format=json", timeout=5) as r:
+            statuses = json.load(r)["listener_statuses"]
+        return statuses[index]["local_address"]["socket_address"]["port_value"]
 
     def wait_ready(self, timeout=30):
         deadline = time.time() + timeout
@@ -205,9 +229,10 @@ class Envoy:
             if self.process.poll() is not None:
                 raise RuntimeError(f"envoy {self.name} exited ({self.process.returncode}):\n{self.log_text()[-3000:]}")
             try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{self.admin}/ready", timeout=1) as r:
-                    if r.status == 200:
-                        return self
+                if self.admin is not None:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{self.admin}/ready", timeout=1) as r:
+                        if r.status == 200:
+                            return self
             except OSError:
                 pass
             time.sleep(0.1)
