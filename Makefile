@@ -143,8 +143,8 @@ envoy-demo: envoy-wasm
 # Real Envoy end to end: conformance cases, faults, a short soak (loopback only).
 test-envoy: envoy-wasm image-tools
 	$(CARGO) test --locked -p ingress-router-envoy
-	python3 envoy/tools/image_test.py --wasm $(ENVOY_WASM)
 	$(CARGO) build --locked --features cli
+	python3 envoy/tools/image_test.py --wasm $(ENVOY_WASM)
 	ENVOY=$(ENVOY) python3 envoy/tools/e2e.py --wasm $(ENVOY_WASM) --noop-wasm $(NOOP_WASM)
 
 # wrk on loopback: native routes vs the no-op filter vs this filter, at 10 and 1 000 paths.

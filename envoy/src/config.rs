@@ -6,8 +6,11 @@
 //!  "routingHeader": "x-ingress-backend",
 //!  "clusterTemplate": "{namespace}/{service}:{port}",
 //!  "resourceClusterTemplate": "{namespace}/resource/{apiGroup}/{kind}/{name}",
-//!  "debugHeader": false}
+//!  "debugHeader": false, "strict": false}
 //! ```
+//!
+//! An invalid Ingress is left out and the others serve (one team's mistake never freezes every
+//! other team's routing); `"strict": true` refuses the whole configuration instead.
 //!
 //! Every key but the filter's own is one of the core's compile options (`CompileOptions`, the same
 //! camelCase names as everywhere else). Unknown keys are errors: a misspelt option silently ignored
@@ -21,7 +24,7 @@ pub const DEFAULT_ROUTING_HEADER: &str = "x-ingress-backend";
 /// The response header that names the matched Ingress and rule, when `debugHeader` is on.
 pub const DEBUG_HEADER: &str = "x-ingress-router-match";
 /// The filter's own keys; every other key is one of the core's compile options.
-const FILTER_KEYS: &str = "manifests, routingHeader, clusterTemplate, resourceClusterTemplate, debugHeader";
+const FILTER_KEYS: &str = "manifests, routingHeader, clusterTemplate, resourceClusterTemplate, debugHeader, strict";
 
 #[derive(Debug)]
 pub struct PluginConfig {
@@ -33,6 +36,8 @@ pub struct PluginConfig {
     /// `clusterTemplate` and `resourceClusterTemplate`, parsed by the core.
     pub cluster_names: ClusterNames,
     pub debug_header: bool,
+    /// Refuse the whole configuration when any Ingress is invalid, instead of leaving it out.
+    pub strict: bool,
 }
 
 /// The filter's keys; the rest goes to [`CompileOptions`], which refuses unknown names (serde
@@ -47,6 +52,8 @@ struct Keys {
     resource_cluster_template: Option<String>,
     #[serde(default)]
     debug_header: bool,
+    #[serde(default)]
+    strict: bool,
     #[serde(flatten)]
     options: Map<String, Value>,
 }
@@ -94,6 +101,7 @@ impl PluginConfig {
             routing_header: keys.routing_header,
             cluster_names,
             debug_header: keys.debug_header,
+            strict: keys.strict,
         })
     }
 
@@ -130,6 +138,7 @@ mod tests {
         assert_eq!(c.routing_header, "x-ingress-backend");
         assert_eq!(c.cluster_names, ClusterNames::default());
         assert!(!c.debug_header);
+        assert!(!c.strict, "an invalid Ingress is left out by default");
         assert_eq!(c.options, CompileOptions::default());
         assert_eq!(c.manifest_texts().unwrap(), vec![("manifests".to_string(), "kind: List".to_string())]);
     }

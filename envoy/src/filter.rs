@@ -18,6 +18,8 @@ use crate::routing::{Outcome, Table};
 
 /// The response header a local reply carries to say why it was sent.
 const REASON_HEADER: &str = "x-ingress-router-reason";
+/// With the debug header on: the invalid Ingresses the configuration left out.
+const EXCLUDED_HEADER: &str = "x-ingress-router-excluded";
 const NOT_FOUND_BODY: &[u8] = b"no Ingress rule or default backend for this host and path\n";
 
 /// A counter: its host id, and what requests added since it was last flushed to the host. Requests
@@ -93,6 +95,8 @@ struct Shared {
     metrics: Metrics,
     routing_header: String,
     debug_header: bool,
+    /// `namespace/name, …` of the invalid Ingresses left out, for the debug output.
+    excluded: Option<String>,
     /// The request headers the table reads (none with the spec profile), asked once.
     header_names: Vec<String>,
     /// The state of the draws the core picks a side of a weighted split by (SplitMix64).
@@ -165,7 +169,23 @@ impl RootContext for Root {
                 return false;
             }
         };
-        log(LogLevel::Info, &format!("serving {} Ingresses, {} clusters", table.ingresses.len(), table.clusters.len()));
+        // A gauge: how many invalid Ingresses the serving configuration leaves out.
+        match hostcalls::define_metric(MetricType::Gauge, "ingress_router.invalid_ingresses") {
+            Ok(id) => {
+                let _ = hostcalls::record_metric(id, report.excluded.len() as u64);
+            }
+            Err(status) => log(LogLevel::Warn, &format!("defining the invalid_ingresses gauge failed: {status:?}")),
+        }
+        let excluded = (!report.excluded.is_empty()).then(|| report.excluded.join(", "));
+        log(
+            LogLevel::Info,
+            &format!(
+                "serving {} Ingresses, {} clusters{}",
+                table.ingresses.len(),
+                table.clusters.len(),
+                excluded.as_ref().map_or(String::new(), |e| format!("; invalid Ingresses left out: {e}"))
+            ),
+        );
         self.set_tick_period(Duration::from_secs(1));
         self.shared = Some(Rc::new(Shared {
             header_names: table.header_names(),
@@ -173,6 +193,7 @@ impl RootContext for Root {
             metrics,
             routing_header: config.routing_header,
             debug_header: config.debug_header,
+            excluded,
             draws: Cell::new(mix(!seed)),
         }));
         true
@@ -267,6 +288,9 @@ impl HttpContext for Filter {
     fn on_http_response_headers(&mut self, _headers: usize, _end_of_stream: bool) -> Action {
         if let (Some(matched), Some(shared)) = (self.matched, self.shared.as_deref()) {
             self.set_http_response_header(DEBUG_HEADER, Some(shared.table.matched(matched)));
+            if let Some(excluded) = &shared.excluded {
+                self.set_http_response_header(EXCLUDED_HEADER, Some(excluded));
+            }
         }
         Action::Continue
     }

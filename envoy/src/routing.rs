@@ -60,6 +60,8 @@ pub enum Outcome<'t> {
 pub struct Report {
     pub errors: Vec<String>,
     pub warnings: Vec<String>,
+    /// `namespace/name` of each invalid Ingress left out (each also has a warning per bad field).
+    pub excluded: Vec<String>,
 }
 
 impl Table {
@@ -95,12 +97,26 @@ impl Table {
 
         let router = compile_seeded(&objects, &config.options, seed);
         let view = router.table();
-        // An Ingress the apiserver would reject must not be half-served: the whole update is refused,
-        // one line per bad field, and Envoy keeps the table it has.
+        // An Ingress the apiserver would reject is never half-served: the core leaves it out whole.
+        // By default the others serve (one tenant's mistake must not freeze every other tenant's
+        // routing); `strict` refuses the update instead, and Envoy keeps the table it has.
         for excluded in view.excluded.iter().filter(|e| !e.errors.is_empty()) {
+            let key = format!("{}/{}", excluded.namespace, excluded.name);
             for error in &excluded.errors {
-                report.errors.push(format!("Ingress {}/{}: {error}", excluded.namespace, excluded.name));
+                let line = format!("Ingress {key}: {error}");
+                match config.strict {
+                    true => report.errors.push(line),
+                    false => report.warnings.push(format!("{line} (this Ingress is left out; the others serve)")),
+                }
             }
+            report.excluded.push(key);
+        }
+        if !config.strict && view.ingresses.is_empty() && view.default_backend.is_none() && !report.excluded.is_empty()
+        {
+            report.errors.push(format!(
+                "no valid Ingress and no default backend: nothing would be served (left out: {})",
+                report.excluded.join(", ")
+            ));
         }
         for diagnostic in router.lint(&objects).iter().filter(|d| d.severity != Severity::Error) {
             let objects: Vec<String> = diagnostic.objects.iter().map(|o| o.to_string()).collect();
@@ -330,16 +346,50 @@ spec:
         ));
     }
 
+    /// One tenant's invalid Ingress is left out, named with its field; the others serve.
     #[test]
-    fn invalid_ingress_refuses_the_configuration() {
+    fn an_invalid_ingress_is_left_out_and_the_others_serve() {
         let bad = SHOP.replace("path: /cart,", "path: /cart/../admin,");
         let config = format!(r#"{{"manifests": {}}}"#, serde_json::to_string(&bad).unwrap());
+        let (t, report) = Table::build(&PluginConfig::parse(config.as_bytes()).unwrap(), SEED);
+        let t = t.expect("the valid Ingresses serve");
+        assert!(report.errors.is_empty(), "{:?}", report.errors);
+        assert_eq!(report.excluded, ["shop/storefront"]);
+        assert!(
+            report.warnings.iter().any(|w| w.starts_with("Ingress shop/storefront: spec.rules[0].http.paths[1].path")
+                && w.ends_with("(this Ingress is left out; the others serve)")),
+            "{:?}",
+            report.warnings
+        );
+        assert!(!t.ingresses.contains(&"shop/storefront".to_string()));
+        assert!(matches!(t.route(&Request::new("api.example.com", "/v1/x"), 0), Outcome::Backend { .. }));
+        // Nothing of the bad Ingress is served, not even its valid paths.
+        assert_eq!(t.route(&Request::new("shop.example.com", "/"), 0), Outcome::NotFound);
+    }
+
+    /// `strict` restores refusing the whole configuration.
+    #[test]
+    fn strict_refuses_the_configuration() {
+        let bad = SHOP.replace("path: /cart,", "path: /cart/../admin,");
+        let config = format!(r#"{{"manifests": {}, "strict": true}}"#, serde_json::to_string(&bad).unwrap());
         let (t, report) = Table::build(&PluginConfig::parse(config.as_bytes()).unwrap(), SEED);
         assert!(t.is_none());
         assert!(
             report.errors.iter().any(|e| e.starts_with("Ingress shop/storefront: spec.rules[0].http.paths[1].path")),
             "{:?}",
             report.errors
+        );
+    }
+
+    /// Only Ingresses, every one invalid, and no default: nothing could serve, so it is refused.
+    #[test]
+    fn nothing_valid_to_serve_is_refused() {
+        let only = "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: a, namespace: t}\nspec:\n  rules:\n  - http:\n      paths:\n      - {path: /x/../y, pathType: Prefix, backend: {service: {name: s, port: {number: 80}}}}\n";
+        let config = format!(r#"{{"manifests": {}}}"#, serde_json::to_string(only).unwrap());
+        let (t, report) = Table::build(&PluginConfig::parse(config.as_bytes()).unwrap(), SEED);
+        assert!(t.is_none());
+        assert!(
+            report.errors.iter().any(|e| e.contains("no valid Ingress and no default backend") && e.contains("t/a"))
         );
     }
 

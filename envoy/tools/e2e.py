@@ -4,7 +4,9 @@
 1. Conformance: the project's routing cases (tests/cases/routing.json, schema in its README)
    replayed through Envoy give the decision `ingress-router route --json` gives for the path Envoy
    routes (normalize_path, merge_slashes, escaped slashes rejected), and the case's expectation.
-2. Faults: a bad configuration pushed while running is rejected and the old table keeps serving;
+2. Faults: an invalid Ingress is left out and the other tenants' Ingresses serve (a later edit of
+   theirs applies); under `strict`, or when nothing valid is left, the configuration is rejected
+   and the old table keeps serving;
    a client-supplied routing header never picks the backend (also under FAIL_OPEN with the
    shipped strip, and the same test without the strip shows the hole it closes); dot segments,
    double slashes, escaped dots and slashes, and odd Host headers never reach a backend other than
@@ -78,9 +80,11 @@ def case_flags(options):
 
 
 def invalid_ingresses(manifest, flags):
-    """The Ingresses of `manifest` the core leaves out as invalid (what the apiserver would reject)."""
+    """The Ingresses of `manifest` the core leaves out as invalid (what the apiserver would reject),
+    and whether anything is left to serve (a valid Ingress or a default backend)."""
     table = json.loads(cli("table", "-f", manifest, "--json", *flags, check=False).stdout)
-    return [e for e in table.get("excluded", []) if e.get("errors")]
+    invalid = [e for e in table.get("excluded", []) if e.get("errors")]
+    return invalid, bool(table.get("ingresses")) or table.get("defaultBackend") is not None
 
 
 def answer(status, headers, body):
@@ -171,15 +175,15 @@ def conformance(envoys, workdir, wasm):
     compared = expected_checked = refused = 0
     for manifest, flags, group in manifests:
         config = front.config([manifest], flags)
-        if invalid_ingresses(manifest, flags):
-            # The core leaves an Ingress the apiserver would reject out and routes the rest; the
-            # filter refuses the whole configuration instead (Envoy keeps the previous one), so a
-            # typo never half-serves. These cases check that refusal, not a route.
-            if first:
-                continue
-            check(front.push(config) is False, f"{manifest}: a configuration with an invalid Ingress is refused")
+        invalid, serves = invalid_ingresses(manifest, flags)
+        if invalid and (first or not serves):
+            continue  # checked once a table serves: the refusals below keep it
+        if invalid:
+            # The core and the filter leave an Ingress the apiserver would reject out and route
+            # the rest; under `strict` the filter refuses the whole configuration instead.
+            strict = front.config([manifest], [*flags, "--strict"])
+            check(front.push(strict) is False, f"{manifest}: strict refuses a configuration with an invalid Ingress")
             refused += len(group)
-            continue
         if first:
             front.start(config)
             first = False
@@ -201,7 +205,7 @@ def conformance(envoys, workdir, wasm):
                 expected_checked += 1
             compared += 1
     print(f"  {compared} compared with the core, {expected_checked} with the case's own expectation, "
-          f"{refused} with an invalid Ingress whose configuration Envoy refused")
+          f"{refused} with an invalid Ingress (refused under strict, served without it)")
     time.sleep(1.5)  # the filter flushes its counters to Envoy every second
     counters = front.envoy.stats("ingress_router")
     check(counters.get("wasmcustom.ingress_router.routed", 0) > 0, f"routed counter counts ({counters})")
@@ -246,7 +250,8 @@ def faults(envoys, workdir, wasm, noop_wasm):
     print("faults: bad configuration, client routing header, paths and hosts")
     shop = write(workdir, "shop.yaml", SHOP)
     bootstrap = harness.envoy_config([shop], wasm, 1, 2, 3)
-    front = Front(envoys, workdir, wasm, clusters_of(bootstrap), name="faults", extra=["--debug-header"])
+    clusters = clusters_of(bootstrap) + ["other/catch-all-v2:80"]
+    front = Front(envoys, workdir, wasm, clusters, name="faults", extra=["--debug-header"])
     front.start(front.config([shop]))
 
     # The debug header names the Ingress and rule.
@@ -264,10 +269,11 @@ def faults(envoys, workdir, wasm, noop_wasm):
     check(status == 404 and "x-ingress-router-reason" in headers and body.strip(),
           f"no backend: local 404 with a reason header and a body ({status} {headers})")
 
-    # A bad configuration is rejected; the old table keeps serving.
-    bad = write(workdir, "bad.yaml", SHOP.replace("path: /admin,", "path: /admin/../x,"))
+    # Strict: a configuration with an invalid Ingress is rejected; the old table keeps serving.
+    invalid = SHOP.replace("path: /admin,", "path: /admin/../x,")
+    bad = write(workdir, "bad.yaml", invalid)
     before = front.envoy.log_text()
-    check(front.push(front.config([bad])) is False, "invalid Ingress: listener update rejected")
+    check(front.push(front.config([bad], ["--strict"])) is False, "strict: a configuration with an invalid Ingress is rejected")
     log = front.envoy.log_text()[len(before):]
     check("Ingress shop/shop: spec.rules[0].http.paths[1].path" in log,
           "the rejection is logged naming the Ingress and the field")
@@ -275,6 +281,27 @@ def faults(envoys, workdir, wasm, noop_wasm):
     check((status, body) == (200, "admin:80"), f"old table keeps serving after a rejected update ({status} {body})")
     status, _, _ = front.get("nowhere.example.com", "/x")
     check(status == 404, "old table (not the rejected one, not a mix) keeps serving")
+
+    # By default one tenant's invalid Ingress is left out and the other tenants' serve.
+    before = front.envoy.log_text()
+    check(front.push(front.config([bad])), "an invalid Ingress among valid ones: the configuration is applied")
+    log = front.envoy.log_text()[len(before):]
+    check("Ingress shop/shop: spec.rules[0].http.paths[1].path" in log and "left out" in log,
+          "the Ingress left out is logged with its field")
+    status, headers, body = front.get("shop.example.com", "/admin")
+    check((status, body) == (200, "catch-all:80"),
+          f"nothing of the invalid Ingress serves; the other tenant's catch-all answers ({status} {body})")
+    check(headers.get("x-ingress-router-excluded") == "shop/shop",
+          f"the debug output names the Ingress left out ({headers.get('x-ingress-router-excluded')})")
+    check(front.envoy.stat("wasmcustom.ingress_router.invalid_ingresses") == 1, "the invalid_ingresses gauge counts it")
+    edited = write(workdir, "edited.yaml", invalid.replace("name: catch-all,", "name: catch-all-v2,"))
+    check(front.push(front.config([edited])), "a later valid edit by another tenant is applied")
+    status, _, body = front.get("nowhere.example.com", "/x")
+    check((status, body) == (200, "catch-all-v2:80"), f"the other tenant's edit serves ({status} {body})")
+    only_invalid = write(workdir, "only-invalid.yaml", invalid.split("---")[0])
+    check(front.push(front.config([only_invalid])) is False, "no valid Ingress and no default: rejected")
+    status, _, body = front.get("nowhere.example.com", "/x")
+    check((status, body) == (200, "catch-all-v2:80"), "and the previous table keeps serving")
     syntax = write(workdir, "syntax.yaml", "kind: Ingress\n  bad: [unclosed\n")
     check(front.push(bad_plugin(front.config([shop]), syntax)) is False,
           "YAML syntax error: listener update rejected")

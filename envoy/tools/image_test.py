@@ -66,6 +66,15 @@ def main():
         check(layers[0]["mediaType"] == "application/vnd.oci.image.layer.v1.tar+gzip", "the layer is an OCI tar+gzip")
         check(manifest["config"]["mediaType"] == "application/vnd.oci.image.config.v1+json", "an OCI image config")
 
+        # The resource a user applies pins exactly this image.
+        sys.path.insert(0, HERE)
+        import harness
+        shop = os.path.join(harness.ROOT, "examples", "shop", "manifests")
+        resources = harness.cli("envoy-config", "-f", shop, "--format", "wasm-plugin", "--url",
+                                "oci://registry.example/ingress-router-envoy:latest", "--sha256", printed["image digest"]).stdout
+        plugin = json.loads(resources.split("---\n")[1])
+        check(plugin["spec"]["sha256"] == digest.split(":", 1)[1], "the WasmPlugin's sha256 is the image digest skopeo reads")
+
         # Read the archive back as a client would, and open the layer.
         copied = os.path.join(work, "copied")
         skopeo("copy", "-q", f"oci-archive:{archive}:latest", f"dir:{copied}")

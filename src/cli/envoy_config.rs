@@ -95,6 +95,10 @@ pub struct EnvoyConfigArgs {
     /// Add the response header naming the matched Ingress and rule (x-ingress-router-match).
     #[arg(long)]
     debug_header: bool,
+    /// The filter refuses the whole configuration when any Ingress is invalid (by default it
+    /// leaves that Ingress out and the others serve).
+    #[arg(long)]
+    strict: bool,
     /// What Envoy does when the filter fails: FAIL_RELOAD, FAIL_CLOSED or FAIL_OPEN.
     #[arg(long, value_name = "POLICY", default_value = "FAIL_RELOAD")]
     failure_policy: String,
@@ -164,6 +168,9 @@ pub fn run(args: &EnvoyConfigArgs) -> Result<i32, Failure> {
     }
     plugin.insert("routingHeader".into(), json!(args.routing_header));
     plugin.insert("debugHeader".into(), json!(args.debug_header));
+    if args.strict {
+        plugin.insert("strict".into(), json!(true));
+    }
     let plugin = Value::Object(plugin);
     match args.format {
         Format::Bootstrap => print(&show::json(&bootstrap(args, route_config, &plugin, &clusters)?)),
