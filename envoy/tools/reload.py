@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""`make bench-envoy` (second part): what a configuration push costs through ECDS, in a real Envoy.
+
+For each table size (paths over 10 hosts, as bench.py generates them), two tables alternate: the
+second adds one Exact path `/reload-marker` to another backend. Each reload writes the other one
+into the ECDS file (atomically) and polls that path until the answer shows the new table. Reported:
+the ECDS resource's size, the time from the write to the first request the new table answers
+(median and max), for 1 and 2 worker threads (every worker VM compiles the table), the memory a
+worker adds at that size (RSS with 2 workers minus with 1), and Envoy's RSS across the reloads (it
+must stay flat: the run fails if it grows by more than a quarter plus 8 MiB).
+
+Usage: reload.py --wasm FILTER.wasm [--paths 10 10000] [--reloads 100]
+"""
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness  # noqa: E402
+from bench import manifests  # noqa: E402
+from harness import Dynamic, Envoys, raw_request  # noqa: E402
+
+MARKER = "/reload-marker"
+
+
+def tables(paths, workdir):
+    """The two manifests that alternate: the generated table, and the same plus the marker path."""
+    manifest, _ = manifests(paths, workdir)
+    with open(manifest) as f:
+        docs = json.load(f)
+    marker = json.loads(json.dumps(docs))
+    marker[0]["spec"]["rules"][0]["http"]["paths"].append(
+        {"path": MARKER, "pathType": "Exact", "backend": {"service": {"name": "marker", "port": {"number": 80}}}})
+    out = []
+    for name, value in (("a", docs), ("b", marker)):
+        path = os.path.join(workdir, f"reload-{paths}-{name}.json")
+        with open(path, "w") as f:
+            json.dump(value, f)
+        out.append(path)
+    return out, docs[0]["spec"]["rules"][0]["host"]
+
+
+def run(wasm, paths, reloads, workers, workdir, envoys):
+    (plain, marked), host = tables(paths, workdir)
+    clusters = ["bench/backend:80", "bench/marker:80"]
+    stand_in = envoys.start(f"reload-up-{paths}-{workers}", harness.stand_in_config(clusters, 0, 0), workdir).wait_ready()
+    upstream = stand_in.listener_port()
+    configs = [harness.envoy_config([m], wasm, 0, 0, upstream) for m in (plain, marked)]
+    template = configs[1]["static_resources"]["clusters"]
+    for c in configs:
+        c["static_resources"]["clusters"] = template  # both clusters known from the start
+    dynamic = Dynamic(os.path.join(workdir, f"reload-{paths}-{workers}"))
+    envoy = envoys.start(f"reload-{paths}-{workers}", dynamic.bootstrap(configs[0]), workdir, concurrency=workers)
+    harness.wait_listening(envoy.wait_ready(timeout=120), timeout=120)
+    port = envoy.listener_port()
+    size = os.path.getsize(dynamic.ecds)
+    latencies, rss = [], [envoy.rss_kb()]
+    for i in range(1, reloads + 1):
+        config = configs[i % 2]
+        want = "marker:80" if i % 2 else "404"
+        start = time.monotonic()
+        dynamic.push(config, clusters=False)
+        while True:
+            status, _, body = raw_request(port, host, MARKER)
+            if (body if status == 200 else str(status)) == want:
+                break
+            if time.monotonic() - start > 60:
+                raise RuntimeError(f"reload {i} at {paths} paths not served after 60 s:\n{envoy.log_text()[-2000:]}")
+            time.sleep(0.002)
+        latencies.append((time.monotonic() - start) * 1000)
+        rss.append(envoy.rss_kb())
+    failures = envoy.stat(harness.ECDS_STATS + "update_rejected")
+    envoy.stop()
+    stand_in.stop()
+    envoys.started.remove(envoy)
+    envoys.started.remove(stand_in)
+    return {"size": size, "latencies": latencies, "rss": rss, "rejected": failures}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--wasm", required=True)
+    parser.add_argument("--paths", type=int, nargs="+", default=[10, 10000])
+    parser.add_argument("--reloads", type=int, default=100)
+    args = parser.parse_args()
+    wasm = os.path.abspath(args.wasm)
+    workdir = tempfile.mkdtemp(prefix="ingress-router-reload-")
+    envoys = Envoys()
+    rows, growth = [], []
+    try:
+        for paths in args.paths:
+            result = {}
+            for workers in (1, 2):
+                result[workers] = run(wasm, paths, args.reloads, workers, workdir, envoys)
+                r = result[workers]
+                print(f"  {paths} paths, {workers} worker(s): {len(r['latencies'])} reloads, RSS "
+                      f"{r['rss'][0] // 1024} -> {r['rss'][len(r['rss']) // 10] // 1024} -> {r['rss'][-1] // 1024} MiB",
+                      flush=True)
+                if r["rejected"]:
+                    growth.append(f"{paths} paths: {r['rejected']} reloads rejected")
+                first, last = r["rss"][1], r["rss"][-1]
+                if last > first * 1.25 + 8 * 1024:
+                    growth.append(f"{paths} paths, {workers} workers: RSS {first} -> {last} KiB over {args.reloads} reloads")
+            one, two = result[1], result[2]
+            med = lambda r: statistics.median(r["latencies"])
+            rows.append(f"| {paths} | {one['size']:,} | {med(one):.0f} | {max(one['latencies']):.0f} | {med(two):.0f} | "
+                        f"{max(two['latencies']):.0f} | {(two['rss'][1] - one['rss'][1]) / 1024:.1f} | "
+                        f"{one['rss'][1] / 1024:.0f} → {one['rss'][-1] / 1024:.0f} |")
+    finally:
+        envoys.stop_all()
+    print()
+    print(f"ECDS reloads, {args.reloads} per row, alternating two tables; times from the write to the first request "
+          "the new table answers")
+    print()
+    print("| paths | ECDS resource bytes | 1 worker: median ms | max ms | 2 workers: median ms | max ms "
+          "| MiB per extra worker | RSS MiB, 1 worker, after reload 1 → last |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---|")
+    print("\n".join(rows))
+    if growth:
+        print("\nFAILED: " + "; ".join(growth))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
