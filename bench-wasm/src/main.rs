@@ -10,12 +10,15 @@
 //!
 //! The table: generated Ingresses, one host per 25 paths; the requests: declared paths, deeper
 //! paths, near misses, unknown hosts, query strings. Prints ns per lookup (median of rounds).
+//!
+//! Then compile's floor: the same Ingresses as one YAML stream, read (`input::parse`: YAML to
+//! objects) alone, and read and compiled (validation and the table; no lint), alternated.
 
 use std::hint::black_box;
 use std::time::Instant;
 
 use ingress_router::model::*;
-use ingress_router::{CompileOptions, Request, Router, compile_seeded};
+use ingress_router::{CompileOptions, Request, Router, compile_seeded, input};
 
 const WORDS: [&str; 12] =
     ["api", "v1", "v2", "users", "orders", "cart", "items", "static", "img", "auth", "search", "admin"];
@@ -174,6 +177,71 @@ fn time_hash(paths: &[&[u8]], fold: impl Fn(u64, u64) -> u64 + Copy) -> f64 {
     start.elapsed().as_nanos() as f64 / (4 * paths.len()) as f64
 }
 
+/// The objects as a YAML stream, one document per Ingress, as `kubectl get -o yaml` users write them.
+fn yaml(objects: &[Object]) -> String {
+    let mut out = String::new();
+    for object in objects {
+        let Object::Ingress(ingress) = object else { continue };
+        let rules = ingress.spec.rules.as_deref().unwrap_or_default();
+        out.push_str(&format!(
+            "---\napiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: {}\n  namespace: default\nspec:\n  rules:\n",
+            ingress.metadata.name
+        ));
+        for rule in rules {
+            out.push_str(&format!("  - host: {}\n    http:\n      paths:\n", rule.host.as_deref().unwrap_or_default()));
+            for path in rule.http.as_ref().map(|h| h.paths.as_slice()).unwrap_or_default() {
+                let service = path.backend.service.as_ref().map_or("", |s| s.name.as_str());
+                out.push_str(&format!(
+                    "      - path: {}\n        pathType: {}\n        backend:\n          service:\n            name: {service}\n            port:\n              number: 80\n",
+                    path.path.as_deref().unwrap_or_default(),
+                    path.path_type.as_deref().unwrap_or_default(),
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn time_ms(f: impl FnOnce()) -> f64 {
+    let start = Instant::now();
+    f();
+    start.elapsed().as_nanos() as f64 / 1e6
+}
+
+/// Reading the YAML alone against reading and compiling it, alternated.
+fn compile_floor(target: &str) {
+    println!();
+    println!("| target | paths | YAML bytes | parse ms | parse + compile ms | (parse + compile) / parse |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    for paths in [1_000, 10_000] {
+        let (objects, _) = generate(paths);
+        let text = yaml(&objects);
+        let rounds = if paths > 1_000 { 11 } else { 31 };
+        let parse = || input::parse("bench.yaml", black_box(&text)).expect("the generated YAML reads");
+        for _ in 0..3 {
+            black_box(parse());
+        }
+        let (mut read, mut both, mut ratio) = (vec![], vec![], vec![]);
+        for _ in 0..rounds {
+            let a = time_ms(|| drop(black_box(parse())));
+            let b = time_ms(|| {
+                let objects = parse().into_objects();
+                drop(black_box(compile_seeded(&objects, &CompileOptions::default(), 0x5eed)));
+            });
+            read.push(a);
+            both.push(b);
+            ratio.push(b / a);
+        }
+        println!(
+            "| {target} | {paths} | {} | {:.2} | {:.2} | {:.2}x |",
+            text.len(),
+            median(read),
+            median(both),
+            median(ratio)
+        );
+    }
+}
+
 fn main() {
     let target = if cfg!(target_family = "wasm") { "wasm32" } else { "native" };
     let rounds = 31;
@@ -213,4 +281,5 @@ fn main() {
             median(ratio)
         );
     }
+    compile_floor(target);
 }
