@@ -162,14 +162,22 @@ fn clusters_are_named_as_the_filter_names_them() {
     assert_eq!(cluster_names(&config), expected);
 }
 
-/// The documents of a `--format` stream: `---`-separated, each one JSON (which is YAML).
+/// The documents of a `--format` stream: `---`-separated, each one JSON (which is YAML). The
+/// stream read by a YAML parser gives the same documents.
 fn documents(stdout: &str) -> Vec<Value> {
-    stdout
+    let json: Vec<Value> = stdout
         .split("---\n")
         .map(|d| d.lines().filter(|l| !l.starts_with('#')).collect::<Vec<_>>().join("\n"))
         .filter(|d| !d.trim().is_empty())
         .map(|d| serde_json::from_str(&d).unwrap_or_else(|e| panic!("{e}: {d}")))
-        .collect()
+        .collect();
+    use serde::Deserialize;
+    let yaml: Vec<Value> = serde_norway::Deserializer::from_str(stdout)
+        .map(|d| Value::deserialize(d).expect("the stream is YAML"))
+        .filter(|v| !v.is_null())
+        .collect();
+    assert_eq!(yaml, json, "read as YAML, the stream holds the same documents");
+    json
 }
 
 fn run_text(args: &[&str]) -> (i32, String, String) {

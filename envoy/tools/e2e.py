@@ -246,6 +246,11 @@ def write(workdir, name, text):
     return path
 
 
+def only_path(workdir):
+    """The first Ingress of SHOP alone (no host-less rule)."""
+    return write(workdir, "only.yaml", SHOP.split("---")[0])
+
+
 def faults(envoys, workdir, wasm, noop_wasm):
     print("faults: bad configuration, client routing header, paths and hosts")
     shop = write(workdir, "shop.yaml", SHOP)
@@ -262,8 +267,19 @@ def faults(envoys, workdir, wasm, noop_wasm):
     status, headers, body = front.get("nowhere.example.com", "/x")
     check(status == 200 and body == "catch-all:80", "host-less rule catches other hosts")
 
+    # The CLI's own ECDS file (`envoy-config --format ecds`), as a user writes it, loads and routes.
+    before = harness.counters(front.envoy)
+    text = cli("envoy-config", "--wasm", wasm, "-f", only_path(workdir), "--format", "ecds").stdout
+    harness.atomic_write(front.dynamic.ecds, json.loads(text))
+    check(harness.wait_applied(front.envoy, ["ecds"], before), "envoy-config --format ecds: Envoy applies it")
+    status, _, _ = front.get("nowhere.example.com", "/x")
+    check(status == 404, f"and routes with it: the host-less rule is gone ({status})")
+    status, _, body = front.get("shop.example.com", "/public/x")
+    check((status, body) == (200, "public:80"), f"and routes with it: /public/x reaches public:80 ({status} {body})")
+    front.dynamic.filter = None  # the next push writes its own
+
     # No backend: a local 404 that says why.
-    only = write(workdir, "only.yaml", SHOP.split("---")[0])
+    only = only_path(workdir)
     check(front.push(front.config([only])), "narrower manifests applied")
     status, headers, body = front.get("nowhere.example.com", "/x")
     check(status == 404 and "x-ingress-router-reason" in headers and body.strip(),
