@@ -10,6 +10,18 @@ use ingress_router::{ClusterNames, Decision, Request, Router, Severity, Via, com
 
 use crate::config::PluginConfig;
 
+/// The core's message, and for YAML text given to a filter built without YAML, what to give instead.
+fn input_error(e: &input::InputError) -> String {
+    match e.kind {
+        input::InputErrorKind::YamlUnsupported => format!(
+            "{}: YAML text, and this filter reads JSON only (built without its `yaml` feature): give the manifests \
+             as JSON objects or JSON text, or let `ingress-router envoy-config` write the configuration",
+            e.source
+        ),
+        _ => e.to_string(),
+    }
+}
+
 /// What one answer of the table ([`Decision::answer`]) turns into, rendered at configure time.
 #[derive(Clone, Copy, Debug)]
 struct Target {
@@ -82,7 +94,7 @@ impl Table {
                     report.warnings.extend(parsed.notes.iter().map(|n| n.to_string()));
                     objects.extend(parsed.into_objects());
                 }
-                Err(e) => report.errors.push(e.to_string()),
+                Err(e) => report.errors.push(input_error(&e)),
             }
         }
         if !report.errors.is_empty() {
@@ -355,6 +367,18 @@ spec:
         );
         assert!(errors(r#"{"manifests": "", "implementationSpecific": "regex"}"#).contains("implementationSpecific"));
         assert!(errors(r#"{"manifests": "", "clusterTemplate": "{svc}"}"#).contains("{svc}"));
+    }
+
+    /// YAML text in a filter built without YAML says what to give instead (the unit tests read
+    /// YAML: the message is checked on the core's error).
+    #[test]
+    fn yaml_text_without_yaml_says_what_to_give() {
+        let e = input::InputError::new(input::InputErrorKind::YamlUnsupported, "manifests[1]", "YAML input");
+        let message = input_error(&e);
+        assert!(message.starts_with("manifests[1]: YAML text"), "{message}");
+        assert!(message.contains("JSON objects or JSON text") && message.contains("envoy-config"), "{message}");
+        let other = input::InputError::new(input::InputErrorKind::Syntax, "manifests", "bad");
+        assert_eq!(input_error(&other), "manifests: bad");
     }
 
     #[test]
