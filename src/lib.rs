@@ -186,6 +186,7 @@ pub mod position;
 mod request;
 mod router;
 mod schema;
+#[cfg(any(feature = "lint", feature = "yaml"))]
 mod spelling;
 pub mod status;
 mod table;
