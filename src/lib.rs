@@ -29,7 +29,11 @@
 //!   crate is `no_std` + `alloc` (for `wasm32-unknown-unknown` and proxy-wasm).
 //! - `yaml` (default; turns on `std`): YAML input (multi-document streams, `kubectl` output), the
 //!   line and column of fields ([`position`], [`views`]), tests files ([`tests_file`]). Without it
-//!   input is JSON only, and YAML text is refused with [`InputErrorKind::YamlUnsupported`](input::InputErrorKind).
+//!   input is JSON only, and YAML text is refused with
+//!   [`YamlUnsupported`](input::InputErrorKind::YamlUnsupported).
+//! - `lint` (default): [`Router::lint`], the warnings and notes around the table (Services and
+//!   ports, classes, TLS, annotations). Without it a router still compiles, routes and reports
+//!   the Ingresses it leaves out ([`Router::table`]).
 //! - `cli`: the `ingress-router` command (`cargo install --path . --features cli`); turns on `nginx`.
 //! - `nginx`: [`Profile::IngressNginx`], routing as the ingress-nginx controller did (nginx
 //!   locations, regex paths, rewrites, redirects, canaries; regexes through `regex-lite`), and
