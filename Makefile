@@ -40,6 +40,8 @@ wasm-target:
 test-nostd: wasm-target
 	$(CARGO) build --locked -p ingress-router --lib --no-default-features --target wasm32-unknown-unknown
 	$(CARGO) build --locked -p ingress-router --lib --no-default-features
+	# std without yaml and lint (the Envoy filter's core): JSON reads, YAML is refused by its kind.
+	$(CARGO) test --locked -p ingress-router --lib --no-default-features --features std
 	# The ingress-nginx profile (std + regex-lite) builds for the browser too.
 	$(CARGO) build --locked -p ingress-router --lib --no-default-features --features nginx --target wasm32-unknown-unknown
 
@@ -123,6 +125,7 @@ envoy-tools:
 
 envoy-wasm: envoy-tools
 	$(WASM_PROFILE) $(CARGO) build --locked -p ingress-router-envoy --target wasm32-wasip1 --release
+	bash envoy/tools/wasm-opt.sh $(ENVOY_WASM)
 	$(WASM_PROFILE) $(CARGO) build --locked -p ingress-router-envoy --target wasm32-wasip1 --release --features noop --target-dir target/noop
 	@ls -l $(ENVOY_WASM) | awk '{print "filter: " $$5 " bytes"}'
 

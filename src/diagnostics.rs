@@ -11,16 +11,23 @@ use alloc::vec::Vec;
 use core::fmt;
 use serde::Serialize;
 
+#[cfg(feature = "lint")]
 pub mod annotations;
+#[cfg(feature = "lint")]
 mod checks;
+#[cfg(feature = "lint")]
 mod controllers;
+#[cfg(feature = "lint")]
 mod idioms;
+#[cfg(feature = "lint")]
 mod table;
 
+#[cfg(feature = "lint")]
 pub use checks::lint;
 
 /// Every diagnostic about `objects` compiled into `router`: what the table tells (Ingresses left
 /// out, shadowed and unreachable paths, default-backend conflicts), then [`lint`].
+#[cfg(feature = "lint")]
 pub(crate) fn all(objects: &[crate::model::Object], router: &crate::table::Table) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     table::report(router, &mut diagnostics);
@@ -232,6 +239,7 @@ impl Serialize for Code {
 }
 
 /// The codes by their old constant names, for the checks that emit them.
+#[cfg(feature = "lint")]
 pub(crate) mod code {
     use super::Code;
 

@@ -25,12 +25,12 @@ use serde_json::Value;
 use crate::model::{Ingress, IngressClass, Object, Service};
 use crate::schema::DecodeError;
 
-#[cfg(feature = "std")]
+#[cfg(feature = "yaml")]
 mod keys;
 mod template;
 mod unserved;
 
-#[cfg(feature = "std")]
+#[cfg(feature = "yaml")]
 pub(crate) use unserved::v1_replacement;
 pub use unserved::{UnknownFields, Unserved};
 
@@ -132,7 +132,7 @@ pub enum InputErrorKind {
     Shape,
     /// The input is larger than the configured limit.
     TooLarge,
-    /// YAML input was given to a build without the `std` feature (JSON only).
+    /// YAML input was given to a build without the `yaml` feature (JSON only).
     YamlUnsupported,
     /// A Helm or Go template (`{{ .Values.x }}`): it must be rendered first.
     Template,
@@ -292,7 +292,7 @@ pub fn parse_all_with_limit(source: &str, text: &str, max_bytes: usize) -> Input
 
 /// Fills in the line and column of errors that name a field (yaml feature: positions are read
 /// from the text only when some error needs them).
-#[cfg(feature = "std")]
+#[cfg(feature = "yaml")]
 fn locate_errors(errors: &mut [InputError], text: &str) {
     if !errors.iter().any(|e| e.line.is_none() && e.field.is_some()) {
         return;
@@ -307,10 +307,10 @@ fn locate_errors(errors: &mut [InputError], text: &str) {
     }
 }
 
-#[cfg(not(feature = "std"))]
+#[cfg(not(feature = "yaml"))]
 fn locate_errors(_errors: &mut [InputError], _text: &str) {}
 
-/// Parses JSON text: one object, an array of objects, or a `kind: List`. Works without `std`.
+/// Parses JSON text: one object, an array of objects, or a `kind: List`. Works without `std` or `yaml`.
 pub fn parse_json(source: &str, text: &str) -> Result<Input, InputError> {
     let mut input = Input::default();
     parse_json_into(&mut input, source, text)?;
@@ -358,7 +358,7 @@ fn json_message(e: &serde_json::Error) -> String {
 }
 
 /// Parses a YAML stream of one or more documents.
-#[cfg(feature = "std")]
+#[cfg(feature = "yaml")]
 pub fn parse_yaml(source: &str, text: &str) -> Result<Input, InputError> {
     let mut input = Input::default();
     parse_yaml_into(&mut input, source, text)?;
@@ -370,7 +370,7 @@ pub fn parse_yaml(source: &str, text: &str) -> Result<Input, InputError> {
 
 /// Reads a YAML stream into `input`; a document that cannot be read as an object goes to
 /// `input.errors`, a syntax error (which ends the stream) is returned.
-#[cfg(feature = "std")]
+#[cfg(feature = "yaml")]
 fn parse_yaml_into(input: &mut Input, source: &str, text: &str) -> Result<(), InputError> {
     use serde::Deserialize;
     // Only flow collections make libyaml's scan slow, and flow nesting is at most the number of
@@ -429,7 +429,7 @@ fn parse_yaml_into(input: &mut Input, source: &str, text: &str) -> Result<(), In
 }
 
 /// Deepest nesting the YAML reader accepts: serde_norway's own recursion limit.
-#[cfg(feature = "std")]
+#[cfg(feature = "yaml")]
 pub const MAX_YAML_DEPTH: usize = 128;
 
 /// Where collections first nest deeper than `limit` (1-based line and column), read with
@@ -438,7 +438,7 @@ pub const MAX_YAML_DEPTH: usize = 128;
 /// collections (`{a: {a: …` takes a minute for 400 KB). A syntax error saphyr reports for
 /// another reason ends the check (serde_norway then reports its own message); saphyr refuses flow
 /// nesting deeper than 255 itself, which counts as too deep.
-#[cfg(feature = "std")]
+#[cfg(feature = "yaml")]
 fn nesting_too_deep(text: &str, limit: usize) -> Option<(usize, usize)> {
     use saphyr_parser::{Event, Parser};
     let mut parser = Parser::new_from_str(text);
@@ -463,7 +463,7 @@ fn nesting_too_deep(text: &str, limit: usize) -> Option<(usize, usize)> {
 }
 
 /// serde_norway's message without its own location suffix.
-#[cfg(feature = "std")]
+#[cfg(feature = "yaml")]
 fn yaml_message(e: &serde_norway::Error) -> String {
     let full = e.to_string();
     match full.find(" at line ") {
@@ -472,22 +472,22 @@ fn yaml_message(e: &serde_norway::Error) -> String {
     }
 }
 
-#[cfg(not(feature = "std"))]
+#[cfg(not(feature = "yaml"))]
 pub fn parse_yaml(source: &str, _text: &str) -> Result<Input, InputError> {
     Err(yaml_unsupported(source))
 }
 
-#[cfg(not(feature = "std"))]
+#[cfg(not(feature = "yaml"))]
 fn parse_yaml_into(_input: &mut Input, source: &str, _text: &str) -> Result<(), InputError> {
     Err(yaml_unsupported(source))
 }
 
-#[cfg(not(feature = "std"))]
+#[cfg(not(feature = "yaml"))]
 fn yaml_unsupported(source: &str) -> InputError {
     InputError::new(
         InputErrorKind::YamlUnsupported,
         source,
-        "YAML input needs the `std` feature of ingress-router (this build reads JSON only); give JSON instead",
+        "YAML input needs the `yaml` feature of ingress-router (this build reads JSON only); give JSON instead",
     )
 }
 
@@ -632,5 +632,21 @@ fn type_name(v: &Value) -> &'static str {
         Value::String(_) => "a string",
         Value::Array(_) => "a sequence",
         Value::Object(_) => "a mapping",
+    }
+}
+
+/// A build without `yaml` reads JSON and refuses YAML text by its kind (`make test-nostd` runs these).
+#[cfg(all(test, not(feature = "yaml")))]
+mod without_yaml {
+    use super::*;
+
+    #[test]
+    fn json_reads_yaml_is_refused() {
+        let json = r#"{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "s"}}"#;
+        assert_eq!(parse("a.json", json).unwrap().objects.len(), 1);
+        let e = parse("a.yaml", "apiVersion: v1\nkind: Service\n").unwrap_err();
+        assert_eq!((e.kind, e.kind.as_str()), (InputErrorKind::YamlUnsupported, "yaml-unsupported"));
+        assert!(e.message.contains("`yaml` feature") && e.message.contains("give JSON"), "{e}");
+        assert_eq!(parse_yaml("b.yaml", "a: 1").unwrap_err().kind, InputErrorKind::YamlUnsupported);
     }
 }

@@ -20,19 +20,26 @@
 //! [`compile`] builds a [`Router`]; [`Router::route`] answers a [`Decision`] without allocating;
 //! [`Router::explain`] says why, step by step; [`Router::table`] shows the whole table;
 //! [`Router::lint`] lists what is wrong with the input. [`validation`] says what the apiserver would
-//! reject, [`status`] what a controller writes back. [`input::parse`] reads YAML (with `std`) or
+//! reject, [`status`] what a controller writes back. [`input::parse`] reads YAML (with `yaml`) or
 //! JSON manifests into [`model`] objects.
 //!
 //! # Features
 //!
-//! - `std` (default): YAML input and `std`'s error types. Without it the crate is `no_std` + `alloc`
-//!   (for `wasm32-unknown-unknown` and proxy-wasm), with JSON input.
+//! - `std` (default): `std`'s error types and [`compile`] (seeded from the OS). Without it the
+//!   crate is `no_std` + `alloc` (for `wasm32-unknown-unknown` and proxy-wasm).
+//! - `yaml` (default; turns on `std`): YAML input (multi-document streams, `kubectl` output), the
+//!   line and column of fields ([`position`], [`views`]), tests files ([`tests_file`]). Without it
+//!   input is JSON only, and YAML text is refused with
+//!   [`YamlUnsupported`](input::InputErrorKind::YamlUnsupported).
+//! - `lint` (default): [`Router::lint`], the warnings and notes around the table (Services and
+//!   ports, classes, TLS, annotations). Without it a router still compiles, routes and reports
+//!   the Ingresses it leaves out ([`Router::table`]).
 //! - `cli`: the `ingress-router` command (`cargo install --path . --features cli`); turns on `nginx`.
 //! - `nginx`: [`Profile::IngressNginx`], routing as the ingress-nginx controller did (nginx
 //!   locations, regex paths, rewrites, redirects, canaries; regexes through `regex-lite`), and
-//!   [`diff()`], the requests two profiles answer differently. Needs `std`. A host whose server has
-//!   regex locations tries them in order, as nginx does: the one exception to "a few probes",
-//!   bounded by that host's regex locations.
+//!   [`diff()`] (with `yaml`), the requests two profiles answer differently. Needs `std`. A host
+//!   whose server has regex locations tries them in order, as nginx does: the one exception to "a
+//!   few probes", bounded by that host's regex locations.
 //!
 //! # Semantics
 //!
@@ -165,7 +172,7 @@ mod cluster;
 mod decision;
 mod diagnostics;
 /// The requests two profiles answer differently, and why ([`diff()`]).
-#[cfg(feature = "nginx")]
+#[cfg(all(feature = "nginx", feature = "yaml"))]
 pub mod diff;
 mod explain;
 mod hash;
@@ -178,18 +185,19 @@ mod nginx;
 mod normalize;
 mod options;
 mod path;
-#[cfg(feature = "std")]
+#[cfg(feature = "yaml")]
 pub mod position;
 mod request;
 mod router;
 mod schema;
+#[cfg(any(feature = "lint", feature = "yaml"))]
 mod spelling;
 pub mod status;
 mod table;
-#[cfg(feature = "std")]
+#[cfg(feature = "yaml")]
 pub mod tests_file;
 pub mod validation;
-#[cfg(feature = "std")]
+#[cfg(feature = "yaml")]
 pub mod views;
 
 pub use class::Participation;
@@ -220,5 +228,5 @@ pub use index::comparisons as key_comparisons;
 pub use table::{ExcludedIngress, IngressInfo};
 
 /// [`diff()`]: the requests two profiles answer differently (a migration off ingress-nginx).
-#[cfg(feature = "nginx")]
+#[cfg(all(feature = "nginx", feature = "yaml"))]
 pub use diff::diff;

@@ -4,6 +4,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::decision::{Decision, WeightedBackend};
+#[cfg(feature = "lint")]
 use crate::diagnostics::Diagnostic;
 use crate::explain::{self, Explanation, TableView};
 use crate::model::Object;
@@ -182,6 +183,7 @@ impl Router {
     /// writing nginx.conf (the `nginx-*` codes, and Ingresses left out), then the same warnings
     /// and notes about everything around the table; the spec table's shadowed and unreachable
     /// paths are not reported, since nginx chooses among paths otherwise.
+    #[cfg(feature = "lint")]
     pub fn lint(&self, objects: &[Object]) -> Vec<Diagnostic> {
         match &self.engine {
             Engine::Spec { table, .. } => crate::diagnostics::all(objects, table),

@@ -114,7 +114,7 @@ pub fn cannot_be_handled(kind: &str, error: &DecodeError) -> String {
     format!("{kind} in version \"v1\" cannot be handled as a {kind}: {detail}")
 }
 
-#[cfg(feature = "std")]
+#[cfg(feature = "yaml")]
 /// The known field closest to an unknown one, among its siblings: `spec.rules[0].http.paths[0].pathtype`
 /// gives `pathType`. Case differences always count as close; otherwise a small edit distance.
 pub fn closest_field(schema: &'static Struct, field: &str) -> Option<&'static str> {
@@ -509,6 +509,7 @@ mod tests {
         assert!(matches!(check(&INGRESS, &both), Some(DecodeError::Type { .. })));
     }
 
+    #[cfg(feature = "yaml")]
     #[test]
     fn closest_known_field() {
         assert_eq!(closest_field(&INGRESS, "spec.rules[0].http.paths[0].pathtype"), Some("pathType"));

@@ -6,9 +6,29 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use ingress_router::model::Object;
-use ingress_router::{ClusterNames, Decision, Request, Router, Severity, Via, compile_seeded, input};
+use ingress_router::{ClusterNames, Decision, Request, Router, Via, compile_seeded, input};
 
 use crate::config::PluginConfig;
+
+/// The Ingresses the table leaves out for a reason other than an error (another class), in the
+/// core's words: what a filter without the linter logs.
+#[cfg(not(feature = "lint"))]
+fn left_out(view: &ingress_router::TableView) -> Vec<String> {
+    let excluded = view.excluded.iter().filter(|e| e.errors.is_empty());
+    excluded.map(|e| format!("Ingress {}/{} is left out: it {}", e.namespace, e.name, e.reason)).collect()
+}
+
+/// The core's message, and for YAML text given to a filter built without YAML, what to give instead.
+fn input_error(e: &input::InputError) -> String {
+    match e.kind {
+        input::InputErrorKind::YamlUnsupported => format!(
+            "{}: YAML text, and this filter reads JSON only (built without its `yaml` feature): give the manifests \
+             as JSON objects or JSON text, or let `ingress-router envoy-config` write the configuration",
+            e.source
+        ),
+        _ => e.to_string(),
+    }
+}
 
 /// What one answer of the table ([`Decision::answer`]) turns into, rendered at configure time.
 #[derive(Clone, Copy, Debug)]
@@ -84,7 +104,7 @@ impl Table {
                     report.warnings.extend(parsed.notes.iter().map(|n| n.to_string()));
                     objects.extend(parsed.into_objects());
                 }
-                Err(e) => report.errors.push(e.to_string()),
+                Err(e) => report.errors.push(input_error(&e)),
             }
         }
         if !report.errors.is_empty() {
@@ -118,10 +138,15 @@ impl Table {
                 report.excluded.join(", ")
             ));
         }
-        for diagnostic in router.lint(&objects).iter().filter(|d| d.severity != Severity::Error) {
+        // The linter's warnings and notes with the `lint` feature (the unit tests, run with it,
+        // check them); without it, what the table itself says: which Ingresses are left out, and why.
+        #[cfg(any(test, feature = "lint"))]
+        for diagnostic in router.lint(&objects).iter().filter(|d| d.severity != ingress_router::Severity::Error) {
             let objects: Vec<String> = diagnostic.objects.iter().map(|o| o.to_string()).collect();
             report.warnings.push(format!("{diagnostic} [{}]", objects.join(", ")));
         }
+        #[cfg(not(any(test, feature = "lint")))]
+        report.warnings.extend(left_out(&view));
         if !report.errors.is_empty() {
             return (None, report);
         }
@@ -405,6 +430,35 @@ spec:
         );
         assert!(errors(r#"{"manifests": "", "implementationSpecific": "regex"}"#).contains("implementationSpecific"));
         assert!(errors(r#"{"manifests": "", "clusterTemplate": "{svc}"}"#).contains("{svc}"));
+    }
+
+    /// YAML text in a filter built without YAML says what to give instead (the unit tests read
+    /// YAML: the message is checked on the core's error).
+    #[test]
+    fn yaml_text_without_yaml_says_what_to_give() {
+        let e = input::InputError::new(input::InputErrorKind::YamlUnsupported, "manifests[1]", "YAML input");
+        let message = input_error(&e);
+        assert!(message.starts_with("manifests[1]: YAML text"), "{message}");
+        assert!(message.contains("JSON objects or JSON text") && message.contains("envoy-config"), "{message}");
+        let other = input::InputError::new(input::InputErrorKind::Syntax, "manifests", "bad");
+        assert_eq!(input_error(&other), "manifests: bad");
+    }
+
+    /// Without the linter the filter still says which Ingresses it leaves out.
+    #[cfg(not(feature = "lint"))]
+    #[test]
+    fn left_out_says_why() {
+        let config = format!(r#"{{"manifests": {}, "ingressClass": "nginx"}}"#, serde_json::to_string(SHOP).unwrap());
+        let config = PluginConfig::parse(config.as_bytes()).unwrap();
+        let objects = input::parse("shop", SHOP).unwrap().into_objects();
+        let view = compile_seeded(&objects, &config.options, SEED).table();
+        assert_eq!(
+            left_out(&view),
+            [
+                "Ingress shop/storefront is left out: it belongs to IngressClass \"envoy\", not the served class \"nginx\"",
+                "Ingress api/api is left out: it belongs to IngressClass \"envoy\", not the served class \"nginx\""
+            ]
+        );
     }
 
     #[test]

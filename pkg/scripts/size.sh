@@ -18,7 +18,8 @@ sizes() { # FILE LABEL
 
 # The npm package: `make pkg` has built it; the cargo output before wasm-opt keeps the names.
 named_pkg=$target/wasm32-unknown-unknown/release-wasm/ingress_router_wasm.wasm
-# The filter as `make envoy-wasm` builds it, but keeping its names (stripped, it is the same code).
+# The filter as `make envoy-wasm` builds it (the core without `yaml` and `lint`), keeping its names
+# and before its `wasm-opt` (envoy/tools/wasm-opt.sh), as the npm module's is measured.
 (CARGO_PROFILE_RELEASE_OPT_LEVEL=z CARGO_PROFILE_RELEASE_PANIC=abort CARGO_PROFILE_RELEASE_STRIP=debuginfo \
   cargo build --locked -q -p ingress-router-envoy --target wasm32-wasip1 --release --target-dir "$target/size")
 named_filter=$target/size/wasm32-wasip1/release/ingress_router_envoy.wasm

@@ -143,7 +143,7 @@ pub struct UnknownFields {
 }
 
 /// What a well-known field of an older API became in `networking.k8s.io/v1`, for an unknown field.
-#[cfg(feature = "std")]
+#[cfg(feature = "yaml")]
 pub(crate) fn v1_replacement(field: &str) -> Option<&'static str> {
     let last = field.rsplit('.').next().unwrap_or(field);
     match last {
@@ -189,6 +189,7 @@ mod tests {
         assert!(Unserved::find("Service", "v1beta1", &v, &origin()).is_none());
     }
 
+    #[cfg(feature = "yaml")]
     #[test]
     fn replacements() {
         assert!(v1_replacement("spec.rules[0].http.paths[0].backend.serviceName").unwrap().contains("service.name"));

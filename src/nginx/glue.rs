@@ -11,7 +11,9 @@ use super::server::CATCH_ALL;
 use super::{Answer, Conf, Issue, Options};
 use crate::class;
 use crate::decision::{self, BackendRef, IngressRef, MatchedRule, Redirect, Rejection, Via, WeightedBackend};
-use crate::diagnostics::{Code, Diagnostic, ObjectRef, Severity};
+use crate::diagnostics::Code;
+#[cfg(feature = "lint")]
+use crate::diagnostics::{Diagnostic, ObjectRef, Severity};
 use crate::explain::{Candidate, DefaultView, Explanation, HostView, PathView, StandingView, TableView};
 use crate::host::{self, MAX_HOST_LEN, Tier};
 use crate::model::{Ingress, IngressBackend, IngressClass, Object};
@@ -385,6 +387,7 @@ impl Engine {
     }
 
     /// What the controller would log, refuse or ignore, as crate diagnostics.
+    #[cfg(feature = "lint")]
     pub(crate) fn diagnostics(&self) -> impl Iterator<Item = Diagnostic> + '_ {
         self.issues.iter().map(|issue| {
             let severity = match issue.code {

@@ -726,6 +726,7 @@ fn validate_annotations(annotations: &BTreeMap<String, String>, path: &FieldPath
 
 /// `ValidateIngressClassName` (`NameIsDNSSubdomain`): why `name` cannot be an IngressClass name
 /// or a `spec.ingressClassName`, empty when it can. For fixes that suggest a class name.
+#[cfg(feature = "lint")]
 pub(crate) fn ingress_class_name_errors(name: &str) -> Vec<String> {
     name_is_dns_subdomain(name)
 }
