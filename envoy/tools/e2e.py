@@ -318,9 +318,14 @@ def faults(envoys, workdir, wasm, noop_wasm):
     check(front.push(front.config([only_invalid])) is False, "no valid Ingress and no default: rejected")
     status, _, body = front.get("nowhere.example.com", "/x")
     check((status, body) == (200, "catch-all-v2:80"), "and the previous table keeps serving")
-    syntax = write(workdir, "syntax.yaml", "kind: Ingress\n  bad: [unclosed\n")
-    check(front.push(bad_plugin(front.config([shop]), syntax)) is False,
-          "YAML syntax error: listener update rejected")
+    before = front.envoy.log_text()
+    syntax = write(workdir, "syntax.json", '{"kind": "Ingress", "bad": [unclosed')
+    check(front.push(bad_plugin(front.config([shop]), syntax)) is False, "JSON syntax error: update rejected")
+    check("line 1" in front.envoy.log_text()[len(before):], "the rejection says where")
+    yaml_text = write(workdir, "text.yaml", SHOP)
+    before = front.envoy.log_text()
+    check(front.push(bad_plugin(front.config([shop]), yaml_text)) is False, "YAML text (this build reads JSON): rejected")
+    check("give the manifests as JSON objects" in front.envoy.log_text()[len(before):], "saying what to give instead")
     check(front.push(front.config([shop])), "good manifests apply again")
 
     # The client never picks the cluster.
