@@ -136,6 +136,8 @@ impl Root {
 
 impl RootContext for Root {
     fn on_configure(&mut self, _size: usize) -> bool {
+        // The log says what a push costs this VM (every worker VM configures on its own).
+        let started = self.get_current_time();
         let bytes = self.get_plugin_configuration().unwrap_or_default();
         let config = match PluginConfig::parse(&bytes) {
             Ok(c) => c,
@@ -145,6 +147,7 @@ impl RootContext for Root {
             }
         };
         let seed = self.seed();
+        let read = self.get_current_time();
         let (table, report) = Table::build(&config, seed);
         for warning in &report.warnings {
             log(LogLevel::Warn, warning);
@@ -177,13 +180,17 @@ impl RootContext for Root {
             Err(status) => log(LogLevel::Warn, &format!("defining the invalid_ingresses gauge failed: {status:?}")),
         }
         let excluded = (!report.excluded.is_empty()).then(|| report.excluded.join(", "));
+        let ms = |from: std::time::SystemTime| self.get_current_time().duration_since(from).map_or(0, |d| d.as_millis());
         log(
             LogLevel::Info,
             &format!(
-                "serving {} Ingresses, {} clusters{}",
+                "serving {} Ingresses, {} clusters{}; configured in {} ms ({} bytes, {} ms of them reading the JSON)",
                 table.ingresses.len(),
                 table.clusters.len(),
-                excluded.as_ref().map_or(String::new(), |e| format!("; invalid Ingresses left out: {e}"))
+                excluded.as_ref().map_or(String::new(), |e| format!("; invalid Ingresses left out: {e}")),
+                ms(started),
+                bytes.len(),
+                read.duration_since(started).map_or(0, |d| d.as_millis()),
             ),
         );
         self.set_tick_period(Duration::from_secs(1));
