@@ -13,9 +13,23 @@ const SOURCE: &str = "edit.yaml";
 /// One document of the stream, as data, so that an edit can change one part of it.
 #[derive(Clone, Debug)]
 enum Doc {
-    Ingress { name: u8, namespace: u8, host: Option<u8>, paths: Vec<(u8, u8, u8)>, timestamp: Option<u8>, flow: bool, class: Option<u8> },
-    Service { name: u8, ports: Vec<u8> },
-    Class { name: u8, default: bool },
+    Ingress {
+        name: u8,
+        namespace: u8,
+        host: Option<u8>,
+        paths: Vec<(u8, u8, u8)>,
+        timestamp: Option<u8>,
+        flow: bool,
+        class: Option<u8>,
+    },
+    Service {
+        name: u8,
+        ports: Vec<u8>,
+    },
+    Class {
+        name: u8,
+        default: bool,
+    },
     /// Anything else a stream holds: comments, empty documents, errors, other kinds, lists.
     Other(u8),
 }
@@ -74,8 +88,12 @@ impl Doc {
                 out
             }
             Doc::Service { name, ports } => {
-                let ports: Vec<String> = ports.iter().map(|p| format!("{{name: p{p}, port: {}}}", 80 + u16::from(*p))).collect();
-                format!("apiVersion: v1\nkind: Service\nmetadata: {{name: s{name}, namespace: ns0}}\nspec: {{ports: [{}]}}\n", ports.join(", "))
+                let ports: Vec<String> =
+                    ports.iter().map(|p| format!("{{name: p{p}, port: {}}}", 80 + u16::from(*p))).collect();
+                format!(
+                    "apiVersion: v1\nkind: Service\nmetadata: {{name: s{name}, namespace: ns0}}\nspec: {{ports: [{}]}}\n",
+                    ports.join(", ")
+                )
             }
             Doc::Class { name, default } => format!(
                 "apiVersion: networking.k8s.io/v1\nkind: IngressClass\nmetadata:\n  name: class{name}\n  annotations: {{ingressclass.kubernetes.io/is-default-class: \"{default}\"}}\nspec: {{controller: k8s.io/ingress-nginx}}\n"
