@@ -37,10 +37,11 @@
 //! follows), and collections nested too deep. A text with only comments before its first `---`
 //! counts no document there, as the reader does.
 
-use std::collections::HashMap;
 use std::string::String;
 use std::sync::Arc;
 use std::vec::Vec;
+
+use hashbrown::HashMap;
 
 use crate::diagnostics::Diagnostic;
 use crate::input::{self, Input, MAX_YAML_DEPTH, Nesting};
@@ -222,7 +223,9 @@ fn renumbered(input: &mut Input, part: &Input, documents: usize, lines: usize) {
 /// directive or stray byte-order mark could change where documents start.
 fn splittable(text: &str) -> bool {
     let after_bom = text.strip_prefix('\u{feff}').unwrap_or(text);
-    !after_bom.contains(['\r', '\0', '\u{85}', '\u{2028}', '\u{2029}', '\u{feff}'])
+    // Byte searches: a search for a set of chars decodes every char.
+    memchr::memchr2(b'\r', 0, after_bom.as_bytes()).is_none()
+        && ['\u{85}', '\u{2028}', '\u{2029}', '\u{feff}'].iter().all(|c| !after_bom.contains(*c))
 }
 
 /// The byte offset and 0-based line of each document's text: the first from 0, the others from
