@@ -214,6 +214,16 @@ fn check_equal(workspace: &mut Workspace, text: &str, options: &CompileOptions) 
     assert_eq!(report(&incremental, ws_diagnostics), report(&fresh, diagnostics));
 }
 
+fn run_edits(start: Vec<Doc>, edits: &[Edit], options: &CompileOptions) {
+    let mut stream = Stream { head: None, docs: start.into_iter().map(|d| (d, 0)).collect() };
+    let mut workspace = Workspace::new(SOURCE);
+    check_equal(&mut workspace, &stream.text(), options);
+    for edit in edits {
+        stream.apply(edit);
+        check_equal(&mut workspace, &stream.text(), options);
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
 
@@ -228,13 +238,21 @@ proptest! {
             options.ingress_class = Some("class0".into());
             options.implementation_specific = ImplementationSpecific::Exact;
         }
-        let mut stream = Stream { head: None, docs: start.into_iter().map(|d| (d, 0)).collect() };
-        let mut workspace = Workspace::new(SOURCE);
-        check_equal(&mut workspace, &stream.text(), &options);
-        for edit in &edits {
-            stream.apply(edit);
-            check_equal(&mut workspace, &stream.text(), &options);
-        }
+        run_edits(start, &edits, &options);
+    }
+}
+
+#[cfg(feature = "nginx")]
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// The ingress-nginx profile: its own table and diagnostics.
+    #[test]
+    fn edits_give_what_a_compile_from_scratch_gives_with_ingress_nginx(
+        start in proptest::collection::vec(doc(), 0..6),
+        edits in proptest::collection::vec(edit(), 1..8),
+    ) {
+        run_edits(start, &edits, &CompileOptions::default().with_profile(ingress_router::Profile::IngressNginx));
     }
 }
 
