@@ -526,6 +526,22 @@ export declare class Router {
   [Symbol.dispose](): void;
 }
 
+/**
+ * Manifests compiled again after each edit (an editor's text, on every keystroke). `update(text)`
+ * gives the router `compile(text, options)` gives, and throws what it throws; documents (between
+ * `---` lines) whose text did not change since an earlier update are not read, validated or
+ * linted again. Free it with `free()` (or `using`); the routers it returned are freed on their own.
+ */
+export declare class Workspace {
+  /** A workspace compiling with `options` (those of `compile`). Throws IngressRouterError ("options"). */
+  constructor(options?: CompileOptions);
+  /** The router for the whole new text (objects are compiled as `compile` compiles them). */
+  update(manifests: Manifests): Router;
+  /** Releases what the workspace keeps now; calling it twice is harmless, `update` afterwards throws. */
+  free(): void;
+  [Symbol.dispose](): void;
+}
+
 export type ErrorKind =
   /** The manifests are not YAML or JSON. */
   | "syntax"
@@ -546,7 +562,7 @@ export type ErrorKind =
   | "url"
   /** A Service named in the call is not in the manifests. */
   | "not-found"
-  /** The Router was freed. */
+  /** The Router (or Workspace) was freed. */
   | "freed"
   /** The .wasm could not be loaded (browser entry). */
   | "load"

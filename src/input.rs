@@ -273,7 +273,7 @@ pub fn parse_all_with_limit(source: &str, text: &str, max_bytes: usize) -> Input
         ));
         return input;
     }
-    if let Some(error) = template::find(source, text) {
+    if let Some(error) = template_error(source, text) {
         input.errors.push(error);
         return input;
     }
@@ -290,10 +290,15 @@ pub fn parse_all_with_limit(source: &str, text: &str, max_bytes: usize) -> Input
     input
 }
 
+/// The first Helm or Go template action in `text`, as the error [`parse_all`] gives.
+pub(crate) fn template_error(source: &str, text: &str) -> Option<InputError> {
+    template::find(source, text)
+}
+
 /// Fills in the line and column of errors that name a field (yaml feature: positions are read
 /// from the text only when some error needs them).
 #[cfg(feature = "yaml")]
-fn locate_errors(errors: &mut [InputError], text: &str) {
+pub(crate) fn locate_errors(errors: &mut [InputError], text: &str) {
     if !errors.iter().any(|e| e.line.is_none() && e.field.is_some()) {
         return;
     }
@@ -372,7 +377,6 @@ pub fn parse_yaml(source: &str, text: &str) -> Result<Input, InputError> {
 /// `input.errors`, a syntax error (which ends the stream) is returned.
 #[cfg(feature = "yaml")]
 fn parse_yaml_into(input: &mut Input, source: &str, text: &str) -> Result<(), InputError> {
-    use serde::Deserialize;
     // Only flow collections make libyaml's scan slow, and flow nesting is at most the number of
     // `[` and `{` in the text: most manifests (block style) skip the extra pass.
     let flow_openers = text.bytes().filter(|b| matches!(b, b'[' | b'{')).count();
@@ -388,7 +392,18 @@ fn parse_yaml_into(input: &mut Input, source: &str, text: &str) -> Result<(), In
         err.column = Some(column);
         return Err(err);
     }
+    read_yaml_documents(input, source, text).map(|_| ())
+}
+
+/// Reads the documents of a YAML stream into `input` (without the nesting check of
+/// [`parse_yaml_into`]): how many documents the reader went through, empty ones included (an
+/// empty stream counts as one empty document), or the syntax error that ends the stream.
+#[cfg(feature = "yaml")]
+pub(crate) fn read_yaml_documents(input: &mut Input, source: &str, text: &str) -> Result<usize, InputError> {
+    use serde::Deserialize;
+    let mut documents = 0;
     for (index, document) in serde_norway::Deserializer::from_str(text).enumerate() {
+        documents = index + 1;
         let number = index + 1;
         let yaml = serde_norway::Value::deserialize(document).map_err(|e| {
             let mut err = InputError::new(InputErrorKind::Syntax, source, yaml_message(&e));
@@ -425,7 +440,7 @@ fn parse_yaml_into(input: &mut Input, source: &str, text: &str) -> Result<(), In
         };
         add_document(input, source, number, value);
     }
-    Ok(())
+    Ok(documents)
 }
 
 /// Deepest nesting the YAML reader accepts: serde_norway's own recursion limit.
@@ -440,6 +455,26 @@ pub const MAX_YAML_DEPTH: usize = 128;
 /// nesting deeper than 255 itself, which counts as too deep.
 #[cfg(feature = "yaml")]
 fn nesting_too_deep(text: &str, limit: usize) -> Option<(usize, usize)> {
+    match nesting(text, limit) {
+        Nesting::TooDeep(line, column) => Some((line, column)),
+        Nesting::Within | Nesting::Unreadable => None,
+    }
+}
+
+/// What [`nesting_too_deep`]'s reading of a text found.
+#[cfg(feature = "yaml")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Nesting {
+    /// Read to the end, never deeper than the limit.
+    Within,
+    /// Deeper than the limit at this 1-based line and column.
+    TooDeep(usize, usize),
+    /// A syntax error (other than nesting) ended the reading.
+    Unreadable,
+}
+
+#[cfg(feature = "yaml")]
+pub(crate) fn nesting(text: &str, limit: usize) -> Nesting {
     use saphyr_parser::{Event, Parser};
     let mut parser = Parser::new_from_str(text);
     let mut depth = 0usize;
@@ -448,18 +483,18 @@ fn nesting_too_deep(text: &str, limit: usize) -> Option<(usize, usize)> {
             Ok((Event::MappingStart(..) | Event::SequenceStart(..), span)) => {
                 depth += 1;
                 if depth > limit {
-                    return Some((span.start.line(), span.start.col() + 1));
+                    return Nesting::TooDeep(span.start.line(), span.start.col() + 1);
                 }
             }
             Ok((Event::MappingEnd | Event::SequenceEnd, _)) => depth = depth.saturating_sub(1),
             Ok(_) => {}
             Err(e) if e.info().contains("recursion limit") => {
-                return Some((e.marker().line(), e.marker().col() + 1));
+                return Nesting::TooDeep(e.marker().line(), e.marker().col() + 1);
             }
-            Err(_) => return None,
+            Err(_) => return Nesting::Unreadable,
         }
     }
-    None
+    Nesting::Within
 }
 
 /// serde_norway's message without its own location suffix.

@@ -199,6 +199,8 @@ pub mod tests_file;
 pub mod validation;
 #[cfg(feature = "yaml")]
 pub mod views;
+#[cfg(feature = "yaml")]
+pub mod workspace;
 
 pub use class::Participation;
 pub use cluster::{ClusterNames, TemplateError};
@@ -220,6 +222,8 @@ pub use router::{Router, compile_seeded};
 // Seeds from the OS, so it needs `std`; without it, callers use `compile_seeded`.
 #[cfg(feature = "std")]
 pub use router::compile;
+#[cfg(feature = "yaml")]
+pub use workspace::Workspace;
 
 /// Testing only (the `test-hash-collisions` feature): key comparisons counted per thread.
 #[cfg(feature = "test-hash-collisions")]

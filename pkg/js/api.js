@@ -29,6 +29,54 @@ export function readTests(tests) {
 
 const made = Symbol("made by compile()");
 
+/**
+ * Manifests compiled again after each edit (an editor's text, on every keystroke): `update(text)`
+ * returns the router `compile(text, options)` would, reading, validating and linting again only
+ * the documents whose text changed.
+ */
+export class Workspace {
+  #workspace;
+  #instance;
+
+  constructor(options) {
+    run("Workspace", (glue, instance) => {
+      this.#workspace = new glue.Workspace(options);
+      this.#instance = instance;
+    });
+  }
+
+  update(manifests) {
+    if (!this.#instance.live) throw lost();
+    if (!this.#workspace) throw freedWorkspace();
+    try {
+      return new Router(made, this.#workspace.update(manifests), this.#instance);
+    } catch (e) {
+      throw contained(this.#instance, "update", e);
+    }
+  }
+
+  /** Frees what the workspace keeps now; twice is harmless. Routers it returned stay usable. */
+  free() {
+    const workspace = this.#workspace;
+    if (!workspace) return;
+    this.#workspace = null;
+    if (!this.#instance.live) {
+      workspace.__destroy_into_raw();
+      return;
+    }
+    try {
+      workspace.free();
+    } catch (e) {
+      throw contained(this.#instance, "free", e);
+    }
+  }
+}
+if (Symbol.dispose) Workspace.prototype[Symbol.dispose] = Workspace.prototype.free;
+
+function freedWorkspace() {
+  return new IngressRouterError("this Workspace was freed (free() or `using`): make a new one", { kind: "freed" });
+}
+
 /** A compiled routing table: the glue's Router, in the instance that made it. */
 export class Router {
   #router;

@@ -8,6 +8,7 @@ use ingress_router::views::Locator;
 use ingress_router::views::{self, StatusView, Validated, ValidationReport};
 use ingress_router::{
     CompileOptions, DecisionView, Diagnostic, Explanation, Request, RequestSpec, RequestSpecError, Router, TableView,
+    Workspace,
 };
 
 use serde::Deserialize;
@@ -38,6 +39,29 @@ pub fn compile(objects: &[Object], options: &CompileOptions, seed: u64) -> (Rout
     let router = ingress_router::compile_seeded(objects, options, seed);
     let diagnostics = router.lint(objects);
     (router, diagnostics)
+}
+
+/// A workspace for text read again after each edit (see [`update`]).
+pub fn workspace() -> Workspace {
+    Workspace::new(SOURCE)
+}
+
+/// Reads `text`, reusing the documents `workspace` read before whose text did not change: the
+/// same input as [`parse`] (the first unreadable document is the error), then compiles it with
+/// `seed`, reusing the last diagnostics when the objects and options did not change.
+pub fn update(
+    workspace: &mut Workspace,
+    text: &str,
+    options: &CompileOptions,
+    seed: u64,
+) -> Result<(Input, Router, Vec<Diagnostic>), Failure> {
+    let input = workspace.update(text);
+    if let Some(error) = input.errors.first() {
+        return Err(error.clone().into());
+    }
+    let input = input.clone();
+    let (router, diagnostics) = workspace.compile(options, seed);
+    Ok((input, router, diagnostics))
 }
 
 /// The decision for `request`: its answer slot ([`ingress_router::Decision::answer_slot`]; `None`

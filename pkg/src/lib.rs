@@ -162,6 +162,36 @@ pub fn compile(manifests: JsValue, options: JsValue) -> Result<Router, JsValue> 
     Ok(Router::new(router, diagnostics, input, text))
 }
 
+/// Manifests compiled again after each edit: a document whose text did not change is not read,
+/// validated or linted again, and each [`update`](Workspace::update) gives the router `compile`
+/// gives for the same manifests and options.
+#[wasm_bindgen]
+pub struct Workspace {
+    workspace: ingress_router::Workspace,
+    options: CompileOptions,
+}
+
+#[wasm_bindgen]
+impl Workspace {
+    /// A workspace compiling with `options` (those of `compile`).
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<Workspace, JsValue> {
+        Ok(Workspace { workspace: engine::workspace(), options: compile_options(&options)? })
+    }
+
+    /// The router for `manifests`, the whole new text (or objects, compiled as `compile` does).
+    pub fn update(&mut self, manifests: JsValue) -> Result<Router, JsValue> {
+        let Some(s) = manifests.dyn_ref::<JsString>() else {
+            let (input, text) = read_manifests(&manifests)?;
+            let (router, diagnostics) = engine::compile(&objects(&input), &self.options, seed()?);
+            return Ok(Router::new(router, diagnostics, input, text));
+        };
+        let text = bounded_text(s)?;
+        let (input, router, diagnostics) = engine::update(&mut self.workspace, &text, &self.options, seed()?)?;
+        Ok(Router::new(router, diagnostics, input, text))
+    }
+}
+
 /// The apiserver's answer for every Ingress and IngressClass, then the diagnostics (`validate --json`).
 #[wasm_bindgen]
 pub fn validate(manifests: JsValue, options: JsValue) -> Result<JsValue, JsValue> {

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { compile, validate, ingressStatus, serviceStatus, runTests, readTests, version, IngressRouterError, Router } from "ingress-router";
+import { compile, validate, ingressStatus, serviceStatus, runTests, readTests, version, IngressRouterError, Router, Workspace } from "ingress-router";
 
 const [shopFile, invalidFile, cli, casesFile] = process.argv.slice(2);
 const shop = readFileSync(shopFile, "utf8");
@@ -101,6 +101,58 @@ for (const [manifests, options] of [[invalid, {}], [shop, { ingressClass: "nginx
 assert.equal(compile(invalid).validate().objects.find((o) => o.name === "checkout").errors[0].line, 14);
 throws(() => compile(shop).validate({ ingressClass: "nginx" }), "options");
 throws(() => compile(shop).validate({ strict: "yes" }), "options");
+
+// ---- a Workspace: each update gives what compile() gives for the same text
+{
+  const docs = shop.split(/^---$/m);
+  const same = (a, b) => {
+    assert.deepEqual(a.table(), b.table());
+    assert.deepEqual(a.diagnostics, b.diagnostics);
+    assert.deepEqual(a.validate(), b.validate());
+    for (const url of ["https://shop.example.com/cart/1", "https://shop.example.com/", "http://unknown.example.org/x"]) {
+      assert.deepEqual(a.route(url), b.route(url));
+    }
+  };
+  const errorOf = (fn) => {
+    try {
+      fn();
+    } catch (e) {
+      return { kind: e.kind, message: e.message, line: e.line, column: e.column, document: e.document };
+    }
+    assert.fail("expected an error");
+  };
+  const workspace = new Workspace({ ingressClass: "nginx" });
+  const edits = [
+    shop,
+    docs.join("---\n# an edited comment\n"),
+    docs.slice().reverse().join("---"),
+    docs.slice(1).join("---"),
+    docs.join("---") + "---\nkind: [unclosed\n",
+    docs.map((d) => d.replace("creationTimestamp", "# creationTimestamp")).join("---"),
+    invalid,
+    shop,
+  ];
+  for (const text of edits) {
+    let compiled;
+    try {
+      compiled = compile(text, { ingressClass: "nginx" });
+    } catch {
+      assert.deepEqual(errorOf(() => workspace.update(text)), errorOf(() => compile(text, { ingressClass: "nginx" })));
+      continue;
+    }
+    const updated = workspace.update(text);
+    same(updated, compiled);
+    updated.free();
+    compiled.free();
+  }
+  same(workspace.update(JSON.parse(JSON.stringify([{ kind: "Service", apiVersion: "v1", metadata: { name: "a" } }]))), compile([{ kind: "Service", apiVersion: "v1", metadata: { name: "a" } }], { ingressClass: "nginx" }));
+  workspace.free();
+  throws(() => new Workspace({ ingresClass: "nginx" }), "options");
+  const freed = new Workspace();
+  freed.free();
+  freed.free();
+  throws(() => freed.update(shop), "freed");
+}
 
 // ---- status reports
 const status = ingressStatus(shop, "ingress-nginx/ingress-nginx-controller", { ingressClass: "nginx" });

@@ -7,6 +7,7 @@ import {
   version,
   IngressRouterError,
   Router,
+  Workspace,
   type Decision,
   type Explanation,
   type Table,
@@ -26,6 +27,10 @@ import type { IngressRouteDemo } from "ingress-router/element";
 const yaml = "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: a}\nspec: {}\n";
 const router: Router = compile(yaml, { ingressClass: "nginx", implementationSpecific: "string-prefix", profile: "spec" });
 compile({ kind: "Ingress", metadata: { name: "a" } });
+const workspace = new Workspace({ ingressClass: "nginx" });
+const updated: Router = workspace.update(yaml);
+updated.free();
+workspace.free();
 compile([{ kind: "Ingress" }], {});
 const decision: Decision = router.route({ host: "a.example.com", path: "/x", method: "GET", headers: { a: "b" } });
 const label: string = decision.label;

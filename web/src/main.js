@@ -1,7 +1,7 @@
 // The playground: wires the editor, the request fields and the panels to the ingress-router
-// package. Every answer shown comes from the package (compile → route / explain / table /
-// diagnostics, validate, ingressStatus, serviceStatus), used exactly as an outside user would.
-import { compile, ingressStatus, readTests, serviceStatus, validate, version } from "ingress-router";
+// package. Every answer shown comes from the package (a Workspace's update → route / explain /
+// table / diagnostics, validate, ingressStatus, serviceStatus), used exactly as an outside user would.
+import { Workspace, ingressStatus, readTests, serviceStatus, validate, version } from "ingress-router";
 import "./style.css";
 import { createEditor, reveal, setText, showMatch, showProblems } from "./editor.js";
 import { errorText } from "./format.js";
@@ -60,6 +60,31 @@ const view = createEditor(els.editor, "", (text, typing) => {
   saveSoon();
 });
 
+// The manifests are compiled through a Workspace, made again when the options change: a keystroke
+// reads, validates and lints again only the document it changed.
+let workspace = null;
+let workspaceOptions = "";
+
+function compileManifests() {
+  const options = compileOptions();
+  const key = JSON.stringify(options);
+  if (!workspace || key !== workspaceOptions) {
+    workspace?.free();
+    workspace = null;
+    workspace = new Workspace(options);
+    workspaceOptions = key;
+  }
+  try {
+    return workspace.update(state.manifests);
+  } catch (error) {
+    // A workspace lost to an internal error is never called again: the next update makes another.
+    if (error?.kind === "lost" || error?.kind === "internal") workspace = null;
+    if (error?.kind !== "lost") throw error;
+    workspace = new Workspace(options);
+    return workspace.update(state.manifests);
+  }
+}
+
 function compileOptions() {
   const o = { implementationSpecific: state.options.implementationSpecific, profile: state.options.profile };
   if (state.options.ingressClass) o.ingressClass = state.options.ingressClass;
@@ -107,7 +132,7 @@ function recompile({ soon = false } = {}) {
   router = null;
   compileError = null;
   try {
-    router = compile(state.manifests, compileOptions());
+    router = compileManifests();
   } catch (error) {
     compileError = error;
   }

@@ -1,0 +1,260 @@
+//! Reading a YAML stream again after an edit, reusing the documents whose text did not change.
+//!
+//! An editor changes one document at a time. [`Workspace::update`] splits the new text into its
+//! documents where the YAML reader does (a `---` line at column 0), reads only the documents whose
+//! text it has not read before, and puts the result together with the document numbers and line
+//! numbers of the whole text: the [`Input`] is exactly [`input::parse_all`]'s for the same text.
+//! [`Workspace::compile`] then builds the table from it, and reuses the last diagnostics when the
+//! objects and options are those it last linted (an edit in a comment or in spacing).
+//!
+//! ```
+//! use ingress_router::{input, CompileOptions, Request, workspace::Workspace};
+//! let doc = |name: &str, path: &str| format!(
+//!     "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {{name: {name}}}\nspec:\n  rules:\n  - http:\n      paths:\n      - {{path: {path}, pathType: Prefix, backend: {{service: {{name: {name}, port: {{number: 80}}}}}}}}\n");
+//! let mut workspace = Workspace::new("shop.yaml");
+//! let text = format!("{}---\n{}", doc("cart", "/cart"), doc("web", "/"));
+//! assert_eq!(workspace.update(&text), &input::parse_all("shop.yaml", &text));
+//! assert_eq!(workspace.documents_read(), Some(2));
+//!
+//! let edited = format!("{}---\n{}", doc("cart", "/basket"), doc("web", "/"));
+//! assert_eq!(workspace.update(&edited), &input::parse_all("shop.yaml", &edited));
+//! assert_eq!(workspace.documents_read(), Some(1)); // the second document was not read again
+//! let (router, diagnostics) = workspace.compile(&CompileOptions::default(), 7);
+//! assert_eq!(router.route(&Request::new("example.com", "/basket/1")).view().label, "cart:80");
+//! assert!(diagnostics.is_empty());
+//! ```
+//!
+//! # Why the result equals a reading from scratch
+//!
+//! The YAML reader (libyaml's scanner) ends a document at every `---` at column 0 followed by a
+//! space, a tab or a line break: between two such lines its state starts afresh, so a document's
+//! objects, notes and errors depend on its own text only; they are cached by that text, numbered
+//! from 1 and from line 1, and renumbered by the documents and lines before them. A text where
+//! that is not certain is read whole, as [`input::parse_all`] reads it: JSON, a text over the size
+//! limit or over [`MAX_SPLIT_BYTES`], a template, line breaks other than `\n` (libyaml also breaks
+//! lines at `\r`, NEL, LS and PS), a byte-order mark past the start, a directive (`%` at column 0),
+//! a document with a syntax error (it ends the stream, and its message may depend on what
+//! follows), and collections nested too deep. A text with only comments before its first `---`
+//! counts no document there, as the reader does.
+
+use std::string::String;
+use std::sync::Arc;
+use std::vec::Vec;
+
+use hashbrown::HashMap;
+
+use crate::diagnostics::Diagnostic;
+use crate::input::{self, Input, MAX_YAML_DEPTH, Nesting};
+use crate::model::Object;
+use crate::options::CompileOptions;
+use crate::router::{Router, compile_seeded};
+
+/// Texts longer than this are read whole: the positions of errors come from a reading bounded in
+/// values and key bytes ([`position`](crate::position)), which a text this short cannot reach, so
+/// reading its documents one by one locates them alike.
+pub const MAX_SPLIT_BYTES: usize = 2 * 1024 * 1024;
+
+/// A YAML stream read again and again as it is edited: see the [module](self) documentation.
+#[derive(Debug, Default)]
+pub struct Workspace {
+    source: String,
+    max_bytes: usize,
+    /// Each document read, by its text (numbered from document 1 and line 1).
+    documents: HashMap<Arc<str>, Arc<Document>>,
+    input: Input,
+    /// Documents the last update read (the others came from `documents`); `None` when it read
+    /// the text whole.
+    read: Option<usize>,
+    /// The objects and options last linted, and what lint found.
+    linted: Option<(Vec<Object>, CompileOptions, Vec<Diagnostic>)>,
+}
+
+/// One document's text as read on its own.
+#[derive(Debug)]
+struct Document {
+    input: Input,
+    /// How many documents the reader counts in this text.
+    documents: usize,
+    /// A syntax error ended the reading.
+    unreadable: bool,
+    /// The nesting check, run only when the whole text calls for it.
+    nesting: std::sync::OnceLock<Nesting>,
+}
+
+impl Workspace {
+    /// A workspace for the text of `source` (the name errors and origins carry), with the
+    /// default size limit.
+    pub fn new(source: &str) -> Self {
+        Self::with_limit(source, input::DEFAULT_MAX_INPUT_BYTES)
+    }
+
+    /// [`new`](Self::new) with an explicit size limit in bytes.
+    pub fn with_limit(source: &str, max_bytes: usize) -> Self {
+        Workspace { source: source.into(), max_bytes, ..Workspace::default() }
+    }
+
+    /// Reads `text`, the new version of the whole stream: the same [`Input`] as
+    /// [`input::parse_all_with_limit`], reading again only the documents whose text is new.
+    pub fn update(&mut self, text: &str) -> &Input {
+        match self.read_split(text) {
+            Some(input) => self.input = input,
+            None => {
+                self.input = input::parse_all_with_limit(&self.source, text, self.max_bytes);
+                self.read = None;
+            }
+        }
+        &self.input
+    }
+
+    /// What the last [`update`](Self::update) read.
+    pub fn input(&self) -> &Input {
+        &self.input
+    }
+
+    /// How many documents the last [`update`](Self::update) read (the others were reused);
+    /// `None` when it read the text whole.
+    pub fn documents_read(&self) -> Option<usize> {
+        self.read
+    }
+
+    /// Compiles the objects of the last [`update`](Self::update), with `seed` as
+    /// [`compile_seeded`]: the router and its [`lint`](Router::lint), reused from the last call
+    /// when the objects and options are the same (linting is the costly part).
+    pub fn compile(&mut self, options: &CompileOptions, seed: u64) -> (Router, Vec<Diagnostic>) {
+        let objects: Vec<Object> = self.input.objects.iter().map(|o| o.object.clone()).collect();
+        let router = compile_seeded(&objects, options, seed);
+        if let Some((linted, linted_options, diagnostics)) = &self.linted
+            && *linted == objects
+            && linted_options == options
+        {
+            return (router, diagnostics.clone());
+        }
+        let diagnostics = router.lint(&objects);
+        self.linted = Some((objects, options.clone(), diagnostics.clone()));
+        (router, diagnostics)
+    }
+
+    /// The input read document by document, or `None` when `text` must be read whole.
+    fn read_split(&mut self, text: &str) -> Option<Input> {
+        if text.len() > self.max_bytes.min(MAX_SPLIT_BYTES) || !splittable(text) {
+            return None;
+        }
+        let body = text.trim_start_matches('\u{feff}').trim_start();
+        if body.starts_with('{') || body.starts_with('[') || input::template_error(&self.source, text).is_some() {
+            return None;
+        }
+        let starts = document_starts(text)?;
+        let mut documents = HashMap::with_capacity(starts.len());
+        let mut parts = Vec::with_capacity(starts.len());
+        let mut read = 0;
+        for (i, &(start, line)) in starts.iter().enumerate() {
+            let end = starts.get(i + 1).map_or(text.len(), |&(next, _)| next);
+            let part = &text[start..end];
+            let document = match documents.get(part).or_else(|| self.documents.get(part)) {
+                Some(document) => Arc::clone(document),
+                None => {
+                    read += 1;
+                    Arc::new(Document::read(&self.source, part))
+                }
+            };
+            if document.unreadable {
+                return None;
+            }
+            documents.entry(Arc::from(part)).or_insert_with(|| Arc::clone(&document));
+            parts.push((document, part, line));
+        }
+        // The reader checks nesting over the whole text when it has this many flow collections;
+        // each document on its own then, and any doubt reads the text whole.
+        if text.bytes().filter(|b| matches!(b, b'[' | b'{')).count() > MAX_YAML_DEPTH
+            && parts.iter().any(|(document, part, _)| {
+                *document.nesting.get_or_init(|| input::nesting(part, MAX_YAML_DEPTH)) != Nesting::Within
+            })
+        {
+            return None;
+        }
+        let mut input = Input::default();
+        let mut before = 0;
+        for (document, _, line) in &parts {
+            renumbered(&mut input, &document.input, before, *line);
+            before += document.documents;
+        }
+        self.documents = documents;
+        self.read = Some(read);
+        Some(input)
+    }
+}
+
+impl Document {
+    fn read(source: &str, text: &str) -> Document {
+        let mut input = Input::default();
+        let (documents, unreadable) = match input::read_yaml_documents(&mut input, source, text) {
+            // An empty stream is one empty document to the reader, but counts none before a `---`.
+            Ok(1) if input.objects.is_empty() && input.errors.is_empty() && only_comments(text) => (0, false),
+            Ok(documents) => (documents, false),
+            Err(_) => (0, true),
+        };
+        input::locate_errors(&mut input.errors, text);
+        Document { input, documents, unreadable, nesting: Default::default() }
+    }
+}
+
+/// Adds `part` (read on its own) to `input`, after `documents` documents and `lines` lines.
+fn renumbered(input: &mut Input, part: &Input, documents: usize, lines: usize) {
+    let origin = |o: &input::Origin| input::Origin { document: o.document + documents, ..o.clone() };
+    input.objects.extend(
+        part.objects.iter().map(|o| input::SourcedObject { object: o.object.clone(), origin: origin(&o.origin) }),
+    );
+    input
+        .notes
+        .extend(part.notes.iter().map(|n| input::InputNote { origin: origin(&n.origin), message: n.message.clone() }));
+    input.errors.extend(part.errors.iter().map(|e| {
+        let mut e = e.clone();
+        e.document = e.document.map(|d| d + documents);
+        e.line = e.line.map(|l| l + lines);
+        e
+    }));
+    input
+        .unknown_fields
+        .extend(part.unknown_fields.iter().map(|u| input::UnknownFields { origin: origin(&u.origin), ..u.clone() }));
+    input.unserved.extend(part.unserved.iter().map(|u| input::Unserved { origin: origin(&u.origin), ..u.clone() }));
+}
+
+/// Whether libyaml breaks lines only where `str::lines` does not differ from `\n` alone, and no
+/// directive or stray byte-order mark could change where documents start.
+fn splittable(text: &str) -> bool {
+    let after_bom = text.strip_prefix('\u{feff}').unwrap_or(text);
+    // Byte searches: a search for a set of chars decodes every char.
+    memchr::memchr2(b'\r', 0, after_bom.as_bytes()).is_none()
+        && ['\u{85}', '\u{2028}', '\u{2029}', '\u{feff}'].iter().all(|c| !after_bom.contains(*c))
+}
+
+/// The byte offset and 0-based line of each document's text: the first from 0, the others from
+/// each `---` line. `None` when a line starts a directive (`%`).
+fn document_starts(text: &str) -> Option<Vec<(usize, usize)>> {
+    let mut starts = vec![(0, 0)];
+    let (mut at, mut line) = (0, 0);
+    loop {
+        let rest = &text.as_bytes()[at..];
+        if rest.first() == Some(&b'%') {
+            return None;
+        }
+        if at > 0 && rest.starts_with(b"---") && matches!(rest.get(3), None | Some(b' ' | b'\t' | b'\n')) {
+            starts.push((at, line));
+        }
+        match memchr::memchr(b'\n', rest) {
+            Some(end) => {
+                at += end + 1;
+                line += 1;
+            }
+            None => return Some(starts),
+        }
+    }
+}
+
+/// Only blank lines and comments.
+fn only_comments(text: &str) -> bool {
+    text.lines().all(|l| {
+        let l = l.trim_start_matches([' ', '\t']);
+        l.is_empty() || l.starts_with('#')
+    })
+}
