@@ -180,7 +180,8 @@ impl RootContext for Root {
             Err(status) => log(LogLevel::Warn, &format!("defining the invalid_ingresses gauge failed: {status:?}")),
         }
         let excluded = (!report.excluded.is_empty()).then(|| report.excluded.join(", "));
-        let ms = |from: std::time::SystemTime| self.get_current_time().duration_since(from).map_or(0, |d| d.as_millis());
+        let ms =
+            |from: std::time::SystemTime| self.get_current_time().duration_since(from).map_or(0, |d| d.as_millis());
         log(
             LogLevel::Info,
             &format!(
