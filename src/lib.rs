@@ -168,6 +168,8 @@ mod diagnostics;
 #[cfg(feature = "nginx")]
 pub mod diff;
 mod explain;
+/// The Gateway API (first phase): Gateways, HTTPRoutes and ReferenceGrants, routed and explained.
+pub mod gateway;
 mod hash;
 mod host;
 mod index;

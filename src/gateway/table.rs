@@ -1,0 +1,178 @@
+//! The compiled table: per listener of the chosen Gateway, the candidates (route, rule, match) of
+//! its attached routes, filed under their intersected hostnames (exact, wildcard suffix, `*`) and
+//! sorted by [`Key`]. A lookup lowercases the host into a stack buffer, then tries the exact entry,
+//! the wildcard entries of the host's suffixes from the longest (one hash probe per label), and `*`:
+//! the first candidate whose conditions hold wins. Only the host's candidates are tried, and the
+//! lookup allocates nothing.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use hashbrown::HashMap;
+
+use super::attach::{self, NotAttached};
+use super::backends::{self, Backend};
+use super::filters::{self, RuleAction};
+use super::hostname;
+use super::matching;
+use super::model::{Gateway, Objects};
+use super::precedence::{Key, RouteRank};
+use super::request::GatewayRequest;
+
+/// The longest hostname (RFC 1123): a longer host matches only `*` entries.
+const MAX_HOST: usize = 253;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    pub route: u32,
+    pub rule: u32,
+    pub match_index: u32,
+    pub key: Key,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct CompiledListener {
+    /// Every route of the input: its intersected hostnames on this listener, or why it is not
+    /// attached.
+    pub attachment: Vec<Result<Vec<String>, NotAttached>>,
+    exact: HashMap<String, Vec<Candidate>>,
+    /// Keyed by the suffix after `*` (`.example.com`).
+    wildcard: HashMap<String, Vec<Candidate>>,
+    any: Vec<Candidate>,
+}
+
+#[derive(Clone, Debug)]
+pub struct CompiledRule {
+    pub action: RuleAction,
+    pub backends: Vec<Backend>,
+}
+
+#[derive(Clone, Debug)]
+pub struct CompiledRoute {
+    pub rank: RouteRank,
+    pub rules: Vec<CompiledRule>,
+}
+
+/// The ranks of every route: age (`creationTimestamp`, none = newest, equal ones tie) and
+/// `namespace/name`.
+pub fn ranks(objects: &Objects) -> Vec<RouteRank> {
+    let n = objects.routes.len();
+    let mut by_age: Vec<usize> = (0..n).collect();
+    let age_key = |i: usize| {
+        let ts = objects.routes[i].metadata.creation_timestamp.as_deref();
+        (ts.is_none(), ts.unwrap_or(""))
+    };
+    by_age.sort_by(|&a, &b| age_key(a).cmp(&age_key(b)));
+    let mut by_name: Vec<usize> = (0..n).collect();
+    let name_key = |i: usize| (&objects.routes[i].metadata.namespace, &objects.routes[i].metadata.name);
+    by_name.sort_by(|&a, &b| name_key(a).cmp(&name_key(b)));
+    let mut ranks = alloc::vec![RouteRank { age: 0, name: 0 }; n];
+    let mut rank = 0;
+    for (pos, &i) in by_age.iter().enumerate() {
+        if pos > 0 && age_key(by_age[pos - 1]) != age_key(i) {
+            rank = pos as u64;
+        }
+        ranks[i].age = rank;
+    }
+    for (pos, &i) in by_name.iter().enumerate() {
+        ranks[i].name = pos as u64;
+    }
+    ranks
+}
+
+pub fn compile_routes(objects: &Objects, check_services: bool) -> Vec<CompiledRoute> {
+    ranks(objects)
+        .into_iter()
+        .zip(&objects.routes)
+        .map(|(rank, route)| CompiledRoute {
+            rank,
+            rules: route
+                .spec
+                .rules
+                .iter()
+                .map(|rule| CompiledRule {
+                    action: filters::rule_action(&rule.filters),
+                    backends: rule
+                        .backend_refs
+                        .iter()
+                        .enumerate()
+                        .map(|(i, b)| backends::resolve(objects, route, b, i, check_services))
+                        .collect(),
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+pub fn compile_listener(objects: &Objects, gateway: &Gateway, listener: usize, routes: &[CompiledRoute]) -> CompiledListener {
+    let listener = &gateway.spec.listeners[listener];
+    let mut compiled = CompiledListener::default();
+    for (r, route) in objects.routes.iter().enumerate() {
+        let attachment = attach::attach(objects, gateway, listener, route);
+        if let Ok(hostnames) = &attachment {
+            let mut seen: Vec<&str> = Vec::new();
+            for hostname in hostnames {
+                if seen.contains(&hostname.as_str()) {
+                    continue;
+                }
+                seen.push(hostname);
+                let list = if hostname == "*" {
+                    &mut compiled.any
+                } else if let Some(suffix) = hostname.strip_prefix('*') {
+                    compiled.wildcard.entry(String::from(suffix)).or_default()
+                } else {
+                    compiled.exact.entry(hostname.clone()).or_default()
+                };
+                for (i, rule) in route.spec.rules.iter().enumerate() {
+                    for (m, matched) in rule.matches.iter().enumerate() {
+                        let key = Key::new(hostname, matched, routes[r].rank, i, m);
+                        list.push(Candidate { route: r as u32, rule: i as u32, match_index: m as u32, key });
+                    }
+                }
+            }
+        }
+        compiled.attachment.push(attachment);
+    }
+    let lists = compiled.exact.values_mut().chain(compiled.wildcard.values_mut()).chain(core::iter::once(&mut compiled.any));
+    for list in lists {
+        list.sort_by(|a, b| a.key.cmp(&b.key));
+    }
+    compiled
+}
+
+impl CompiledListener {
+    /// The winning candidate for `request`, if any.
+    pub fn lookup(&self, objects: &Objects, request: &GatewayRequest<'_>) -> Option<&Candidate> {
+        let host = hostname::request_host(request.host);
+        let first = |list: &'_ [Candidate]| -> Option<usize> {
+            list.iter().position(|c| {
+                let m = &objects.routes[c.route as usize].spec.rules[c.rule as usize].matches[c.match_index as usize];
+                matching::check(m, request).is_ok()
+            })
+        };
+        let mut buf = [0u8; MAX_HOST];
+        if host.len() <= MAX_HOST {
+            let lower = &mut buf[..host.len()];
+            lower.copy_from_slice(host.as_bytes());
+            lower.make_ascii_lowercase();
+            // ASCII lowercasing keeps UTF-8 valid.
+            let lower = core::str::from_utf8(lower).unwrap_or("");
+            if let Some(list) = self.exact.get(lower)
+                && let Some(i) = first(list)
+            {
+                return list.get(i);
+            }
+            if !self.wildcard.is_empty() {
+                // `*.suffix` needs at least one label before the suffix: dots after the first byte.
+                for (i, _) in lower.match_indices('.').filter(|(i, _)| *i > 0) {
+                    if let Some(list) = self.wildcard.get(&lower[i..])
+                        && let Some(found) = first(list)
+                    {
+                        return list.get(found);
+                    }
+                }
+            }
+        }
+        first(&self.any).and_then(|i| self.any.get(i))
+    }
+}
