@@ -168,7 +168,6 @@ mod diagnostics;
 #[cfg(feature = "nginx")]
 pub mod diff;
 mod explain;
-/// The Gateway API (first phase): Gateways, HTTPRoutes and ReferenceGrants, routed and explained.
 pub mod gateway;
 mod hash;
 mod host;

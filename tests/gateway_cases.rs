@@ -104,7 +104,11 @@ fn run(case: &Value) -> Result<(), String> {
                 json!(
                     view.split
                         .iter()
-                        .map(|s| json!([format!("{}/{}:{}", s.namespace, s.name, s.port.unwrap_or(0)), s.weight, s.status]))
+                        .map(|s| json!([
+                            format!("{}/{}:{}", s.namespace, s.name, s.port.unwrap_or(0)),
+                            s.weight,
+                            s.status
+                        ]))
                         .collect::<Vec<_>>()
                 ),
             ),

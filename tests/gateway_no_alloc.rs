@@ -100,7 +100,8 @@ fn route_does_not_allocate() {
 fn hostile_requests_do_not_panic() {
     let router = router();
     let long = "/".repeat(100_000);
-    let weird = ["", ":", "[", "[::1", "]:80", ".", "..", "*.example.com", "é.example.com", "x.example.com:99999", "\u{0}"];
+    let weird =
+        ["", ":", "[", "[::1", "]:80", ".", "..", "*.example.com", "é.example.com", "x.example.com:99999", "\u{0}"];
     for host in weird {
         for path in ["", "?", "#", "%", "?v=%", "?v=%zz&&==", long.as_str(), "no-slash"] {
             let request = GatewayRequest::new(host, path).with_method("");

@@ -7,8 +7,15 @@ use ingress_router::gateway::{GatewayOptions, GatewayRequest, Objects, compile};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-const HOSTNAMES: &[&str] =
-    &["foo.example.com", "bar.example.com", "*.example.com", "*.com", "a.b.example.com", "*.b.example.com", "other.org"];
+const HOSTNAMES: &[&str] = &[
+    "foo.example.com",
+    "bar.example.com",
+    "*.example.com",
+    "*.com",
+    "a.b.example.com",
+    "*.b.example.com",
+    "other.org",
+];
 const LISTENER_HOSTNAMES: &[Option<&str>] = &[None, Some("*.example.com"), Some("foo.example.com"), Some("*.com")];
 const PATHS: &[&str] = &["/", "/a", "/a/", "/a/b", "/ab", "/b"];
 const REQUEST_HOSTS: &[&str] =
@@ -56,7 +63,8 @@ fn a_route() -> impl Strategy<Value = Route> {
 }
 
 fn manifests(listener: Option<&str>, routes: &[Route]) -> Vec<Value> {
-    let mut listener_json = json!({"name": "l", "port": 80, "protocol": "HTTP", "allowedRoutes": {"namespaces": {"from": "All"}}});
+    let mut listener_json =
+        json!({"name": "l", "port": 80, "protocol": "HTTP", "allowedRoutes": {"namespaces": {"from": "All"}}});
     if let Some(h) = listener {
         listener_json["hostname"] = json!(h);
     }
@@ -70,7 +78,8 @@ fn manifests(listener: Option<&str>, routes: &[Route]) -> Vec<Value> {
                 let matches: Vec<Value> = matches
                     .iter()
                     .map(|m| {
-                        let mut v = json!({"path": {"type": if m.exact { "Exact" } else { "PathPrefix" }, "value": m.path}});
+                        let mut v =
+                            json!({"path": {"type": if m.exact { "Exact" } else { "PathPrefix" }, "value": m.path}});
                         if let Some(method) = m.method {
                             v["method"] = json!(method);
                         }
@@ -170,8 +179,12 @@ fn reference(
         } else {
             r.hostnames.iter().filter_map(|h| intersect(listener, h)).collect()
         };
-        let spec = |h: &str| if let Some(s) = h.strip_prefix('*') { (0, s.len() as i64) } else { (h.len() as i64, h.len() as i64) };
-        let Some(hostname) = intersected.iter().filter(|h| host_matches(h, host)).max_by_key(|h| spec(h)) else { continue };
+        let spec = |h: &str| {
+            if let Some(s) = h.strip_prefix('*') { (0, s.len() as i64) } else { (h.len() as i64, h.len() as i64) }
+        };
+        let Some(hostname) = intersected.iter().filter(|h| host_matches(h, host)).max_by_key(|h| spec(h)) else {
+            continue;
+        };
         let (precise, chars) = spec(hostname);
         for (ri, rule) in r.rules.iter().enumerate() {
             for (mi, m) in rule.iter().enumerate() {
@@ -180,7 +193,8 @@ fn reference(
                     && m.method.is_none_or(|x| x == method)
                     && hs.iter().all(|(n, v)| headers.iter().any(|(hn, hv)| hn.eq_ignore_ascii_case(n) && hv == v))
                     && m.query.is_none_or(|(n, v)| {
-                        query.split('&').find_map(|p| p.split_once('=').filter(|(k, _)| *k == n).map(|(_, v)| v)) == Some(v)
+                        query.split('&').find_map(|p| p.split_once('=').filter(|(k, _)| *k == n).map(|(_, v)| v))
+                            == Some(v)
                     });
                 if !ok {
                     continue;

@@ -38,22 +38,36 @@ pub struct Backend {
 
 /// Whether the input's Services are checked: `None` (the default) checks them when the input holds
 /// at least one Service, and assumes every referenced Service and port exists otherwise.
-pub fn resolve(objects: &Objects, route: &HttpRoute, backend: &HttpBackendRef, index: usize, check_services: bool) -> Backend {
+pub fn resolve(
+    objects: &Objects,
+    route: &HttpRoute,
+    backend: &HttpBackendRef,
+    index: usize,
+    check_services: bool,
+) -> Backend {
     let namespace = backend.namespace.clone().unwrap_or_else(|| route.metadata.namespace.clone());
     let invalid = problem(objects, route, backend, &namespace, check_services);
     Backend { namespace, name: backend.name.clone(), port: backend.port, weight: backend.weight, invalid, index }
 }
 
-fn problem(objects: &Objects, route: &HttpRoute, backend: &HttpBackendRef, namespace: &str, check_services: bool) -> Option<Invalid> {
+fn problem(
+    objects: &Objects,
+    route: &HttpRoute,
+    backend: &HttpBackendRef,
+    namespace: &str,
+    check_services: bool,
+) -> Option<Invalid> {
     if !backend.group.is_empty() || backend.kind != "Service" {
         return Some(Invalid::InvalidKind { group: backend.group.clone(), kind: backend.kind.clone() });
     }
-    if *namespace != route.metadata.namespace && !granted(objects, &route.metadata.namespace, namespace, &backend.name) {
+    if *namespace != route.metadata.namespace && !granted(objects, &route.metadata.namespace, namespace, &backend.name)
+    {
         return Some(Invalid::RefNotPermitted);
     }
     let Some(port) = backend.port else { return Some(Invalid::PortNotFound) };
     if check_services {
-        let service = objects.services.iter().find(|s| s.metadata.namespace == namespace && s.metadata.name == backend.name);
+        let service =
+            objects.services.iter().find(|s| s.metadata.namespace == namespace && s.metadata.name == backend.name);
         match service {
             None => return Some(Invalid::BackendNotFound),
             Some(s) if !s.spec.ports.iter().any(|p| p.port == port) => return Some(Invalid::PortNotFound),
@@ -68,7 +82,10 @@ fn problem(objects: &Objects, route: &HttpRoute, backend: &HttpBackendRef, names
 pub fn granted(objects: &Objects, from_namespace: &str, to_namespace: &str, name: &str) -> bool {
     objects.grants.iter().filter(|g| g.metadata.namespace == to_namespace).any(|g| {
         g.spec.from.iter().any(|f| f.group == GROUP && f.kind == "HTTPRoute" && f.namespace == from_namespace)
-            && g.spec.to.iter().any(|t| t.group.is_empty() && t.kind == "Service" && t.name.as_deref().is_none_or(|n| n == name))
+            && g.spec
+                .to
+                .iter()
+                .any(|t| t.group.is_empty() && t.kind == "Service" && t.name.as_deref().is_none_or(|n| n == name))
     })
 }
 

@@ -65,13 +65,20 @@ pub struct GatewayDecision<'r> {
 }
 
 impl<'r> GatewayDecision<'r> {
-    pub(crate) fn decide(gateway: &'r Gateway, listener: &'r Listener, winner: Winner<'r>, action: &RuleAction) -> Self {
+    pub(crate) fn decide(
+        gateway: &'r Gateway,
+        listener: &'r Listener,
+        winner: Winner<'r>,
+        action: &RuleAction,
+    ) -> Self {
         let outcome = match *action {
             RuleAction::Redirect { filter } => {
                 winner.rule.filters[filter].request_redirect.as_ref().map_or(Outcome::FilterError, Outcome::Redirect)
             }
             RuleAction::FilterError { .. } => Outcome::FilterError,
-            RuleAction::Forward if winner.backends.iter().any(|b| b.invalid.is_none() && b.weight > 0) => Outcome::Forward,
+            RuleAction::Forward if winner.backends.iter().any(|b| b.invalid.is_none() && b.weight > 0) => {
+                Outcome::Forward
+            }
             RuleAction::Forward => Outcome::NoValidBackend,
         };
         GatewayDecision { gateway: Some(gateway), listener: Some(listener), winner: Some(winner), outcome }

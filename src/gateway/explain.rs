@@ -10,13 +10,13 @@ use alloc::vec::Vec;
 
 use serde::Serialize;
 
+use super::GatewayRouter;
 use super::attach::{self, NotAttached, key_of};
 use super::decision::{DecisionView, NoGateway};
 use super::hostname;
 use super::matching::{self, Mismatch};
 use super::precedence::{Key, PrecedenceKey};
 use super::request::GatewayRequest;
-use super::GatewayRouter;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Explanation {
@@ -73,9 +73,14 @@ pub enum CandidateOutcome {
     /// None of the route's intersected hostnames matches the host.
     HostnameDidNotMatch,
     /// A condition failed; `detail` names it (`path /api (PathPrefix)`, `header x-env`, ...).
-    Mismatch { mismatch: Mismatch, detail: String },
+    Mismatch {
+        mismatch: Mismatch,
+        detail: String,
+    },
     /// Matched, and lost to the winner on this key.
-    LostOn { key: PrecedenceKey },
+    LostOn {
+        key: PrecedenceKey,
+    },
 }
 
 impl GatewayRouter {
@@ -146,7 +151,9 @@ impl GatewayRouter {
                             let outcome = match best {
                                 None => CandidateOutcome::HostnameDidNotMatch,
                                 Some(h) => match matching::check(m, request) {
-                                    Err(mismatch) => CandidateOutcome::Mismatch { mismatch, detail: detail(m, mismatch) },
+                                    Err(mismatch) => {
+                                        CandidateOutcome::Mismatch { mismatch, detail: detail(m, mismatch) }
+                                    }
                                     Ok(()) => {
                                         let key = Key::new(h, m, self.routes[r].rank, i, mi);
                                         matched.push((key, explanation.routes.len(), view.candidates.len()));
@@ -154,7 +161,12 @@ impl GatewayRouter {
                                     }
                                 },
                             };
-                            view.candidates.push(CandidateView { rule: i, rule_name: rule.name.clone(), match_index: mi, outcome });
+                            view.candidates.push(CandidateView {
+                                rule: i,
+                                rule_name: rule.name.clone(),
+                                match_index: mi,
+                                outcome,
+                            });
                         }
                     }
                 }

@@ -152,10 +152,13 @@ impl Upstream {
                     self.path = with_query(path, request.query());
                 }
             }
-            if let Some(m) = filter.request_header_modifier.as_ref().filter(|_| filter.kind == "RequestHeaderModifier") {
+            if let Some(m) = filter.request_header_modifier.as_ref().filter(|_| filter.kind == "RequestHeaderModifier")
+            {
                 self.modify_headers(m);
             }
-            if let Some(m) = filter.response_header_modifier.as_ref().filter(|_| filter.kind == "ResponseHeaderModifier") {
+            if let Some(m) =
+                filter.response_header_modifier.as_ref().filter(|_| filter.kind == "ResponseHeaderModifier")
+            {
                 self.response_header_modifiers.push(m.clone());
             }
         }
@@ -208,7 +211,10 @@ mod tests {
     }
 
     fn prefix(value: &str) -> HttpRouteMatch {
-        HttpRouteMatch { path: PathMatch { kind: PathMatchType::PathPrefix, value: value.to_string() }, ..Default::default() }
+        HttpRouteMatch {
+            path: PathMatch { kind: PathMatchType::PathPrefix, value: value.to_string() },
+            ..Default::default()
+        }
     }
 
     #[test]

@@ -12,9 +12,13 @@ pub enum Mismatch {
     Path,
     Method,
     /// The header match at this index of `headers`.
-    Header { index: usize },
+    Header {
+        index: usize,
+    },
     /// The query-parameter match at this index of `queryParams`.
-    Query { index: usize },
+    Query {
+        index: usize,
+    },
     /// A `RegularExpression` path, header or query match: not evaluated in this phase (it matches
     /// nothing; a controller would report it).
     RegularExpression,
@@ -149,7 +153,11 @@ mod tests {
                 ValueMatch { kind: ValueMatchType::Exact, name: "X-Env".to_string(), value: "prod".to_string() },
                 ValueMatch { kind: ValueMatchType::Exact, name: "x-env".to_string(), value: "ignored".to_string() },
             ],
-            query_params: vec![ValueMatch { kind: ValueMatchType::Exact, name: "q".to_string(), value: "a b".to_string() }],
+            query_params: vec![ValueMatch {
+                kind: ValueMatchType::Exact,
+                name: "q".to_string(),
+                value: "a b".to_string(),
+            }],
             method: Some("POST".to_string()),
         };
         let headers = [("x-ENV", "prod")];

@@ -154,9 +154,12 @@ fn choose_gateway(objects: &Objects, wanted: Option<&str>) -> Result<usize, NoGa
         };
     };
     let found: Vec<usize> = match wanted.split_once('/') {
-        Some((ns, name)) => {
-            gateways.iter().enumerate().filter(|(_, g)| g.metadata.namespace == ns && g.metadata.name == name).map(|(i, _)| i).collect()
-        }
+        Some((ns, name)) => gateways
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| g.metadata.namespace == ns && g.metadata.name == name)
+            .map(|(i, _)| i)
+            .collect(),
         None => gateways.iter().enumerate().filter(|(_, g)| g.metadata.name == wanted).map(|(i, _)| i).collect(),
     };
     match found.as_slice() {
@@ -175,13 +178,20 @@ impl GatewayRouter {
     pub fn route(&self, request: &GatewayRequest<'_>) -> GatewayDecision<'_> {
         let gateway = match &self.gateway {
             Ok(g) => &self.objects.gateways[*g],
-            Err(e) => return GatewayDecision { gateway: None, listener: None, winner: None, outcome: Outcome::NoGateway(e) },
+            Err(e) => {
+                return GatewayDecision { gateway: None, listener: None, winner: None, outcome: Outcome::NoGateway(e) };
+            }
         };
         let host = hostname::request_host(request.host);
         let l = match attach::select_listener(gateway, request.effective_port(), request.https(), host) {
             Ok(l) => l,
             Err(e) => {
-                return GatewayDecision { gateway: Some(gateway), listener: None, winner: None, outcome: Outcome::NoListener(e) };
+                return GatewayDecision {
+                    gateway: Some(gateway),
+                    listener: None,
+                    winner: None,
+                    outcome: Outcome::NoListener(e),
+                };
             }
         };
         let listener = &gateway.spec.listeners[l];
@@ -190,7 +200,12 @@ impl GatewayRouter {
                 let (winner, action) = self.winner(c.route as usize, c.rule as usize, c.match_index as usize);
                 GatewayDecision::decide(gateway, listener, winner, action)
             }
-            None => GatewayDecision { gateway: Some(gateway), listener: Some(listener), winner: None, outcome: Outcome::NotFound },
+            None => GatewayDecision {
+                gateway: Some(gateway),
+                listener: Some(listener),
+                winner: None,
+                outcome: Outcome::NotFound,
+            },
         }
     }
 

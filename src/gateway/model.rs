@@ -557,7 +557,10 @@ mod tests {
         let route = &objects.routes[0];
         assert_eq!(route.metadata.namespace, "default");
         let parent = &route.spec.parent_refs[0];
-        assert_eq!((parent.group.as_str(), parent.kind.as_str(), parent.namespace.as_deref()), (GROUP, "Gateway", Some("default")));
+        assert_eq!(
+            (parent.group.as_str(), parent.kind.as_str(), parent.namespace.as_deref()),
+            (GROUP, "Gateway", Some("default"))
+        );
         let rule = &route.spec.rules[0];
         assert_eq!(rule.matches[0].path, PathMatch::default());
         assert_eq!(rule.matches[0].headers[0].kind, ValueMatchType::Exact);

@@ -100,14 +100,20 @@ mod tests {
     use alloc::vec;
 
     fn prefix(value: &str) -> HttpRouteMatch {
-        HttpRouteMatch { path: PathMatch { kind: PathMatchType::PathPrefix, value: value.to_string() }, ..Default::default() }
+        HttpRouteMatch {
+            path: PathMatch { kind: PathMatchType::PathPrefix, value: value.to_string() },
+            ..Default::default()
+        }
     }
 
     const R: RouteRank = RouteRank { age: 0, name: 0 };
 
     #[test]
     fn order_of_components() {
-        let exact = HttpRouteMatch { path: PathMatch { kind: PathMatchType::Exact, value: "/a".to_string() }, ..Default::default() };
+        let exact = HttpRouteMatch {
+            path: PathMatch { kind: PathMatchType::Exact, value: "/a".to_string() },
+            ..Default::default()
+        };
         let long = prefix("/a/b");
         let method = HttpRouteMatch { method: Some("GET".to_string()), ..prefix("/a") };
         let header = ValueMatch { kind: ValueMatchType::Exact, name: "h".to_string(), value: "v".to_string() };

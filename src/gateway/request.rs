@@ -116,7 +116,10 @@ mod tests {
     #[test]
     fn urls() {
         let r = GatewayRequest::from_url("https://Foo.com:8443/a/b?x=1&y=2#f").unwrap();
-        assert_eq!((r.scheme, r.host, r.path_only(), r.query(), r.effective_port()), ("https", "Foo.com:8443", "/a/b", "x=1&y=2", 8443));
+        assert_eq!(
+            (r.scheme, r.host, r.path_only(), r.query(), r.effective_port()),
+            ("https", "Foo.com:8443", "/a/b", "x=1&y=2", 8443)
+        );
         let r = GatewayRequest::from_url("foo.com").unwrap();
         assert_eq!((r.path_only(), r.effective_port()), ("/", 80));
         let r = GatewayRequest::from_url("https://foo.com?q=1").unwrap();

@@ -104,7 +104,12 @@ pub fn compile_routes(objects: &Objects, check_services: bool) -> Vec<CompiledRo
         .collect()
 }
 
-pub fn compile_listener(objects: &Objects, gateway: &Gateway, listener: usize, routes: &[CompiledRoute]) -> CompiledListener {
+pub fn compile_listener(
+    objects: &Objects,
+    gateway: &Gateway,
+    listener: usize,
+    routes: &[CompiledRoute],
+) -> CompiledListener {
     let listener = &gateway.spec.listeners[listener];
     let mut compiled = CompiledListener::default();
     for (r, route) in objects.routes.iter().enumerate() {
@@ -133,9 +138,10 @@ pub fn compile_listener(objects: &Objects, gateway: &Gateway, listener: usize, r
         }
         compiled.attachment.push(attachment);
     }
-    let lists = compiled.exact.values_mut().chain(compiled.wildcard.values_mut()).chain(core::iter::once(&mut compiled.any));
+    let lists =
+        compiled.exact.values_mut().chain(compiled.wildcard.values_mut()).chain(core::iter::once(&mut compiled.any));
     for list in lists {
-        list.sort_by(|a, b| a.key.cmp(&b.key));
+        list.sort_by_key(|c| c.key);
     }
     compiled
 }
