@@ -150,12 +150,12 @@ impl GatewayRouter {
                         for (mi, m) in rule.matches.iter().enumerate() {
                             let outcome = match best {
                                 None => CandidateOutcome::HostnameDidNotMatch,
-                                Some(h) => match matching::check(m, request) {
+                                Some(h) => match matching::check(m, &self.routes[r].rules[i].regexes[mi], request) {
                                     Err(mismatch) => {
                                         CandidateOutcome::Mismatch { mismatch, detail: detail(m, mismatch) }
                                     }
                                     Ok(()) => {
-                                        let key = Key::new(h, m, self.routes[r].rank, i, mi);
+                                        let key = Key::new(h, m, self.routes[r].rank, i, mi, self.regex_order);
                                         matched.push((key, explanation.routes.len(), view.candidates.len()));
                                         CandidateOutcome::Won
                                     }
@@ -190,7 +190,10 @@ fn detail(m: &super::model::HttpRouteMatch, mismatch: Mismatch) -> String {
         Mismatch::Method => format!("method {}", m.method.as_deref().unwrap_or("")),
         Mismatch::Header { index } => format!("header {}: {}", m.headers[index].name, m.headers[index].value),
         Mismatch::Query { index } => format!("query {}={}", m.query_params[index].name, m.query_params[index].value),
-        Mismatch::RegularExpression => "RegularExpression matches are not evaluated in this phase".to_owned(),
+        Mismatch::RegularExpression if super::REGEX_SUPPORTED => "an invalid regular expression".to_owned(),
+        Mismatch::RegularExpression => {
+            "RegularExpression matches are evaluated only with the `nginx` feature (regex-lite)".to_owned()
+        }
     }
 }
 

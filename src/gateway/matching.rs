@@ -2,7 +2,8 @@
 
 use serde::Serialize;
 
-use super::model::{HttpRouteMatch, PathMatchType, ValueMatch, ValueMatchType};
+use super::model::{HttpRouteMatch, PathMatchType, ValueMatch};
+use super::regex::{MatchRegexes, Pattern};
 use super::request::GatewayRequest;
 
 /// The first condition of a match that the request fails.
@@ -19,8 +20,9 @@ pub enum Mismatch {
     Query {
         index: usize,
     },
-    /// A `RegularExpression` path, header or query match: not evaluated in this phase (it matches
-    /// nothing; a controller would report it).
+    /// A `RegularExpression` path, header or query match this build cannot evaluate (built
+    /// without the `nginx` feature, which brings the regex engine) or an invalid pattern: it
+    /// matches nothing.
     RegularExpression,
 }
 
@@ -50,11 +52,13 @@ pub fn distinct(matches: &[ValueMatch], ignore_case: bool) -> usize {
 }
 
 /// Checks every condition of `m`; the first failure says which.
-pub fn check(m: &HttpRouteMatch, request: &GatewayRequest<'_>) -> Result<(), Mismatch> {
-    if m.path.kind == PathMatchType::RegularExpression {
-        return Err(Mismatch::RegularExpression);
-    }
-    if !path_matches(m.path.kind, &m.path.value, request.path_only()) {
+pub fn check(m: &HttpRouteMatch, regexes: &MatchRegexes, request: &GatewayRequest<'_>) -> Result<(), Mismatch> {
+    let path = request.path_only();
+    let path_ok = match &regexes.path {
+        Some(pattern) => regex(pattern, path)?,
+        None => path_matches(m.path.kind, &m.path.value, path),
+    };
+    if !path_ok {
         return Err(Mismatch::Path);
     }
     if let Some(method) = &m.method
@@ -66,11 +70,17 @@ pub fn check(m: &HttpRouteMatch, request: &GatewayRequest<'_>) -> Result<(), Mis
         if !first_of_name(&m.headers, index, true) {
             continue;
         }
-        if header.kind == ValueMatchType::RegularExpression {
-            return Err(Mismatch::RegularExpression);
-        }
         // A repeated request header matches when any of its values does.
-        let found = request.headers.iter().any(|(n, v)| n.eq_ignore_ascii_case(&header.name) && *v == header.value);
+        let mut found = false;
+        for (_, value) in request.headers.iter().filter(|(n, _)| n.eq_ignore_ascii_case(&header.name)) {
+            found = match regexes.headers.get(index).and_then(Option::as_ref) {
+                Some(pattern) => regex(pattern, value)?,
+                None => *value == header.value,
+            };
+            if found {
+                break;
+            }
+        }
         if !found {
             return Err(Mismatch::Header { index });
         }
@@ -80,20 +90,49 @@ pub fn check(m: &HttpRouteMatch, request: &GatewayRequest<'_>) -> Result<(), Mis
         if !first_of_name(&m.query_params, index, false) {
             continue;
         }
-        if param.kind == ValueMatchType::RegularExpression {
-            return Err(Mismatch::RegularExpression);
-        }
         // The first value of the parameter, as HTTPQueryParamMatch.Name recommends; names compared
         // exactly, values percent-decoded.
         let value = query.split('&').find_map(|pair| {
             let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
             (name == param.name).then_some(value)
         });
-        if !value.is_some_and(|v| decoded_eq(v, &param.value)) {
+        let found = match (value, regexes.query.get(index).and_then(Option::as_ref)) {
+            (None, _) => false,
+            (Some(v), Some(pattern)) => regex_decoded(pattern, v)?,
+            (Some(v), None) => decoded_eq(v, &param.value),
+        };
+        if !found {
             return Err(Mismatch::Query { index });
         }
     }
     Ok(())
+}
+
+fn regex(pattern: &Pattern, value: &str) -> Result<bool, Mismatch> {
+    pattern.is_match(value).map_err(|()| Mismatch::RegularExpression)
+}
+
+/// A query value is matched decoded; decoding allocates only when the value has an escape.
+fn regex_decoded(pattern: &Pattern, raw: &str) -> Result<bool, Mismatch> {
+    if !raw.contains('%') {
+        return regex(pattern, raw);
+    }
+    let mut bytes = alloc::vec::Vec::with_capacity(raw.len());
+    let raw = raw.as_bytes();
+    let mut i = 0;
+    while i < raw.len() {
+        match (raw[i], raw.get(i + 1).and_then(|&b| hex(b)), raw.get(i + 2).and_then(|&b| hex(b))) {
+            (b'%', Some(h), Some(l)) => {
+                bytes.push(h << 4 | l);
+                i += 3;
+            }
+            (b, _, _) => {
+                bytes.push(b);
+                i += 1;
+            }
+        }
+    }
+    regex(pattern, &alloc::string::String::from_utf8_lossy(&bytes))
 }
 
 /// Whether percent-decoding `raw` gives `expected`, without allocating (`+` stays `+`, as Envoy
@@ -125,7 +164,7 @@ fn hex(b: u8) -> Option<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gateway::model::PathMatch;
+    use crate::gateway::model::{PathMatch, ValueMatchType};
     use alloc::string::ToString;
     use alloc::vec;
 
@@ -162,11 +201,20 @@ mod tests {
         };
         let headers = [("x-ENV", "prod")];
         let ok = GatewayRequest::new("h", "/a/b?q=a%20b&q=c").with_method("POST").with_headers(&headers);
-        assert_eq!(check(&m, &ok), Ok(()));
-        assert_eq!(check(&m, &GatewayRequest { path: "/b", ..ok }), Err(Mismatch::Path));
-        assert_eq!(check(&m, &GatewayRequest { method: "GET", ..ok }), Err(Mismatch::Method));
-        assert_eq!(check(&m, &GatewayRequest { headers: &[], ..ok }), Err(Mismatch::Header { index: 0 }));
-        assert_eq!(check(&m, &GatewayRequest { path: "/a?q=c&q=a%20b", ..ok }), Err(Mismatch::Query { index: 0 }));
+        assert_eq!(check(&m, &MatchRegexes::compile(&m), &ok), Ok(()));
+        assert_eq!(check(&m, &MatchRegexes::compile(&m), &GatewayRequest { path: "/b", ..ok }), Err(Mismatch::Path));
+        assert_eq!(
+            check(&m, &MatchRegexes::compile(&m), &GatewayRequest { method: "GET", ..ok }),
+            Err(Mismatch::Method)
+        );
+        assert_eq!(
+            check(&m, &MatchRegexes::compile(&m), &GatewayRequest { headers: &[], ..ok }),
+            Err(Mismatch::Header { index: 0 })
+        );
+        assert_eq!(
+            check(&m, &MatchRegexes::compile(&m), &GatewayRequest { path: "/a?q=c&q=a%20b", ..ok }),
+            Err(Mismatch::Query { index: 0 })
+        );
         assert_eq!(distinct(&m.headers, true), 1);
     }
 

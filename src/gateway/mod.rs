@@ -61,8 +61,12 @@
 //! - `RequestHeaderModifier.add` appends a separate header line (as Envoy does); set, add, remove
 //!   are applied in that order (the spec forbids two actions on one name).
 //! - The redirect keeps the request's query.
-//! - `RegularExpression` path, header and query matches are not evaluated in this phase: they
-//!   match nothing, and [`explain`](GatewayRouter::explain) says so ([`Mismatch::RegularExpression`]).
+//! - `RegularExpression` path, header and query matches: evaluated (anchored, whole value, as
+//!   Envoy does) when built with the `nginx` feature, whose `regex-lite` is the engine
+//!   ([`REGEX_SUPPORTED`]); otherwise they match nothing and [`explain`](GatewayRouter::explain)
+//!   says so ([`Mismatch::RegularExpression`]). Their rank: [`RegexOrder`] (Envoy Gateway's by
+//!   default, Istio's as an option), each documented with its source. Regex matches are tried
+//!   only among the host's candidates, and may allocate in `regex-lite`.
 //!
 //! # Lookups
 //!
@@ -82,6 +86,7 @@ mod hostname;
 mod matching;
 pub mod model;
 mod precedence;
+mod regex;
 mod request;
 mod table;
 
@@ -98,6 +103,7 @@ pub use filters::{RuleAction, Upstream};
 pub use matching::Mismatch;
 pub use model::Objects;
 pub use precedence::PrecedenceKey;
+pub use regex::{REGEX_SUPPORTED, RegexOrder};
 pub use request::{GatewayRequest, UrlError};
 
 /// The release of `kubernetes-sigs/gateway-api` whose API types, CRDs and concepts pages this
@@ -114,6 +120,9 @@ pub struct GatewayOptions {
     /// Whether a backendRef to a Service (or port) missing from the input is invalid. `None`: when
     /// the input holds at least one Service.
     pub check_services: Option<bool>,
+    /// Where `RegularExpression` matches rank (the specification leaves it to implementations).
+    #[serde(default)]
+    pub regex_order: RegexOrder,
 }
 
 /// The compiled Gateway: route many requests.
@@ -124,6 +133,7 @@ pub struct GatewayRouter {
     routes: Vec<table::CompiledRoute>,
     /// One per listener of the chosen Gateway.
     listeners: Vec<table::CompiledListener>,
+    regex_order: RegexOrder,
 }
 
 /// Compiles `objects` for one Gateway (see [`GatewayOptions::gateway`]).
@@ -135,11 +145,13 @@ pub fn compile(objects: &Objects, options: &GatewayOptions) -> GatewayRouter {
     let listeners = match &gateway {
         Ok(g) => {
             let gw = &objects.gateways[*g];
-            (0..gw.spec.listeners.len()).map(|l| table::compile_listener(&objects, gw, l, &routes)).collect()
+            (0..gw.spec.listeners.len())
+                .map(|l| table::compile_listener(&objects, gw, l, &routes, options.regex_order))
+                .collect()
         }
         Err(_) => Vec::new(),
     };
-    GatewayRouter { objects, gateway, routes, listeners }
+    GatewayRouter { objects, gateway, routes, listeners, regex_order: options.regex_order }
 }
 
 fn choose_gateway(objects: &Objects, wanted: Option<&str>) -> Result<usize, NoGateway> {
@@ -195,7 +207,7 @@ impl GatewayRouter {
             }
         };
         let listener = &gateway.spec.listeners[l];
-        match self.listeners[l].lookup(&self.objects, request) {
+        match self.listeners[l].lookup(&self.objects, &self.routes, request) {
             Some(c) => {
                 let (winner, action) = self.winner(c.route as usize, c.rule as usize, c.match_index as usize);
                 GatewayDecision::decide(gateway, listener, winner, action)

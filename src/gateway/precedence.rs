@@ -5,7 +5,8 @@
 use serde::Serialize;
 
 use super::matching;
-use super::model::{HttpRouteMatch, PathMatchType};
+use super::model::{HttpRouteMatch, ValueMatchType};
+use super::regex::RegexOrder;
 
 /// The components of the precedence, in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -15,16 +16,21 @@ pub enum PrecedenceKey {
     PreciseHostname,
     /// Characters in the matching hostname (a wildcard's suffix).
     HostnameLength,
-    /// An `Exact` path match before any `PathPrefix` one.
+    /// An `Exact` path match before any `PathPrefix` one (`RegularExpression`: where
+    /// [`RegexOrder`] puts it).
     ExactPath,
-    /// The `PathPrefix` (or `Exact`) value with the most characters, as written.
+    /// The path value (or pattern) with the most characters, as written.
     PathLength,
     /// A method match before none.
     Method,
     /// The most header matches (distinct names).
     HeaderCount,
+    /// Then the most `Exact` header matches ([`RegexOrder::EnvoyGateway`] only).
+    ExactHeaderCount,
     /// The most query-parameter matches (distinct names).
     QueryCount,
+    /// Then the most `Exact` query-parameter matches ([`RegexOrder::EnvoyGateway`] only).
+    ExactQueryCount,
     /// The oldest route by `creationTimestamp` (none counts as newest).
     Age,
     /// The route first in `{namespace}/{name}` order.
@@ -35,14 +41,16 @@ pub enum PrecedenceKey {
     MatchOrder,
 }
 
-const KEYS: [PrecedenceKey; 11] = [
+const KEYS: [PrecedenceKey; 13] = [
     PrecedenceKey::PreciseHostname,
     PrecedenceKey::HostnameLength,
     PrecedenceKey::ExactPath,
     PrecedenceKey::PathLength,
     PrecedenceKey::Method,
     PrecedenceKey::HeaderCount,
+    PrecedenceKey::ExactHeaderCount,
     PrecedenceKey::QueryCount,
+    PrecedenceKey::ExactQueryCount,
     PrecedenceKey::Age,
     PrecedenceKey::Name,
     PrecedenceKey::RuleOrder,
@@ -51,7 +59,7 @@ const KEYS: [PrecedenceKey; 11] = [
 
 /// A candidate's key: smaller wins. Larger-is-better counts are stored inverted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Key(pub [u64; 11]);
+pub struct Key(pub [u64; 13]);
 
 /// The route's place in the age and name orders (computed once for all routes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,22 +71,33 @@ pub struct RouteRank {
 impl Key {
     /// The key of match `match_index` of rule `rule` of a route, reached through `hostname` (an
     /// intersected hostname: precise, `*.suffix` or `*`).
-    pub fn new(hostname: &str, m: &HttpRouteMatch, rank: RouteRank, rule: usize, match_index: usize) -> Key {
+    pub fn new(
+        hostname: &str,
+        m: &HttpRouteMatch,
+        rank: RouteRank,
+        rule: usize,
+        match_index: usize,
+        order: RegexOrder,
+    ) -> Key {
         let (precise, chars) = super::hostname::specificity(hostname);
-        let class = match m.path.kind {
-            PathMatchType::Exact => 0,
-            PathMatchType::PathPrefix => 1,
-            // Not evaluated in this phase (it never matches); ordered last.
-            PathMatchType::RegularExpression => 2,
+        let exact = |matches: &[super::model::ValueMatch], ignore_case| match order {
+            RegexOrder::EnvoyGateway => (0..matches.len())
+                .filter(|&i| {
+                    matching::first_of_name(matches, i, ignore_case) && matches[i].kind == ValueMatchType::Exact
+                })
+                .count() as u64,
+            RegexOrder::Istio => 0,
         };
         Key([
             u64::MAX - precise as u64,
             u64::MAX - chars as u64,
-            class,
+            order.path_class(m.path.kind),
             u64::MAX - m.path.value.len() as u64,
             u64::from(m.method.is_none()),
             u64::MAX - matching::distinct(&m.headers, true) as u64,
+            u64::MAX - exact(&m.headers, true),
             u64::MAX - matching::distinct(&m.query_params, false) as u64,
+            u64::MAX - exact(&m.query_params, false),
             rank.age,
             rank.name,
             rule as u64,
@@ -95,7 +114,7 @@ impl Key {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gateway::model::{PathMatch, ValueMatch, ValueMatchType};
+    use crate::gateway::model::{PathMatch, PathMatchType, ValueMatch};
     use alloc::string::ToString;
     use alloc::vec;
 
@@ -118,17 +137,17 @@ mod tests {
         let method = HttpRouteMatch { method: Some("GET".to_string()), ..prefix("/a") };
         let header = ValueMatch { kind: ValueMatchType::Exact, name: "h".to_string(), value: "v".to_string() };
         let headers = HttpRouteMatch { headers: vec![header], ..prefix("/a") };
-        let k = |m: &HttpRouteMatch| Key::new("*", m, R, 0, 0);
-        assert!(Key::new("a.com", &prefix("/"), R, 0, 0) < k(&exact));
-        assert!(Key::new("*.a.com", &prefix("/"), R, 0, 0) < k(&exact));
+        let k = |m: &HttpRouteMatch| Key::new("*", m, R, 0, 0, RegexOrder::EnvoyGateway);
+        assert!(Key::new("a.com", &prefix("/"), R, 0, 0, RegexOrder::EnvoyGateway) < k(&exact));
+        assert!(Key::new("*.a.com", &prefix("/"), R, 0, 0, RegexOrder::EnvoyGateway) < k(&exact));
         assert_eq!(k(&exact).first_difference(&k(&long)), Some(PrecedenceKey::ExactPath));
         assert!(k(&exact) < k(&long));
         assert!(k(&long) < k(&method));
         assert!(k(&method) < k(&headers));
         assert!(k(&headers) < k(&prefix("/a")));
         assert_eq!(k(&method).first_difference(&k(&headers)), Some(PrecedenceKey::Method));
-        let older = Key::new("*", &prefix("/"), RouteRank { age: 0, name: 1 }, 3, 0);
-        let newer = Key::new("*", &prefix("/"), RouteRank { age: 1, name: 0 }, 0, 0);
+        let older = Key::new("*", &prefix("/"), RouteRank { age: 0, name: 1 }, 3, 0, RegexOrder::EnvoyGateway);
+        let newer = Key::new("*", &prefix("/"), RouteRank { age: 1, name: 0 }, 0, 0, RegexOrder::EnvoyGateway);
         assert_eq!(older.first_difference(&newer), Some(PrecedenceKey::Age));
         assert!(older < newer);
     }

@@ -17,6 +17,7 @@ use super::hostname;
 use super::matching;
 use super::model::{Gateway, Objects};
 use super::precedence::{Key, RouteRank};
+use super::regex::{MatchRegexes, RegexOrder};
 use super::request::GatewayRequest;
 
 /// The longest hostname (RFC 1123): a longer host matches only `*` entries.
@@ -45,6 +46,8 @@ pub struct CompiledListener {
 pub struct CompiledRule {
     pub action: RuleAction,
     pub backends: Vec<Backend>,
+    /// One per match of the rule.
+    pub regexes: Vec<MatchRegexes>,
 }
 
 #[derive(Clone, Debug)]
@@ -98,6 +101,7 @@ pub fn compile_routes(objects: &Objects, check_services: bool) -> Vec<CompiledRo
                         .enumerate()
                         .map(|(i, b)| backends::resolve(objects, route, b, i, check_services))
                         .collect(),
+                    regexes: rule.matches.iter().map(MatchRegexes::compile).collect(),
                 })
                 .collect(),
         })
@@ -109,6 +113,7 @@ pub fn compile_listener(
     gateway: &Gateway,
     listener: usize,
     routes: &[CompiledRoute],
+    order: RegexOrder,
 ) -> CompiledListener {
     let listener = &gateway.spec.listeners[listener];
     let mut compiled = CompiledListener::default();
@@ -130,7 +135,7 @@ pub fn compile_listener(
                 };
                 for (i, rule) in route.spec.rules.iter().enumerate() {
                     for (m, matched) in rule.matches.iter().enumerate() {
-                        let key = Key::new(hostname, matched, routes[r].rank, i, m);
+                        let key = Key::new(hostname, matched, routes[r].rank, i, m, order);
                         list.push(Candidate { route: r as u32, rule: i as u32, match_index: m as u32, key });
                     }
                 }
@@ -148,12 +153,18 @@ pub fn compile_listener(
 
 impl CompiledListener {
     /// The winning candidate for `request`, if any.
-    pub fn lookup(&self, objects: &Objects, request: &GatewayRequest<'_>) -> Option<&Candidate> {
+    pub fn lookup(
+        &self,
+        objects: &Objects,
+        routes: &[CompiledRoute],
+        request: &GatewayRequest<'_>,
+    ) -> Option<&Candidate> {
         let host = hostname::request_host(request.host);
         let first = |list: &'_ [Candidate]| -> Option<usize> {
             list.iter().position(|c| {
-                let m = &objects.routes[c.route as usize].spec.rules[c.rule as usize].matches[c.match_index as usize];
-                matching::check(m, request).is_ok()
+                let (r, i, m) = (c.route as usize, c.rule as usize, c.match_index as usize);
+                let regexes = &routes[r].rules[i].regexes[m];
+                matching::check(&objects.routes[r].spec.rules[i].matches[m], regexes, request).is_ok()
             })
         };
         let mut buf = [0u8; MAX_HOST];
