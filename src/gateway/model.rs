@@ -418,7 +418,8 @@ impl Objects {
     fn add(&mut self, index: usize, value: &Value) {
         let api_version = value.get("apiVersion").and_then(Value::as_str).unwrap_or("");
         let kind = value.get("kind").and_then(Value::as_str).unwrap_or("");
-        if kind == "List" || kind.ends_with("List") && api_version == "v1" {
+        // `kind: List` (kubectl) and typed lists (`HTTPRouteList`, as the API lists them).
+        if kind.ends_with("List") && value.get("items").is_some_and(Value::is_array) {
             for item in value.get("items").and_then(Value::as_array).into_iter().flatten() {
                 self.add(index, item);
             }
@@ -589,6 +590,28 @@ mod tests {
         assert_eq!(objects.gateways[0].spec.listeners[0].allowed_routes.namespaces.from, FromNamespaces::Same);
         assert_eq!(objects.skipped.len(), 1);
         assert_eq!(objects.skipped[0].name, "bad");
+    }
+
+    #[test]
+    fn lists_and_garbage() {
+        let route =
+            json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute", "metadata": {"name": "r"}});
+        let objects = Objects::from_values(&[
+            json!({"apiVersion": "v1", "kind": "List", "items": [route.clone()]}),
+            json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRouteList", "items": [route]}),
+            json!(1),
+            json!("x"),
+            json!(null),
+            json!([]),
+            json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute", "metadata": {"name": "bad"},
+                   "spec": {"rules": "x"}}),
+            json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway", "metadata": {"name": "g"},
+                   "spec": {"listeners": [{"name": "l", "port": 70000, "protocol": "HTTP"}]}}),
+        ]);
+        assert_eq!(objects.routes.len(), 2);
+        let skipped: Vec<&str> = objects.skipped.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(skipped, ["bad", "g"]);
+        assert!(objects.skipped[1].error.contains("70000"), "{}", objects.skipped[1].error);
     }
 
     #[test]
