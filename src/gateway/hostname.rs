@@ -3,27 +3,34 @@
 //! Ingress's one label), `*` (a listener without a hostname) matches anything, and the
 //! intersection of a listener's and a route's hostname is the more specific of the two.
 
+/// Splits `host:port` (a port is 1 to 5 digits after the last `:`), looking only at the last six
+/// bytes: cheaper than a search through the whole host on every request.
+fn split_port(host: &str) -> (&str, Option<&str>) {
+    let bytes = host.as_bytes();
+    let mut i = bytes.len();
+    while i > 0 && bytes.len() - i < 5 && bytes[i - 1].is_ascii_digit() {
+        i -= 1;
+    }
+    if i > 0 && i < bytes.len() && bytes[i - 1] == b':' { (&host[..i - 1], Some(&host[i..])) } else { (host, None) }
+}
+
 /// The request's host without its port and one trailing dot (case is kept: comparisons ignore it).
 pub fn request_host(host: &str) -> &str {
-    let host = if let Some(rest) = host.strip_prefix('[') {
+    if let Some(rest) = host.strip_prefix('[') {
         // An IPv6 literal: never a Gateway API hostname, kept whole so that it matches nothing.
         return rest.split(']').next().unwrap_or(rest);
-    } else {
-        match host.rfind(':') {
-            Some(i) if host[i + 1..].bytes().all(|b| b.is_ascii_digit()) => &host[..i],
-            _ => host,
-        }
-    };
+    }
+    let (host, _) = split_port(host);
     host.strip_suffix('.').unwrap_or(host)
 }
 
-/// The port of a `Host` header, when it carries one.
+/// The port of a `Host` header, when it carries one (an unbracketed IPv6 address has none).
 pub fn host_port(host: &str) -> Option<u16> {
-    let i = host.rfind(':')?;
-    if host[..i].contains(':') && !host[..i].ends_with(']') {
+    let (name, port) = split_port(host);
+    if name.contains(':') && !name.ends_with(']') {
         return None;
     }
-    host[i + 1..].parse().ok()
+    port?.parse().ok()
 }
 
 /// Whether `pattern` (precise, `*.suffix` or `*`) matches the precise `host`.
@@ -90,6 +97,10 @@ mod tests {
         assert_eq!(host_port("foo:8080"), Some(8080));
         assert_eq!(host_port("foo"), None);
         assert_eq!(host_port("[::1]:81"), Some(81));
+        assert_eq!(host_port("::1"), None);
+        assert_eq!(host_port("foo:123456"), None);
+        assert_eq!(request_host("foo:"), "foo:");
+        assert_eq!(request_host("foo:8080."), "foo:8080");
     }
 
     /// The hostnames page: "`*.example.com` matches `www.example.com` and

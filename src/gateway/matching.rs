@@ -53,7 +53,17 @@ pub fn distinct(matches: &[ValueMatch], ignore_case: bool) -> usize {
 
 /// Checks every condition of `m`; the first failure says which.
 pub fn check(m: &HttpRouteMatch, regexes: &MatchRegexes, request: &GatewayRequest<'_>) -> Result<(), Mismatch> {
-    let path = request.path_only();
+    check_split(m, regexes, request, request.path_only(), request.query())
+}
+
+/// [`check`] with the request's path and query split off once (a lookup tries several matches).
+pub fn check_split(
+    m: &HttpRouteMatch,
+    regexes: &MatchRegexes,
+    request: &GatewayRequest<'_>,
+    path: &str,
+    query: &str,
+) -> Result<(), Mismatch> {
     let path_ok = match &regexes.path {
         Some(pattern) => regex(pattern, path)?,
         None => path_matches(m.path.kind, &m.path.value, path),
@@ -85,7 +95,6 @@ pub fn check(m: &HttpRouteMatch, regexes: &MatchRegexes, request: &GatewayReques
             return Err(Mismatch::Header { index });
         }
     }
-    let query = request.query();
     for (index, param) in m.query_params.iter().enumerate() {
         if !first_of_name(&m.query_params, index, false) {
             continue;

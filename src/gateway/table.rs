@@ -160,11 +160,13 @@ impl CompiledListener {
         request: &GatewayRequest<'_>,
     ) -> Option<&Candidate> {
         let host = hostname::request_host(request.host);
+        let (path, query) = (request.path_only(), request.query());
         let first = |list: &'_ [Candidate]| -> Option<usize> {
             list.iter().position(|c| {
                 let (r, i, m) = (c.route as usize, c.rule as usize, c.match_index as usize);
                 let regexes = &routes[r].rules[i].regexes[m];
-                matching::check(&objects.routes[r].spec.rules[i].matches[m], regexes, request).is_ok()
+                let matched = &objects.routes[r].spec.rules[i].matches[m];
+                matching::check_split(matched, regexes, request, path, query).is_ok()
             })
         };
         let mut buf = [0u8; MAX_HOST];
