@@ -175,3 +175,84 @@ pub fn key_of(namespace: &str, name: &str) -> String {
     key.push_str(name);
     key
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn objects(listeners: serde_json::Value, route_spec: serde_json::Value, route_ns: &str) -> Objects {
+        Objects::from_values(&[
+            json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway",
+                   "metadata": {"name": "gw", "namespace": "infra"}, "spec": {"gatewayClassName": "c", "listeners": listeners}}),
+            json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute",
+                   "metadata": {"name": "r", "namespace": route_ns}, "spec": route_spec}),
+        ])
+    }
+
+    #[test]
+    fn listeners_by_port_protocol_and_most_specific_hostname() {
+        let o = objects(
+            json!([
+                {"name": "any", "port": 80, "protocol": "HTTP"},
+                {"name": "wild", "port": 80, "protocol": "HTTP", "hostname": "*.example.com"},
+                {"name": "tls", "port": 443, "protocol": "HTTPS"},
+                {"name": "tcp", "port": 9000, "protocol": "TCP"}
+            ]),
+            json!({}),
+            "infra",
+        );
+        let gw = &o.gateways[0];
+        assert_eq!(select_listener(gw, 80, false, "a.example.com"), Ok(1));
+        assert_eq!(select_listener(gw, 80, false, "example.com"), Ok(0));
+        assert_eq!(select_listener(gw, 443, true, "example.com"), Ok(2));
+        assert_eq!(select_listener(gw, 443, false, "example.com"), Err(NoListener::NoListenerOnPort { port: 443 }));
+        assert_eq!(select_listener(gw, 9000, false, "x"), Err(NoListener::NoListenerOnPort { port: 9000 }));
+    }
+
+    #[test]
+    fn attachment_reasons_report_the_farthest_parent_ref() {
+        let listeners = json!([{"name": "l", "port": 80, "protocol": "HTTP", "hostname": "*.example.com"}]);
+        let reason = |spec: serde_json::Value, ns: &str| {
+            let o = objects(listeners.clone(), spec, ns);
+            attach(&o, &o.gateways[0], &o.gateways[0].spec.listeners[0], &o.routes[0])
+        };
+        let parent = |extra: serde_json::Value| {
+            let mut p = json!({"name": "gw", "namespace": "infra"});
+            p.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+            p
+        };
+        assert_eq!(reason(json!({"parentRefs": [{"name": "gw"}]}), "apps"), Err(NotAttached::NotAParent));
+        assert_eq!(
+            reason(json!({"parentRefs": [parent(json!({"sectionName": "x"}))]}), "infra"),
+            Err(NotAttached::SectionName { section_name: "x".into() })
+        );
+        assert_eq!(
+            reason(json!({"parentRefs": [parent(json!({"port": 81}))]}), "infra"),
+            Err(NotAttached::Port { port: 81 })
+        );
+        assert_eq!(
+            reason(json!({"parentRefs": [parent(json!({}))]}), "apps"),
+            Err(NotAttached::NamespaceNotAllowed { from: FromNamespaces::Same })
+        );
+        // The farthest of two parentRefs is reported.
+        assert_eq!(
+            reason(
+                json!({"parentRefs": [parent(json!({"port": 81})), parent(json!({}))], "hostnames": ["a.org"]}),
+                "infra"
+            ),
+            Err(NotAttached::NoMatchingListenerHostname)
+        );
+        assert_eq!(
+            reason(
+                json!({"parentRefs": [parent(json!({"sectionName": "l", "port": 80}))], "hostnames": ["A.Example.com", "x.org"]}),
+                "infra"
+            ),
+            Ok(alloc::vec!["a.example.com".to_string()])
+        );
+        assert_eq!(
+            reason(json!({"parentRefs": [parent(json!({}))]}), "infra"),
+            Ok(alloc::vec!["*.example.com".to_string()])
+        );
+    }
+}

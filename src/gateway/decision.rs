@@ -248,3 +248,33 @@ impl core::fmt::Display for DecisionView {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::gateway::{GatewayOptions, GatewayRequest, Objects, compile};
+    use serde_json::json;
+
+    #[test]
+    fn statuses_and_picks() {
+        let o = Objects::from_values(&[
+            json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway", "metadata": {"name": "gw", "namespace": "apps"},
+                   "spec": {"gatewayClassName": "c", "listeners": [{"name": "l", "port": 80, "protocol": "HTTP"}]}}),
+            json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute", "metadata": {"name": "r", "namespace": "apps"},
+                   "spec": {"parentRefs": [{"name": "gw"}], "rules": [
+                       {"matches": [{"path": {"value": "/split"}}],
+                        "backendRefs": [{"name": "a", "port": 80, "weight": 1}, {"kind": "Bucket", "name": "b", "weight": 1}]},
+                       {"matches": [{"path": {"value": "/moved"}}],
+                        "filters": [{"type": "RequestRedirect", "requestRedirect": {"statusCode": 301}}]}]}}),
+        ]);
+        let router = compile(&o, &GatewayOptions::default());
+        let split = router.route(&GatewayRequest::new("h", "/split"));
+        assert_eq!(split.status(), 200);
+        assert_eq!(split.pick(0).unwrap().name, "a");
+        assert!(split.pick(u64::MAX).unwrap().invalid.is_some(), "the invalid half is picked for its share");
+        let moved = router.route(&GatewayRequest::new("h", "/moved"));
+        assert_eq!((moved.status(), moved.pick(0)), (301, None));
+        let none = router.route(&GatewayRequest::new("h", "/none"));
+        assert_eq!(none.status(), 404);
+        assert_eq!(none.view(&GatewayRequest::new("h", "/none")).to_string(), "404 (no-match)");
+    }
+}

@@ -208,3 +208,31 @@ impl Explanation {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::gateway::{GatewayOptions, GatewayRequest, NoGateway, Objects, compile};
+    use serde_json::json;
+
+    #[test]
+    fn listener_outcomes_and_no_gateway() {
+        let gateway = json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway",
+            "metadata": {"name": "gw", "namespace": "apps"},
+            "spec": {"gatewayClassName": "c", "listeners": [
+                {"name": "wild", "port": 80, "protocol": "HTTP", "hostname": "*.example.com"},
+                {"name": "any", "port": 80, "protocol": "HTTP"},
+                {"name": "other-port", "port": 81, "protocol": "HTTP"},
+                {"name": "tls", "port": 80, "protocol": "HTTPS"},
+                {"name": "foo", "port": 80, "protocol": "HTTP", "hostname": "foo.org"}]}});
+        let router = compile(&Objects::from_values(&[gateway]), &GatewayOptions::default());
+        let explained = router.explain(&GatewayRequest::new("a.example.com", "/"));
+        let outcomes: Vec<&str> = explained.listeners.iter().map(|l| l.outcome).collect();
+        assert_eq!(
+            outcomes,
+            ["chosen", "less specific hostname", "other port", "other protocol", "hostname does not match"]
+        );
+        assert_eq!(explained.decision.status, 404);
+        let empty = compile(&Objects::default(), &GatewayOptions::default());
+        assert_eq!(empty.explain(&GatewayRequest::new("h", "/")).no_gateway, Some(NoGateway::NoGateways));
+    }
+}

@@ -195,3 +195,55 @@ impl CompiledListener {
         first(&self.any).and_then(|i| self.any.get(i))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn route(name: &str, ns: &str, ts: Option<&str>) -> serde_json::Value {
+        json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute",
+               "metadata": {"name": name, "namespace": ns, "creationTimestamp": ts},
+               "spec": {"parentRefs": [{"name": "gw", "namespace": "infra"}]}})
+    }
+
+    #[test]
+    fn ranks_by_age_then_name() {
+        let o = Objects::from_values(&[
+            route("b", "x", Some("2021-01-01T00:00:00Z")),
+            route("a", "x", None),
+            route("c", "a", Some("2021-01-01T00:00:00Z")),
+            route("d", "x", Some("2020-01-01T00:00:00Z")),
+        ]);
+        let ranks = ranks(&o);
+        let ages: Vec<u64> = ranks.iter().map(|r| r.age).collect();
+        let names: Vec<u64> = ranks.iter().map(|r| r.name).collect();
+        assert_eq!(ages, [1, 3, 1, 0]); // equal timestamps tie; none is the newest
+        assert_eq!(names, [2, 1, 0, 3]); // a/c, x/a, x/b, x/d
+    }
+
+    #[test]
+    fn entries_by_intersected_hostname() {
+        let mut values = vec![json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway",
+            "metadata": {"name": "gw", "namespace": "infra"},
+            "spec": {"gatewayClassName": "c", "listeners": [{"name": "l", "port": 80, "protocol": "HTTP",
+                "allowedRoutes": {"namespaces": {"from": "All"}}}]}})];
+        let mut with_hosts = route("h", "x", None);
+        with_hosts["spec"]["hostnames"] = json!(["Foo.example.com", "*.example.com", "foo.example.com"]);
+        values.push(with_hosts);
+        values.push(route("any", "x", None));
+        let o = Objects::from_values(&values);
+        let routes = compile_routes(&o, false);
+        let l = compile_listener(&o, &o.gateways[0], 0, &routes, RegexOrder::EnvoyGateway);
+        assert_eq!(l.exact.keys().collect::<Vec<_>>(), ["foo.example.com"]);
+        assert_eq!(l.exact["foo.example.com"].len(), 1, "a hostname written twice is one entry");
+        assert_eq!(l.wildcard.keys().collect::<Vec<_>>(), [".example.com"]);
+        assert_eq!(l.any.len(), 1);
+        let pick = |host| l.lookup(&o, &routes, &GatewayRequest::new(host, "/")).map(|c| c.route);
+        assert_eq!(pick("FOO.example.com."), Some(0));
+        assert_eq!(pick("a.b.example.com"), Some(0));
+        assert_eq!(pick("example.com"), Some(1));
+        let long = "a.".repeat(200) + "example.com";
+        assert_eq!(pick(&long), Some(1), "a host longer than 253 bytes only reaches `*`");
+    }
+}
