@@ -73,8 +73,10 @@
 //! [`GatewayRouter::route`] picks the listener (a scan of the Gateway's listeners, at most 64),
 //! then probes that listener's table: the exact-host entry, one wildcard entry per label of the
 //! host (longest suffix first), then `*`; each entry's candidates are pre-sorted by precedence and
-//! the first whose conditions hold wins. It allocates nothing (the host is lowercased into a stack
-//! buffer). [`GatewayRouter::explain`] instead evaluates every rule of every route linearly, and the
+//! the first whose conditions hold wins. An entry of more than 8 candidates is also indexed by
+//! path (`Exact` values; `PathPrefix` values probed at each `/` of the request path, longest
+//! first), so that only candidates whose path can match are checked. It allocates nothing (the
+//! host is lowercased into a stack buffer); `BENCHMARKS.md` has the instruction counts. [`GatewayRouter::explain`] instead evaluates every rule of every route linearly, and the
 //! tests check the two agree.
 
 mod attach;

@@ -2,8 +2,8 @@
 //! its attached routes, filed under their intersected hostnames (exact, wildcard suffix, `*`) and
 //! sorted by [`Key`]. A lookup lowercases the host into a stack buffer, then tries the exact entry,
 //! the wildcard entries of the host's suffixes from the longest (one hash probe per label), and `*`:
-//! the first candidate whose conditions hold wins. Only the host's candidates are tried, and the
-//! lookup allocates nothing.
+//! the first candidate whose conditions hold wins ([`Entry`]: large entries are indexed by path).
+//! Only the host's candidates are tried, and the lookup allocates nothing.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -15,7 +15,7 @@ use super::backends::{self, Backend};
 use super::filters::{self, RuleAction};
 use super::hostname;
 use super::matching;
-use super::model::{Gateway, Objects};
+use super::model::{Gateway, Objects, PathMatchType};
 use super::precedence::{Key, RouteRank};
 use super::regex::{MatchRegexes, RegexOrder};
 use super::request::GatewayRequest;
@@ -36,10 +36,86 @@ pub struct CompiledListener {
     /// Every route of the input: its intersected hostnames on this listener, or why it is not
     /// attached.
     pub attachment: Vec<Result<Vec<String>, NotAttached>>,
-    exact: HashMap<String, Vec<Candidate>>,
+    exact: HashMap<String, Entry>,
     /// Keyed by the suffix after `*` (`.example.com`).
-    wildcard: HashMap<String, Vec<Candidate>>,
-    any: Vec<Candidate>,
+    wildcard: HashMap<String, Entry>,
+    any: Entry,
+}
+
+fn first_in<'a>(list: Option<&'a Vec<Candidate>>, ok: &impl Fn(&Candidate) -> bool) -> Option<&'a Candidate> {
+    list.and_then(|l| l.iter().find(|c| ok(c)))
+}
+
+/// Up to this many candidates, an entry is tried in order; above, through its path index.
+const LINEAR: usize = 8;
+
+/// The candidates of one hostname entry: all of them in precedence order, and, for entries with
+/// more than [`LINEAR`], an index by path so that only candidates whose path can match are tried.
+#[derive(Clone, Debug, Default)]
+pub struct Entry {
+    all: Vec<Candidate>,
+    /// `Exact` matches by their path.
+    exact: HashMap<String, Vec<Candidate>>,
+    /// `PathPrefix` matches by their prefix without one trailing `/`: a request path probes each
+    /// of its element boundaries, longest first (a longer such prefix is always a longer value).
+    prefix: HashMap<String, Vec<Candidate>>,
+    /// `RegularExpression` matches, tried in order.
+    regex: Vec<Candidate>,
+    /// Whether regexes rank before prefixes ([`RegexOrder::EnvoyGateway`]).
+    regex_first: bool,
+}
+
+impl Entry {
+    fn push(&mut self, candidate: Candidate) {
+        self.all.push(candidate);
+    }
+
+    fn index(&mut self, objects: &Objects, order: RegexOrder) {
+        self.all.sort_by_key(|c| c.key);
+        self.regex_first = order == RegexOrder::EnvoyGateway;
+        if self.all.len() <= LINEAR {
+            return;
+        }
+        for c in &self.all {
+            let path =
+                &objects.routes[c.route as usize].spec.rules[c.rule as usize].matches[c.match_index as usize].path;
+            match path.kind {
+                PathMatchType::Exact => self.exact.entry(path.value.clone()).or_default().push(*c),
+                PathMatchType::PathPrefix => {
+                    let prefix = path.value.strip_suffix('/').unwrap_or(&path.value);
+                    self.prefix.entry(String::from(prefix)).or_default().push(*c);
+                }
+                PathMatchType::RegularExpression => self.regex.push(*c),
+            }
+        }
+    }
+
+    /// The first candidate, in precedence order, that `ok` accepts.
+    fn find(&self, path: &str, ok: impl Fn(&Candidate) -> bool) -> Option<&Candidate> {
+        if self.all.len() <= LINEAR {
+            return self.all.iter().find(|c| ok(c));
+        }
+        if let Some(c) = first_in(self.exact.get(path), &ok) {
+            return Some(c);
+        }
+        if self.regex_first
+            && let Some(c) = self.regex.iter().find(|c| ok(c))
+        {
+            return Some(c);
+        }
+        if !self.prefix.is_empty() {
+            let boundaries = path.rmatch_indices('/').map(|(i, _)| &path[..i]);
+            for prefix in core::iter::once(path).chain(boundaries) {
+                if let Some(c) = first_in(self.prefix.get(prefix), &ok) {
+                    return Some(c);
+                }
+            }
+        }
+        if !self.regex_first {
+            return self.regex.iter().find(|c| ok(c));
+        }
+        None
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -143,10 +219,10 @@ pub fn compile_listener(
         }
         compiled.attachment.push(attachment);
     }
-    let lists =
+    let entries =
         compiled.exact.values_mut().chain(compiled.wildcard.values_mut()).chain(core::iter::once(&mut compiled.any));
-    for list in lists {
-        list.sort_by_key(|c| c.key);
+    for entry in entries {
+        entry.index(objects, order);
     }
     compiled
 }
@@ -161,13 +237,11 @@ impl CompiledListener {
     ) -> Option<&Candidate> {
         let host = hostname::request_host(request.host);
         let (path, query) = (request.path_only(), request.query());
-        let first = |list: &'_ [Candidate]| -> Option<usize> {
-            list.iter().position(|c| {
-                let (r, i, m) = (c.route as usize, c.rule as usize, c.match_index as usize);
-                let regexes = &routes[r].rules[i].regexes[m];
-                let matched = &objects.routes[r].spec.rules[i].matches[m];
-                matching::check_split(matched, regexes, request, path, query).is_ok()
-            })
+        let ok = |c: &Candidate| {
+            let (r, i, m) = (c.route as usize, c.rule as usize, c.match_index as usize);
+            let regexes = &routes[r].rules[i].regexes[m];
+            let matched = &objects.routes[r].spec.rules[i].matches[m];
+            matching::check_split(matched, regexes, request, path, query).is_ok()
         };
         let mut buf = [0u8; MAX_HOST];
         if host.len() <= MAX_HOST {
@@ -176,23 +250,19 @@ impl CompiledListener {
             lower.make_ascii_lowercase();
             // ASCII lowercasing keeps UTF-8 valid.
             let lower = core::str::from_utf8(lower).unwrap_or("");
-            if let Some(list) = self.exact.get(lower)
-                && let Some(i) = first(list)
-            {
-                return list.get(i);
+            if let Some(found) = self.exact.get(lower).and_then(|e| e.find(path, ok)) {
+                return Some(found);
             }
             if !self.wildcard.is_empty() {
                 // `*.suffix` needs at least one label before the suffix: dots after the first byte.
                 for (i, _) in lower.match_indices('.').filter(|(i, _)| *i > 0) {
-                    if let Some(list) = self.wildcard.get(&lower[i..])
-                        && let Some(found) = first(list)
-                    {
-                        return list.get(found);
+                    if let Some(found) = self.wildcard.get(&lower[i..]).and_then(|e| e.find(path, ok)) {
+                        return Some(found);
                     }
                 }
             }
         }
-        first(&self.any).and_then(|i| self.any.get(i))
+        self.any.find(path, ok)
     }
 }
 
@@ -236,14 +306,46 @@ mod tests {
         let routes = compile_routes(&o, false);
         let l = compile_listener(&o, &o.gateways[0], 0, &routes, RegexOrder::EnvoyGateway);
         assert_eq!(l.exact.keys().collect::<Vec<_>>(), ["foo.example.com"]);
-        assert_eq!(l.exact["foo.example.com"].len(), 1, "a hostname written twice is one entry");
+        assert_eq!(l.exact["foo.example.com"].all.len(), 1, "a hostname written twice is one entry");
         assert_eq!(l.wildcard.keys().collect::<Vec<_>>(), [".example.com"]);
-        assert_eq!(l.any.len(), 1);
+        assert_eq!(l.any.all.len(), 1);
         let pick = |host| l.lookup(&o, &routes, &GatewayRequest::new(host, "/")).map(|c| c.route);
         assert_eq!(pick("FOO.example.com."), Some(0));
         assert_eq!(pick("a.b.example.com"), Some(0));
         assert_eq!(pick("example.com"), Some(1));
         let long = "a.".repeat(200) + "example.com";
         assert_eq!(pick(&long), Some(1), "a host longer than 253 bytes only reaches `*`");
+    }
+
+    /// An entry above [`LINEAR`] candidates answers through its path index as it would in order.
+    #[test]
+    fn indexed_entries_keep_the_order() {
+        let mut rules = Vec::new();
+        for j in 0..6 {
+            rules.push(json!({"matches": [{"path": {"value": format!("/p{j}")}}]}));
+        }
+        rules.push(json!({"matches": [{"path": {"type": "Exact", "value": "/a/b"}}]}));
+        rules.push(json!({"matches": [{"path": {"value": "/a/"}}]}));
+        rules.push(json!({"matches": [{"path": {"value": "/a/b"}, "method": "POST"}]}));
+        rules.push(json!({"matches": [{"path": {"value": "/"}}]}));
+        rules.push(json!({"matches": [{"path": {"type": "RegularExpression", "value": "/a/.*"}}]}));
+        let mut r = route("r", "x", None);
+        r["spec"]["rules"] = json!(rules);
+        let gateway = json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway",
+            "metadata": {"name": "gw", "namespace": "infra"},
+            "spec": {"gatewayClassName": "c", "listeners": [{"name": "l", "port": 80, "protocol": "HTTP",
+                "allowedRoutes": {"namespaces": {"from": "All"}}}]}});
+        let o = Objects::from_values(&[gateway, r]);
+        let routes = compile_routes(&o, false);
+        let l = compile_listener(&o, &o.gateways[0], 0, &routes, RegexOrder::Istio);
+        assert!(l.any.all.len() > LINEAR && !l.any.prefix.is_empty());
+        let rule =
+            |method, path| l.lookup(&o, &routes, &GatewayRequest::new("h", path).with_method(method)).map(|c| c.rule);
+        assert_eq!(rule("GET", "/a/b"), Some(6)); // Exact
+        assert_eq!(rule("POST", "/a/b/c"), Some(8)); // the longer prefix, its method
+        assert_eq!(rule("GET", "/a/b/c"), Some(7)); // `/a/`: a prefix of /a/b/c
+        assert_eq!(rule("GET", "/a"), Some(7));
+        assert_eq!(rule("GET", "/p3/x"), Some(3));
+        assert_eq!(rule("GET", "/q"), Some(9)); // `/`
     }
 }
