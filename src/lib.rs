@@ -175,6 +175,7 @@ mod diagnostics;
 #[cfg(all(feature = "nginx", feature = "yaml"))]
 pub mod diff;
 mod explain;
+pub mod gateway;
 mod hash;
 mod host;
 mod index;

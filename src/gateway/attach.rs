@@ -1,0 +1,258 @@
+//! Listeners and attachment: which listener a request arrives at, and which routes attach to it
+//! (`ParentReference`, `Listener.AllowedRoutes`, hostname intersection).
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use serde::Serialize;
+
+use super::hostname;
+use super::model::{FromNamespaces, GROUP, Gateway, HttpRoute, Listener, Objects};
+
+/// Why a route does not attach to a listener (the reasons a controller writes in
+/// `status.parents[].conditions` `Accepted: False`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "reason", rename_all = "camelCase")]
+pub enum NotAttached {
+    /// No parentRef names this Gateway (group `gateway.networking.k8s.io`, kind `Gateway`,
+    /// namespace, name): not a route of this Gateway at all.
+    NotAParent,
+    /// `sectionName` names another listener (`NoMatchingParent`).
+    SectionName { section_name: String },
+    /// `port` is another listener's port (`NoMatchingParent`).
+    Port { port: u16 },
+    /// `allowedRoutes.kinds` leaves HTTPRoute out, or the protocol carries no HTTPRoutes
+    /// (`NotAllowedByListeners`).
+    KindNotAllowed,
+    /// `allowedRoutes.namespaces` leaves the route's namespace out (`NotAllowedByListeners`).
+    NamespaceNotAllowed { from: FromNamespaces },
+    /// No route hostname intersects the listener's (`NoMatchingListenerHostname`).
+    NoMatchingListenerHostname,
+}
+
+impl NotAttached {
+    /// How far the parentRef got: the reason of the parentRef that got farthest is reported.
+    fn depth(&self) -> u8 {
+        match self {
+            NotAttached::NotAParent => 0,
+            NotAttached::SectionName { .. } | NotAttached::Port { .. } => 1,
+            NotAttached::KindNotAllowed => 2,
+            NotAttached::NamespaceNotAllowed { .. } => 3,
+            NotAttached::NoMatchingListenerHostname => 4,
+        }
+    }
+}
+
+/// Whether a listener serves HTTPRoutes: protocol `HTTP` or `HTTPS` (TLS terminated, then HTTP),
+/// and `allowedRoutes.kinds` empty or naming `gateway.networking.k8s.io/HTTPRoute`.
+pub fn serves_http_routes(listener: &Listener) -> bool {
+    matches!(listener.protocol.as_str(), "HTTP" | "HTTPS")
+        && (listener.allowed_routes.kinds.is_empty()
+            || listener.allowed_routes.kinds.iter().any(|k| k.group == GROUP && k.kind == "HTTPRoute"))
+}
+
+/// Attaches `route` to one `listener` of `gateway`: `Ok` with the intersected hostnames (`*` for
+/// "every hostname"), or the reason of the parentRef that got farthest.
+pub fn attach(
+    objects: &Objects,
+    gateway: &Gateway,
+    listener: &Listener,
+    route: &HttpRoute,
+) -> Result<Vec<String>, NotAttached> {
+    let mut reason = NotAttached::NotAParent;
+    let names_gateway = |r: &&super::model::ParentReference| {
+        r.group == GROUP
+            && r.kind == "Gateway"
+            && r.name == gateway.metadata.name
+            && r.namespace.as_deref() == Some(gateway.metadata.namespace.as_str())
+    };
+    for parent in route.spec.parent_refs.iter().filter(names_gateway) {
+        let outcome = attach_one(objects, gateway, listener, route, parent);
+        match outcome {
+            Ok(hostnames) => return Ok(hostnames),
+            Err(r) if r.depth() > reason.depth() => reason = r,
+            Err(_) => {}
+        }
+    }
+    Err(reason)
+}
+
+fn attach_one(
+    objects: &Objects,
+    gateway: &Gateway,
+    listener: &Listener,
+    route: &HttpRoute,
+    parent: &super::model::ParentReference,
+) -> Result<Vec<String>, NotAttached> {
+    if let Some(section_name) = &parent.section_name
+        && *section_name != listener.name
+    {
+        return Err(NotAttached::SectionName { section_name: section_name.clone() });
+    }
+    if let Some(port) = parent.port
+        && port != listener.port
+    {
+        return Err(NotAttached::Port { port });
+    }
+    if !serves_http_routes(listener) {
+        return Err(NotAttached::KindNotAllowed);
+    }
+    let namespaces = &listener.allowed_routes.namespaces;
+    let allowed = match namespaces.from {
+        FromNamespaces::All => true,
+        FromNamespaces::Same => route.metadata.namespace == gateway.metadata.namespace,
+        // A Selector without a selector selects nothing (the CRD's CEL rule requires one).
+        FromNamespaces::Selector => namespaces
+            .selector
+            .as_ref()
+            .is_some_and(|s| s.matches(&objects.namespace_labels(&route.metadata.namespace))),
+        FromNamespaces::None => false,
+    };
+    if !allowed {
+        return Err(NotAttached::NamespaceNotAllowed { from: namespaces.from });
+    }
+    let listener_hostname = listener.hostname.as_deref();
+    let intersected: Vec<String> = if route.spec.hostnames.is_empty() {
+        alloc::vec![listener_hostname.unwrap_or("*").to_ascii_lowercase()]
+    } else {
+        route
+            .spec
+            .hostnames
+            .iter()
+            .filter_map(|h| hostname::intersect(listener_hostname, h))
+            .map(str::to_ascii_lowercase)
+            .collect()
+    };
+    if intersected.is_empty() {
+        return Err(NotAttached::NoMatchingListenerHostname);
+    }
+    Ok(intersected)
+}
+
+/// Why no listener took a request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "reason", rename_all = "camelCase")]
+pub enum NoListener {
+    /// No HTTPRoute-serving listener on that port for that scheme (`HTTP` for http, `HTTPS` for
+    /// https).
+    NoListenerOnPort { port: u16 },
+    /// Listeners on the port, none whose hostname matches the request's host.
+    NoListenerForHost,
+}
+
+/// The listener a request arrives at: port and protocol, then the most specific hostname that
+/// matches the host (exact, then the longest wildcard, then none); at equal specificity, the first
+/// in `spec.listeners`.
+pub fn select_listener(gateway: &Gateway, port: u16, https: bool, host: &str) -> Result<usize, NoListener> {
+    let protocol = if https { "HTTPS" } else { "HTTP" };
+    let mut best: Option<(usize, (usize, usize))> = None;
+    let mut on_port = false;
+    for (i, listener) in gateway.spec.listeners.iter().enumerate() {
+        if listener.port != port || listener.protocol != protocol || !serves_http_routes(listener) {
+            continue;
+        }
+        on_port = true;
+        let pattern = listener.hostname.as_deref().unwrap_or("*");
+        if !hostname::matches(pattern, host) {
+            continue;
+        }
+        let specificity = hostname::specificity(pattern);
+        if best.is_none_or(|(_, s)| specificity > s) {
+            best = Some((i, specificity));
+        }
+    }
+    match best {
+        Some((i, _)) => Ok(i),
+        None if on_port => Err(NoListener::NoListenerForHost),
+        None => Err(NoListener::NoListenerOnPort { port }),
+    }
+}
+
+/// `namespace/name`.
+pub fn key_of(namespace: &str, name: &str) -> String {
+    let mut key = namespace.to_string();
+    key.push('/');
+    key.push_str(name);
+    key
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn objects(listeners: serde_json::Value, route_spec: serde_json::Value, route_ns: &str) -> Objects {
+        Objects::from_values(&[
+            json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway",
+                   "metadata": {"name": "gw", "namespace": "infra"}, "spec": {"gatewayClassName": "c", "listeners": listeners}}),
+            json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute",
+                   "metadata": {"name": "r", "namespace": route_ns}, "spec": route_spec}),
+        ])
+    }
+
+    #[test]
+    fn listeners_by_port_protocol_and_most_specific_hostname() {
+        let o = objects(
+            json!([
+                {"name": "any", "port": 80, "protocol": "HTTP"},
+                {"name": "wild", "port": 80, "protocol": "HTTP", "hostname": "*.example.com"},
+                {"name": "tls", "port": 443, "protocol": "HTTPS"},
+                {"name": "tcp", "port": 9000, "protocol": "TCP"}
+            ]),
+            json!({}),
+            "infra",
+        );
+        let gw = &o.gateways[0];
+        assert_eq!(select_listener(gw, 80, false, "a.example.com"), Ok(1));
+        assert_eq!(select_listener(gw, 80, false, "example.com"), Ok(0));
+        assert_eq!(select_listener(gw, 443, true, "example.com"), Ok(2));
+        assert_eq!(select_listener(gw, 443, false, "example.com"), Err(NoListener::NoListenerOnPort { port: 443 }));
+        assert_eq!(select_listener(gw, 9000, false, "x"), Err(NoListener::NoListenerOnPort { port: 9000 }));
+    }
+
+    #[test]
+    fn attachment_reasons_report_the_farthest_parent_ref() {
+        let listeners = json!([{"name": "l", "port": 80, "protocol": "HTTP", "hostname": "*.example.com"}]);
+        let reason = |spec: serde_json::Value, ns: &str| {
+            let o = objects(listeners.clone(), spec, ns);
+            attach(&o, &o.gateways[0], &o.gateways[0].spec.listeners[0], &o.routes[0])
+        };
+        let parent = |extra: serde_json::Value| {
+            let mut p = json!({"name": "gw", "namespace": "infra"});
+            p.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+            p
+        };
+        assert_eq!(reason(json!({"parentRefs": [{"name": "gw"}]}), "apps"), Err(NotAttached::NotAParent));
+        assert_eq!(
+            reason(json!({"parentRefs": [parent(json!({"sectionName": "x"}))]}), "infra"),
+            Err(NotAttached::SectionName { section_name: "x".into() })
+        );
+        assert_eq!(
+            reason(json!({"parentRefs": [parent(json!({"port": 81}))]}), "infra"),
+            Err(NotAttached::Port { port: 81 })
+        );
+        assert_eq!(
+            reason(json!({"parentRefs": [parent(json!({}))]}), "apps"),
+            Err(NotAttached::NamespaceNotAllowed { from: FromNamespaces::Same })
+        );
+        // The farthest of two parentRefs is reported.
+        assert_eq!(
+            reason(
+                json!({"parentRefs": [parent(json!({"port": 81})), parent(json!({}))], "hostnames": ["a.org"]}),
+                "infra"
+            ),
+            Err(NotAttached::NoMatchingListenerHostname)
+        );
+        assert_eq!(
+            reason(
+                json!({"parentRefs": [parent(json!({"sectionName": "l", "port": 80}))], "hostnames": ["A.Example.com", "x.org"]}),
+                "infra"
+            ),
+            Ok(alloc::vec!["a.example.com".to_string()])
+        );
+        assert_eq!(
+            reason(json!({"parentRefs": [parent(json!({}))]}), "infra"),
+            Ok(alloc::vec!["*.example.com".to_string()])
+        );
+    }
+}

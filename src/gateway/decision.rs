@@ -1,0 +1,280 @@
+//! What a Gateway does with a request: the answer the proxy gives (404, 500, a redirect) or what
+//! the backend receives, and which listener, route, rule and match decided it.
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use serde::Serialize;
+
+use super::attach::{NoListener, key_of};
+use super::backends::{self, Backend, Invalid};
+use super::filters::{self, RuleAction, Upstream};
+use super::model::{Gateway, HttpRoute, HttpRouteMatch, HttpRouteRule, Listener, RequestRedirect};
+use super::request::GatewayRequest;
+
+/// Why no Gateway takes requests.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "reason", rename_all = "camelCase")]
+pub enum NoGateway {
+    /// The input has no Gateway.
+    NoGateways,
+    /// Several Gateways and no [`GatewayOptions::gateway`](super::GatewayOptions::gateway).
+    Ambiguous { gateways: Vec<String> },
+    /// [`GatewayOptions::gateway`](super::GatewayOptions::gateway) names no Gateway of the input.
+    NotFound { gateway: String },
+}
+
+/// How the request was answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome<'r> {
+    /// 404: no Gateway to route through.
+    NoGateway(&'r NoGateway),
+    /// 404: no listener takes the request ("If no other Listener matches the Host, the Gateway
+    /// MUST return a 404", `Listener.Hostname`).
+    NoListener(NoListener),
+    /// 404: no attached rule matches.
+    NotFound,
+    /// The proxy answers a redirect.
+    Redirect(&'r RequestRedirect),
+    /// 500: a filter the proxy cannot apply.
+    FilterError,
+    /// 500: no valid backend with a weight (none at all included).
+    NoValidBackend,
+    /// Forwarded to the rule's backends.
+    Forward,
+}
+
+/// The rule that won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Winner<'r> {
+    pub route: &'r HttpRoute,
+    pub rule_index: usize,
+    pub rule: &'r HttpRouteRule,
+    pub match_index: usize,
+    pub matched: &'r HttpRouteMatch,
+    pub backends: &'r [Backend],
+}
+
+/// A routing decision; borrowed from the router, built without allocating.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GatewayDecision<'r> {
+    pub gateway: Option<&'r Gateway>,
+    pub listener: Option<&'r Listener>,
+    pub winner: Option<Winner<'r>>,
+    pub outcome: Outcome<'r>,
+}
+
+impl<'r> GatewayDecision<'r> {
+    pub(crate) fn decide(
+        gateway: &'r Gateway,
+        listener: &'r Listener,
+        winner: Winner<'r>,
+        action: &RuleAction,
+    ) -> Self {
+        let outcome = match *action {
+            RuleAction::Redirect { filter } => {
+                winner.rule.filters[filter].request_redirect.as_ref().map_or(Outcome::FilterError, Outcome::Redirect)
+            }
+            RuleAction::FilterError { .. } => Outcome::FilterError,
+            RuleAction::Forward if winner.backends.iter().any(|b| b.invalid.is_none() && b.weight > 0) => {
+                Outcome::Forward
+            }
+            RuleAction::Forward => Outcome::NoValidBackend,
+        };
+        GatewayDecision { gateway: Some(gateway), listener: Some(listener), winner: Some(winner), outcome }
+    }
+
+    /// The HTTP status the proxy answers: the redirect's, 404, 500, or 200 when the request is
+    /// forwarded (the backend's own answer aside). In a split with invalid backends, 200 stands for
+    /// the valid share; [`pick`](Self::pick) says which backend one request gets.
+    pub fn status(&self) -> u16 {
+        match self.outcome {
+            Outcome::NoGateway(_) | Outcome::NoListener(_) | Outcome::NotFound => 404,
+            Outcome::Redirect(r) => r.status_code,
+            Outcome::FilterError | Outcome::NoValidBackend => 500,
+            Outcome::Forward => 200,
+        }
+    }
+
+    /// The backend one request goes to, `random` uniform in `[0, 2^64)` (weight / total each;
+    /// an invalid backend answers 500 for its share). `None` unless forwarded.
+    pub fn pick(&self, random: u64) -> Option<&'r Backend> {
+        match (self.outcome, self.winner) {
+            (Outcome::Forward, Some(w)) => backends::pick(w.backends, random),
+            _ => None,
+        }
+    }
+
+    /// An owned, serialisable view; computes the redirect's `Location` and what the backend
+    /// receives (this allocates; [`route`](super::GatewayRouter::route) does not).
+    pub fn view(&self, request: &GatewayRequest<'_>) -> DecisionView {
+        let winner = self.winner;
+        let mut view = DecisionView {
+            status: self.status(),
+            via: match self.outcome {
+                Outcome::NoGateway(_) => "no-gateway",
+                Outcome::NoListener(_) => "no-listener",
+                Outcome::NotFound => "no-match",
+                Outcome::Redirect(_) => "redirect",
+                Outcome::FilterError => "filter-error",
+                Outcome::NoValidBackend => "no-valid-backend",
+                Outcome::Forward => "backend",
+            },
+            gateway: self.gateway.map(|g| key_of(&g.metadata.namespace, &g.metadata.name)),
+            listener: self.listener.map(|l| l.name.clone()),
+            route: winner.map(|w| key_of(&w.route.metadata.namespace, &w.route.metadata.name)),
+            rule: winner.map(|w| w.rule_index),
+            rule_name: winner.and_then(|w| w.rule.name.clone()),
+            match_index: winner.map(|w| w.match_index),
+            backend: None,
+            split: Vec::new(),
+            redirect: None,
+            upstream: None,
+        };
+        let Some(w) = winner else { return view };
+        match self.outcome {
+            Outcome::Redirect(r) => {
+                let port = self.listener.map_or(request.effective_port(), |l| l.port);
+                let location = filters::redirect_location(r, request, port, w.matched);
+                view.redirect = Some(RedirectView { status: r.status_code, location });
+            }
+            Outcome::Forward => {
+                let weighted: Vec<&Backend> = w.backends.iter().filter(|b| b.weight > 0).collect();
+                let single = match weighted.as_slice() {
+                    [only] if only.invalid.is_none() => Some(*only),
+                    _ => None,
+                };
+                if w.backends.len() > 1 {
+                    view.split = w.backends.iter().map(SplitView::of).collect();
+                }
+                let mut upstream = Upstream::of(request);
+                upstream.apply(&w.rule.filters, request, w.matched);
+                if let Some(backend) = single {
+                    view.backend = Some(BackendView::of(backend));
+                    upstream.apply(&w.rule.backend_refs[backend.index].filters, request, w.matched);
+                }
+                view.upstream = Some(upstream);
+            }
+            _ => {}
+        }
+        view
+    }
+}
+
+/// The decision as JSON (the CLI contract of issue 19: `status`, `backend`, `split`, `redirect`,
+/// `upstream`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DecisionView {
+    pub status: u16,
+    /// `backend`, `redirect`, `no-match`, `no-listener`, `no-gateway`, `filter-error`,
+    /// `no-valid-backend`.
+    pub via: &'static str,
+    pub gateway: Option<String>,
+    pub listener: Option<String>,
+    /// `namespace/name` of the winning HTTPRoute.
+    pub route: Option<String>,
+    pub rule: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule_name: Option<String>,
+    #[serde(rename = "match")]
+    pub match_index: Option<usize>,
+    /// The one backend every forwarded request goes to; `null` for a split.
+    pub backend: Option<BackendView>,
+    /// Every backendRef of the rule when it has several.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub split: Vec<SplitView>,
+    pub redirect: Option<RedirectView>,
+    /// What the backend receives, after the rule's filters (and the backend's own, when there is
+    /// one backend).
+    pub upstream: Option<Upstream>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BackendView {
+    pub namespace: String,
+    pub name: String,
+    pub port: Option<u16>,
+}
+
+impl BackendView {
+    fn of(b: &Backend) -> Self {
+        BackendView { namespace: b.namespace.clone(), name: b.name.clone(), port: b.port }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SplitView {
+    pub namespace: String,
+    pub name: String,
+    pub port: Option<u16>,
+    pub weight: u32,
+    /// 200 for a valid backend, 500 for an invalid one's share.
+    pub status: u16,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invalid: Option<Invalid>,
+}
+
+impl SplitView {
+    fn of(b: &Backend) -> Self {
+        SplitView {
+            namespace: b.namespace.clone(),
+            name: b.name.clone(),
+            port: b.port,
+            weight: b.weight,
+            status: if b.invalid.is_some() { 500 } else { 200 },
+            invalid: b.invalid.clone(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RedirectView {
+    pub status: u16,
+    pub location: String,
+}
+
+impl core::fmt::Display for DecisionView {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{} ({})", self.status, self.via)?;
+        if let Some(route) = &self.route {
+            write!(f, " {route} rule {} match {}", self.rule.unwrap_or(0), self.match_index.unwrap_or(0))?;
+        }
+        if let Some(b) = &self.backend {
+            write!(f, " -> {}/{}:{}", b.namespace, b.name, b.port.map(|p| p.to_string()).unwrap_or_default())?;
+        }
+        if let Some(r) = &self.redirect {
+            write!(f, " -> {}", r.location)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::gateway::{GatewayOptions, GatewayRequest, Objects, compile};
+    use serde_json::json;
+
+    #[test]
+    fn statuses_and_picks() {
+        let o = Objects::from_values(&[
+            json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway", "metadata": {"name": "gw", "namespace": "apps"},
+                   "spec": {"gatewayClassName": "c", "listeners": [{"name": "l", "port": 80, "protocol": "HTTP"}]}}),
+            json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute", "metadata": {"name": "r", "namespace": "apps"},
+                   "spec": {"parentRefs": [{"name": "gw"}], "rules": [
+                       {"matches": [{"path": {"value": "/split"}}],
+                        "backendRefs": [{"name": "a", "port": 80, "weight": 1}, {"kind": "Bucket", "name": "b", "weight": 1}]},
+                       {"matches": [{"path": {"value": "/moved"}}],
+                        "filters": [{"type": "RequestRedirect", "requestRedirect": {"statusCode": 301}}]}]}}),
+        ]);
+        let router = compile(&o, &GatewayOptions::default());
+        let split = router.route(&GatewayRequest::new("h", "/split"));
+        assert_eq!(split.status(), 200);
+        assert_eq!(split.pick(0).unwrap().name, "a");
+        assert!(split.pick(u64::MAX).unwrap().invalid.is_some(), "the invalid half is picked for its share");
+        let moved = router.route(&GatewayRequest::new("h", "/moved"));
+        assert_eq!((moved.status(), moved.pick(0)), (301, None));
+        let none = router.route(&GatewayRequest::new("h", "/none"));
+        assert_eq!(none.status(), 404);
+        assert_eq!(none.view(&GatewayRequest::new("h", "/none")).to_string(), "404 (no-match)");
+    }
+}

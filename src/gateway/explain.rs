@@ -1,0 +1,238 @@
+//! Why a request went where it went: the listener chosen and why the others were not, every
+//! route's attachment (or why not), and for every rule match of the attached routes, whether it
+//! won, did not match (which condition), or lost on which [`PrecedenceKey`]. Evaluated linearly
+//! over every rule, independently of the compiled table.
+
+use alloc::borrow::ToOwned;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use serde::Serialize;
+
+use super::GatewayRouter;
+use super::attach::{self, NotAttached, key_of};
+use super::decision::{DecisionView, NoGateway};
+use super::hostname;
+use super::matching::{self, Mismatch};
+use super::precedence::{Key, PrecedenceKey};
+use super::request::GatewayRequest;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Explanation {
+    pub decision: DecisionView,
+    pub gateway: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_gateway: Option<NoGateway>,
+    pub listeners: Vec<ListenerView>,
+    /// Every HTTPRoute of the input, for the chosen listener (empty when none was chosen).
+    pub routes: Vec<RouteView>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ListenerView {
+    pub name: String,
+    pub port: u16,
+    pub protocol: String,
+    pub hostname: Option<String>,
+    /// `chosen`, `other port`, `other protocol`, `no HTTPRoutes`, `hostname does not match`,
+    /// `less specific hostname`.
+    pub outcome: &'static str,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RouteView {
+    /// `namespace/name`.
+    pub route: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_attached: Option<NotAttached>,
+    /// Its intersected hostnames on the listener.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hostnames: Vec<String>,
+    /// The most specific of them that matches the request's host.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matched_hostname: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub candidates: Vec<CandidateView>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CandidateView {
+    pub rule: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule_name: Option<String>,
+    #[serde(rename = "match")]
+    pub match_index: usize,
+    pub outcome: CandidateOutcome,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "outcome", rename_all = "camelCase")]
+pub enum CandidateOutcome {
+    Won,
+    /// None of the route's intersected hostnames matches the host.
+    HostnameDidNotMatch,
+    /// A condition failed; `detail` names it (`path /api (PathPrefix)`, `header x-env`, ...).
+    Mismatch {
+        mismatch: Mismatch,
+        detail: String,
+    },
+    /// Matched, and lost to the winner on this key.
+    LostOn {
+        key: PrecedenceKey,
+    },
+}
+
+impl GatewayRouter {
+    /// Explains [`route`](Self::route)'s decision for `request`.
+    pub fn explain(&self, request: &GatewayRequest<'_>) -> Explanation {
+        let decision = self.route(request).view(request);
+        let mut explanation =
+            Explanation { decision, gateway: None, no_gateway: None, listeners: Vec::new(), routes: Vec::new() };
+        let g = match &self.gateway {
+            Ok(g) => *g,
+            Err(e) => {
+                explanation.no_gateway = Some(e.clone());
+                return explanation;
+            }
+        };
+        let gateway = &self.objects.gateways[g];
+        explanation.gateway = Some(key_of(&gateway.metadata.namespace, &gateway.metadata.name));
+        let host = hostname::request_host(request.host);
+        let (port, https) = (request.effective_port(), request.https());
+        let chosen = attach::select_listener(gateway, port, https, host).ok();
+        explanation.listeners = gateway
+            .spec
+            .listeners
+            .iter()
+            .enumerate()
+            .map(|(i, l)| ListenerView {
+                name: l.name.clone(),
+                port: l.port,
+                protocol: l.protocol.clone(),
+                hostname: l.hostname.clone(),
+                outcome: if chosen == Some(i) {
+                    "chosen"
+                } else if l.port != port {
+                    "other port"
+                } else if l.protocol != if https { "HTTPS" } else { "HTTP" } {
+                    "other protocol"
+                } else if !attach::serves_http_routes(l) {
+                    "no HTTPRoutes"
+                } else if !hostname::matches(l.hostname.as_deref().unwrap_or("*"), host) {
+                    "hostname does not match"
+                } else {
+                    "less specific hostname"
+                },
+            })
+            .collect();
+        let Some(l) = chosen else { return explanation };
+        let compiled = &self.listeners[l];
+        let mut matched: Vec<(Key, usize, usize)> = Vec::new(); // (key, route view, candidate)
+        for (r, route) in self.objects.routes.iter().enumerate() {
+            let mut view = RouteView {
+                route: key_of(&route.metadata.namespace, &route.metadata.name),
+                not_attached: None,
+                hostnames: Vec::new(),
+                matched_hostname: None,
+                candidates: Vec::new(),
+            };
+            match &compiled.attachment[r] {
+                Err(reason) => view.not_attached = Some(reason.clone()),
+                Ok(hostnames) => {
+                    view.hostnames = hostnames.clone();
+                    let best = hostnames
+                        .iter()
+                        .filter(|h| hostname::matches(h, host))
+                        .max_by_key(|h| hostname::specificity(h));
+                    view.matched_hostname = best.cloned();
+                    for (i, rule) in route.spec.rules.iter().enumerate() {
+                        for (mi, m) in rule.matches.iter().enumerate() {
+                            let outcome = match best {
+                                None => CandidateOutcome::HostnameDidNotMatch,
+                                Some(h) => match matching::check(m, &self.routes[r].rules[i].regexes[mi], request) {
+                                    Err(mismatch) => {
+                                        CandidateOutcome::Mismatch { mismatch, detail: detail(m, mismatch) }
+                                    }
+                                    Ok(()) => {
+                                        let key = Key::new(h, m, self.routes[r].rank, i, mi, self.regex_order);
+                                        matched.push((key, explanation.routes.len(), view.candidates.len()));
+                                        CandidateOutcome::Won
+                                    }
+                                },
+                            };
+                            view.candidates.push(CandidateView {
+                                rule: i,
+                                rule_name: rule.name.clone(),
+                                match_index: mi,
+                                outcome,
+                            });
+                        }
+                    }
+                }
+            }
+            explanation.routes.push(view);
+        }
+        if let Some(&(best, _, _)) = matched.iter().min_by_key(|(k, _, _)| *k) {
+            for (key, r, c) in matched {
+                if let Some(lost_on) = key.first_difference(&best) {
+                    explanation.routes[r].candidates[c].outcome = CandidateOutcome::LostOn { key: lost_on };
+                }
+            }
+        }
+        explanation
+    }
+}
+
+fn detail(m: &super::model::HttpRouteMatch, mismatch: Mismatch) -> String {
+    match mismatch {
+        Mismatch::Path => format!("path {} ({:?})", m.path.value, m.path.kind),
+        Mismatch::Method => format!("method {}", m.method.as_deref().unwrap_or("")),
+        Mismatch::Header { index } => format!("header {}: {}", m.headers[index].name, m.headers[index].value),
+        Mismatch::Query { index } => format!("query {}={}", m.query_params[index].name, m.query_params[index].value),
+        Mismatch::RegularExpression if super::REGEX_SUPPORTED => "an invalid regular expression".to_owned(),
+        Mismatch::RegularExpression => {
+            "RegularExpression matches are evaluated only with the `nginx` feature (regex-lite)".to_owned()
+        }
+    }
+}
+
+impl Explanation {
+    /// The candidate that won, as `(namespace/name, rule, match)`.
+    pub fn winner(&self) -> Option<(&str, usize, usize)> {
+        self.routes.iter().find_map(|r| {
+            r.candidates
+                .iter()
+                .find(|c| c.outcome == CandidateOutcome::Won)
+                .map(|c| (r.route.as_str(), c.rule, c.match_index))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::gateway::{GatewayOptions, GatewayRequest, NoGateway, Objects, compile};
+    use serde_json::json;
+
+    #[test]
+    fn listener_outcomes_and_no_gateway() {
+        let gateway = json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway",
+            "metadata": {"name": "gw", "namespace": "apps"},
+            "spec": {"gatewayClassName": "c", "listeners": [
+                {"name": "wild", "port": 80, "protocol": "HTTP", "hostname": "*.example.com"},
+                {"name": "any", "port": 80, "protocol": "HTTP"},
+                {"name": "other-port", "port": 81, "protocol": "HTTP"},
+                {"name": "tls", "port": 80, "protocol": "HTTPS"},
+                {"name": "foo", "port": 80, "protocol": "HTTP", "hostname": "foo.org"}]}});
+        let router = compile(&Objects::from_values(&[gateway]), &GatewayOptions::default());
+        let explained = router.explain(&GatewayRequest::new("a.example.com", "/"));
+        let outcomes: Vec<&str> = explained.listeners.iter().map(|l| l.outcome).collect();
+        assert_eq!(
+            outcomes,
+            ["chosen", "less specific hostname", "other port", "other protocol", "hostname does not match"]
+        );
+        assert_eq!(explained.decision.status, 404);
+        let empty = compile(&Objects::default(), &GatewayOptions::default());
+        assert_eq!(empty.explain(&GatewayRequest::new("h", "/")).no_gateway, Some(NoGateway::NoGateways));
+    }
+}

@@ -1,0 +1,271 @@
+//! Filters: RequestRedirect (the `Location` the proxy answers), URLRewrite and
+//! RequestHeaderModifier (what the backend receives), ResponseHeaderModifier (reported). Applied in
+//! the order written, rule-level first, then the chosen backend's.
+
+use alloc::borrow::ToOwned;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use serde::Serialize;
+
+use super::hostname;
+use super::model::{HeaderFilter, HttpRouteFilter, HttpRouteMatch, PathModifier, RequestRedirect};
+use super::request::GatewayRequest;
+
+/// What a rule does with a request that matched it, decided once at compile time.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "action", rename_all = "camelCase")]
+pub enum RuleAction {
+    /// The rule has a RequestRedirect filter (at index `filter`): the proxy answers it.
+    Redirect { filter: usize },
+    /// A filter the proxy cannot apply (`ExtensionRef`, `ExternalAuth`, an unknown type, or a
+    /// filter whose configuration is missing): "requests that would have been processed by that
+    /// filter MUST receive a HTTP error response" (`HTTPRouteFilter.Type`): 500.
+    FilterError { filter: usize },
+    /// Forwarded to the backends (500 when none is valid with a weight).
+    Forward,
+}
+
+/// The rule-level action: the first redirect or unusable filter decides; otherwise forward.
+pub fn rule_action(filters: &[HttpRouteFilter]) -> RuleAction {
+    for (i, f) in filters.iter().enumerate() {
+        let usable = match f.kind.as_str() {
+            "RequestRedirect" => {
+                if f.request_redirect.is_some() {
+                    return RuleAction::Redirect { filter: i };
+                }
+                false
+            }
+            "RequestHeaderModifier" => f.request_header_modifier.is_some(),
+            "ResponseHeaderModifier" => f.response_header_modifier.is_some(),
+            "URLRewrite" => f.url_rewrite.is_some(),
+            // Reported, not routed: mirrors and CORS change nothing about where a request goes.
+            "RequestMirror" | "CORS" => true,
+            _ => false,
+        };
+        if !usable {
+            return RuleAction::FilterError { filter: i };
+        }
+    }
+    RuleAction::Forward
+}
+
+/// `ReplacePrefixMatch` as `HTTPPathModifier` defines it: the matched prefix (whole elements, its
+/// trailing `/` ignored) is replaced; a trailing `/` of the replacement is dropped before what
+/// follows; an empty result is `/`.
+pub fn replace_prefix(path: &str, prefix: &str, replacement: &str) -> String {
+    let prefix = prefix.strip_suffix('/').unwrap_or(prefix);
+    let rest = path.strip_prefix(prefix).unwrap_or(path);
+    let replacement = replacement.strip_suffix('/').unwrap_or(replacement);
+    let mut out = String::with_capacity(replacement.len() + rest.len() + 1);
+    out.push_str(replacement);
+    if !rest.is_empty() && !rest.starts_with('/') {
+        out.push('/');
+    }
+    out.push_str(rest);
+    if out.is_empty() {
+        out.push('/');
+    }
+    out
+}
+
+/// The path (without query) after a path modifier; `matched` is the match that won (its value is
+/// the prefix `ReplacePrefixMatch` replaces).
+pub fn modify_path(modifier: &PathModifier, path: &str, matched: &HttpRouteMatch) -> String {
+    match modifier.kind.as_str() {
+        "ReplaceFullPath" => modifier.replace_full_path.clone().unwrap_or_else(|| "/".to_owned()),
+        "ReplacePrefixMatch" => {
+            replace_prefix(path, &matched.path.value, modifier.replace_prefix_match.as_deref().unwrap_or(""))
+        }
+        _ => path.to_owned(),
+    }
+}
+
+fn with_query(mut path: String, query: &str) -> String {
+    if !query.is_empty() {
+        path.push('?');
+        path.push_str(query);
+    }
+    path
+}
+
+/// The `Location` of a RequestRedirect: scheme (the request's by default), hostname (the request
+/// host's, without port), port (`HTTPRequestRedirectFilter.Port`: the scheme's well-known port when
+/// the filter sets a scheme, else the listener's; omitted when it is 80 for http or 443 for https),
+/// path (modified, else the request's) and the request's query.
+pub fn redirect_location(
+    redirect: &RequestRedirect,
+    request: &GatewayRequest<'_>,
+    listener_port: u16,
+    matched: &HttpRouteMatch,
+) -> String {
+    let scheme = redirect.scheme.as_deref().unwrap_or(if request.https() { "https" } else { "http" });
+    let host = redirect.hostname.as_deref().unwrap_or_else(|| hostname::request_host(request.host));
+    let port = redirect.port.unwrap_or(match (redirect.scheme.as_deref(), scheme) {
+        (Some(_), "http") => 80,
+        (Some(_), "https") => 443,
+        _ => listener_port,
+    });
+    let path = match &redirect.path {
+        Some(modifier) => modify_path(modifier, request.path_only(), matched),
+        None => request.path_only().to_owned(),
+    };
+    let default_port = matches!((scheme, port), ("http", 80) | ("https", 443));
+    let authority = if default_port { host.to_owned() } else { format!("{host}:{port}") };
+    with_query(format!("{scheme}://{authority}{path}"), request.query())
+}
+
+/// What the backend receives.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Upstream {
+    /// The `Host` header (the request's, unmodified, unless URLRewrite sets a hostname).
+    pub host: String,
+    /// Path and query.
+    pub path: String,
+    /// The request's headers after the header modifiers (names as written).
+    pub headers: Vec<(String, String)>,
+    /// ResponseHeaderModifier filters, in order: what the proxy does to the backend's response.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub response_header_modifiers: Vec<HeaderFilter>,
+}
+
+impl Upstream {
+    pub fn of(request: &GatewayRequest<'_>) -> Upstream {
+        Upstream {
+            host: request.host.to_owned(),
+            path: request.path.split('#').next().unwrap_or("").to_owned(),
+            headers: request.headers.iter().map(|(n, v)| ((*n).to_owned(), (*v).to_owned())).collect(),
+            response_header_modifiers: Vec::new(),
+        }
+    }
+
+    /// Applies URLRewrite, RequestHeaderModifier and ResponseHeaderModifier filters in order.
+    pub fn apply(&mut self, filters: &[HttpRouteFilter], request: &GatewayRequest<'_>, matched: &HttpRouteMatch) {
+        for filter in filters {
+            if let Some(rewrite) = filter.url_rewrite.as_ref().filter(|_| filter.kind == "URLRewrite") {
+                if let Some(host) = &rewrite.hostname {
+                    self.host = host.clone();
+                }
+                if let Some(modifier) = &rewrite.path {
+                    let path = modify_path(modifier, request.path_only(), matched);
+                    self.path = with_query(path, request.query());
+                }
+            }
+            if let Some(m) = filter.request_header_modifier.as_ref().filter(|_| filter.kind == "RequestHeaderModifier")
+            {
+                self.modify_headers(m);
+            }
+            if let Some(m) =
+                filter.response_header_modifier.as_ref().filter(|_| filter.kind == "ResponseHeaderModifier")
+            {
+                self.response_header_modifiers.push(m.clone());
+            }
+        }
+    }
+
+    /// `set` replaces every value of the name, `add` appends another (a separate field line, as
+    /// Envoy does), `remove` drops the name; names compared without case.
+    fn modify_headers(&mut self, m: &HeaderFilter) {
+        for header in &m.set {
+            self.headers.retain(|(n, _)| !n.eq_ignore_ascii_case(&header.name));
+            self.headers.push((header.name.clone(), header.value.clone()));
+        }
+        for header in &m.add {
+            self.headers.push((header.name.clone(), header.value.clone()));
+        }
+        for name in &m.remove {
+            self.headers.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gateway::model::{Header, PathMatch, PathMatchType, UrlRewrite};
+    use alloc::string::ToString;
+    use alloc::vec;
+
+    /// The ReplacePrefixMatch table of `HTTPPathModifier.ReplacePrefixMatch`
+    /// (apis/v1/httproute_types.go), every row.
+    #[test]
+    fn replace_prefix_match_table() {
+        let rows = [
+            ("/foo/bar", "/foo", "/xyz", "/xyz/bar"),
+            ("/foo/bar", "/foo", "/xyz/", "/xyz/bar"),
+            ("/foo/bar", "/foo/", "/xyz", "/xyz/bar"),
+            ("/foo/bar", "/foo/", "/xyz/", "/xyz/bar"),
+            ("/foo", "/foo", "/xyz", "/xyz"),
+            ("/foo/", "/foo", "/xyz", "/xyz/"),
+            ("/foo/bar", "/foo", "", "/bar"),
+            ("/foo/", "/foo", "", "/"),
+            ("/foo", "/foo", "", "/"),
+            ("/foo/", "/foo", "/", "/"),
+            ("/foo", "/foo", "/", "/"),
+        ];
+        for (path, prefix, replacement, expected) in rows {
+            assert_eq!(replace_prefix(path, prefix, replacement), expected, "{path} {prefix} {replacement:?}");
+        }
+        assert_eq!(replace_prefix("/foo", "/", "/xyz"), "/xyz/foo");
+    }
+
+    fn prefix(value: &str) -> HttpRouteMatch {
+        HttpRouteMatch {
+            path: PathMatch { kind: PathMatchType::PathPrefix, value: value.to_string() },
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn redirect_ports_follow_the_scheme() {
+        let request = GatewayRequest::new("foo.com:8080", "/a?x=1");
+        let m = prefix("/");
+        let loc = |r: RequestRedirect, port| redirect_location(&r, &request, port, &m);
+        let base = RequestRedirect::default();
+        assert_eq!(loc(base.clone(), 8080), "http://foo.com:8080/a?x=1");
+        assert_eq!(loc(base.clone(), 80), "http://foo.com/a?x=1");
+        let https = RequestRedirect { scheme: Some("https".to_string()), ..base.clone() };
+        assert_eq!(loc(https.clone(), 8080), "https://foo.com/a?x=1");
+        assert_eq!(loc(RequestRedirect { port: Some(8443), ..https }, 80), "https://foo.com:8443/a?x=1");
+        let host = RequestRedirect { hostname: Some("bar.com".to_string()), port: Some(80), ..base };
+        assert_eq!(loc(host, 8080), "http://bar.com/a?x=1");
+    }
+
+    #[test]
+    fn header_modifiers_and_rewrites() {
+        let headers = [("My-Header", "foo"), ("drop", "x"), ("keep", "y")];
+        let request = GatewayRequest::new("a.com", "/foo/bar?q=1").with_headers(&headers);
+        let mut upstream = Upstream::of(&request);
+        let filters = vec![
+            HttpRouteFilter {
+                kind: "RequestHeaderModifier".to_string(),
+                request_header_modifier: Some(HeaderFilter {
+                    set: vec![Header { name: "my-header".to_string(), value: "bar".to_string() }],
+                    add: vec![Header { name: "keep".to_string(), value: "z".to_string() }],
+                    remove: vec!["DROP".to_string()],
+                }),
+                ..Default::default()
+            },
+            HttpRouteFilter {
+                kind: "URLRewrite".to_string(),
+                url_rewrite: Some(UrlRewrite {
+                    hostname: Some("b.com".to_string()),
+                    path: Some(PathModifier {
+                        kind: "ReplacePrefixMatch".to_string(),
+                        replace_full_path: None,
+                        replace_prefix_match: Some("/xyz".to_string()),
+                    }),
+                }),
+                ..Default::default()
+            },
+        ];
+        upstream.apply(&filters, &request, &prefix("/foo"));
+        assert_eq!((upstream.host.as_str(), upstream.path.as_str()), ("b.com", "/xyz/bar?q=1"));
+        let pairs: Vec<(&str, &str)> = upstream.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+        assert_eq!(pairs, vec![("keep", "y"), ("my-header", "bar"), ("keep", "z")]);
+        assert_eq!(rule_action(&filters), RuleAction::Forward);
+        let ext = HttpRouteFilter { kind: "ExtensionRef".to_string(), ..Default::default() };
+        assert_eq!(rule_action(&[ext]), RuleAction::FilterError { filter: 0 });
+    }
+}

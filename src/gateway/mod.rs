@@ -1,0 +1,239 @@
+//! The Gateway API in the core (first phase): Gateways, HTTPRoutes and ReferenceGrants compiled
+//! once, requests routed many times and explained, as the specification at [`SPEC_RELEASE`] says.
+//!
+//! ```
+//! use ingress_router::gateway::{compile, GatewayOptions, GatewayRequest, Objects};
+//! let manifests: Vec<serde_json::Value> = serde_json::from_str(r#"[
+//!   {"apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway",
+//!    "metadata": {"name": "gw", "namespace": "infra"},
+//!    "spec": {"gatewayClassName": "eg", "listeners": [
+//!      {"name": "http", "port": 80, "protocol": "HTTP", "hostname": "*.example.com",
+//!       "allowedRoutes": {"namespaces": {"from": "All"}}}]}},
+//!   {"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute",
+//!    "metadata": {"name": "shop", "namespace": "shop"},
+//!    "spec": {"parentRefs": [{"name": "gw", "namespace": "infra"}],
+//!             "rules": [{"matches": [{"path": {"value": "/cart"}}],
+//!                        "backendRefs": [{"name": "cart", "port": 8080}]}]}}
+//! ]"#).unwrap();
+//! let router = compile(&Objects::from_values(&manifests), &GatewayOptions::default());
+//! let request = GatewayRequest::new("a.b.example.com", "/cart/items?id=1");
+//! let decision = router.route(&request);
+//! assert_eq!(decision.status(), 200);
+//! let view = decision.view(&request);
+//! assert_eq!(view.route.as_deref(), Some("shop/shop"));
+//! assert_eq!(view.backend.unwrap().name, "cart");
+//! assert_eq!(router.route(&GatewayRequest::new("example.com", "/cart")).status(), 404);
+//! ```
+//!
+//! # Semantics
+//!
+//! - **Gateway**: [`GatewayOptions::gateway`], else the only Gateway of the input (several without
+//!   the option: every request is 404, [`NoGateway::Ambiguous`]).
+//! - **Listener**: the request's port (explicit, else the `Host` header's, else 80/443), protocol
+//!   `HTTP` for http and `HTTPS` for https (an HTTPS listener terminates TLS, then routes as HTTP),
+//!   and the most specific listener hostname that matches the host (exact, longest wildcard,
+//!   none). None: 404.
+//! - **Attachment** (per listener): a parentRef naming the Gateway (group, kind, namespace,
+//!   name), its `sectionName` and `port` when set, `allowedRoutes.kinds` (empty: HTTPRoute) and
+//!   `allowedRoutes.namespaces` (`Same`, `All`, `Selector` on the Namespace's labels, which always
+//!   include `kubernetes.io/metadata.name`), and at least one intersecting hostname (the
+//!   hostnames page; `*.` matches one or more labels). A route serves only its intersected
+//!   hostnames.
+//! - **Precedence** ([`PrecedenceKey`]): the hostname's specificity (characters of a precise
+//!   hostname, then of the hostname; the *intersected* hostname counts, as the hostnames page says
+//!   only it is relevant), `Exact` path, the longest path value (characters as written), a method,
+//!   most headers, most query parameters, the oldest route, `namespace/name`, first rule, first
+//!   match.
+//! - **Answers**: no rule: 404. A redirect filter: its status and `Location`. An `ExtensionRef`,
+//!   `ExternalAuth` or unknown filter (which this core cannot apply): 500. No backendRefs, or none
+//!   valid with a weight: 500. Otherwise forwarded: a split by weight ([`GatewayDecision::pick`]),
+//!   invalid backends answering 500 for their share, weight 0 never chosen.
+//! - **Backends**: core `Service` only (else `InvalidKind`); another namespace needs a
+//!   ReferenceGrant there (from HTTPRoute in the route's namespace, to Service, with that name or
+//!   none); the Service and its port must exist when [`GatewayOptions::check_services`] says so
+//!   (by default: when the input holds any Service).
+//!
+//! # Choices where the specification is silent
+//!
+//! - A repeated request header matches a header match when any of its values does; a repeated
+//!   query parameter is read at its first value (as `HTTPQueryParamMatch.Name` recommends), its
+//!   value percent-decoded (`+` kept), its name compared exactly.
+//! - `RequestHeaderModifier.add` appends a separate header line (as Envoy does); set, add, remove
+//!   are applied in that order (the spec forbids two actions on one name).
+//! - The redirect keeps the request's query.
+//! - `RegularExpression` path, header and query matches: evaluated (anchored, whole value, as
+//!   Envoy does) when built with the `nginx` feature, whose `regex-lite` is the engine
+//!   ([`REGEX_SUPPORTED`]); otherwise they match nothing and [`explain`](GatewayRouter::explain)
+//!   says so ([`Mismatch::RegularExpression`]). Their rank: [`RegexOrder`] (Envoy Gateway's by
+//!   default, Istio's as an option), each documented with its source. Regex matches are tried
+//!   only among the host's candidates, and may allocate in `regex-lite`.
+//!
+//! # Lookups
+//!
+//! [`GatewayRouter::route`] picks the listener (a scan of the Gateway's listeners, at most 64),
+//! then probes that listener's table: the exact-host entry, one wildcard entry per label of the
+//! host (longest suffix first), then `*`; each entry's candidates are pre-sorted by precedence and
+//! the first whose conditions hold wins. An entry of more than 8 candidates is also indexed by
+//! path (`Exact` values; `PathPrefix` values probed at each `/` of the request path, longest
+//! first), so that only candidates whose path can match are checked. It allocates nothing (the
+//! host is lowercased into a stack buffer); `BENCHMARKS.md` has the instruction counts. [`GatewayRouter::explain`] instead evaluates every rule of every route linearly, and the
+//! tests check the two agree.
+
+mod attach;
+mod backends;
+mod decision;
+mod explain;
+mod filters;
+mod hostname;
+mod matching;
+pub mod model;
+mod precedence;
+mod regex;
+mod request;
+mod table;
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use serde::{Deserialize, Serialize};
+
+pub use attach::{NoListener, NotAttached};
+pub use backends::{Backend, Invalid};
+pub use decision::{BackendView, DecisionView, GatewayDecision, NoGateway, Outcome, RedirectView, SplitView, Winner};
+pub use explain::{CandidateOutcome, CandidateView, Explanation, ListenerView, RouteView};
+pub use filters::{RuleAction, Upstream};
+pub use matching::Mismatch;
+pub use model::Objects;
+pub use precedence::PrecedenceKey;
+pub use regex::{REGEX_SUPPORTED, RegexOrder};
+pub use request::{GatewayRequest, UrlError};
+
+/// The release of `kubernetes-sigs/gateway-api` whose API types, CRDs and concepts pages this
+/// module follows.
+pub const SPEC_RELEASE: &str = "v1.6.1";
+
+/// How to compile.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct GatewayOptions {
+    /// The Gateway requests arrive at: `namespace/name`, or `name` when only one Gateway has it.
+    /// Needed when the input has several.
+    pub gateway: Option<String>,
+    /// Whether a backendRef to a Service (or port) missing from the input is invalid. `None`: when
+    /// the input holds at least one Service.
+    pub check_services: Option<bool>,
+    /// Where `RegularExpression` matches rank (the specification leaves it to implementations).
+    #[serde(default)]
+    pub regex_order: RegexOrder,
+}
+
+/// The compiled Gateway: route many requests.
+#[derive(Clone, Debug)]
+pub struct GatewayRouter {
+    objects: Objects,
+    gateway: Result<usize, NoGateway>,
+    routes: Vec<table::CompiledRoute>,
+    /// One per listener of the chosen Gateway.
+    listeners: Vec<table::CompiledListener>,
+    regex_order: RegexOrder,
+}
+
+/// Compiles `objects` for one Gateway (see [`GatewayOptions::gateway`]).
+pub fn compile(objects: &Objects, options: &GatewayOptions) -> GatewayRouter {
+    let objects = objects.clone();
+    let gateway = choose_gateway(&objects, options.gateway.as_deref());
+    let check_services = options.check_services.unwrap_or(!objects.services.is_empty());
+    let routes = table::compile_routes(&objects, check_services);
+    let listeners = match &gateway {
+        Ok(g) => {
+            let gw = &objects.gateways[*g];
+            (0..gw.spec.listeners.len())
+                .map(|l| table::compile_listener(&objects, gw, l, &routes, options.regex_order))
+                .collect()
+        }
+        Err(_) => Vec::new(),
+    };
+    GatewayRouter { objects, gateway, routes, listeners, regex_order: options.regex_order }
+}
+
+fn choose_gateway(objects: &Objects, wanted: Option<&str>) -> Result<usize, NoGateway> {
+    let gateways = &objects.gateways;
+    let Some(wanted) = wanted else {
+        return match gateways.len() {
+            0 => Err(NoGateway::NoGateways),
+            1 => Ok(0),
+            _ => Err(NoGateway::Ambiguous {
+                gateways: gateways.iter().map(|g| attach::key_of(&g.metadata.namespace, &g.metadata.name)).collect(),
+            }),
+        };
+    };
+    let found: Vec<usize> = match wanted.split_once('/') {
+        Some((ns, name)) => gateways
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| g.metadata.namespace == ns && g.metadata.name == name)
+            .map(|(i, _)| i)
+            .collect(),
+        None => gateways.iter().enumerate().filter(|(_, g)| g.metadata.name == wanted).map(|(i, _)| i).collect(),
+    };
+    match found.as_slice() {
+        [one] => Ok(*one),
+        _ => Err(NoGateway::NotFound { gateway: String::from(wanted) }),
+    }
+}
+
+impl GatewayRouter {
+    /// The objects compiled (defaults applied).
+    pub fn objects(&self) -> &Objects {
+        &self.objects
+    }
+
+    /// Routes one request, without allocating.
+    pub fn route(&self, request: &GatewayRequest<'_>) -> GatewayDecision<'_> {
+        let gateway = match &self.gateway {
+            Ok(g) => &self.objects.gateways[*g],
+            Err(e) => {
+                return GatewayDecision { gateway: None, listener: None, winner: None, outcome: Outcome::NoGateway(e) };
+            }
+        };
+        let host = hostname::request_host(request.host);
+        let l = match attach::select_listener(gateway, request.effective_port(), request.https(), host) {
+            Ok(l) => l,
+            Err(e) => {
+                return GatewayDecision {
+                    gateway: Some(gateway),
+                    listener: None,
+                    winner: None,
+                    outcome: Outcome::NoListener(e),
+                };
+            }
+        };
+        let listener = &gateway.spec.listeners[l];
+        match self.listeners[l].lookup(&self.objects, &self.routes, request) {
+            Some(c) => {
+                let (winner, action) = self.winner(c.route as usize, c.rule as usize, c.match_index as usize);
+                GatewayDecision::decide(gateway, listener, winner, action)
+            }
+            None => GatewayDecision {
+                gateway: Some(gateway),
+                listener: Some(listener),
+                winner: None,
+                outcome: Outcome::NotFound,
+            },
+        }
+    }
+
+    fn winner(&self, route: usize, rule: usize, match_index: usize) -> (Winner<'_>, &RuleAction) {
+        let r = &self.objects.routes[route];
+        let compiled = &self.routes[route].rules[rule];
+        let winner = Winner {
+            route: r,
+            rule_index: rule,
+            rule: &r.spec.rules[rule],
+            match_index,
+            matched: &r.spec.rules[rule].matches[match_index],
+            backends: &compiled.backends,
+        };
+        (winner, &compiled.action)
+    }
+}

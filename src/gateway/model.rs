@@ -1,0 +1,629 @@
+//! The Gateway API objects this module reads, with the CRD defaults the apiserver applies
+//! (`config/crd/standard/*.yaml` at [`SPEC_RELEASE`](super::SPEC_RELEASE)), and the Services and
+//! Namespaces they refer to.
+//!
+//! Only the fields routing reads are kept; unknown fields are ignored (validation is a later
+//! phase). Every `Option`/`Vec` the CRDs default is filled in here, so the rest of the module never
+//! guesses: a match without a path is `PathPrefix /`, a rule without matches has that one match, a
+//! path type defaults to `PathPrefix`, header and query matches to `Exact`, a backend's kind to
+//! `Service`, its weight to 1, a parentRef's group and kind to `gateway.networking.k8s.io`
+//! `Gateway`, a listener's `allowedRoutes` to `namespaces: {from: Same}`, a redirect's status to 302.
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec;
+use alloc::vec::Vec;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The API group of every Gateway API kind.
+pub const GROUP: &str = "gateway.networking.k8s.io";
+/// The label the apiserver puts on every Namespace (since Kubernetes 1.22): selectors may use it
+/// even when the Namespace object is not in the input.
+pub const NAMESPACE_NAME_LABEL: &str = "kubernetes.io/metadata.name";
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Metadata {
+    pub name: String,
+    /// `default` when absent, as `kubectl apply` does.
+    pub namespace: String,
+    /// RFC 3339 as the apiserver writes it (`2024-01-02T03:04:05Z`), compared as text; absent
+    /// counts as the newest.
+    pub creation_timestamp: Option<String>,
+    pub labels: BTreeMap<String, String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GatewayClass {
+    pub metadata: Metadata,
+    #[serde(default)]
+    pub spec: GatewayClassSpec,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct GatewayClassSpec {
+    pub controller_name: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Gateway {
+    pub metadata: Metadata,
+    pub spec: GatewaySpec,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct GatewaySpec {
+    pub gateway_class_name: String,
+    pub listeners: Vec<Listener>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Listener {
+    pub name: String,
+    /// Absent: every hostname (`*` on the hostnames page).
+    #[serde(default)]
+    pub hostname: Option<String>,
+    pub port: u16,
+    /// `HTTP`, `HTTPS`, `TLS`, `TCP`, `UDP` or an implementation's own.
+    pub protocol: String,
+    #[serde(default)]
+    pub allowed_routes: AllowedRoutes,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct AllowedRoutes {
+    pub namespaces: RouteNamespaces,
+    /// Empty: the kinds the listener's protocol supports (HTTPRoute for HTTP and HTTPS).
+    pub kinds: Vec<RouteGroupKind>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct RouteNamespaces {
+    pub from: FromNamespaces,
+    pub selector: Option<LabelSelector>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FromNamespaces {
+    All,
+    Selector,
+    #[default]
+    Same,
+    /// Not in the HTTPRoute enum (ListenerSets only); read so that it attaches nothing.
+    None,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RouteGroupKind {
+    #[serde(default = "gateway_group")]
+    pub group: String,
+    pub kind: String,
+}
+
+/// A `metav1.LabelSelector`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct LabelSelector {
+    pub match_labels: BTreeMap<String, String>,
+    pub match_expressions: Vec<LabelSelectorRequirement>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LabelSelectorRequirement {
+    pub key: String,
+    /// `In`, `NotIn`, `Exists`, `DoesNotExist`.
+    pub operator: String,
+    #[serde(default)]
+    pub values: Vec<String>,
+}
+
+impl LabelSelector {
+    /// As `metav1.LabelSelectorAsSelector` reads it: every label and every expression must hold
+    /// (an empty selector selects everything); an unknown operator selects nothing.
+    pub fn matches(&self, labels: &BTreeMap<String, String>) -> bool {
+        self.match_labels.iter().all(|(k, v)| labels.get(k) == Some(v))
+            && self.match_expressions.iter().all(|e| {
+                let value = labels.get(&e.key);
+                match e.operator.as_str() {
+                    "In" => value.is_some_and(|v| e.values.contains(v)),
+                    "NotIn" => value.is_none_or(|v| !e.values.contains(v)),
+                    "Exists" => value.is_some(),
+                    "DoesNotExist" => value.is_none(),
+                    _ => false,
+                }
+            })
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HttpRoute {
+    pub metadata: Metadata,
+    #[serde(default)]
+    pub spec: HttpRouteSpec,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct HttpRouteSpec {
+    pub parent_refs: Vec<ParentReference>,
+    pub hostnames: Vec<String>,
+    /// Never empty after [`Objects::from_values`]: absent rules default to one rule matching
+    /// `PathPrefix /` (`HTTPRouteSpec.Rules`' `+kubebuilder:default`).
+    pub rules: Vec<HttpRouteRule>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ParentReference {
+    #[serde(default = "gateway_group")]
+    pub group: String,
+    #[serde(default = "gateway_kind")]
+    pub kind: String,
+    /// Absent: the route's namespace (filled in by [`Objects::from_values`]).
+    #[serde(default)]
+    pub namespace: Option<String>,
+    pub name: String,
+    #[serde(default)]
+    pub section_name: Option<String>,
+    #[serde(default)]
+    pub port: Option<u16>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct HttpRouteRule {
+    pub name: Option<String>,
+    /// Never empty after [`Objects::from_values`]: no matches is one `PathPrefix /` match.
+    pub matches: Vec<HttpRouteMatch>,
+    pub filters: Vec<HttpRouteFilter>,
+    pub backend_refs: Vec<HttpBackendRef>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct HttpRouteMatch {
+    pub path: PathMatch,
+    pub headers: Vec<ValueMatch>,
+    pub query_params: Vec<ValueMatch>,
+    pub method: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct PathMatch {
+    #[serde(rename = "type")]
+    pub kind: PathMatchType,
+    pub value: String,
+}
+
+impl Default for PathMatch {
+    fn default() -> Self {
+        PathMatch { kind: PathMatchType::PathPrefix, value: "/".to_string() }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum PathMatchType {
+    Exact,
+    #[default]
+    PathPrefix,
+    RegularExpression,
+}
+
+/// A header or query-parameter match.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ValueMatch {
+    #[serde(rename = "type", default)]
+    pub kind: ValueMatchType,
+    pub name: String,
+    pub value: String,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ValueMatchType {
+    #[default]
+    Exact,
+    RegularExpression,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct HttpBackendRef {
+    /// `""` (the core group) when absent.
+    pub group: String,
+    #[serde(default = "service_kind")]
+    pub kind: String,
+    pub name: String,
+    pub namespace: Option<String>,
+    pub port: Option<u16>,
+    #[serde(default = "one")]
+    pub weight: u32,
+    pub filters: Vec<HttpRouteFilter>,
+}
+
+/// One filter; `type` says which of the other fields is read.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct HttpRouteFilter {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub request_header_modifier: Option<HeaderFilter>,
+    pub response_header_modifier: Option<HeaderFilter>,
+    pub request_redirect: Option<RequestRedirect>,
+    #[serde(rename = "urlRewrite")]
+    pub url_rewrite: Option<UrlRewrite>,
+    pub request_mirror: Option<Value>,
+    pub extension_ref: Option<Value>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct HeaderFilter {
+    pub set: Vec<Header>,
+    pub add: Vec<Header>,
+    pub remove: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Header {
+    pub name: String,
+    pub value: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct RequestRedirect {
+    pub scheme: Option<String>,
+    pub hostname: Option<String>,
+    pub path: Option<PathModifier>,
+    pub port: Option<u16>,
+    #[serde(default = "found")]
+    pub status_code: u16,
+}
+
+impl Default for RequestRedirect {
+    fn default() -> Self {
+        RequestRedirect { scheme: None, hostname: None, path: None, port: None, status_code: 302 }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct UrlRewrite {
+    pub hostname: Option<String>,
+    pub path: Option<PathModifier>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PathModifier {
+    /// `ReplaceFullPath` or `ReplacePrefixMatch`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    #[serde(default)]
+    pub replace_full_path: Option<String>,
+    #[serde(default)]
+    pub replace_prefix_match: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReferenceGrant {
+    pub metadata: Metadata,
+    #[serde(default)]
+    pub spec: ReferenceGrantSpec,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ReferenceGrantSpec {
+    pub from: Vec<GrantFrom>,
+    pub to: Vec<GrantTo>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GrantFrom {
+    #[serde(default)]
+    pub group: String,
+    pub kind: String,
+    pub namespace: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GrantTo {
+    #[serde(default)]
+    pub group: String,
+    pub kind: String,
+    /// Absent: every object of that kind in the grant's namespace.
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+/// A Service: only its ports (numbers, and names for completeness).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Service {
+    pub metadata: Metadata,
+    #[serde(default)]
+    pub spec: ServiceSpec,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ServiceSpec {
+    pub ports: Vec<ServicePort>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ServicePort {
+    pub port: u16,
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Namespace {
+    pub metadata: Metadata,
+}
+
+/// An object [`Objects::from_values`] left out, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Skipped {
+    /// Its position in the input slice (items of a `List` share their list's).
+    pub index: usize,
+    pub kind: String,
+    pub name: String,
+    pub error: String,
+}
+
+/// The Gateway API objects of an input, defaults applied.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Objects {
+    pub gateway_classes: Vec<GatewayClass>,
+    pub gateways: Vec<Gateway>,
+    pub routes: Vec<HttpRoute>,
+    pub grants: Vec<ReferenceGrant>,
+    pub services: Vec<Service>,
+    pub namespaces: Vec<Namespace>,
+    /// Objects of a kind read here that could not be decoded (other kinds, Ingress included, are
+    /// silently not ours).
+    pub skipped: Vec<Skipped>,
+}
+
+impl Objects {
+    /// Picks GatewayClass, Gateway, HTTPRoute and ReferenceGrant (`gateway.networking.k8s.io` `v1`,
+    /// and `v1beta1`, which the standard CRDs still serve), Service and Namespace (`v1`) out of
+    /// decoded manifests (a `kind: List` is read item by item), and applies the CRD defaults.
+    pub fn from_values(values: &[Value]) -> Objects {
+        let mut objects = Objects::default();
+        for (index, value) in values.iter().enumerate() {
+            objects.add(index, value);
+        }
+        objects
+    }
+
+    fn add(&mut self, index: usize, value: &Value) {
+        let api_version = value.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+        let kind = value.get("kind").and_then(Value::as_str).unwrap_or("");
+        // `kind: List` (kubectl) and typed lists (`HTTPRouteList`, as the API lists them).
+        if kind.ends_with("List") && value.get("items").is_some_and(Value::is_array) {
+            for item in value.get("items").and_then(Value::as_array).into_iter().flatten() {
+                self.add(index, item);
+            }
+            return;
+        }
+        let gateway_api = matches!(api_version, "gateway.networking.k8s.io/v1" | "gateway.networking.k8s.io/v1beta1");
+        let result = match (gateway_api, api_version, kind) {
+            (true, _, "GatewayClass") => decode(value).map(|o| self.gateway_classes.push(o)),
+            (true, _, "Gateway") => decode(value).map(|o| self.gateways.push(o)),
+            (true, _, "HTTPRoute") => decode(value).map(|o| self.routes.push(o)),
+            (true, _, "ReferenceGrant") => decode(value).map(|o| self.grants.push(o)),
+            (_, "v1", "Service") => decode(value).map(|o| self.services.push(o)),
+            (_, "v1", "Namespace") => decode::<Namespace>(value).map(|mut o| {
+                // Cluster-scoped: the namespace `default` filled in by `decode` is not its own.
+                o.metadata.namespace.clear();
+                self.namespaces.push(o)
+            }),
+            _ => return,
+        };
+        if let Err(error) = result {
+            let name = value.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("").to_string();
+            self.skipped.push(Skipped { index, kind: kind.to_string(), name, error });
+        }
+    }
+
+    /// The labels of a namespace: its object's, or only [`NAMESPACE_NAME_LABEL`] when the input
+    /// has no such Namespace (the apiserver always sets that one).
+    pub fn namespace_labels(&self, namespace: &str) -> BTreeMap<String, String> {
+        let mut labels = self
+            .namespaces
+            .iter()
+            .find(|n| n.metadata.name == namespace)
+            .map(|n| n.metadata.labels.clone())
+            .unwrap_or_default();
+        labels.insert(NAMESPACE_NAME_LABEL.to_string(), namespace.to_string());
+        labels
+    }
+}
+
+/// Decodes one object and applies the defaults serde's own cannot express.
+fn decode<T: serde::de::DeserializeOwned + Defaults>(value: &Value) -> Result<T, String> {
+    let mut object: T = serde_json::from_value(value.clone()).map_err(|e| format!("{e}"))?;
+    object.apply_defaults();
+    Ok(object)
+}
+
+trait Defaults {
+    fn apply_defaults(&mut self);
+}
+
+fn default_namespace(metadata: &mut Metadata) {
+    if metadata.namespace.is_empty() {
+        metadata.namespace = "default".to_string();
+    }
+}
+
+impl Defaults for GatewayClass {
+    fn apply_defaults(&mut self) {}
+}
+
+impl Defaults for Gateway {
+    fn apply_defaults(&mut self) {
+        default_namespace(&mut self.metadata);
+    }
+}
+
+impl Defaults for ReferenceGrant {
+    fn apply_defaults(&mut self) {
+        default_namespace(&mut self.metadata);
+    }
+}
+
+impl Defaults for Service {
+    fn apply_defaults(&mut self) {
+        default_namespace(&mut self.metadata);
+    }
+}
+
+impl Defaults for Namespace {
+    fn apply_defaults(&mut self) {}
+}
+
+impl Defaults for HttpRoute {
+    fn apply_defaults(&mut self) {
+        default_namespace(&mut self.metadata);
+        let namespace = &self.metadata.namespace;
+        for parent in &mut self.spec.parent_refs {
+            parent.namespace.get_or_insert_with(|| namespace.clone());
+        }
+        if self.spec.rules.is_empty() {
+            self.spec.rules = vec![HttpRouteRule::default()];
+        }
+        for rule in &mut self.spec.rules {
+            if rule.matches.is_empty() {
+                rule.matches = vec![HttpRouteMatch::default()];
+            }
+            for backend in &mut rule.backend_refs {
+                backend.namespace.get_or_insert_with(|| namespace.clone());
+            }
+        }
+    }
+}
+
+fn gateway_group() -> String {
+    GROUP.to_string()
+}
+fn gateway_kind() -> String {
+    "Gateway".to_string()
+}
+fn service_kind() -> String {
+    "Service".to_string()
+}
+fn one() -> u32 {
+    1
+}
+fn found() -> u16 {
+    302
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn crd_defaults_are_applied() {
+        let objects = Objects::from_values(&[json!({
+            "apiVersion": "gateway.networking.k8s.io/v1beta1", "kind": "HTTPRoute",
+            "metadata": {"name": "r"},
+            "spec": {"parentRefs": [{"name": "gw"}], "rules": [
+                {"matches": [{"headers": [{"name": "a", "value": "b"}]}],
+                 "backendRefs": [{"name": "svc", "port": 80}],
+                 "filters": [{"type": "RequestRedirect", "requestRedirect": {}}]},
+                {}]}
+        })]);
+        let route = &objects.routes[0];
+        assert_eq!(route.metadata.namespace, "default");
+        let parent = &route.spec.parent_refs[0];
+        assert_eq!(
+            (parent.group.as_str(), parent.kind.as_str(), parent.namespace.as_deref()),
+            (GROUP, "Gateway", Some("default"))
+        );
+        let rule = &route.spec.rules[0];
+        assert_eq!(rule.matches[0].path, PathMatch::default());
+        assert_eq!(rule.matches[0].headers[0].kind, ValueMatchType::Exact);
+        let backend = &rule.backend_refs[0];
+        assert_eq!((backend.group.as_str(), backend.kind.as_str(), backend.weight), ("", "Service", 1));
+        assert_eq!(rule.filters[0].request_redirect.as_ref().unwrap().status_code, 302);
+        assert_eq!(route.spec.rules[1].matches, vec![HttpRouteMatch::default()]);
+    }
+
+    #[test]
+    fn absent_rules_default_to_one_match_all_rule() {
+        let objects = Objects::from_values(&[json!({
+            "apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute", "metadata": {"name": "r", "namespace": "x"}
+        })]);
+        assert_eq!(objects.routes[0].spec.rules[0].matches[0].path.value, "/");
+    }
+
+    #[test]
+    fn listener_defaults_and_undecodable_objects() {
+        let objects = Objects::from_values(&[
+            json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway", "metadata": {"name": "g"},
+                   "spec": {"gatewayClassName": "c", "listeners": [{"name": "http", "port": 80, "protocol": "HTTP"}]}}),
+            json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway", "metadata": {"name": "bad"}, "spec": 3}),
+            json!({"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": {"name": "i"}}),
+        ]);
+        assert_eq!(objects.gateways[0].spec.listeners[0].allowed_routes.namespaces.from, FromNamespaces::Same);
+        assert_eq!(objects.skipped.len(), 1);
+        assert_eq!(objects.skipped[0].name, "bad");
+    }
+
+    #[test]
+    fn lists_and_garbage() {
+        let route =
+            json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute", "metadata": {"name": "r"}});
+        let objects = Objects::from_values(&[
+            json!({"apiVersion": "v1", "kind": "List", "items": [route.clone()]}),
+            json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRouteList", "items": [route]}),
+            json!(1),
+            json!("x"),
+            json!(null),
+            json!([]),
+            json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute", "metadata": {"name": "bad"},
+                   "spec": {"rules": "x"}}),
+            json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway", "metadata": {"name": "g"},
+                   "spec": {"listeners": [{"name": "l", "port": 70000, "protocol": "HTTP"}]}}),
+        ]);
+        assert_eq!(objects.routes.len(), 2);
+        let skipped: Vec<&str> = objects.skipped.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(skipped, ["bad", "g"]);
+        assert!(objects.skipped[1].error.contains("70000"), "{}", objects.skipped[1].error);
+    }
+
+    #[test]
+    fn label_selectors() {
+        let labels: BTreeMap<String, String> = [("env".to_string(), "prod".to_string())].into_iter().collect();
+        let selector = |v: Value| serde_json::from_value::<LabelSelector>(v).unwrap().matches(&labels);
+        assert!(selector(json!({})));
+        assert!(selector(json!({"matchLabels": {"env": "prod"}})));
+        assert!(!selector(json!({"matchLabels": {"env": "dev"}})));
+        assert!(selector(json!({"matchExpressions": [{"key": "env", "operator": "In", "values": ["prod"]}]})));
+        assert!(selector(json!({"matchExpressions": [{"key": "team", "operator": "DoesNotExist"}]})));
+        assert!(!selector(json!({"matchExpressions": [{"key": "env", "operator": "NotIn", "values": ["prod"]}]})));
+        assert!(!selector(json!({"matchExpressions": [{"key": "env", "operator": "Bogus"}]})));
+    }
+}

@@ -1,0 +1,351 @@
+//! The compiled table: per listener of the chosen Gateway, the candidates (route, rule, match) of
+//! its attached routes, filed under their intersected hostnames (exact, wildcard suffix, `*`) and
+//! sorted by [`Key`]. A lookup lowercases the host into a stack buffer, then tries the exact entry,
+//! the wildcard entries of the host's suffixes from the longest (one hash probe per label), and `*`:
+//! the first candidate whose conditions hold wins ([`Entry`]: large entries are indexed by path).
+//! Only the host's candidates are tried, and the lookup allocates nothing.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use hashbrown::HashMap;
+
+use super::attach::{self, NotAttached};
+use super::backends::{self, Backend};
+use super::filters::{self, RuleAction};
+use super::hostname;
+use super::matching;
+use super::model::{Gateway, Objects, PathMatchType};
+use super::precedence::{Key, RouteRank};
+use super::regex::{MatchRegexes, RegexOrder};
+use super::request::GatewayRequest;
+
+/// The longest hostname (RFC 1123): a longer host matches only `*` entries.
+const MAX_HOST: usize = 253;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    pub route: u32,
+    pub rule: u32,
+    pub match_index: u32,
+    pub key: Key,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct CompiledListener {
+    /// Every route of the input: its intersected hostnames on this listener, or why it is not
+    /// attached.
+    pub attachment: Vec<Result<Vec<String>, NotAttached>>,
+    exact: HashMap<String, Entry>,
+    /// Keyed by the suffix after `*` (`.example.com`).
+    wildcard: HashMap<String, Entry>,
+    any: Entry,
+}
+
+fn first_in<'a>(list: Option<&'a Vec<Candidate>>, ok: &impl Fn(&Candidate) -> bool) -> Option<&'a Candidate> {
+    list.and_then(|l| l.iter().find(|c| ok(c)))
+}
+
+/// Up to this many candidates, an entry is tried in order; above, through its path index.
+const LINEAR: usize = 8;
+
+/// The candidates of one hostname entry: all of them in precedence order, and, for entries with
+/// more than [`LINEAR`], an index by path so that only candidates whose path can match are tried.
+#[derive(Clone, Debug, Default)]
+pub struct Entry {
+    all: Vec<Candidate>,
+    /// `Exact` matches by their path.
+    exact: HashMap<String, Vec<Candidate>>,
+    /// `PathPrefix` matches by their prefix without one trailing `/`: a request path probes each
+    /// of its element boundaries, longest first (a longer such prefix is always a longer value).
+    prefix: HashMap<String, Vec<Candidate>>,
+    /// `RegularExpression` matches, tried in order.
+    regex: Vec<Candidate>,
+    /// Whether regexes rank before prefixes ([`RegexOrder::EnvoyGateway`]).
+    regex_first: bool,
+}
+
+impl Entry {
+    fn push(&mut self, candidate: Candidate) {
+        self.all.push(candidate);
+    }
+
+    fn index(&mut self, objects: &Objects, order: RegexOrder) {
+        self.all.sort_by_key(|c| c.key);
+        self.regex_first = order == RegexOrder::EnvoyGateway;
+        if self.all.len() <= LINEAR {
+            return;
+        }
+        for c in &self.all {
+            let path =
+                &objects.routes[c.route as usize].spec.rules[c.rule as usize].matches[c.match_index as usize].path;
+            match path.kind {
+                PathMatchType::Exact => self.exact.entry(path.value.clone()).or_default().push(*c),
+                PathMatchType::PathPrefix => {
+                    let prefix = path.value.strip_suffix('/').unwrap_or(&path.value);
+                    self.prefix.entry(String::from(prefix)).or_default().push(*c);
+                }
+                PathMatchType::RegularExpression => self.regex.push(*c),
+            }
+        }
+    }
+
+    /// The first candidate, in precedence order, that `ok` accepts.
+    fn find(&self, path: &str, ok: impl Fn(&Candidate) -> bool) -> Option<&Candidate> {
+        if self.all.len() <= LINEAR {
+            return self.all.iter().find(|c| ok(c));
+        }
+        if let Some(c) = first_in(self.exact.get(path), &ok) {
+            return Some(c);
+        }
+        if self.regex_first
+            && let Some(c) = self.regex.iter().find(|c| ok(c))
+        {
+            return Some(c);
+        }
+        if !self.prefix.is_empty() {
+            let boundaries = path.rmatch_indices('/').map(|(i, _)| &path[..i]);
+            for prefix in core::iter::once(path).chain(boundaries) {
+                if let Some(c) = first_in(self.prefix.get(prefix), &ok) {
+                    return Some(c);
+                }
+            }
+        }
+        if !self.regex_first {
+            return self.regex.iter().find(|c| ok(c));
+        }
+        None
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct CompiledRule {
+    pub action: RuleAction,
+    pub backends: Vec<Backend>,
+    /// One per match of the rule.
+    pub regexes: Vec<MatchRegexes>,
+}
+
+#[derive(Clone, Debug)]
+pub struct CompiledRoute {
+    pub rank: RouteRank,
+    pub rules: Vec<CompiledRule>,
+}
+
+/// The ranks of every route: age (`creationTimestamp`, none = newest, equal ones tie) and
+/// `namespace/name`.
+pub fn ranks(objects: &Objects) -> Vec<RouteRank> {
+    let n = objects.routes.len();
+    let mut by_age: Vec<usize> = (0..n).collect();
+    let age_key = |i: usize| {
+        let ts = objects.routes[i].metadata.creation_timestamp.as_deref();
+        (ts.is_none(), ts.unwrap_or(""))
+    };
+    by_age.sort_by(|&a, &b| age_key(a).cmp(&age_key(b)));
+    let mut by_name: Vec<usize> = (0..n).collect();
+    let name_key = |i: usize| (&objects.routes[i].metadata.namespace, &objects.routes[i].metadata.name);
+    by_name.sort_by(|&a, &b| name_key(a).cmp(&name_key(b)));
+    let mut ranks = alloc::vec![RouteRank { age: 0, name: 0 }; n];
+    let mut rank = 0;
+    for (pos, &i) in by_age.iter().enumerate() {
+        if pos > 0 && age_key(by_age[pos - 1]) != age_key(i) {
+            rank = pos as u64;
+        }
+        ranks[i].age = rank;
+    }
+    for (pos, &i) in by_name.iter().enumerate() {
+        ranks[i].name = pos as u64;
+    }
+    ranks
+}
+
+pub fn compile_routes(objects: &Objects, check_services: bool) -> Vec<CompiledRoute> {
+    ranks(objects)
+        .into_iter()
+        .zip(&objects.routes)
+        .map(|(rank, route)| CompiledRoute {
+            rank,
+            rules: route
+                .spec
+                .rules
+                .iter()
+                .map(|rule| CompiledRule {
+                    action: filters::rule_action(&rule.filters),
+                    backends: rule
+                        .backend_refs
+                        .iter()
+                        .enumerate()
+                        .map(|(i, b)| backends::resolve(objects, route, b, i, check_services))
+                        .collect(),
+                    regexes: rule.matches.iter().map(MatchRegexes::compile).collect(),
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+pub fn compile_listener(
+    objects: &Objects,
+    gateway: &Gateway,
+    listener: usize,
+    routes: &[CompiledRoute],
+    order: RegexOrder,
+) -> CompiledListener {
+    let listener = &gateway.spec.listeners[listener];
+    let mut compiled = CompiledListener::default();
+    for (r, route) in objects.routes.iter().enumerate() {
+        let attachment = attach::attach(objects, gateway, listener, route);
+        if let Ok(hostnames) = &attachment {
+            let mut seen: Vec<&str> = Vec::new();
+            for hostname in hostnames {
+                if seen.contains(&hostname.as_str()) {
+                    continue;
+                }
+                seen.push(hostname);
+                let list = if hostname == "*" {
+                    &mut compiled.any
+                } else if let Some(suffix) = hostname.strip_prefix('*') {
+                    compiled.wildcard.entry(String::from(suffix)).or_default()
+                } else {
+                    compiled.exact.entry(hostname.clone()).or_default()
+                };
+                for (i, rule) in route.spec.rules.iter().enumerate() {
+                    for (m, matched) in rule.matches.iter().enumerate() {
+                        let key = Key::new(hostname, matched, routes[r].rank, i, m, order);
+                        list.push(Candidate { route: r as u32, rule: i as u32, match_index: m as u32, key });
+                    }
+                }
+            }
+        }
+        compiled.attachment.push(attachment);
+    }
+    let entries =
+        compiled.exact.values_mut().chain(compiled.wildcard.values_mut()).chain(core::iter::once(&mut compiled.any));
+    for entry in entries {
+        entry.index(objects, order);
+    }
+    compiled
+}
+
+impl CompiledListener {
+    /// The winning candidate for `request`, if any.
+    pub fn lookup(
+        &self,
+        objects: &Objects,
+        routes: &[CompiledRoute],
+        request: &GatewayRequest<'_>,
+    ) -> Option<&Candidate> {
+        let host = hostname::request_host(request.host);
+        let (path, query) = (request.path_only(), request.query());
+        let ok = |c: &Candidate| {
+            let (r, i, m) = (c.route as usize, c.rule as usize, c.match_index as usize);
+            let regexes = &routes[r].rules[i].regexes[m];
+            let matched = &objects.routes[r].spec.rules[i].matches[m];
+            matching::check_split(matched, regexes, request, path, query).is_ok()
+        };
+        let mut buf = [0u8; MAX_HOST];
+        if host.len() <= MAX_HOST {
+            let lower = &mut buf[..host.len()];
+            lower.copy_from_slice(host.as_bytes());
+            lower.make_ascii_lowercase();
+            // ASCII lowercasing keeps UTF-8 valid.
+            let lower = core::str::from_utf8(lower).unwrap_or("");
+            if let Some(found) = self.exact.get(lower).and_then(|e| e.find(path, ok)) {
+                return Some(found);
+            }
+            if !self.wildcard.is_empty() {
+                // `*.suffix` needs at least one label before the suffix: dots after the first byte.
+                for (i, _) in lower.match_indices('.').filter(|(i, _)| *i > 0) {
+                    if let Some(found) = self.wildcard.get(&lower[i..]).and_then(|e| e.find(path, ok)) {
+                        return Some(found);
+                    }
+                }
+            }
+        }
+        self.any.find(path, ok)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn route(name: &str, ns: &str, ts: Option<&str>) -> serde_json::Value {
+        json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute",
+               "metadata": {"name": name, "namespace": ns, "creationTimestamp": ts},
+               "spec": {"parentRefs": [{"name": "gw", "namespace": "infra"}]}})
+    }
+
+    #[test]
+    fn ranks_by_age_then_name() {
+        let o = Objects::from_values(&[
+            route("b", "x", Some("2021-01-01T00:00:00Z")),
+            route("a", "x", None),
+            route("c", "a", Some("2021-01-01T00:00:00Z")),
+            route("d", "x", Some("2020-01-01T00:00:00Z")),
+        ]);
+        let ranks = ranks(&o);
+        let ages: Vec<u64> = ranks.iter().map(|r| r.age).collect();
+        let names: Vec<u64> = ranks.iter().map(|r| r.name).collect();
+        assert_eq!(ages, [1, 3, 1, 0]); // equal timestamps tie; none is the newest
+        assert_eq!(names, [2, 1, 0, 3]); // a/c, x/a, x/b, x/d
+    }
+
+    #[test]
+    fn entries_by_intersected_hostname() {
+        let mut values = vec![json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway",
+            "metadata": {"name": "gw", "namespace": "infra"},
+            "spec": {"gatewayClassName": "c", "listeners": [{"name": "l", "port": 80, "protocol": "HTTP",
+                "allowedRoutes": {"namespaces": {"from": "All"}}}]}})];
+        let mut with_hosts = route("h", "x", None);
+        with_hosts["spec"]["hostnames"] = json!(["Foo.example.com", "*.example.com", "foo.example.com"]);
+        values.push(with_hosts);
+        values.push(route("any", "x", None));
+        let o = Objects::from_values(&values);
+        let routes = compile_routes(&o, false);
+        let l = compile_listener(&o, &o.gateways[0], 0, &routes, RegexOrder::EnvoyGateway);
+        assert_eq!(l.exact.keys().collect::<Vec<_>>(), ["foo.example.com"]);
+        assert_eq!(l.exact["foo.example.com"].all.len(), 1, "a hostname written twice is one entry");
+        assert_eq!(l.wildcard.keys().collect::<Vec<_>>(), [".example.com"]);
+        assert_eq!(l.any.all.len(), 1);
+        let pick = |host| l.lookup(&o, &routes, &GatewayRequest::new(host, "/")).map(|c| c.route);
+        assert_eq!(pick("FOO.example.com."), Some(0));
+        assert_eq!(pick("a.b.example.com"), Some(0));
+        assert_eq!(pick("example.com"), Some(1));
+        let long = "a.".repeat(200) + "example.com";
+        assert_eq!(pick(&long), Some(1), "a host longer than 253 bytes only reaches `*`");
+    }
+
+    /// An entry above [`LINEAR`] candidates answers through its path index as it would in order.
+    #[test]
+    fn indexed_entries_keep_the_order() {
+        let mut rules = Vec::new();
+        for j in 0..6 {
+            rules.push(json!({"matches": [{"path": {"value": format!("/p{j}")}}]}));
+        }
+        rules.push(json!({"matches": [{"path": {"type": "Exact", "value": "/a/b"}}]}));
+        rules.push(json!({"matches": [{"path": {"value": "/a/"}}]}));
+        rules.push(json!({"matches": [{"path": {"value": "/a/b"}, "method": "POST"}]}));
+        rules.push(json!({"matches": [{"path": {"value": "/"}}]}));
+        rules.push(json!({"matches": [{"path": {"type": "RegularExpression", "value": "/a/.*"}}]}));
+        let mut r = route("r", "x", None);
+        r["spec"]["rules"] = json!(rules);
+        let gateway = json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway",
+            "metadata": {"name": "gw", "namespace": "infra"},
+            "spec": {"gatewayClassName": "c", "listeners": [{"name": "l", "port": 80, "protocol": "HTTP",
+                "allowedRoutes": {"namespaces": {"from": "All"}}}]}});
+        let o = Objects::from_values(&[gateway, r]);
+        let routes = compile_routes(&o, false);
+        let l = compile_listener(&o, &o.gateways[0], 0, &routes, RegexOrder::Istio);
+        assert!(l.any.all.len() > LINEAR && !l.any.prefix.is_empty());
+        let rule =
+            |method, path| l.lookup(&o, &routes, &GatewayRequest::new("h", path).with_method(method)).map(|c| c.rule);
+        assert_eq!(rule("GET", "/a/b"), Some(6)); // Exact
+        assert_eq!(rule("POST", "/a/b/c"), Some(8)); // the longer prefix, its method
+        assert_eq!(rule("GET", "/a/b/c"), Some(7)); // `/a/`: a prefix of /a/b/c
+        assert_eq!(rule("GET", "/a"), Some(7));
+        assert_eq!(rule("GET", "/p3/x"), Some(3));
+        assert_eq!(rule("GET", "/q"), Some(9)); // `/`
+    }
+}
