@@ -119,6 +119,15 @@ export class Router {
       request.scheme === undefined &&
       request.method === undefined &&
       request.headers === undefined;
+    if (typeof request === "string") {
+      // route(url): the string goes over as is; a repeated answer comes back as a number.
+      return this.#call("route", (router) => {
+        const slot = router.routeUrlSlot(request);
+        if (slot === -2) return router.route(request); // not a URL the core reads: the general path says why
+        if (slot < 0) return router.routeUrl(request);
+        return (this.#decisions[slot] ??= router.routeUrl(request));
+      });
+    }
     if (!parts) return this.#call("route", (router) => router.route(request));
     return this.#call("route", (router) => {
       const slot = router.routeSlot(request.host, request.path);

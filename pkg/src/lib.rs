@@ -110,6 +110,23 @@ impl Router {
         Ok(self.decide(&Request::new(host, path))?)
     }
 
+    /// `route(url)` for a URL string without reading it as a request object (the entry's fast
+    /// path): its answer slot as [`route_slot`](Self::route_slot) gives it, or `-2` when the core
+    /// cannot read the URL (the entry then takes the general path, whose error says why).
+    #[wasm_bindgen(js_name = routeUrlSlot)]
+    pub fn route_url_slot(&self, url: &str) -> i32 {
+        match Request::from_url(url) {
+            Ok(request) => engine::slot(&self.router, &request).map_or(-1, |s| s as i32),
+            Err(_) => -2,
+        }
+    }
+
+    #[wasm_bindgen(js_name = routeUrl)]
+    pub fn route_url(&self, url: &str) -> Result<JsValue, JsValue> {
+        let request = Request::from_url(url).map_err(|e| Failure::new("argument", format!("bad URL {url:?}: {e}")))?;
+        Ok(self.decide(&request)?)
+    }
+
     /// The whole decision, step by step (`explain --json`).
     pub fn explain(&self, request: JsValue) -> Result<JsValue, JsValue> {
         let explanation = with_request(&request, |request| engine::explain(&self.router, request))?;

@@ -217,6 +217,16 @@ throws(() => serviceStatus(shop, "shop/none"), "not-found");
 const cyclic = { kind: "Ingress" };
 cyclic.self = cyclic;
 throws(() => compile(cyclic), "argument");
+// route(url), the string fast path, answers as the general path ({url}) does, errors included.
+for (const url of ["https://shop.example.com/cart/items?id=1", "http://shop.example.com/cart", "shop.example.com/cart",
+  "https://SHOP.example.com:8443/cart/x#f", "http://unknown.example.org/", "http://[::1]:80/", "https://shop.example.com"]) {
+  assert.deepEqual(router.route(url), router.route({ url }), url);
+  assert.equal(router.route(url), router.route(url), `${url}: one frozen object per answer`);
+}
+for (const bad of ["http://", "http:///path"]) {
+  throws(() => router.route(bad), "url");
+  throws(() => router.route({ url: bad }), "url");
+}
 // Odd hosts and paths route.
 // Odd requests route like any other: a host no rule names gets storefront's defaultBackend; the
 // raw path `/cart/../admin` is under the Prefix /cart (the spec profile routes the path as sent).
@@ -311,6 +321,11 @@ if (cli && casesFile) {
     const compiled = compile(text, options);
     const target = c.request.url ? [c.request.url] : [c.request.host, c.request.path];
     assert.deepEqual(compiled.route(c.request), run("route", ...f, "--json", ...target), `${c.id}: route`);
+    if (c.request.url && Object.keys(c.request).length === 1) {
+      // route(url) takes the string fast path; it answers as the request object does, twice (cached).
+      assert.deepEqual(compiled.route(c.request.url), compiled.route(c.request), `${c.id}: route(url)`);
+      assert.deepEqual(compiled.route(c.request.url), compiled.route(c.request), `${c.id}: route(url) again`);
+    }
     assert.deepEqual(compiled.explain(c.request), run("explain", ...f, "--json", ...target), `${c.id}: explain`);
     assert.deepEqual(compiled.table(), run("table", ...f, "--json"), `${c.id}: table`);
     const { ok, ...npmReport } = report_with_source(compiled.validate(), manifests);
