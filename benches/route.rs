@@ -6,14 +6,16 @@
 //!   precedence keys). Before anything is timed it must give the router's answer on every
 //!   generated request (the bench panics otherwise).
 //! - `floor`: what no router can beat, two hash probes (host -> per-host map, path -> entry) with
-//!   hashbrown's default hasher (the one `src/table.rs` uses) over `Box<[u8]>` keys (as the table
-//!   has). Its inputs are pre-resolved: host already normalised and tier already chosen (so the
-//!   first probe hits whenever some tier matches), path already cut at `?`/`#`; it only finds
-//!   rules whose path is exactly the request path. Normalising the host, cutting the query,
+//!   hashbrown's default hasher (foldhash, seeded per map, as the router's keys are seeded per
+//!   table) over `Box<[u8]>` keys (as the table has); `fixed_floor`: the same with foldhash's
+//!   fixed seed, to show what the seed costs the floor. Their inputs are pre-resolved: host
+//!   already normalised and tier already chosen (so the first probe hits whenever some tier
+//!   matches), path already cut at `?`/`#`; they only find rules whose path is exactly the
+//!   request path. Normalising the host, cutting the query,
 //!   trying prefixes and precedence are all work the router does and the floor does not.
 //!
-//! Criterion ids (stable): `lookup/{router,floor,linear}/<paths>` (throughput in lookups) and
-//! `compile/<paths>`. After criterion, in `--bench` mode, an interleaved pass (router, floor and
+//! Criterion ids (stable): `lookup/{router,floor,fixed_floor,linear}/<paths>` (throughput in
+//! lookups) and `compile/<paths>`. After criterion, in `--bench` mode, an interleaved pass (router, floors and
 //! linear timed in alternation, medians of paired ratios) prints a Markdown summary with the
 //! compile times and the heap retained by `compile` (counted by a `#[global_allocator]` wrapper
 //! around `System`, switched on only around the measured `compile`). See BENCHMARKS.md.
