@@ -6,14 +6,16 @@
 //!   precedence keys). Before anything is timed it must give the router's answer on every
 //!   generated request (the bench panics otherwise).
 //! - `floor`: what no router can beat, two hash probes (host -> per-host map, path -> entry) with
-//!   hashbrown's default hasher (the one `src/table.rs` uses) over `Box<[u8]>` keys (as the table
-//!   has). Its inputs are pre-resolved: host already normalised and tier already chosen (so the
-//!   first probe hits whenever some tier matches), path already cut at `?`/`#`; it only finds
-//!   rules whose path is exactly the request path. Normalising the host, cutting the query,
+//!   hashbrown's default hasher (foldhash, seeded per map, as the router's keys are seeded per
+//!   table) over `Box<[u8]>` keys (as the table has); `fixed_floor`: the same with foldhash's
+//!   fixed seed, to show what the seed costs the floor. Their inputs are pre-resolved: host
+//!   already normalised and tier already chosen (so the first probe hits whenever some tier
+//!   matches), path already cut at `?`/`#`; they only find rules whose path is exactly the
+//!   request path. Normalising the host, cutting the query,
 //!   trying prefixes and precedence are all work the router does and the floor does not.
 //!
-//! Criterion ids (stable): `lookup/{router,floor,linear}/<paths>` (throughput in lookups) and
-//! `compile/<paths>`. After criterion, in `--bench` mode, an interleaved pass (router, floor and
+//! Criterion ids (stable): `lookup/{router,floor,fixed_floor,linear}/<paths>` (throughput in
+//! lookups) and `compile/<paths>`. After criterion, in `--bench` mode, an interleaved pass (router, floors and
 //! linear timed in alternation, medians of paired ratios) prints a Markdown summary with the
 //! compile times and the heap retained by `compile` (counted by a `#[global_allocator]` wrapper
 //! around `System`, switched on only around the measured `compile`). See BENCHMARKS.md.
@@ -24,6 +26,7 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cmp::Reverse;
+use std::hash::BuildHasher;
 use std::hint::black_box;
 use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicUsize, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -782,13 +785,16 @@ fn router_answer(router: &Router, host: &str, target: &str) -> Answer {
 
 type Key = Box<[u8]>;
 
-struct Floor {
-    hosts: HashMap<Key, HashMap<Key, u32>>,
+/// The floor's maps: hashbrown's default hasher is foldhash's `fast::RandomState`, seeded per
+/// map (as the router's keys are seeded per table); `FixedState` is the same hash with a fixed
+/// seed, to show what seeding costs the floor itself.
+struct Floor<S = hashbrown::DefaultHashBuilder> {
+    hosts: HashMap<Key, HashMap<Key, u32, S>, S>,
     /// (host key of the tier the request selects, path cut at `?`/`#`) per request.
     requests: Vec<(Key, Key)>,
 }
 
-impl Floor {
+impl<S: BuildHasher + Default> Floor<S> {
     fn new(linear: &Linear, requests: &[(String, String)]) -> Self {
         let key = |e: &Entry| -> Box<[u8]> {
             match e.host_kind {
@@ -797,7 +803,7 @@ impl Floor {
                 HostKind::Any => Box::from(&b""[..]),
             }
         };
-        let mut hosts: HashMap<Key, HashMap<Key, u32>> = HashMap::new();
+        let mut hosts: HashMap<Key, HashMap<Key, u32, S>, S> = HashMap::default();
         for (i, e) in linear.entries.iter().enumerate() {
             hosts.entry(key(e)).or_default().entry(e.key.clone()).or_insert(i as u32);
         }
@@ -840,6 +846,7 @@ struct Fixture {
     router: Router,
     linear: Linear,
     floor: Floor,
+    fixed_floor: Floor<foldhash::fast::FixedState>,
     requests: Vec<(String, String)>,
     /// How many of `requests` the linear scan routes per timed iteration.
     linear_batch: usize,
@@ -864,6 +871,7 @@ fn fixture(paths: usize) -> Fixture {
     let diagnostics = diagnostics.len();
     let linear = Linear::new(&g.objects);
     let floor = Floor::new(&linear, &requests);
+    let fixed_floor = Floor::new(&linear, &requests);
     let mut mix = [0; 4];
     for (i, (h, p)) in requests.iter().enumerate() {
         let want = linear_answer(&linear, &g.objects, linear.route(h.as_bytes(), p.as_bytes()));
@@ -888,6 +896,7 @@ fn fixture(paths: usize) -> Fixture {
         router,
         linear,
         floor,
+        fixed_floor,
         requests,
         linear_batch,
         mix,
@@ -899,7 +908,9 @@ fn fixture(paths: usize) -> Fixture {
 #[inline(never)]
 fn run_router(f: &Fixture) {
     for (h, p) in &f.requests {
-        black_box(f.router.route(black_box(&Request::new(h, p))));
+        // By reference: the decision is over 400 bytes, and moving it into `black_box` would time a copy.
+        let decision = f.router.route(black_box(&Request::new(h, p)));
+        black_box(&decision);
     }
 }
 
@@ -907,6 +918,13 @@ fn run_router(f: &Fixture) {
 fn run_floor(f: &Fixture) {
     for (h, p) in &f.floor.requests {
         black_box(f.floor.lookup(black_box(h), black_box(p)));
+    }
+}
+
+#[inline(never)]
+fn run_fixed_floor(f: &Fixture) {
+    for (h, p) in &f.fixed_floor.requests {
+        black_box(f.fixed_floor.lookup(black_box(h), black_box(p)));
     }
 }
 
@@ -923,6 +941,7 @@ fn lookups(c: &mut Criterion, f: &Fixture) {
     group.throughput(Throughput::Elements(f.requests.len() as u64));
     group.bench_with_input(BenchmarkId::new("router", f.paths), f, |b, f| b.iter(|| run_router(f)));
     group.bench_with_input(BenchmarkId::new("floor", f.paths), f, |b, f| b.iter(|| run_floor(f)));
+    group.bench_with_input(BenchmarkId::new("fixed_floor", f.paths), f, |b, f| b.iter(|| run_fixed_floor(f)));
     group.throughput(Throughput::Elements(f.linear_batch as u64));
     if f.paths > 1_000 {
         // Tens of milliseconds per iteration: the same number of iterations in every sample.
@@ -962,26 +981,32 @@ fn median(mut xs: Vec<f64>) -> f64 {
     xs[xs.len() / 2]
 }
 
-const SUMMARY_HEADER: &str = "| paths | hosts | router ns/lookup | floor ns/lookup | linear ns/lookup | router/floor | linear/router | compile ms | retained B/path | peak B/path | allocs/path |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+const SUMMARY_HEADER: &str = "| paths | hosts | router ns/lookup | floor ns/lookup | fixed floor ns/lookup | linear ns/lookup | router/floor | router/fixed floor | linear/router | compile ms | retained B/path | peak B/path | allocs/path |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
 
-/// One row of the summary table: router, floor and linear timed in alternation (31 rounds; the
-/// linear scan every third round above 1 000 paths), then compile times and heap.
+/// One row of the summary table: router, both floors and linear timed in alternation (31 rounds;
+/// the linear scan every third round above 1 000 paths), then compile times and heap.
 fn summary_row(f: &Fixture) -> String {
     let rounds = 31;
     let n = f.requests.len();
-    let (mut router, mut floor, mut linear, mut rf, mut lr) = (vec![], vec![], vec![], vec![], vec![]);
+    let (mut router, mut floor, mut fixed, mut linear) = (vec![], vec![], vec![], vec![]);
+    let (mut rf, mut rx, mut lr) = (vec![], vec![], vec![]);
     for round in 0..rounds {
-        // Alternate the order so neither side always runs right after the other.
-        let (r, fl) = if round % 2 == 0 {
-            let r = per_lookup_ns(|| run_router(f), n, 4);
-            (r, per_lookup_ns(|| run_floor(f), n, 4))
-        } else {
-            let fl = per_lookup_ns(|| run_floor(f), n, 4);
-            (per_lookup_ns(|| run_router(f), n, 4), fl)
-        };
+        // Rotate the order so no side always runs right after another.
+        let mut times = [0.0; 3];
+        for k in 0..3 {
+            let which = (round + k) % 3;
+            times[which] = match which {
+                0 => per_lookup_ns(|| run_router(f), n, 4),
+                1 => per_lookup_ns(|| run_floor(f), n, 4),
+                _ => per_lookup_ns(|| run_fixed_floor(f), n, 4),
+            };
+        }
+        let [r, fl, fx] = times;
         router.push(r);
         floor.push(fl);
+        fixed.push(fx);
         rf.push(r / fl);
+        rx.push(r / fx);
         if round % 3 == 0 || f.paths <= 1_000 {
             let l = per_lookup_ns(|| run_linear(f), f.linear_batch, 1);
             linear.push(l);
@@ -1003,13 +1028,15 @@ fn summary_row(f: &Fixture) -> String {
     let heap = compile_heap(&f.objects);
     let per = |x: f64| x / f.paths as f64;
     format!(
-        "| {} | {} | {:.1} | {:.1} | {:.0} | {:.2}x | {:.0}x | {:.2} | {:.0} | {:.0} | {:.1} |\n",
+        "| {} | {} | {:.1} | {:.1} | {:.1} | {:.0} | {:.2}x | {:.2}x | {:.0}x | {:.2} | {:.0} | {:.0} | {:.1} |\n",
         f.paths,
         f.hosts,
         median(router),
         median(floor),
+        median(fixed),
         median(linear),
         median(rf),
+        median(rx),
         median(lr),
         compile_ms,
         per(heap.retained as f64),
@@ -1045,6 +1072,21 @@ fn main() {
         None if bench_mode => &SIZES[..],
         None => &SIZES[..2],
     };
+    // `ROUTE_BENCH_PASSES=n`: no criterion, no summary; each size's router and floors route the
+    // requests n times, for an instruction count under callgrind (`--toggle-collect=*run_router*`,
+    // see BENCHMARKS.md).
+    if let Some(passes) = std::env::var("ROUTE_BENCH_PASSES").ok().map(|n| n.parse::<usize>().expect("a count")) {
+        for &paths in sizes {
+            let f = fixture(paths);
+            for _ in 0..passes {
+                run_router(&f);
+                run_floor(&f);
+                run_fixed_floor(&f);
+            }
+            eprintln!("{paths} paths: {} lookups each", passes * f.requests.len());
+        }
+        return;
+    }
     let mut c = Criterion::default().warm_up_time(Duration::from_secs(1)).configure_from_args();
     let (mut rows, mut mix) = (String::new(), String::new());
     // One table at a time, dropped before the next is built: a process holding the 100 000-path

@@ -160,15 +160,14 @@ impl<V> KeyIndex<V> {
     /// The value stored under `key` in `space`; `hash` is `self.hasher().key_hash(space, key)`.
     #[inline]
     pub(crate) fn get_hashed(&self, hash: u64, space: u32, key: &[u8]) -> Option<&V> {
-        if let Some(ordered) = &self.ordered {
-            return ordered.get(space, key);
+        // The fallback is asked only on a miss: once ordered, `entries` is empty and misses.
+        match self.entries.find(hash, |e| {
+            counted(1);
+            e.holds(hash, space, key, &self.arena)
+        }) {
+            Some(e) => Some(&e.value),
+            None => self.ordered.as_ref()?.get(space, key),
         }
-        self.entries
-            .find(hash, |e| {
-                counted(1);
-                e.holds(hash, space, key, &self.arena)
-            })
-            .map(|e| &e.value)
     }
 
     /// The value stored under `key` in `space`.
