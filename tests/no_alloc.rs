@@ -1,8 +1,12 @@
-//! `Router::route` never allocates: counted by a global allocator of this test binary alone.
+//! `Router::route` and the Gateway API's `GatewayRouter::route` never allocate (for the latter:
+//! the listener choice, the host lowercased into a stack buffer, the exact and wildcard probes, the
+//! match checks): counted by a global allocator of this test binary alone. Hostile Gateway API
+//! requests route without panicking.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
+use ingress_router::gateway::{GatewayOptions, GatewayRequest, Objects};
 use ingress_router::{CompileOptions, EscapedSlashes, Request, Via, compile, input};
 
 /// Counts the allocations of the current thread (the test harness allocates on other threads).
@@ -117,4 +121,78 @@ fn route_does_not_allocate() {
 #[test]
 fn the_counter_counts() {
     assert_eq!(allocations_of(|| drop(std::hint::black_box(vec![1u8; 10]))), 1);
+}
+
+// ---- the Gateway API
+
+fn gateway_router() -> ingress_router::gateway::GatewayRouter {
+    let manifests: Vec<serde_json::Value> = serde_json::from_str(
+        r#"[
+      {"apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway", "metadata": {"name": "gw", "namespace": "infra"},
+       "spec": {"gatewayClassName": "c", "listeners": [
+         {"name": "http", "port": 80, "protocol": "HTTP", "allowedRoutes": {"namespaces": {"from": "All"}}},
+         {"name": "shop", "port": 80, "protocol": "HTTP", "hostname": "*.shop.example.com", "allowedRoutes": {"namespaces": {"from": "All"}}}]}},
+      {"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute", "metadata": {"name": "a", "namespace": "apps"},
+       "spec": {"parentRefs": [{"name": "gw", "namespace": "infra"}], "hostnames": ["www.example.com", "*.example.com"],
+         "rules": [
+           {"matches": [{"path": {"type": "Exact", "value": "/exact"}}], "backendRefs": [{"name": "exact", "port": 80}]},
+           {"matches": [{"path": {"value": "/api"}, "method": "POST", "headers": [{"name": "x-env", "value": "prod"}],
+                         "queryParams": [{"name": "v", "value": "1 2"}]}],
+            "backendRefs": [{"name": "api", "port": 80, "weight": 3}, {"name": "api2", "port": 80}]},
+           {"filters": [{"type": "RequestRedirect", "requestRedirect": {"scheme": "https"}}]}]}},
+      {"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute", "metadata": {"name": "any", "namespace": "apps"},
+       "spec": {"parentRefs": [{"name": "gw", "namespace": "infra"}], "rules": [{"backendRefs": [{"name": "any", "port": 80}]}]}}
+    ]"#,
+    )
+    .unwrap();
+    ingress_router::gateway::compile(&Objects::from_values(&manifests), &GatewayOptions::default())
+}
+
+#[test]
+fn gateway_route_does_not_allocate() {
+    let router = gateway_router();
+    let headers = [("X-Env", "prod"), ("accept", "*/*")];
+    let long_host = "a.".repeat(300) + "example.com";
+    let requests = [
+        GatewayRequest::new("WWW.Example.com:80", "/exact"),
+        GatewayRequest::new("deep.sub.example.com", "/api/x?v=1%202").with_method("POST").with_headers(&headers),
+        GatewayRequest::new("x.example.com", "/other"),
+        GatewayRequest::new("a.shop.example.com", "/"),
+        GatewayRequest::new("other.org", "/x"),
+        GatewayRequest::new(&long_host, "/x"),
+        GatewayRequest::new("h.com:8080", "/x"),
+    ];
+    for request in &requests {
+        let mut status = 0;
+        let n = allocations_of(|| status = router.route(request).status());
+        assert_eq!(n, 0, "{request:?} allocated {n} times");
+        assert!(matches!(status, 200 | 302 | 404), "{request:?}: {status}");
+    }
+    // The decisions are what they should be (outside the counted closures).
+    let status = |r: &GatewayRequest<'_>| router.route(r).view(r);
+    assert_eq!(status(&requests[0]).backend.unwrap().name, "exact");
+    assert_eq!(status(&requests[1]).split.len(), 2);
+    assert_eq!(status(&requests[2]).redirect.unwrap().location, "https://x.example.com/other");
+    // The *.shop listener: `*.example.com` intersects it as `*.shop.example.com`; at equal
+    // hostname and path, route apps/a comes before apps/any.
+    let shop = status(&requests[3]);
+    assert_eq!((shop.listener.as_deref(), shop.route.as_deref(), shop.status), (Some("shop"), Some("apps/a"), 302));
+    assert_eq!(status(&requests[4]).backend.unwrap().name, "any");
+    assert_eq!(status(&requests[5]).backend.unwrap().name, "any");
+    assert_eq!(status(&requests[6]).via, "no-listener");
+}
+
+#[test]
+fn gateway_hostile_requests_do_not_panic() {
+    let router = gateway_router();
+    let long = "/".repeat(100_000);
+    let weird =
+        ["", ":", "[", "[::1", "]:80", ".", "..", "*.example.com", "é.example.com", "x.example.com:99999", "\u{0}"];
+    for host in weird {
+        for path in ["", "?", "#", "%", "?v=%", "?v=%zz&&==", long.as_str(), "no-slash"] {
+            let request = GatewayRequest::new(host, path).with_method("");
+            let _ = router.route(&request).view(&request);
+            let _ = router.explain(&request);
+        }
+    }
 }
