@@ -103,6 +103,17 @@ pub struct Input {
     pub unknown_fields: Vec<UnknownFields>,
     /// Ingresses and IngressClasses of an API version no apiserver serves any more: left out.
     pub unserved: Vec<Unserved>,
+    /// Gateway API objects (`gateway.networking.k8s.io`) and Namespaces, as read, for
+    /// [`gateway::Objects::from_values`](crate::gateway::Objects::from_values): the Ingress table
+    /// leaves them out.
+    pub gateway_api: Vec<SourcedValue>,
+}
+
+/// An object kept as read, and where it came from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SourcedValue {
+    pub value: Value,
+    pub origin: Origin,
 }
 
 impl Input {
@@ -113,6 +124,7 @@ impl Input {
         self.errors.extend(other.errors);
         self.unknown_fields.extend(other.unknown_fields);
         self.unserved.extend(other.unserved);
+        self.gateway_api.extend(other.gateway_api);
     }
 
     /// The objects alone, in input order.
@@ -620,7 +632,15 @@ fn add_value(
             Object::IngressClass(typed::<IngressClass>(value, &shape_error, item)?)
         }
         ("Service", "v1" | "") => Object::Service(typed::<Service>(value, &shape_error, item)?),
+        _ if api_version.starts_with("gateway.networking.k8s.io/") => {
+            input.gateway_api.push(SourcedValue { value, origin });
+            return Ok(());
+        }
         _ => {
+            if (kind.as_str(), api_version) == ("Namespace", "v1") {
+                // Its labels choose the routes a Gateway listener allows (`allowedRoutes`).
+                input.gateway_api.push(SourcedValue { value: value.clone(), origin: origin.clone() });
+            }
             input.notes.push(InputNote {
                 origin,
                 message: format!("skipped {kind} {name:?}: not an Ingress, IngressClass or Service"),

@@ -217,6 +217,9 @@ fn renumbered(input: &mut Input, part: &Input, documents: usize, lines: usize) {
         .unknown_fields
         .extend(part.unknown_fields.iter().map(|u| input::UnknownFields { origin: origin(&u.origin), ..u.clone() }));
     input.unserved.extend(part.unserved.iter().map(|u| input::Unserved { origin: origin(&u.origin), ..u.clone() }));
+    input
+        .gateway_api
+        .extend(part.gateway_api.iter().map(|g| input::SourcedValue { origin: origin(&g.origin), ..g.clone() }));
 }
 
 /// Whether libyaml breaks lines only where `str::lines` does not differ from `\n` alone, and no

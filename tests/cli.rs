@@ -976,3 +976,42 @@ fn tests_file_requests_take_method_scheme_and_headers() {
     assert_eq!(out.code, 2);
     assert!(out.stderr.contains("typo.yaml, line 2") && out.stderr.contains("unknown field `methd`"), "{}", out.stderr);
 }
+
+/// `gateway`: a request through the Gateway API objects of the same files the Ingress commands
+/// read (which leave those objects out).
+#[test]
+fn gateway_routes_explains_and_refuses() {
+    let shop = "tests/data/gateway/shop.yaml";
+    let out = run(&["gateway", "-f", shop, "http://shop.example.com/cart/items?id=1"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout, "200 shop/cart:8080  (listener http, HTTPRoute shop/shop, rules[0].matches[0])\n");
+
+    let redirect = run(&["gateway", "-f", shop, "http://shop.example.com/old", "--json"]).json();
+    assert_eq!(redirect["status"], 301);
+    assert_eq!(redirect["redirect"]["location"], "http://shop.example.com/new");
+    assert_eq!(redirect["rule"], 1);
+
+    // The route's hostname is shop.example.com only: another host under the listener's wildcard
+    // finds no route.
+    let other = run(&["gateway", "-f", shop, "http://other.example.com/cart", "--json"]).json();
+    assert_eq!((other["status"].as_u64(), other["via"].as_str()), (Some(404), Some("no-match")));
+
+    // --explain: the listener chosen, and for the other match why it lost.
+    let explained = run(&["gateway", "-f", shop, "http://shop.example.com/cart", "--explain", "--json"]).json();
+    assert_eq!(explained["listeners"][0]["outcome"], "chosen");
+    let candidates = &explained["routes"][0]["candidates"];
+    assert_eq!(candidates[0]["outcome"]["outcome"], "won");
+    assert_eq!(candidates[1]["outcome"]["mismatch"]["failed"], "path");
+
+    // The Ingress commands leave Gateway API objects out, without a note.
+    let table = run(&["table", "-f", shop]);
+    assert!(!table.stderr.contains("HTTPRoute"), "{}", table.stderr);
+
+    // No Gateway: a clear error, exit 2.
+    let none = run(&["gateway", "-f", "examples/shop/manifests", "http://shop.example.com/"]);
+    assert_eq!(none.code, 2);
+    assert!(none.stderr.contains("no Gateway in the input"), "{}", none.stderr);
+    let header = run(&["gateway", "-f", shop, "http://shop.example.com/", "-H", "no-colon"]);
+    assert_eq!(header.code, 2);
+    assert!(header.stderr.contains("expected `Name: value`"), "{}", header.stderr);
+}

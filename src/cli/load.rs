@@ -65,6 +65,8 @@ pub struct Loaded {
     pub unknown_fields: Vec<UnknownFields>,
     /// Ingresses and IngressClasses of API versions no apiserver serves: left out.
     pub unserved: Vec<Unserved>,
+    /// Gateway API objects and Namespaces, as read (the `gateway` command routes with them).
+    pub gateway_api: Vec<ingress_router::input::SourcedValue>,
 }
 
 impl Loaded {
@@ -176,6 +178,7 @@ pub fn load_with(files: &[PathBuf], note_unserved: bool) -> Result<Loaded, Failu
         problems,
         unknown_fields: input.unknown_fields,
         unserved: input.unserved,
+        gateway_api: input.gateway_api,
     })
 }
 

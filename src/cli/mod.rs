@@ -8,6 +8,7 @@ mod check;
 #[cfg(feature = "nginx")]
 mod diff;
 mod envoy_config;
+mod gateway;
 mod load;
 mod mesh;
 mod show;
@@ -121,6 +122,9 @@ enum Command {
     /// A complete Envoy bootstrap for the manifests: the proxy-wasm filter, or native routes.
     #[command(after_help = envoy_config::EXAMPLES)]
     EnvoyConfig(Box<envoy_config::EnvoyConfigArgs>),
+    /// Route one request through the Gateway API objects (Gateways, HTTPRoutes, ReferenceGrants).
+    #[command(after_help = gateway::EXAMPLES)]
+    Gateway(gateway::GatewayArgs),
     /// The requests two profiles answer differently (ingress-nginx vs spec), probed from every path.
     #[cfg(feature = "nginx")]
     #[command(after_help = diff::EXAMPLES)]
@@ -246,6 +250,7 @@ impl Command {
             Command::Status(a) => a.json(),
             Command::Test(a) => a.json,
             Command::EnvoyConfig(_) => false,
+            Command::Gateway(a) => a.json,
             #[cfg(feature = "nginx")]
             Command::Diff(a) => a.json,
         }
@@ -265,6 +270,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Validate(args) => validate::run(&args),
         Command::Status(args) => status::run(&args),
         Command::EnvoyConfig(args) => envoy_config::run(&args),
+        Command::Gateway(args) => gateway::run(&args),
         #[cfg(feature = "nginx")]
         Command::Diff(args) => diff::run(&args),
     }
