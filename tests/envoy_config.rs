@@ -282,7 +282,7 @@ fn istio_traffic_extension_nests_the_module_under_wasm() {
     assert_eq!(sha.len(), 64);
     assert_eq!(sha, sha256_of(&bytes));
     assert_eq!(docs[1]["metadata"]["namespace"], "edge");
-    assert_eq!(docs[1]["spec"]["gateways"][0], "mesh");
+    assert_eq!(docs[1]["spec"]["gateways"][0], "edge/edge-gateway");
 }
 
 /// sha256 through another implementation than the CLI's: `sha256sum`.
@@ -398,4 +398,26 @@ fn ecds_resource_and_the_bootstrap_that_reads_it() {
     assert_eq!(discovery["config_source"]["path_config_source"]["watched_directory"]["path"], "/etc/envoy/ecds");
     assert_eq!(discovery["type_urls"][0], "type.googleapis.com/envoy.extensions.filters.http.wasm.v3.Wasm");
     assert!(discovery.get("default_config").is_none(), "no default: the listener waits for the filter's configuration");
+}
+
+/// Bound to the mesh (sidecars), the VirtualService lists the hosts the Ingresses name: Istio
+/// refuses `*` there, so a rule without a host is refused with what to do instead.
+#[test]
+fn istio_mesh_binding_lists_the_ingress_hosts() {
+    let base = ["envoy-config", "--format", "wasm-plugin", "--url", "oci://r/x:1", "--sha256", DIGEST];
+    let api = ["-f", "examples/shop/manifests/api.yaml", "-f", "examples/shop/manifests/services.yaml"];
+    let mut args = base.to_vec();
+    args.extend_from_slice(&api);
+    args.extend_from_slice(&["--selector", "app=edge", "--istio-gateway", "mesh"]);
+    let (code, stdout, stderr) = run_text(&args);
+    assert_eq!(code, 0, "{stderr}");
+    let routes = &documents(&stdout)[1];
+    assert_eq!(routes["spec"]["gateways"], serde_json::json!(["mesh"]));
+    assert_eq!(routes["spec"]["hosts"], serde_json::json!(["api.example.com"]));
+
+    let mut args = base.to_vec();
+    args.extend_from_slice(&["-f", SHOP, "--istio-gateway", "mesh"]);
+    let (code, _, stderr) = run_text(&args);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("an Ingress rule without a host cannot be served"), "{stderr}");
 }

@@ -185,7 +185,7 @@ pub fn run(args: &EnvoyConfigArgs) -> Result<i32, Failure> {
             let text = mesh::resources(
                 format,
                 &module(args)?,
-                &target(args, format)?,
+                &target(args, format, &router.table())?,
                 &plugin,
                 &args.routing_header,
                 &destinations,
@@ -225,7 +225,9 @@ fn module(args: &EnvoyConfigArgs) -> Result<Module, Failure> {
     Ok(Module { url, sha256 })
 }
 
-fn target(args: &EnvoyConfigArgs, format: Format) -> Result<Target, Failure> {
+fn target(args: &EnvoyConfigArgs, format: Format, table: &TableView) -> Result<Target, Failure> {
+    let rule_hosts =
+        table.hosts.iter().map(|h| if h.tier == Tier::Any { String::new() } else { h.host.clone() }).collect();
     let default_namespace = if format == Format::EnvoyExtensionPolicy { "default" } else { "istio-system" };
     Ok(Target {
         name: args.name.clone(),
@@ -233,6 +235,7 @@ fn target(args: &EnvoyConfigArgs, format: Format) -> Result<Target, Failure> {
         selector: args.selector.iter().map(|s| mesh::label(s)).collect::<Result<_, _>>()?,
         target_refs: args.target_ref.iter().map(|t| mesh::target_ref(t)).collect::<Result<_, _>>()?,
         istio_gateways: args.istio_gateway.clone(),
+        rule_hosts,
     })
 }
 

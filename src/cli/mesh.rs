@@ -55,6 +55,9 @@ pub struct Target {
     pub target_refs: Vec<(String, String)>,
     /// The Istio `Gateway`s (namespace/name, or `mesh`) the VirtualService binds to.
     pub istio_gateways: Vec<String>,
+    /// The hosts the Ingress rules name (`*.example.com` for a wildcard; `""` for a rule without a
+    /// host): a VirtualService bound to `mesh` lists them, as Istio refuses `*` there.
+    pub rule_hosts: Vec<String>,
 }
 
 /// A cluster the filter may name, and the Service behind it.
@@ -99,7 +102,7 @@ pub fn resources(
             spec["phase"] = json!("UNSPECIFIED_PHASE");
             let plugin = json!({"apiVersion": "extensions.istio.io/v1alpha1", "kind": "WasmPlugin",
                 "metadata": metadata, "spec": spec});
-            (with_routes(plugin, target, routing_header, destinations), "an Istio WasmPlugin")
+            (with_routes(plugin, target, routing_header, destinations)?, "an Istio WasmPlugin")
         }
         Format::TrafficExtension => {
             let common = istio_common(module, target, plugin)?;
@@ -114,7 +117,7 @@ pub fn resources(
             }
             let extension = json!({"apiVersion": "extensions.istio.io/v1alpha1", "kind": "TrafficExtension",
                 "metadata": metadata, "spec": spec});
-            (with_routes(extension, target, routing_header, destinations), "an Istio TrafficExtension")
+            (with_routes(extension, target, routing_header, destinations)?, "an Istio TrafficExtension")
         }
         Format::EnvoyExtensionPolicy => {
             if target.target_refs.is_empty() {
@@ -211,11 +214,16 @@ fn gateway_refs(target: &Target) -> Value {
 }
 
 /// The plugin, then a VirtualService (workload selector) or HTTPRoutes (targetRefs).
-fn with_routes(plugin: Value, target: &Target, header: &str, destinations: &[Destination]) -> Vec<Value> {
+fn with_routes(
+    plugin: Value,
+    target: &Target,
+    header: &str,
+    destinations: &[Destination],
+) -> Result<Vec<Value>, Failure> {
     let mut documents = vec![plugin];
     if !target.target_refs.is_empty() {
         documents.extend(http_routes(target, header, destinations));
-        return documents;
+        return Ok(documents);
     }
     let http: Vec<Value> = destinations
         .iter()
@@ -229,10 +237,24 @@ fn with_routes(plugin: Value, target: &Target, header: &str, destinations: &[Des
     } else {
         target.istio_gateways.clone()
     };
+    // Bound to a gateway, every host the gateway serves (`*`); bound to the mesh (sidecars), the
+    // hosts the Ingresses name, since Istio refuses `*` there.
+    let hosts = if gateways.iter().any(|g| g == "mesh") {
+        if target.rule_hosts.iter().any(String::is_empty) {
+            return Err(Failure(
+                "--istio-gateway mesh: an Ingress rule without a host cannot be served by a VirtualService bound to \
+                 the mesh (Istio refuses the host `*` there); give those rules a host, or bind to a gateway"
+                    .into(),
+            ));
+        }
+        target.rule_hosts.clone()
+    } else {
+        vec!["*".to_string()]
+    };
     documents.push(json!({"apiVersion": "networking.istio.io/v1", "kind": "VirtualService",
         "metadata": {"name": target.name, "namespace": target.namespace},
-        "spec": {"hosts": ["*"], "gateways": gateways, "http": http}}));
-    documents
+        "spec": {"hosts": hosts, "gateways": gateways, "http": http}}));
+    Ok(documents)
 }
 
 /// Gateway API allows 16 rules per HTTPRoute.
