@@ -262,7 +262,7 @@ fn istio_traffic_extension_nests_the_module_under_wasm() {
         "--namespace",
         "edge",
         "--istio-gateway",
-        "mesh",
+        "edge/edge-gateway",
         "--ingress-class",
         "nginx",
     ];
