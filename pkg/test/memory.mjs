@@ -49,5 +49,9 @@ for (let round = 0; round < 6; round++) {
   rounds.push(memory.buffer.byteLength);
 }
 console.log(`wasm memory after rounds of 200 unfreed routers: ${rounds.join(", ")}`);
-assert.equal(rounds.at(-1), rounds[1], "routers dropped without free() are not reclaimed");
+// A round of 200 routers takes about 6 MB (the first round's growth): were dropped routers kept,
+// every round would add as much. The allocator may still take a page or two while it settles
+// (when the collector runs decides which), so the test allows under 1 MiB over four rounds.
+const growth = rounds.at(-1) - rounds[1];
+assert.ok(growth < 1 << 20, `routers dropped without free() are not reclaimed: ${rounds.join(", ")}`);
 console.log("memory test: ok");
