@@ -29,6 +29,20 @@ export function readTests(tests) {
 
 const made = Symbol("made by compile()");
 
+// Frees a glue handle (a Router's or a Workspace's) once; a lost instance is never called again.
+function freeHandle(handle, instance) {
+  if (!handle) return;
+  if (!instance.live) {
+    handle.__destroy_into_raw(); // forgets the pointer (no call into the dead instance)
+    return;
+  }
+  try {
+    handle.free();
+  } catch (e) {
+    throw contained(instance, "free", e);
+  }
+}
+
 /**
  * Manifests compiled again after each edit (an editor's text, on every keystroke): `update(text)`
  * returns the router `compile(text, options)` would, reading, validating and linting again only
@@ -58,17 +72,8 @@ export class Workspace {
   /** Frees what the workspace keeps now; twice is harmless. Routers it returned stay usable. */
   free() {
     const workspace = this.#workspace;
-    if (!workspace) return;
     this.#workspace = null;
-    if (!this.#instance.live) {
-      workspace.__destroy_into_raw();
-      return;
-    }
-    try {
-      workspace.free();
-    } catch (e) {
-      throw contained(this.#instance, "free", e);
-    }
+    freeHandle(workspace, this.#instance);
   }
 }
 if (Symbol.dispose) Workspace.prototype[Symbol.dispose] = Workspace.prototype.free;
@@ -159,17 +164,8 @@ export class Router {
   /** Frees the table now; twice is harmless. A lost router's instance is never called again. */
   free() {
     const router = this.#router;
-    if (!router) return;
     this.#router = null;
-    if (!this.#instance.live) {
-      router.__destroy_into_raw(); // forgets the pointer (no call into the dead instance)
-      return;
-    }
-    try {
-      router.free();
-    } catch (e) {
-      throw contained(this.#instance, "free", e);
-    }
+    freeHandle(router, this.#instance);
   }
 }
 if (Symbol.dispose) Router.prototype[Symbol.dispose] = Router.prototype.free;
