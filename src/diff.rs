@@ -272,7 +272,7 @@ fn or_any(host: &str) -> &str {
 }
 
 /// Hosts that reach a rule host: itself; for `*.foo.com` one label, two labels and the bare domain.
-fn example_hosts(host: &str) -> Vec<String> {
+pub(crate) fn example_hosts(host: &str) -> Vec<String> {
     match host.strip_prefix("*.") {
         Some(suffix) => alloc::vec![format!("probe.{suffix}"), format!("a.probe.{suffix}"), suffix.to_string()],
         None if host.is_empty() => alloc::vec![String::from("unknown-host.example")],
@@ -283,7 +283,7 @@ fn example_hosts(host: &str) -> Vec<String> {
 const REGEX_CHARS: &[char] = &['^', '$', '[', ']', '(', ')', '{', '}', '*', '+', '?', '|', '\\', '.'];
 
 /// URLs around one path: at, under, beside, case variant, trailing-slash twin, regex corners.
-fn path_probes(raw: &str) -> Vec<(&'static str, String)> {
+pub(crate) fn path_probes(raw: &str) -> Vec<(&'static str, String)> {
     let mut out = Vec::new();
     let regex = raw.contains(|c| REGEX_CHARS.contains(&c) && c != '.') || raw.contains(".*") || raw.contains(".+");
     let at = if regex { regex_example(raw) } else { raw.to_string() };
@@ -311,7 +311,7 @@ fn path_probes(raw: &str) -> Vec<(&'static str, String)> {
 }
 
 /// A path the regex `^raw` (most likely) matches: one pass, first alternatives, one repetition.
-fn regex_example(raw: &str) -> String {
+pub(crate) fn regex_example(raw: &str) -> String {
     let chars: Vec<char> = raw.chars().collect();
     let mut out = String::new();
     // Where the last single item (character, class, escape) starts in `out`, for `{n}`.

@@ -176,6 +176,9 @@ mod diagnostics;
 pub mod diff;
 mod explain;
 pub mod gateway;
+/// A migration proven per request: Ingresses against the HTTPRoutes replacing them ([`migrate()`]).
+#[cfg(all(feature = "nginx", feature = "yaml"))]
+pub mod migrate;
 mod hash;
 mod host;
 mod index;
@@ -235,3 +238,5 @@ pub use table::{ExcludedIngress, IngressInfo};
 /// [`diff()`]: the requests two profiles answer differently (a migration off ingress-nginx).
 #[cfg(all(feature = "nginx", feature = "yaml"))]
 pub use diff::diff;
+#[cfg(all(feature = "nginx", feature = "yaml"))]
+pub use migrate::migrate;

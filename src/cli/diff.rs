@@ -5,7 +5,10 @@ use std::path::PathBuf;
 
 use clap::Args;
 use ingress_router::diff::DiffReport;
+use ingress_router::gateway::GatewayOptions;
+use ingress_router::migrate::MigrationReport;
 use ingress_router::{CompileOptions, Profile};
+use serde_json::Value;
 
 use super::{Failure, load, print};
 
@@ -13,8 +16,16 @@ pub const EXAMPLES: &str = "\
 Probe requests are derived from every path (at, under, beside, case, trailing slash, regex
 examples) and routed by both profiles; exit code 1 when any answer differs.
 
+With --to gateway-api (the default when the input holds HTTPRoutes) the Ingresses are compared
+with the Gateway API objects of the same files: probes come from both sides (paths and their
+neighbours, regex examples, trailing slashes, case variants, hosts under wildcards, canary headers
+and cookies, header/query/method matches), and the differences are grouped by cause (regex prefix
+and case, use-regex across a host, trailing-slash and HTTPS redirects, wildcard depth, canaries,
+dropped rewrites).
+
 Examples:
   ingress-router diff -f manifests/
+  ingress-router diff --from ingress-nginx --to gateway-api -f ingresses/ -f routes/ --gateway infra/public
   ingress-router diff -f manifests/ --from ingress-nginx --to spec --json
   ingress-router diff -f manifests/ --tests pinned.yaml   # then: ingress-router test -f manifests/ pinned.yaml";
 
@@ -29,9 +40,13 @@ pub struct DiffArgs {
     /// The profile routing today.
     #[arg(long, value_name = "PROFILE", default_value = "ingress-nginx")]
     from: Profile,
-    /// The profile to migrate to.
-    #[arg(long, value_name = "PROFILE", default_value = "spec")]
-    to: Profile,
+    /// What to migrate to: a profile (spec, ingress-nginx) or `gateway-api` (the Gateway API objects
+    /// of the input) [default: gateway-api when the input holds HTTPRoutes, else spec].
+    #[arg(long, value_name = "TARGET", value_parser = target)]
+    to: Option<Target>,
+    /// The Gateway the requests arrive at with --to gateway-api: NAMESPACE/NAME, or NAME.
+    #[arg(long, value_name = "NS/NAME")]
+    gateway: Option<String>,
     /// Write a tests file pinning the --from profile's answer to every probe request.
     #[arg(long, value_name = "FILE")]
     tests: Option<PathBuf>,
@@ -40,13 +55,37 @@ pub struct DiffArgs {
     pub json: bool,
 }
 
+/// `--to`: a profile, or the Gateway API objects.
+#[derive(Clone, Copy, Debug)]
+pub enum Target {
+    Profile(Profile),
+    GatewayApi,
+}
+
+fn target(value: &str) -> Result<Target, String> {
+    match value {
+        "gateway-api" => Ok(Target::GatewayApi),
+        other => {
+            other.parse().map(Target::Profile).map_err(|e: ingress_router::UnknownValue| format!("{e}; or gateway-api"))
+        }
+    }
+}
+
 /// Exit 1 when some request is answered differently.
 pub fn run(args: &DiffArgs) -> Result<i32, Failure> {
     let loaded = load::load(&args.files)?;
     loaded.require_ingress("nothing to compare")?;
     let mut options = CompileOptions::default();
     options.ingress_class = args.ingress_class.clone();
-    let report = ingress_router::diff(&loaded.objects(), &options, args.from, args.to);
+    let has_routes =
+        loaded.gateway_api.iter().any(|g| g.value.get("kind").and_then(Value::as_str) == Some("HTTPRoute"));
+    let to = match args.to {
+        Some(Target::Profile(profile)) => profile,
+        Some(Target::GatewayApi) => return migration(args, &loaded, &options),
+        None if has_routes => return migration(args, &loaded, &options),
+        None => Profile::Spec,
+    };
+    let report = ingress_router::diff(&loaded.objects(), &options, args.from, to);
     if let Some(path) = &args.tests {
         // The same file either way: YAML with a comment on top, or JSON for a `.json` name.
         let json = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"));
@@ -77,6 +116,67 @@ fn text(report: &DiffReport) -> String {
             out.push_str(&format!("    {} ({})\n", d.probe.url(), d.probe.kind));
             out.push_str(&format!("      {from}: {}  ({})\n", d.from.answer, d.from.reason));
             out.push_str(&format!("      {to}: {}  ({})\n", d.to.answer, d.to.reason));
+        }
+    }
+    out.push_str(&report.summary());
+    out.push('\n');
+    out
+}
+
+/// `--to gateway-api`: the Ingresses against the Gateway API objects of the same files.
+fn migration(args: &DiffArgs, loaded: &load::Loaded, options: &CompileOptions) -> Result<i32, Failure> {
+    let values: Vec<Value> = loaded.gateway_api.iter().map(|g| g.value.clone()).collect();
+    if !values.iter().any(|v| v.get("kind").and_then(Value::as_str) == Some("HTTPRoute")) {
+        return Err(Failure(
+            "--to gateway-api: no HTTPRoute in the input; give the Gateway API objects with -f beside the Ingresses"
+                .into(),
+        ));
+    }
+    let gateway = GatewayOptions { gateway: args.gateway.clone(), ..GatewayOptions::default() };
+    let report = ingress_router::migrate(&loaded.objects(), &values, options, args.from, &gateway);
+    if let Some(path) = &args.tests {
+        return Err(Failure(format!(
+            "--tests {} with --to gateway-api: write the agreed answers with `ingress-router diff --to gateway-api --json` for now",
+            path.display()
+        )));
+    }
+    let text = if args.json {
+        serde_json::to_string_pretty(&report).map_err(|e| Failure(e.to_string()))? + "\n"
+    } else {
+        migration_text(&report)
+    };
+    print(&text);
+    Ok(if report.differences() > 0 { 1 } else { 0 })
+}
+
+fn migration_text(report: &MigrationReport) -> String {
+    let from = report.from.as_str();
+    let mut out = String::new();
+    for group in &report.causes {
+        out.push_str(&format!("{} [{}]\n  fix: {}\n", group.title, group.cause.as_str(), group.advice));
+        for d in &group.differences {
+            let headers: Vec<String> = d.probe.headers.iter().map(|(n, v)| format!(" -H '{n}: {v}'")).collect();
+            out.push_str(&format!(
+                "  {} {}{}  ({}, from {})\n",
+                d.probe.method,
+                d.probe.url,
+                headers.concat(),
+                d.probe.kind,
+                d.probe.from
+            ));
+            let rule = |r: &Option<String>| r.as_deref().map(|r| format!("{r}; ")).unwrap_or_default();
+            out.push_str(&format!(
+                "    {from}: {}  ({}{})\n",
+                d.ingress.summary(),
+                rule(&d.ingress.rule),
+                d.ingress.reason
+            ));
+            out.push_str(&format!(
+                "    gateway-api: {}  ({}{})\n",
+                d.gateway.summary(),
+                rule(&d.gateway.rule),
+                d.gateway.reason
+            ));
         }
     }
     out.push_str(&report.summary());

@@ -1,0 +1,736 @@
+//! [`migrate()`]: a migration proven per request. The Ingresses, routed as a profile routes them
+//! (ingress-nginx by default), against the Gateway API objects meant to replace them, on one probe
+//! set generated from both sides: every declared path with its neighbours and near misses, regex
+//! examples, trailing-slash twins, case variants, hosts one and two labels under each wildcard,
+//! header, cookie, method and query matches. Each probe is answered by both; the requests whose
+//! answer differs (status, backend, split, redirect location, upstream path) are grouped by
+//! [`Cause`], named in the words of the ingress-nginx behaviours a migrating team trips on.
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use serde::Serialize;
+
+use crate::decision::{BackendRef, ServicePort, Via};
+use crate::diff::{self, Probe};
+use crate::gateway::model::{HttpRoute, PathMatchType, ValueMatchType};
+use crate::gateway::{self, GatewayOptions, GatewayRequest, GatewayRouter, Objects};
+use crate::model::{Ingress, Object};
+use crate::nginx::annotations::PREFIX;
+use crate::options::{CompileOptions, Profile};
+use crate::request::{Request, Scheme};
+use crate::router::{Router, compile};
+
+/// One request both sides answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct MigrationProbe {
+    pub method: String,
+    pub url: String,
+    /// Request headers (a canary's header or cookie, a header match's value).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub headers: Vec<(String, String)>,
+    /// Why this URL: `at`, `under`, `beside`, `case`, `slash`, `regex`, `root`, `default`,
+    /// `wildcard`, `canary`, `match`.
+    pub kind: &'static str,
+    /// The Ingress path or HTTPRoute rule it was derived from.
+    pub from: String,
+}
+
+/// One side's answer, in the terms both APIs share.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Answer {
+    /// The HTTP status the proxy answers (200 when forwarded).
+    pub status: u16,
+    /// `namespace/name:port` of the one backend.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub backend: Option<String>,
+    /// `namespace/name:port` with its share in percent, when several backends split the traffic.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub split: Vec<(String, u32)>,
+    /// The `Location` of a redirect.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub redirect: Option<String>,
+    /// The path the backend receives, when forwarded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub upstream_path: Option<String>,
+    /// The rule that decided (`namespace/name ...`), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    /// What decided, in that side's words.
+    pub reason: String,
+}
+
+impl Answer {
+    /// One line: `200 shop/cart:80 (upstream /x)`, `301 -> https://...`, `404`.
+    pub fn summary(&self) -> String {
+        let mut out = format!("{}", self.status);
+        if let Some(b) = &self.backend {
+            out.push_str(&format!(" {b}"));
+        }
+        if !self.split.is_empty() {
+            let parts: Vec<String> = self.split.iter().map(|(b, w)| format!("{b} {w}%")).collect();
+            out.push_str(&format!(" split({})", parts.join(", ")));
+        }
+        if let Some(r) = &self.redirect {
+            out.push_str(&format!(" -> {r}"));
+        }
+        if let Some(p) = &self.upstream_path {
+            out.push_str(&format!(" (upstream path {p})"));
+        }
+        out
+    }
+
+    /// Whether both answer alike: everything but the rule and the reason.
+    fn same_as(&self, other: &Answer) -> bool {
+        (self.status, &self.backend, &self.split, &self.redirect, &self.upstream_path)
+            == (other.status, &other.backend, &other.split, &other.redirect, &other.upstream_path)
+    }
+}
+
+/// Why the two sides answer a request differently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum Cause {
+    /// ingress-nginx sends plain HTTP on a TLS host to HTTPS (`ssl-redirect`, on by default).
+    SslRedirect,
+    /// ingress-nginx answers `/foo` with a 301 to `/foo/` when only `/foo/` is declared.
+    TrailingSlashRedirect,
+    /// A Gateway API `*.` hostname covers any number of labels; an Ingress `*.` only one.
+    WildcardDepth,
+    /// ingress-nginx regex locations are case-insensitive (`~*`).
+    RegexCaseInsensitive,
+    /// `use-regex` (or `rewrite-target`) on one Ingress turns every path of its host into a regex.
+    UseRegexWholeHost,
+    /// `rewrite-target` turns on regex matching even without `use-regex`.
+    RewriteTargetImpliesRegex,
+    /// ingress-nginx regex locations are anchored at the start only: they match as prefixes.
+    RegexPrefix,
+    /// A `rewrite-target` with capture groups (`$1`) that the HTTPRoute does not reproduce.
+    RewriteCaptureDropped,
+    /// The backend receives another path.
+    UpstreamPath,
+    /// A canary (by header, cookie or weight) answers differently from the route's weights or matches.
+    Canary,
+    /// One side has no rule for the host at all.
+    HostMissing,
+    /// The Gateway has no listener for the request's scheme and port (HTTPS on 443, say).
+    ListenerMissing,
+    /// Another rule wins, or none.
+    DifferentRule,
+}
+
+impl Cause {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Cause::SslRedirect => "ssl-redirect",
+            Cause::TrailingSlashRedirect => "trailing-slash-redirect",
+            Cause::WildcardDepth => "wildcard-depth",
+            Cause::RegexCaseInsensitive => "regex-case-insensitive",
+            Cause::UseRegexWholeHost => "use-regex-whole-host",
+            Cause::RewriteTargetImpliesRegex => "rewrite-target-implies-regex",
+            Cause::RegexPrefix => "regex-prefix",
+            Cause::RewriteCaptureDropped => "rewrite-capture-dropped",
+            Cause::UpstreamPath => "upstream-path",
+            Cause::Canary => "canary",
+            Cause::HostMissing => "host-missing",
+            Cause::ListenerMissing => "listener-missing",
+            Cause::DifferentRule => "different-rule",
+        }
+    }
+
+    /// The behaviour, in a migrating team's words.
+    pub fn title(self) -> &'static str {
+        match self {
+            Cause::SslRedirect => "ingress-nginx redirected HTTP to HTTPS on hosts with TLS (ssl-redirect)",
+            Cause::TrailingSlashRedirect => {
+                "ingress-nginx redirected a path without its trailing slash to the declared path with it (301)"
+            }
+            Cause::WildcardDepth => {
+                "a Gateway API wildcard hostname covers several labels; the Ingress wildcard covered exactly one"
+            }
+            Cause::RegexCaseInsensitive => "ingress-nginx regex paths matched case-insensitively",
+            Cause::UseRegexWholeHost => {
+                "use-regex on one Ingress made every path of the host a regex, those of other Ingresses included"
+            }
+            Cause::RewriteTargetImpliesRegex => "rewrite-target made ingress-nginx match the paths as regexes",
+            Cause::RegexPrefix => "ingress-nginx regex paths matched as prefixes (anchored at the start only)",
+            Cause::RewriteCaptureDropped => "a rewrite-target with capture groups was not carried over",
+            Cause::UpstreamPath => "the backend receives another path",
+            Cause::Canary => "a canary Ingress (by header, cookie or weight) routes differently now",
+            Cause::HostMissing => "a host is served on one side only",
+            Cause::ListenerMissing => "the Gateway has no listener for the request's scheme and port",
+            Cause::DifferentRule => "another rule wins",
+        }
+    }
+
+    /// What to write in the HTTPRoute to keep the old answer, when there is a usual fix.
+    pub fn advice(self) -> &'static str {
+        match self {
+            Cause::SslRedirect => {
+                "add a rule on the HTTP listener with a RequestRedirect filter (scheme: https, statusCode: 308)"
+            }
+            Cause::TrailingSlashRedirect => {
+                "add an Exact match for the path without the slash with a RequestRedirect (path ReplaceFullPath to the slashed path, statusCode: 301)"
+            }
+            Cause::WildcardDepth => {
+                "list the deeper hostnames the Ingress did not serve elsewhere, or accept the wider match"
+            }
+            Cause::RegexCaseInsensitive => {
+                "use a RegularExpression match with (?i), or list the case variants clients send"
+            }
+            Cause::UseRegexWholeHost => {
+                "write the affected paths as RegularExpression matches (prefix, case-insensitive), or accept exact semantics"
+            }
+            Cause::RewriteTargetImpliesRegex => {
+                "use a RegularExpression match where the old path relied on regex meaning"
+            }
+            Cause::RegexPrefix => "end the RegularExpression with .* (or use PathPrefix) to keep prefix matching",
+            Cause::RewriteCaptureDropped => {
+                "use a URLRewrite filter (ReplacePrefixMatch) or an implementation's regex rewrite for the captured part"
+            }
+            Cause::UpstreamPath => "check the URLRewrite filters of the rule",
+            Cause::Canary => "use a header or cookie match for the canary rule, and backendRef weights for the split",
+            Cause::HostMissing => "add the hostname to an HTTPRoute (and a listener that allows it)",
+            Cause::ListenerMissing => {
+                "add the listener (an HTTPS listener on 443 with the TLS certificate, for example)"
+            }
+            Cause::DifferentRule => "compare the two rules below",
+        }
+    }
+}
+
+/// A request the two sides answer differently.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct MigrationDifference {
+    pub probe: MigrationProbe,
+    pub ingress: Answer,
+    pub gateway: Answer,
+}
+
+/// The differences of one cause.
+#[derive(Clone, Debug, Serialize)]
+#[non_exhaustive]
+pub struct CauseGroup {
+    pub cause: Cause,
+    pub title: &'static str,
+    pub advice: &'static str,
+    pub differences: Vec<MigrationDifference>,
+}
+
+/// Every probe's outcome: the differences grouped by cause, and the agreed answers.
+#[derive(Clone, Debug, Serialize)]
+#[non_exhaustive]
+pub struct MigrationReport {
+    /// The Ingress side's profile.
+    pub from: Profile,
+    /// The Gateway the requests arrive at (`namespace/name`), when one is chosen.
+    pub gateway: Option<String>,
+    pub probes: usize,
+    /// In [`Cause`] order.
+    pub causes: Vec<CauseGroup>,
+    /// Probes both sides answer alike, with that answer (what a tests file pins).
+    #[serde(skip)]
+    pub agreed: Vec<(MigrationProbe, Answer)>,
+}
+
+impl MigrationReport {
+    pub fn differences(&self) -> usize {
+        self.causes.iter().map(|c| c.differences.len()).sum()
+    }
+
+    /// `N of M probe requests answer differently (causes: a, b)`.
+    pub fn summary(&self) -> String {
+        let causes: Vec<&str> = self.causes.iter().map(|c| c.cause.as_str()).collect();
+        let mut out = format!(
+            "{} of {} probe requests answer differently between the Ingresses ({}) and the Gateway API objects",
+            self.differences(),
+            self.probes,
+            self.from.as_str()
+        );
+        if !causes.is_empty() {
+            out.push_str(&format!(" (causes: {})", causes.join(", ")));
+        }
+        out
+    }
+}
+
+/// Routes every probe derived from both sides through the Ingresses of `ingresses` (compiled with
+/// `options`, profile `from`) and through the Gateway API objects `gateway_api` (as
+/// [`Input::gateway_api`](crate::input::Input::gateway_api) keeps them; the Services of
+/// `ingresses` join them) compiled with `gateway_options`, and groups the requests whose answers
+/// differ by cause.
+///
+/// ```
+/// use ingress_router::{input, migrate, CompileOptions, Profile};
+/// use ingress_router::gateway::GatewayOptions;
+/// let yaml = r#"
+/// apiVersion: networking.k8s.io/v1
+/// kind: Ingress
+/// metadata: {name: docs, namespace: web}
+/// spec:
+///   rules:
+///   - host: docs.example.com
+///     http: {paths: [{path: /guide/, pathType: Prefix, backend: {service: {name: docs, port: {number: 80}}}}]}
+/// ---
+/// apiVersion: gateway.networking.k8s.io/v1
+/// kind: Gateway
+/// metadata: {name: public, namespace: web}
+/// spec: {gatewayClassName: eg, listeners: [{name: http, port: 80, protocol: HTTP}]}
+/// ---
+/// apiVersion: gateway.networking.k8s.io/v1
+/// kind: HTTPRoute
+/// metadata: {name: docs, namespace: web}
+/// spec:
+///   parentRefs: [{name: public}]
+///   hostnames: [docs.example.com]
+///   rules: [{matches: [{path: {value: /guide/}}], backendRefs: [{name: docs, port: 80}]}]
+/// "#;
+/// let input = input::parse("all.yaml", yaml).unwrap();
+/// let values: Vec<_> = input.gateway_api.iter().map(|g| g.value.clone()).collect();
+/// let report = migrate(&input.into_objects(), &values, &CompileOptions::default(), Profile::IngressNginx, &GatewayOptions::default());
+/// // ingress-nginx answers `/guide` with a redirect to `/guide/`; the HTTPRoute forwards it.
+/// assert_eq!(report.causes[0].cause.as_str(), "trailing-slash-redirect");
+/// assert_eq!(report.causes[0].differences[0].ingress.redirect.as_deref(), Some("http://docs.example.com/guide/"));
+/// ```
+pub fn migrate(
+    ingresses: &[Object],
+    gateway_api: &[serde_json::Value],
+    options: &CompileOptions,
+    from: Profile,
+    gateway_options: &GatewayOptions,
+) -> MigrationReport {
+    let mut values = gateway_api.to_vec();
+    let services = ingresses.iter().filter(|o| matches!(o, Object::Service(_)));
+    values.extend(services.filter_map(|s| serde_json::to_value(s).ok()));
+    let objects = &Objects::from_values(&values);
+    let router = compile(ingresses, &options.clone().with_profile(from));
+    let gateway = gateway::compile(objects, gateway_options);
+    let facts = Facts::of(ingresses, objects);
+    let probes = probes(ingresses, objects, &gateway);
+    let mut groups: BTreeMap<Cause, Vec<MigrationDifference>> = BTreeMap::new();
+    let mut agreed = Vec::new();
+    for probe in &probes {
+        let (a, b) = (ingress_answer(&router, ingresses, probe), gateway_answer(&gateway, probe));
+        if a.same_as(&b) {
+            agreed.push((probe.clone(), a));
+        } else {
+            let cause = facts.cause(probe, &a, &b);
+            groups.entry(cause).or_default().push(MigrationDifference { probe: probe.clone(), ingress: a, gateway: b });
+        }
+    }
+    let chosen = gateway.route(&GatewayRequest::new("", "/")).gateway;
+    MigrationReport {
+        from,
+        gateway: chosen.map(|g| format!("{}/{}", g.metadata.namespace, g.metadata.name)),
+        probes: probes.len(),
+        causes: groups
+            .into_iter()
+            .map(|(cause, differences)| CauseGroup { cause, title: cause.title(), advice: cause.advice(), differences })
+            .collect(),
+        agreed,
+    }
+}
+
+/// The probe set: the Ingress side's (as [`diff`](crate::diff()) derives it), canaries, and the
+/// Gateway API side's (each route hostname, wildcard depths, each match with its method, headers
+/// and query).
+fn probes(ingresses: &[Object], objects: &Objects, gateway: &GatewayRouter) -> Vec<MigrationProbe> {
+    let mut out: Vec<MigrationProbe> = Vec::new();
+    let mut push = |p: MigrationProbe| {
+        if !out.iter().any(|o| o.url == p.url && o.method == p.method && o.headers == p.headers) {
+            out.push(p);
+        }
+    };
+    for p in diff::probes(ingresses) {
+        let probe = from_probe(&p);
+        let (scheme, host, target) = parts(&probe.url);
+        // A regex example is often upper-case (`/[A-Z]{3}`): its lower-case twin tests the case.
+        let lower = (p.kind == "at" && target.chars().any(|c| c.is_ascii_uppercase())).then(|| MigrationProbe {
+            url: format!("{scheme}://{host}{}", target.to_ascii_lowercase()),
+            kind: "case",
+            ..probe.clone()
+        });
+        push(probe);
+        if let Some(lower) = lower {
+            push(lower);
+        }
+    }
+    for ingress in ingresses.iter().filter_map(as_ingress) {
+        for (name, value) in canary_headers(ingress) {
+            for p in diff::probes(&[Object::Ingress(ingress.clone())])
+                .into_iter()
+                .filter(|p| matches!(p.kind, "at" | "root"))
+            {
+                let mut probe = from_probe(&p);
+                probe.kind = "canary";
+                probe.headers = alloc::vec![(name.clone(), value.clone())];
+                push(probe);
+            }
+        }
+    }
+    // The scheme a route's requests arrive with: http when the Gateway listens for it.
+    let https_only = gateway
+        .objects()
+        .gateways
+        .iter()
+        .all(|g| g.spec.listeners.iter().all(|l| l.protocol.eq_ignore_ascii_case("HTTPS")));
+    let scheme = if https_only && !objects.gateways.is_empty() { "https" } else { "http" };
+    for route in &objects.routes {
+        let key = format!("{}/{}", route.metadata.namespace, route.metadata.name);
+        let mut hosts: Vec<String> = route.spec.hostnames.iter().flat_map(|h| diff::example_hosts(h)).collect();
+        if hosts.is_empty() {
+            let listener_hosts = objects
+                .gateways
+                .iter()
+                .flat_map(|g| g.spec.listeners.iter())
+                .filter_map(|l| l.hostname.as_deref())
+                .flat_map(diff::example_hosts);
+            hosts.extend(listener_hosts);
+        }
+        if hosts.is_empty() {
+            hosts.push("unknown-host.example".into());
+        }
+        for (r, rule) in route.spec.rules.iter().enumerate() {
+            for (m, matched) in rule.matches.iter().enumerate() {
+                let raw = &matched.path.value;
+                let targets = match matched.path.kind {
+                    PathMatchType::RegularExpression => {
+                        alloc::vec![
+                            ("regex", diff::regex_example(raw)),
+                            ("case", diff::regex_example(raw).to_ascii_uppercase())
+                        ]
+                    }
+                    _ => diff::path_probes(raw),
+                };
+                let headers: Vec<(String, String)> = matched
+                    .headers
+                    .iter()
+                    .map(|h| {
+                        let value = match h.kind {
+                            ValueMatchType::Exact => h.value.clone(),
+                            ValueMatchType::RegularExpression => diff::regex_example(&h.value),
+                        };
+                        (h.name.clone(), value)
+                    })
+                    .collect();
+                let query: Vec<String> = matched
+                    .query_params
+                    .iter()
+                    .map(|q| match q.kind {
+                        ValueMatchType::Exact => format!("{}={}", q.name, q.value),
+                        ValueMatchType::RegularExpression => format!("{}={}", q.name, diff::regex_example(&q.value)),
+                    })
+                    .collect();
+                let method = matched.method.clone().unwrap_or_else(|| "GET".into());
+                let from = format!("HTTPRoute {key} rules[{r}].matches[{m}]");
+                for host in &hosts {
+                    let kind_of_host =
+                        if host.split('.').count() > 2 && route.spec.hostnames.iter().any(|h| h.starts_with("*.")) {
+                            Some("wildcard")
+                        } else {
+                            None
+                        };
+                    for (kind, target) in &targets {
+                        let target = if query.is_empty() {
+                            target.clone()
+                        } else {
+                            format!("{target}{}{}", if target.contains('?') { "&" } else { "?" }, query.join("&"))
+                        };
+                        push(MigrationProbe {
+                            method: method.clone(),
+                            url: format!("{scheme}://{host}{target}"),
+                            headers: headers.clone(),
+                            kind: kind_of_host.unwrap_or(kind),
+                            from: from.clone(),
+                        });
+                    }
+                    // The same request without the route's conditions: what the old side did with it.
+                    if !headers.is_empty() || !query.is_empty() || method != "GET" {
+                        let (_, target) = &targets[0];
+                        push(MigrationProbe {
+                            method: "GET".into(),
+                            url: format!("{scheme}://{host}{target}"),
+                            headers: Vec::new(),
+                            kind: "match",
+                            from: from.clone(),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn from_probe(p: &Probe) -> MigrationProbe {
+    MigrationProbe { method: "GET".into(), url: p.url(), headers: Vec::new(), kind: p.kind, from: p.rule.clone() }
+}
+
+fn as_ingress(o: &Object) -> Option<&Ingress> {
+    if let Object::Ingress(i) = o { Some(i) } else { None }
+}
+
+fn annotation<'a>(ingress: &'a Ingress, name: &str) -> Option<&'a str> {
+    ingress.metadata.annotations.get(&format!("{PREFIX}{name}")).map(String::as_str)
+}
+
+/// The headers that send a request to a canary Ingress: its header (`always`, or its value) and
+/// its cookie (`always`).
+fn canary_headers(ingress: &Ingress) -> Vec<(String, String)> {
+    if annotation(ingress, "canary") != Some("true") {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    if let Some(header) = annotation(ingress, "canary-by-header") {
+        let value = annotation(ingress, "canary-by-header-value").unwrap_or("always");
+        out.push((header.to_string(), value.to_string()));
+    }
+    if let Some(cookie) = annotation(ingress, "canary-by-cookie") {
+        out.push(("cookie".to_string(), format!("{cookie}=always")));
+    }
+    out
+}
+
+/// Splits `url` into scheme, host and target.
+fn parts(url: &str) -> (&str, &str, &str) {
+    let (scheme, rest) = url.split_once("://").unwrap_or(("http", url));
+    let (host, target) = match rest.find('/') {
+        Some(i) => (&rest[..i], &rest[i..]),
+        None => (rest, "/"),
+    };
+    (scheme, host, target)
+}
+
+fn path_of(target: &str) -> &str {
+    target.split('?').next().unwrap_or(target)
+}
+
+fn ingress_answer(router: &Router, objects: &[Object], probe: &MigrationProbe) -> Answer {
+    let (scheme, host, target) = parts(&probe.url);
+    let headers: Vec<(&str, &str)> = probe.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    let scheme = if scheme == "https" { Scheme::Https } else { Scheme::Http };
+    let request = Request::new(host, target).with_scheme(scheme).with_headers(&headers);
+    let d = router.route(&request);
+    let backend = |b: BackendRef<'_>| match b {
+        BackendRef::Service { namespace, name, port } => {
+            let port = match port {
+                Some(ServicePort::Number(n)) => n.to_string(),
+                Some(ServicePort::Name(p)) => {
+                    service_port(objects, namespace, name, p).unwrap_or_else(|| p.to_string())
+                }
+                None => String::new(),
+            };
+            format!("{namespace}/{name}:{port}")
+        }
+        BackendRef::Resource { namespace, api_group, kind, name } => format!("{namespace}/{api_group}/{kind}/{name}"),
+    };
+    let mut answer = Answer {
+        status: 404,
+        backend: None,
+        split: Vec::new(),
+        redirect: None,
+        upstream_path: None,
+        rule: d.matched().map(|m| {
+            format!(
+                "Ingress {} host {} path {} ({})",
+                m.ingress,
+                if m.host.is_empty() { "(any)" } else { m.host },
+                m.path,
+                m.path_type.as_str()
+            )
+        }),
+        reason: String::new(),
+    };
+    match d.via() {
+        Via::Rule | Via::DefaultBackend => {
+            answer.status = 200;
+            if let Some(split) = d.split() {
+                answer.split = shares(split.iter().map(|w| (backend(w.backend), w.weight)).collect());
+            } else {
+                answer.backend = d.backend().map(backend);
+            }
+            let upstream = d.upstream_path().unwrap_or(target);
+            answer.upstream_path = Some(path_of(upstream).to_string());
+        }
+        Via::Redirect => {
+            if let Some(r) = d.redirect() {
+                answer.status = r.status;
+                answer.redirect = Some(r.location.to_string());
+            }
+        }
+        Via::Rejected => answer.status = 400,
+        Via::None => {}
+    }
+    answer.reason = match router.options().profile {
+        Profile::IngressNginx => router.explain(&request).decided_by.unwrap_or_default(),
+        Profile::Spec => match (d.via(), d.matched()) {
+            (Via::Rule, Some(m)) => format!("{} {} is the longest match", m.path_type.as_str(), m.path),
+            (Via::DefaultBackend, _) => "no path matches: the defaultBackend answers".into(),
+            (Via::Rejected, _) => d.rejection().map(|r| r.to_string()).unwrap_or_default(),
+            _ => "no path matches and there is no defaultBackend: 404".into(),
+        },
+    };
+    answer
+}
+
+/// A named Service port's number, from the Services of the input.
+fn service_port(objects: &[Object], namespace: &str, name: &str, port: &str) -> Option<String> {
+    objects.iter().find_map(|o| match o {
+        Object::Service(s) if s.metadata.name == name && s.metadata.namespace_or_default() == namespace => {
+            s.spec.ports.iter().find(|p| p.name.as_deref() == Some(port)).map(|p| p.port.to_string())
+        }
+        _ => None,
+    })
+}
+
+/// Weights as percentages (rounded), so that 90/10 and 9/1 compare equal.
+fn shares(weights: Vec<(String, u32)>) -> Vec<(String, u32)> {
+    let total: u64 = weights.iter().map(|(_, w)| u64::from(*w)).sum();
+    let mut out: Vec<(String, u32)> = weights
+        .into_iter()
+        .filter(|(_, w)| *w > 0)
+        .map(|(b, w)| (b, (u64::from(w) * 100 + total / 2).checked_div(total).unwrap_or(0) as u32))
+        .collect();
+    out.sort();
+    out
+}
+
+fn gateway_answer(router: &GatewayRouter, probe: &MigrationProbe) -> Answer {
+    let (scheme, host, target) = parts(&probe.url);
+    let headers: Vec<(&str, &str)> = probe.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    let request =
+        GatewayRequest::new(host, target).with_scheme(scheme).with_method(&probe.method).with_headers(&headers);
+    let view = router.route(&request).view(&request);
+    let name = |ns: &str, name: &str, port: Option<u16>| {
+        format!("{ns}/{name}:{}", port.map(|p| p.to_string()).unwrap_or_default())
+    };
+    let forwarded = view.status == 200;
+    Answer {
+        status: view.status,
+        backend: view.backend.as_ref().filter(|_| view.split.len() <= 1).map(|b| name(&b.namespace, &b.name, b.port)),
+        split: if view.split.len() > 1 {
+            shares(view.split.iter().map(|s| (name(&s.namespace, &s.name, s.port), s.weight)).collect())
+        } else {
+            Vec::new()
+        },
+        redirect: view.redirect.as_ref().map(|r| r.location.clone()),
+        upstream_path: if forwarded { view.upstream.as_ref().map(|u| path_of(&u.path).to_string()) } else { None },
+        rule: view.route.as_ref().map(|r| {
+            format!("HTTPRoute {r} rules[{}].matches[{}]", view.rule.unwrap_or(0), view.match_index.unwrap_or(0))
+        }),
+        reason: match (&view.route, view.via) {
+            (Some(_), via) => format!("{via} (listener {})", view.listener.as_deref().unwrap_or("?")),
+            (None, via) => format!("{via}: no attached rule matches"),
+        },
+    }
+}
+
+/// What the Ingresses say about hosts, read once.
+struct Facts<'a> {
+    ingresses: Vec<&'a Ingress>,
+    routes: &'a [HttpRoute],
+}
+
+impl<'a> Facts<'a> {
+    fn of(objects: &'a [Object], gateway: &'a Objects) -> Self {
+        Facts { ingresses: objects.iter().filter_map(as_ingress).collect(), routes: &gateway.routes }
+    }
+
+    fn hosts(ingress: &Ingress) -> impl Iterator<Item = &str> {
+        ingress.spec.rules.iter().flatten().map(|r| r.host.as_deref().unwrap_or(""))
+    }
+
+    /// The Ingresses with a rule for `host` (exactly, or by a one-label wildcard).
+    fn on_host(&self, host: &str) -> Vec<&'a Ingress> {
+        self.ingresses
+            .iter()
+            .copied()
+            .filter(|i| Self::hosts(i).any(|h| h == host || covers_one_label(h, host)))
+            .collect()
+    }
+
+    fn regex_annotated(ingress: &Ingress) -> bool {
+        annotation(ingress, "use-regex") == Some("true") || annotation(ingress, "rewrite-target").is_some()
+    }
+
+    /// The first cause that explains the difference, most specific first.
+    fn cause(&self, probe: &MigrationProbe, ingress: &Answer, gateway: &Answer) -> Cause {
+        let (scheme, host, target) = parts(&probe.url);
+        let path = path_of(target);
+        if let Some(location) = &ingress.redirect {
+            if scheme == "http" && location.starts_with("https://") && location[8..].starts_with(host) {
+                return Cause::SslRedirect;
+            }
+            if location.ends_with(&format!("{path}/")) && gateway.redirect.is_none() {
+                return Cause::TrailingSlashRedirect;
+            }
+        }
+        if gateway.reason.starts_with("no-listener") && ingress.status != 404 {
+            return Cause::ListenerMissing;
+        }
+        let deep_wildcard =
+            self.ingresses.iter().flat_map(|i| Self::hosts(i)).filter_map(|h| h.strip_prefix("*.")).any(|suffix| {
+                host.strip_suffix(suffix).and_then(|p| p.strip_suffix('.')).is_some_and(|p| p.contains('.'))
+            });
+        if deep_wildcard && ingress.status == 404 {
+            return Cause::WildcardDepth;
+        }
+        let on_host = self.on_host(host);
+        let ingress_serves = !on_host.is_empty() || self.ingresses.iter().any(|i| Self::hosts(i).any(str::is_empty));
+        if ingress_serves != self.gateway_serves(host) {
+            return Cause::HostMissing;
+        }
+        if !probe.headers.is_empty() && probe.kind == "canary" || !ingress.split.is_empty() || !gateway.split.is_empty()
+        {
+            return Cause::Canary;
+        }
+        let regex_host = on_host.iter().any(|i| Self::regex_annotated(i));
+        let matched_differently = ingress.status != gateway.status || ingress.backend != gateway.backend;
+        if regex_host && matched_differently {
+            let winner = ingress.rule.as_deref().and_then(|r| {
+                on_host.iter().find(|i| {
+                    r.starts_with(&format!("Ingress {}/{} ", i.metadata.namespace_or_default(), i.metadata.name))
+                })
+            });
+            return match winner {
+                Some(w) if !Self::regex_annotated(w) => Cause::UseRegexWholeHost,
+                _ if probe.kind == "case" => Cause::RegexCaseInsensitive,
+                Some(w) if annotation(w, "use-regex") != Some("true") => Cause::RewriteTargetImpliesRegex,
+                _ => Cause::RegexPrefix,
+            };
+        }
+        if ingress.status == gateway.status
+            && ingress.backend == gateway.backend
+            && ingress.upstream_path != gateway.upstream_path
+        {
+            let captures = on_host.iter().any(|i| annotation(i, "rewrite-target").is_some_and(|t| t.contains('$')));
+            return if captures { Cause::RewriteCaptureDropped } else { Cause::UpstreamPath };
+        }
+        Cause::DifferentRule
+    }
+
+    /// Whether some HTTPRoute takes `host` (no hostnames, or one that matches it).
+    fn gateway_serves(&self, host: &str) -> bool {
+        self.routes.iter().any(|r| {
+            r.spec.hostnames.is_empty()
+                || r.spec.hostnames.iter().any(|h| match h.strip_prefix('*') {
+                    Some(suffix) => host.len() > suffix.len() && host.ends_with(suffix),
+                    None => h.eq_ignore_ascii_case(host),
+                })
+        })
+    }
+}
+
+/// `*.example.com` covers `a.example.com` (one label) as an Ingress wildcard does.
+fn covers_one_label(pattern: &str, host: &str) -> bool {
+    pattern.strip_prefix("*.").is_some_and(|suffix| {
+        host.strip_suffix(suffix)
+            .and_then(|p| p.strip_suffix('.'))
+            .is_some_and(|label| !label.is_empty() && !label.contains('.'))
+    })
+}
