@@ -97,6 +97,12 @@ pub fn router(loaded: &Loaded, gateway: Option<String>) -> Result<GatewayRouter,
         let origin = loaded.gateway_api.get(skipped.index).map_or(String::new(), |g| format!("{}: ", g.origin));
         load::stderr(&format_args!("warning: {origin}{} {:?} left out: {}", skipped.kind, skipped.name, skipped.error));
     }
+    if objects.gateways.is_empty() {
+        return Err(Failure(format!(
+            "{}: no Gateway in the input: give the Gateway API objects (gateway.networking.k8s.io) with -f",
+            loaded.names()
+        )));
+    }
     let router = gateway::compile(&objects, &GatewayOptions { gateway, ..GatewayOptions::default() });
     let names = || {
         let names: Vec<String> =
@@ -105,10 +111,7 @@ pub fn router(loaded: &Loaded, gateway: Option<String>) -> Result<GatewayRouter,
     };
     match router.no_gateway() {
         None => Ok(router),
-        Some(NoGateway::NoGateways) => Err(Failure(format!(
-            "{}: no Gateway in the input: give the Gateway API objects (gateway.networking.k8s.io) with -f",
-            loaded.names()
-        ))),
+        Some(NoGateway::NoGateways) => Err(Failure(String::from("no Gateway in the input"))),
         Some(NoGateway::NotFound { gateway }) => {
             Err(Failure(format!("--gateway {gateway}: no such Gateway; the input's Gateways: {}", names())))
         }
