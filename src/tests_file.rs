@@ -481,3 +481,44 @@ pub fn chosen_paths(report: &TestsReport) -> BTreeSet<(String, String)> {
         .map(|m| (m.ingress.clone(), m.field.clone()))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{compile, input};
+
+    const INGRESS: &str = r#"{"apiVersion": "networking.k8s.io/v1", "kind": "Ingress",
+      "metadata": {"name": "shop", "namespace": "default"},
+      "spec": {"rules": [{"host": "a", "http": {"paths": [{"path": "/", "pathType": "Prefix",
+        "backend": {"service": {"name": "web", "port": {"number": 80}}}}]}}]}}"#;
+
+    fn results(tests: &str) -> Vec<bool> {
+        let file = parse("t.yaml", tests).unwrap();
+        let objects = input::parse("in.json", INGRESS).unwrap().into_objects();
+        run(&compile(&objects, &file.options), &file).results.iter().map(|r| r.passed).collect()
+    }
+
+    /// `status`, `redirect` and `upstream` read an Ingress decision too: 200 for a backend, 404
+    /// when nothing answers; `upstream.host` only a Gateway's.
+    #[test]
+    fn ingress_status_and_upstream() {
+        let tests = "tests:\n\
+            - {request: {url: http://a/x}, expect: {status: 200, backend: web:80}}\n\
+            - {request: {url: http://b/x}, expect: {status: 404}}\n\
+            - {request: {url: http://b/x}, expect: {status: 200}}\n\
+            - {request: {url: http://a/x}, expect: {redirect: http://a/y}}\n\
+            - {request: {url: http://a/x}, expect: {status: 200, upstream: {host: a}}}\n";
+        assert_eq!(results(tests), [true, true, false, false, false]);
+    }
+
+    #[test]
+    fn a_test_names_an_answer() {
+        let e = parse("t.yaml", "tests:\n- {request: {url: http://a/}, expect: {via: rule}}\n").unwrap_err();
+        assert!(e.to_string().contains("expects nothing"), "{e}");
+        let file = parse("t.yaml", "tests:\n- {request: {url: http://a/}, expect: {status: 404}}\n").unwrap();
+        assert_eq!(file.tests[0].expect.to_string(), "status 404");
+        // A Gateway's test reads the URL as a Gateway does.
+        let port = "options: {gateway: gw}\ntests:\n- {request: {url: 'http://a:x/'}, expect: {status: 404}}\n";
+        assert!(parse("t.yaml", port).unwrap_err().to_string().contains("port"));
+    }
+}
