@@ -137,6 +137,9 @@ fn gateway_chooses_among_two() {
     // A name alone, when one Gateway has it.
     let by_name = run(&["route", "-f", MANIFESTS, "--gateway", "staging", "http://shop.example.com/cart", "--json"]);
     assert_eq!(by_name.json()["gateway"], "infra/staging");
+    // `--options` carries it too, as a tests file's `options`.
+    let options = run(&["table", "-f", MANIFESTS, "--options", r#"{"gateway": "infra/staging"}"#, "--json"]);
+    assert_eq!(options.json()["gateway"], "infra/staging");
     // Several Gateways and no --gateway: bad input, naming them.
     let ambiguous = run(&["route", "-f", MANIFESTS, "http://shop.example.com/cart"]);
     assert_eq!(ambiguous.code, 2);

@@ -201,7 +201,8 @@ pub fn table_text(table: &GatewayTableView) -> String {
                     .map(|b| {
                         let port = b.port.map_or(String::new(), |p| format!(":{p}"));
                         let invalid = if b.invalid.is_some() { " (invalid)" } else { "" };
-                        format!("{}/{}{port} {}{invalid}", b.namespace, b.name, b.weight)
+                        let weight = if rule.backends.len() > 1 { format!(" {}", b.weight) } else { String::new() };
+                        format!("{}/{}{port}{weight}{invalid}", b.namespace, b.name)
                     })
                     .collect();
                 let action = serde_json::to_value(&rule.action).unwrap_or_default();

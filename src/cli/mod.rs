@@ -299,8 +299,9 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Explain(args) => request_command(&args, true),
         Command::Table(args) => {
             let loaded = load::load(&args.common.files)?;
-            if gateway::chosen(&loaded, args.gateway.as_deref()) {
-                let table = gateway::router(&loaded, args.gateway.clone())?.table();
+            let gateway = gateway_option(&args.common, args.gateway.as_deref());
+            if gateway::chosen(&loaded, gateway.as_deref()) {
+                let table = gateway::router(&loaded, gateway)?.table();
                 print(&if args.json { show::json(&table) } else { gateway::table_text(&table) });
                 return Ok(0);
             }
@@ -316,6 +317,11 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         #[cfg(feature = "nginx")]
         Command::Diff(args) => diff::run(&args),
     }
+}
+
+/// The Gateway a command routes through: `--gateway`, else `--options`' `gateway`.
+fn gateway_option(common: &Common, flag: Option<&str>) -> Option<String> {
+    flag.map(String::from).or_else(|| common.options.as_ref().and_then(|o| o.gateway.clone()))
 }
 
 /// `-H` values, `Name: value` each (a name is a token: no space, no empty name).
@@ -341,9 +347,10 @@ fn request_command(args: &RequestArgs, explain: bool) -> Result<i32, Failure> {
     spec.headers = parse_headers(&args.headers)?;
     spec.method = Some(args.method.clone());
     let loaded = load::load(&args.common.files)?;
-    if gateway::chosen(&loaded, args.gateway.as_deref()) {
+    let gateway = gateway_option(&args.common, args.gateway.as_deref());
+    if gateway::chosen(&loaded, gateway.as_deref()) {
         spec.with_gateway(|_| ()).map_err(|e| Failure(e.to_string()))?;
-        let router = gateway::router(&loaded, args.gateway.clone())?;
+        let router = gateway::router(&loaded, gateway)?;
         print(&gateway::request(&router, &spec, explain, args.json)?);
         return Ok(0);
     }
