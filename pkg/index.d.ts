@@ -31,6 +31,8 @@ export interface CompileOptions {
   escapedSlashes?: "KEEP_UNCHANGED" | "UNESCAPE_AND_FORWARD" | "REJECT_REQUEST" | "UNESCAPE_AND_REDIRECT";
   /** The controller's own default backend, used when no Ingress declares a `defaultBackend`. */
   defaultBackend?: IngressBackend;
+  /** A tests file's Gateway (`namespace/name`): `ingress-router test` routes its tests through the Gateway API objects. The Ingress router ignores it. */
+  gateway?: string;
 }
 
 /** A request: a URL (`https://shop.example.com/cart?id=1`; its scheme is read: `https://` is TLS), or a `RequestSpec` as a tests file writes it. */
@@ -148,13 +150,19 @@ export interface Test {
   expect: Expect;
 }
 
-/** What a test expects; only `backend` is required. */
+/** What a test expects: at least one of `backend`, `status` and `redirect`. */
 export interface Expect {
   /** The decision's `label`. */
-  backend: string;
+  backend?: string;
+  /** The HTTP status the proxy answers (a refusal's or redirect's, 404 when nothing answers, else 200). */
+  status?: number;
+  /** The redirect's `Location`. */
+  redirect?: string;
   via?: Via;
   matched?: Partial<Pick<Matched, "ingress" | "host" | "path" | "pathType">>;
   upstreamPath?: string;
+  /** What the backend receives (`host`: Gateway API tests only). */
+  upstream?: { path?: string; host?: string };
 }
 
 /** What `runTests` returns (`ingress-router test --json`). */

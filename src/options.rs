@@ -221,6 +221,11 @@ pub struct CompileOptions {
     /// The controller's own default backend, used when no Ingress declares a `defaultBackend`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default_backend: Option<IngressBackend>,
+    /// Route through the input's Gateway API objects, at this Gateway (`namespace/name`, or a
+    /// name when only one Gateway has it), instead of through its Ingresses: a tests file's
+    /// `options.gateway`. The Ingress router ignores it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gateway: Option<String>,
 }
 
 fn is_false(on: &bool) -> bool {

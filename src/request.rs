@@ -174,6 +174,29 @@ impl RequestSpec {
         let headers: Vec<(&str, &str)> = self.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
         Ok(f(&request.with_scheme(scheme).with_headers(&headers)))
     }
+
+    /// Calls `f` with the request a Gateway routes ([`crate::gateway::GatewayRequest`]): the
+    /// URL's port picks the listener, and `method` (default `GET`) and `headers` are matched.
+    pub fn with_gateway<T>(
+        &self,
+        f: impl FnOnce(&crate::gateway::GatewayRequest<'_>) -> T,
+    ) -> Result<T, RequestSpecError> {
+        use crate::gateway::GatewayRequest;
+        let request = match (&self.url, &self.host, &self.path) {
+            (Some(url), None, None) => {
+                GatewayRequest::from_url(url).map_err(|e| RequestSpecError::GatewayUrl(url.clone(), e))?
+            }
+            (None, Some(host), path) => GatewayRequest::new(host, path.as_deref().unwrap_or("/")),
+            _ => return Err(RequestSpecError::Target),
+        };
+        let request = match self.scheme {
+            Some(Scheme::Https) => request.with_scheme("https"),
+            Some(Scheme::Http) => request.with_scheme("http"),
+            None => request,
+        };
+        let headers: Vec<(&str, &str)> = self.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+        Ok(f(&request.with_method(self.method.as_deref().unwrap_or("GET")).with_headers(&headers)))
+    }
 }
 
 /// What is wrong with a [`RequestSpec`].
@@ -184,6 +207,8 @@ pub enum RequestSpecError {
     Target,
     /// The URL cannot be read.
     Url(String, UrlError),
+    /// The URL cannot be read as a Gateway reads it (its scheme or port).
+    GatewayUrl(String, crate::gateway::UrlError),
 }
 
 impl core::error::Error for RequestSpecError {}
@@ -193,6 +218,7 @@ impl fmt::Display for RequestSpecError {
         match self {
             RequestSpecError::Target => f.write_str("a request needs either `url`, or `host` and `path`"),
             RequestSpecError::Url(url, e) => write!(f, "bad URL {url:?}: {e}"),
+            RequestSpecError::GatewayUrl(url, e) => write!(f, "bad URL {url:?}: {e}"),
         }
     }
 }

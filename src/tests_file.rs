@@ -14,6 +14,27 @@
 //!     upstreamPath: /items                # after a rewrite
 //! ```
 //!
+//! With `options.gateway` (a Gateway, `namespace/name`) the requests are routed through the
+//! input's Gateway API objects instead ([`run_gateway`]); `request.method` and `request.headers`
+//! are matched, and the URL's port picks the listener:
+//!
+//! ```yaml
+//! options: {gateway: infra/public}
+//! tests:
+//! - request: {url: "http://shop.example.com:8080/api?v=2", method: POST, headers: {x-env: canary}}
+//!   expect:
+//!     backend: shop/api-canary:8080       # namespace/name:port, or name:port (any namespace)
+//!     status: 200
+//!     upstream: {host: api.internal, path: /v2/api?v=2}
+//! - request: {url: "http://shop.example.com/old"}
+//!   expect: {status: 301, redirect: "http://shop.example.com/new"}
+//! ```
+//!
+//! Every expectation is optional, but a test names at least one of `backend`, `status` and
+//! `redirect`. For an Ingress, `status` is the refusal's or redirect's status, 404 when nothing
+//! answers, else 200; `upstream.path` is `upstreamPath`; `upstream.host` is met only by a
+//! Gateway API decision.
+//!
 //! ```
 //! use ingress_router::{compile, input, tests_file, CompileOptions};
 //! let manifests = r#"{"apiVersion": "networking.k8s.io/v1", "kind": "Ingress",
@@ -38,6 +59,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
 use crate::decision::{DecisionView, Via};
+use crate::gateway::{self, GatewayRouter};
 use crate::input::{InputError, InputErrorKind};
 use crate::options::CompileOptions;
 use crate::position::Positions;
@@ -70,20 +92,42 @@ pub struct Test {
     pub expect: Expect,
 }
 
-/// What a test expects: the decision's label, and optionally more of the decision.
+/// What a test expects: the decision's label, and optionally more of the decision (at least one
+/// of `backend`, `status`, `redirect`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Expect {
-    /// The decision's [label](crate::DecisionView::label) (`404` may be written as a number).
-    #[serde(deserialize_with = "scalar")]
-    pub backend: String,
+    /// The decision's [label](crate::DecisionView::label) (`404` may be written as a number); for
+    /// the Gateway API, [its label](gateway::DecisionView::label), or `name:port`.
+    #[serde(default, deserialize_with = "optional_scalar", skip_serializing_if = "Option::is_none")]
+    pub backend: Option<String>,
+    /// The HTTP status the proxy answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    /// The redirect's `Location` (an absolute URL).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redirect: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub via: Option<Via>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub matched: Option<ExpectedMatch>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub upstream_path: Option<String>,
+    /// What the backend receives: its path (with query) and `Host`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upstream: Option<ExpectedUpstream>,
+}
+
+/// What the backend must receive; each field is optional.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ExpectedUpstream {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
 }
 
 /// The winning path a test expects; each field is optional.
@@ -111,12 +155,19 @@ fn scalar<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     }
 }
 
+fn optional_scalar<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    scalar(d).map(Some)
+}
+
 impl Expect {
     /// What `decision` answers, as a test pins it: its label, how, the winning path, and the
     /// upstream path after a rewrite.
     pub fn pinning(decision: &DecisionView) -> Self {
         Expect {
-            backend: decision.label.clone(),
+            backend: Some(decision.label.clone()),
+            status: None,
+            redirect: None,
+            upstream: None,
             via: Some(decision.via),
             matched: decision.matched.as_ref().map(|m| ExpectedMatch {
                 ingress: Some(m.ingress.clone()),
@@ -131,7 +182,17 @@ impl Expect {
     /// Whether `decision` meets every expectation written.
     pub fn met_by(&self, decision: &DecisionView) -> bool {
         let same = |want: &Option<String>, got: &str| want.as_deref().is_none_or(|w| w == got);
-        decision.label == self.backend
+        let status = decision.status.or(decision.redirect.as_ref().map(|r| r.status)).unwrap_or(match decision.via {
+            Via::None => 404,
+            _ => 200,
+        });
+        let upstream_met = self.upstream.as_ref().is_none_or(|u| {
+            u.host.is_none() && u.path.as_ref().is_none_or(|p| decision.upstream_path.as_ref() == Some(p))
+        });
+        self.backend.as_ref().is_none_or(|b| *b == decision.label)
+            && self.status.is_none_or(|s| s == status)
+            && self.redirect.as_ref().is_none_or(|r| decision.redirect.as_ref().is_some_and(|d| d.location == *r))
+            && upstream_met
             && self.via.is_none_or(|v| v == decision.via)
             && self.upstream_path.as_ref().is_none_or(|p| decision.upstream_path.as_ref() == Some(p))
             && self.matched.as_ref().is_none_or(|m| {
@@ -145,10 +206,46 @@ impl Expect {
     }
 }
 
+impl Expect {
+    /// Whether the Gateway API `decision` meets every expectation written (`via` and `matched`,
+    /// which name an Ingress's parts, are never met).
+    pub fn met_by_gateway(&self, decision: &gateway::DecisionView) -> bool {
+        let upstream = decision.upstream.as_ref();
+        let upstream_path = |want: &String| upstream.is_some_and(|u| u.path == *want);
+        self.backend.as_ref().is_none_or(|b| {
+            let label = decision.label();
+            *b == label || (!b.contains('/') && label.split_once('/').is_some_and(|(_, name_port)| name_port == b))
+        }) && self.status.is_none_or(|s| s == decision.status)
+            && self.redirect.as_ref().is_none_or(|r| decision.redirect.as_ref().is_some_and(|d| d.location == *r))
+            && self.upstream_path.as_ref().is_none_or(upstream_path)
+            && self.upstream.as_ref().is_none_or(|u| {
+                u.path.as_ref().is_none_or(upstream_path)
+                    && u.host.as_ref().is_none_or(|h| upstream.is_some_and(|up| up.host == *h))
+            })
+            && self.via.is_none()
+            && self.matched.is_none()
+    }
+
+    /// Whether the test names what it checks: `backend`, `status` or `redirect`.
+    fn names_an_answer(&self) -> bool {
+        self.backend.is_some() || self.status.is_some() || self.redirect.is_some()
+    }
+}
+
 impl core::fmt::Display for Expect {
     /// `backend X, via Y, matched ingress="..." ...`, as `test` prints an expectation.
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "backend {}", self.backend)?;
+        let mut parts: Vec<String> = Vec::new();
+        if let Some(backend) = &self.backend {
+            parts.push(format!("backend {backend}"));
+        }
+        if let Some(status) = self.status {
+            parts.push(format!("status {status}"));
+        }
+        if let Some(redirect) = &self.redirect {
+            parts.push(format!("redirect {redirect}"));
+        }
+        f.write_str(&parts.join(", "))?;
         if let Some(via) = self.via {
             write!(f, ", via {via}")?;
         }
@@ -164,6 +261,14 @@ impl core::fmt::Display for Expect {
         }
         if let Some(path) = &self.upstream_path {
             write!(f, ", upstream path {path}")?;
+        }
+        if let Some(u) = &self.upstream {
+            if let Some(path) = &u.path {
+                write!(f, ", upstream path {path}")?;
+            }
+            if let Some(host) = &u.host {
+                write!(f, ", upstream host {host}")?;
+            }
         }
         Ok(())
     }
@@ -210,8 +315,32 @@ pub fn parse(source: &str, text: &str) -> Result<TestsFile, InputError> {
                 InputError::new(InputErrorKind::Shape, source, e.to_string()).at_field(format!("tests[{i}].request"))
             );
         }
+        if !test.expect.names_an_answer() {
+            return Err(InputError::new(
+                InputErrorKind::Shape,
+                source,
+                "the test expects nothing: give `backend`, `status` or `redirect`",
+            )
+            .at_field(format!("tests[{i}].expect")));
+        }
+    }
+    if file.options.gateway.is_some() {
+        check_gateway_requests(source, &file)?;
     }
     Ok(file)
+}
+
+/// Every request of `file` as a Gateway reads it (a port that is not a number, a scheme other
+/// than http and https): the first that cannot be read, named by its field.
+pub fn check_gateway_requests(source: &str, file: &TestsFile) -> Result<(), InputError> {
+    for (i, test) in file.tests.iter().enumerate() {
+        if let Err(e) = test.request.with_gateway(|_| ()) {
+            return Err(
+                InputError::new(InputErrorKind::Shape, source, e.to_string()).at_field(format!("tests[{i}].request"))
+            );
+        }
+    }
+    Ok(())
 }
 
 /// The part of a tests file that does not read (`options`, `tests[3].request`, ...), found by
@@ -257,24 +386,24 @@ pub fn pin(router: &Router, requests: Vec<(Option<String>, RequestSpec)>) -> Res
     Ok(TestsFile { options: router.options().clone(), tests })
 }
 
-/// Every test's outcome.
+/// Every test's outcome (`A`: the decision, an Ingress's or, from [`run_gateway`], a Gateway's).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
-pub struct TestsReport {
+pub struct TestsReport<A = DecisionView> {
     pub passed: usize,
     pub failed: usize,
-    pub results: Vec<TestResult>,
+    pub results: Vec<TestResult<A>>,
 }
 
 /// One test's outcome: what it expected, and the decision it got.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
-pub struct TestResult {
+pub struct TestResult<A = DecisionView> {
     /// The test's name, else `test #N`.
     pub name: String,
     pub passed: bool,
     pub expect: Expect,
-    pub actual: DecisionView,
+    pub actual: A,
 }
 
 /// Runs every test of `file` against `router` (compiled with the file's options, or the caller's).
@@ -302,6 +431,47 @@ pub fn run(router: &Router, file: &TestsFile) -> TestsReport {
     TestsReport { passed, failed: results.len() - passed, results }
 }
 
+/// Runs every test of `file` through the Gateway API objects `router` compiled (for the Gateway
+/// the file's `options.gateway` names, or the caller's).
+pub fn run_gateway(router: &GatewayRouter, file: &TestsFile) -> TestsReport<gateway::DecisionView> {
+    let results: Vec<TestResult<gateway::DecisionView>> = file
+        .tests
+        .iter()
+        .enumerate()
+        .map(|(i, test)| {
+            // A request a Gateway cannot read (see `check_gateway_requests`) fails its test as 400.
+            let actual =
+                test.request.with_gateway(|r| router.route(r).view(r)).unwrap_or_else(|_| gateway::DecisionView {
+                    status: 400,
+                    via: "bad-request",
+                    gateway: None,
+                    listener: None,
+                    route: None,
+                    rule: None,
+                    rule_name: None,
+                    match_index: None,
+                    backend: None,
+                    split: Vec::new(),
+                    redirect: None,
+                    upstream: None,
+                });
+            TestResult {
+                name: test.name.clone().unwrap_or_else(|| format!("test #{}", i + 1)),
+                passed: test.expect.met_by_gateway(&actual),
+                expect: test.expect.clone(),
+                actual,
+            }
+        })
+        .collect();
+    let passed = results.iter().filter(|r| r.passed).count();
+    TestsReport { passed, failed: results.len() - passed, results }
+}
+
+/// The `(HTTPRoute, rule)` every Gateway API test chose (for coverage).
+pub fn chosen_rules(report: &TestsReport<gateway::DecisionView>) -> BTreeSet<(String, usize)> {
+    report.results.iter().filter_map(|r| Some((r.actual.route.clone()?, r.actual.rule?))).collect()
+}
+
 /// The `(Ingress, field)` of every path the passing and failing tests chose (for coverage).
 pub fn chosen_paths(report: &TestsReport) -> BTreeSet<(String, String)> {
     report
@@ -310,4 +480,45 @@ pub fn chosen_paths(report: &TestsReport) -> BTreeSet<(String, String)> {
         .filter_map(|r| r.actual.matched.as_ref())
         .map(|m| (m.ingress.clone(), m.field.clone()))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{compile, input};
+
+    const INGRESS: &str = r#"{"apiVersion": "networking.k8s.io/v1", "kind": "Ingress",
+      "metadata": {"name": "shop", "namespace": "default"},
+      "spec": {"rules": [{"host": "a", "http": {"paths": [{"path": "/", "pathType": "Prefix",
+        "backend": {"service": {"name": "web", "port": {"number": 80}}}}]}}]}}"#;
+
+    fn results(tests: &str) -> Vec<bool> {
+        let file = parse("t.yaml", tests).unwrap();
+        let objects = input::parse("in.json", INGRESS).unwrap().into_objects();
+        run(&compile(&objects, &file.options), &file).results.iter().map(|r| r.passed).collect()
+    }
+
+    /// `status`, `redirect` and `upstream` read an Ingress decision too: 200 for a backend, 404
+    /// when nothing answers; `upstream.host` only a Gateway's.
+    #[test]
+    fn ingress_status_and_upstream() {
+        let tests = "tests:\n\
+            - {request: {url: http://a/x}, expect: {status: 200, backend: web:80}}\n\
+            - {request: {url: http://b/x}, expect: {status: 404}}\n\
+            - {request: {url: http://b/x}, expect: {status: 200}}\n\
+            - {request: {url: http://a/x}, expect: {redirect: http://a/y}}\n\
+            - {request: {url: http://a/x}, expect: {status: 200, upstream: {host: a}}}\n";
+        assert_eq!(results(tests), [true, true, false, false, false]);
+    }
+
+    #[test]
+    fn a_test_names_an_answer() {
+        let e = parse("t.yaml", "tests:\n- {request: {url: http://a/}, expect: {via: rule}}\n").unwrap_err();
+        assert!(e.to_string().contains("expects nothing"), "{e}");
+        let file = parse("t.yaml", "tests:\n- {request: {url: http://a/}, expect: {status: 404}}\n").unwrap();
+        assert_eq!(file.tests[0].expect.to_string(), "status 404");
+        // A Gateway's test reads the URL as a Gateway does.
+        let port = "options: {gateway: gw}\ntests:\n- {request: {url: 'http://a:x/'}, expect: {status: 404}}\n";
+        assert!(parse("t.yaml", port).unwrap_err().to_string().contains("port"));
+    }
 }

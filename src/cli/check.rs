@@ -8,7 +8,7 @@ use ingress_router::tests_file::{self, TestsReport};
 use ingress_router::{DecisionView, StandingView};
 
 use super::load;
-use super::{Common, Failure, show};
+use super::{Common, Failure, gateway, show};
 
 fn actual_text(view: &DecisionView) -> String {
     let mut s = format!("backend {}, via {}", view.label, view.via.as_str());
@@ -35,11 +35,26 @@ fn indent(text: &str, by: &str) -> String {
     text.lines().map(|l| format!("{by}{l}\n")).collect()
 }
 
-/// Runs the tests; the exit code is 0 when all pass, 1 otherwise.
-pub fn run(common: &Common, tests_path: &Path, coverage: bool, json: bool) -> Result<i32, Failure> {
+/// Runs the tests; the exit code is 0 when all pass, 1 otherwise. Through the Gateway API
+/// objects when `gateway` (`--gateway`) or the options' `gateway` names a Gateway, or when the
+/// input has a Gateway and no Ingress.
+pub fn run(
+    common: &Common,
+    tests_path: &Path,
+    coverage: bool,
+    json: bool,
+    gateway: Option<&str>,
+) -> Result<i32, Failure> {
     let (file_name, text) = load::read_text(tests_path)?;
     let file = tests_file::parse(&file_name, &text).map_err(|e| Failure(e.to_string()))?;
-    let router = load::router(common, &file.options)?;
+    let loaded = load::load(&common.files)?;
+    let options = load::options(common, &file.options);
+    let gateway = gateway.map(String::from).or(options.gateway.clone());
+    if gateway::chosen(&loaded, gateway.as_deref()) {
+        tests_file::check_gateway_requests(&file_name, &file).map_err(|e| Failure(e.to_string()))?;
+        return run_gateway(&gateway::router(&loaded, gateway)?, &file, coverage, json);
+    }
+    let router = load::router_from(&loaded, common, &file.options)?;
     let report = tests_file::run(&router, &file);
     if json {
         super::print(&show::json(&report));
@@ -65,6 +80,80 @@ pub fn run(common: &Common, tests_path: &Path, coverage: bool, json: bool) -> Re
     let _ = writeln!(out, "{} passed, {} failed", report.passed, report.failed);
     super::print(&out);
     Ok(exit_code(&report))
+}
+
+/// The Gateway API tests: as the Ingress ones, the trace being the Gateway's explanation.
+fn run_gateway(
+    router: &ingress_router::gateway::GatewayRouter,
+    file: &tests_file::TestsFile,
+    coverage: bool,
+    json: bool,
+) -> Result<i32, Failure> {
+    let report = tests_file::run_gateway(router, file);
+    let code = if report.failed == 0 { 0 } else { 1 };
+    if json {
+        super::print(&show::json(&report));
+        return Ok(code);
+    }
+    let mut out = String::new();
+    for (result, test) in report.results.iter().zip(&file.tests) {
+        if result.passed {
+            let _ = writeln!(out, "PASS {}", result.name);
+            continue;
+        }
+        let _ = writeln!(out, "FAIL {}", result.name);
+        let _ = writeln!(out, "  expected: {}", result.expect);
+        let mut actual = gateway::decision_text(&result.actual);
+        if let Some(upstream) = &result.actual.upstream {
+            let _ = write!(actual, ", upstream host {} path {}", upstream.host, upstream.path);
+        }
+        let _ = writeln!(out, "  actual:   {actual}");
+        if let Ok(explanation) = test.request.with_gateway(|r| router.explain(r)) {
+            out.push_str("  trace:\n");
+            out.push_str(&indent(&gateway::explanation_text(&explanation), "    "));
+        }
+    }
+    if coverage {
+        out.push_str(&gateway_coverage_text(router, &report));
+    }
+    let _ = writeln!(out, "{} passed, {} failed", report.passed, report.failed);
+    super::print(&out);
+    Ok(code)
+}
+
+/// The HTTPRoute rules (attached to some listener) that no test chose.
+fn gateway_coverage_text(
+    router: &ingress_router::gateway::GatewayRouter,
+    report: &TestsReport<ingress_router::gateway::DecisionView>,
+) -> String {
+    let chosen = tests_file::chosen_rules(report);
+    let table = router.table();
+    let mut rules: Vec<(String, usize)> = table
+        .listeners
+        .iter()
+        .flat_map(|l| l.routes.iter())
+        .flat_map(|r| r.rules.iter().map(|rule| (r.route.clone(), rule.rule)))
+        .collect();
+    rules.sort();
+    rules.dedup();
+    let missed: Vec<Vec<String>> = rules
+        .iter()
+        .filter(|r| !chosen.contains(r))
+        .map(|(route, rule)| vec![format!("HTTPRoute {route}"), format!("rules[{rule}]")])
+        .collect();
+    let total = rules.len();
+    let mut out = String::new();
+    if missed.is_empty() {
+        let _ = writeln!(out, "coverage: every HTTPRoute rule ({total}) was chosen by a test");
+    } else {
+        let _ = writeln!(
+            out,
+            "coverage: {} of {total} HTTPRoute rules chosen by a test; not chosen by any test:",
+            total - missed.len()
+        );
+        out.push_str(&indent(&show::columns(&missed), "  "));
+    }
+    out
 }
 
 fn exit_code(report: &TestsReport) -> i32 {

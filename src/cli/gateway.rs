@@ -1,46 +1,52 @@
-//! `gateway`: one request through the Gateway API objects of the input (Gateways, HTTPRoutes,
-//! ReferenceGrants, with their Services and Namespaces): the decision, or with `--explain` why
-//! every other listener, route and match lost. The routing is the core's (`ingress_router::gateway`);
-//! this adapter reads files, builds the request and prints.
+//! The Gateway API objects of the input (Gateways, HTTPRoutes, ReferenceGrants, with their
+//! Services and Namespaces) through `route`, `explain`, `table` and `test`: which of the two
+//! routers a command uses, the Gateway API router, and its text. The routing, the views and the
+//! tests file are the core's (`ingress_router::gateway`, `tests_file`); this adapter reads files,
+//! picks the Gateway and prints. The `gateway` subcommand is `route`/`explain` forced to this path.
 
+use std::fmt::Write;
 use std::path::PathBuf;
 
 use clap::Args;
-use ingress_router::gateway::{self, DecisionView, Explanation, GatewayOptions, GatewayRequest, Objects};
+use ingress_router::RequestSpec;
+use ingress_router::gateway::{
+    self, DecisionView, Explanation, GatewayOptions, GatewayRouter, GatewayTableView, NoGateway, Objects,
+};
 use ingress_router::model::Object;
 use serde_json::Value;
 
-use super::{Failure, load, print, show};
+use super::load::{self, Loaded};
+use super::{Failure, show};
 
 pub const EXAMPLES: &str = "\
+The same as `route` and `explain` (with --explain) with the Gateway API objects of the input.
+
 Examples:
-  ingress-router gateway -f gateway.yaml -f routes/ https://shop.example.com/cart?id=1
+  ingress-router gateway -f examples/gateway/manifests --gateway infra/public http://shop.example.com/cart?id=1
   ingress-router gateway -f manifests/ --gateway infra/public http://api.example.com/v2 --method POST --json
-  ingress-router gateway -f manifests/ http://api.example.com/v2 -H 'x-env: canary' --explain
+  ingress-router gateway -f manifests/ http://api.example.com/v2 -H 'x-env: canary' --explain";
 
-Gateway API objects (gateway.networking.k8s.io) are read from the same files as Ingresses; the
-Ingress commands leave them out. The request arrives at --gateway (the only Gateway when there is
-one) on the URL's port (80 for http, 443 for https).";
-
+/// `gateway`: an alias of `route` (`explain` with `--explain`) that always routes through the
+/// Gateway API objects.
 #[derive(Args)]
 pub struct GatewayArgs {
     /// Manifests: a file, or a folder (every *.yaml, *.yml, *.json inside, recursively); `-` reads stdin. Repeatable.
     #[arg(short = 'f', long = "filename", value_name = "FILE", required = true)]
-    files: Vec<PathBuf>,
+    pub files: Vec<PathBuf>,
     /// The request: scheme://host[:port]/path?query.
-    url: String,
+    pub url: String,
     /// The Gateway the request arrives at: NAMESPACE/NAME, or NAME (needed when the input has several).
     #[arg(long, value_name = "NS/NAME")]
-    gateway: Option<String>,
-    /// The request's method [default: GET].
-    #[arg(long, value_name = "METHOD", default_value = "GET")]
-    method: String,
+    pub gateway: Option<String>,
+    /// The request's method.
+    #[arg(short = 'X', long, value_name = "METHOD", default_value = "GET")]
+    pub method: String,
     /// A request header, `Name: value` (repeatable).
     #[arg(short = 'H', long = "header", value_name = "NAME: VALUE")]
-    headers: Vec<String>,
+    pub headers: Vec<String>,
     /// Why every other listener, route and match lost, not only the decision.
     #[arg(long)]
-    explain: bool,
+    pub explain: bool,
     /// JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -48,12 +54,41 @@ pub struct GatewayArgs {
 
 pub fn run(args: &GatewayArgs) -> Result<i32, Failure> {
     let loaded = load::load(&args.files)?;
-    let mut values: Vec<Value> = loaded.gateway_api.iter().map(|g| g.value.clone()).collect();
-    if !values.iter().any(|v| v.get("kind").and_then(Value::as_str) == Some("Gateway")) {
-        return Err(Failure(
-            "no Gateway in the input: give the Gateway API objects (gateway.networking.k8s.io) with -f".into(),
-        ));
+    let mut spec = RequestSpec::url(args.url.as_str());
+    spec.method = Some(args.method.clone());
+    spec.headers = super::parse_headers(&args.headers)?;
+    let router = router(&loaded, args.gateway.clone())?;
+    super::print(&request(&router, &spec, args.explain, args.json)?);
+    Ok(0)
+}
+
+/// Whether the input holds a Gateway.
+pub fn has_gateway(loaded: &Loaded) -> bool {
+    loaded.gateway_api.iter().any(|g| g.value.get("kind").and_then(Value::as_str) == Some("Gateway"))
+}
+
+/// Whether a command routes through the Gateway API objects: when `--gateway` (or a tests file's
+/// `options.gateway`) names a Gateway, or when the input has a Gateway and no Ingress. Mixed input
+/// without it routes the Ingresses, with a note on stderr.
+pub fn chosen(loaded: &Loaded, gateway: Option<&str>) -> bool {
+    if gateway.is_some() {
+        return true;
     }
+    if !has_gateway(loaded) {
+        return false;
+    }
+    let has_ingress = loaded.objects.iter().any(|o| matches!(o.object, Object::Ingress(_)));
+    if has_ingress {
+        load::stderr(&"note: the input also holds Gateway API objects: --gateway NAMESPACE/NAME routes through them");
+    }
+    !has_ingress
+}
+
+/// Compiles the Gateway API objects for `gateway` (else the only Gateway). Bad input (exit 2) when
+/// there is no Gateway, when `gateway` names none of them, or when there are several and none is
+/// named: the message lists the input's Gateways.
+pub fn router(loaded: &Loaded, gateway: Option<String>) -> Result<GatewayRouter, Failure> {
+    let mut values: Vec<Value> = loaded.gateway_api.iter().map(|g| g.value.clone()).collect();
     // The Services the routes refer to (ports, existence), as the Ingress commands read them.
     let services = loaded.objects().into_iter().filter(|o| matches!(o, Object::Service(_)));
     values.extend(services.filter_map(|s| serde_json::to_value(s).ok()));
@@ -62,34 +97,44 @@ pub fn run(args: &GatewayArgs) -> Result<i32, Failure> {
         let origin = loaded.gateway_api.get(skipped.index).map_or(String::new(), |g| format!("{}: ", g.origin));
         load::stderr(&format_args!("warning: {origin}{} {:?} left out: {}", skipped.kind, skipped.name, skipped.error));
     }
-    let options = GatewayOptions { gateway: args.gateway.clone(), ..GatewayOptions::default() };
-    let router = gateway::compile(&objects, &options);
-
-    let headers: Vec<(&str, &str)> = args
-        .headers
-        .iter()
-        .map(|h| {
-            h.split_once(':')
-                .map(|(name, value)| (name.trim(), value.trim()))
-                .ok_or_else(|| Failure(format!("--header {h:?}: expected `Name: value`")))
-        })
-        .collect::<Result<_, _>>()?;
-    let request = GatewayRequest::from_url(&args.url)
-        .map_err(|e| Failure(format!("bad URL {:?}: {e}", args.url)))?
-        .with_method(&args.method)
-        .with_headers(&headers);
-    if args.explain {
-        let explanation = router.explain(&request);
-        print(&if args.json { show::json(&explanation) } else { explanation_text(&explanation) });
-    } else {
-        let view = router.route(&request).view(&request);
-        print(&if args.json { show::json(&view) } else { decision_text(&view) + "\n" });
+    if objects.gateways.is_empty() {
+        return Err(Failure(format!(
+            "{}: no Gateway in the input: give the Gateway API objects (gateway.networking.k8s.io) with -f",
+            loaded.names()
+        )));
     }
-    Ok(0)
+    let router = gateway::compile(&objects, &GatewayOptions { gateway, ..GatewayOptions::default() });
+    let names = || {
+        let names: Vec<String> =
+            router.objects().gateways.iter().map(|g| format!("{}/{}", g.metadata.namespace, g.metadata.name)).collect();
+        names.join(", ")
+    };
+    match router.no_gateway() {
+        None => Ok(router),
+        Some(NoGateway::NoGateways) => Err(Failure(String::from("no Gateway in the input"))),
+        Some(NoGateway::NotFound { gateway }) => {
+            Err(Failure(format!("--gateway {gateway}: no such Gateway; the input's Gateways: {}", names())))
+        }
+        Some(NoGateway::Ambiguous { .. }) => Err(Failure(format!(
+            "the input has several Gateways ({}): choose one with --gateway NAMESPACE/NAME",
+            names()
+        ))),
+    }
+}
+
+/// One request: the decision or the explanation, as text or JSON.
+pub fn request(router: &GatewayRouter, spec: &RequestSpec, explain: bool, json: bool) -> Result<String, Failure> {
+    spec.with_gateway(|request| match (explain, json) {
+        (false, true) => show::json(&router.route(request).view(request)),
+        (false, false) => decision_text(&router.route(request).view(request)) + "\n",
+        (true, true) => show::json(&router.explain(request)),
+        (true, false) => explanation_text(&router.explain(request)),
+    })
+    .map_err(|e| Failure(e.to_string()))
 }
 
 /// One line: what answers, and which listener, route, rule and match chose it.
-fn decision_text(view: &DecisionView) -> String {
+pub fn decision_text(view: &DecisionView) -> String {
     let answer = match (&view.backend, &view.redirect, view.split.is_empty()) {
         (Some(b), _, _) => {
             let port = b.port.map_or(String::new(), |p| format!(":{p}"));
@@ -116,7 +161,7 @@ fn decision_text(view: &DecisionView) -> String {
 }
 
 /// The decision, then each listener's and route's part, as JSON lines a person can scan.
-fn explanation_text(explanation: &Explanation) -> String {
+pub fn explanation_text(explanation: &Explanation) -> String {
     let mut out = decision_text(&explanation.decision) + "\n";
     for listener in &explanation.listeners {
         out.push_str(&format!("  listener {}\n", serde_json::to_string(listener).unwrap_or_default()));
@@ -125,4 +170,72 @@ fn explanation_text(explanation: &Explanation) -> String {
         out.push_str(&format!("  route {}\n", serde_json::to_string(route).unwrap_or_default()));
     }
     out
+}
+
+/// The table: per listener, each HTTPRoute (its hostnames, or why it is not attached) and its
+/// rules, one line each: the matches, then what the rule does.
+pub fn table_text(table: &GatewayTableView) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "Gateway {}", table.gateway.as_deref().unwrap_or("(none)"));
+    for listener in &table.listeners {
+        let hostname = listener.hostname.as_deref().unwrap_or("*");
+        let _ = writeln!(out, "listener {} {}:{} {hostname}", listener.name, listener.protocol, listener.port);
+        for route in &listener.routes {
+            if let Some(reason) = &route.not_attached {
+                let reason = serde_json::to_value(reason).unwrap_or_default();
+                let _ = writeln!(
+                    out,
+                    "  HTTPRoute {} not attached: {}",
+                    route.route,
+                    reason["reason"].as_str().unwrap_or("")
+                );
+                continue;
+            }
+            let _ = writeln!(out, "  HTTPRoute {} hostnames {}", route.route, route.hostnames.join(", "));
+            let mut rows = Vec::new();
+            for rule in &route.rules {
+                let matches: Vec<String> = rule.matches.iter().map(match_text).collect();
+                let backends: Vec<String> = rule
+                    .backends
+                    .iter()
+                    .map(|b| {
+                        let port = b.port.map_or(String::new(), |p| format!(":{p}"));
+                        let invalid = if b.invalid.is_some() { " (invalid)" } else { "" };
+                        let weight = if rule.backends.len() > 1 { format!(" {}", b.weight) } else { String::new() };
+                        format!("{}/{}{port}{weight}{invalid}", b.namespace, b.name)
+                    })
+                    .collect();
+                let action = serde_json::to_value(&rule.action).unwrap_or_default();
+                let does = match action["action"].as_str() {
+                    Some("forward") if backends.is_empty() => String::from("500 (no backendRefs)"),
+                    Some("forward") => format!("-> {}", backends.join(", ")),
+                    Some("redirect") => String::from("redirect"),
+                    _ => String::from("500 (a filter this proxy cannot apply)"),
+                };
+                let filters =
+                    if rule.filters.is_empty() { String::new() } else { format!("[{}]", rule.filters.join(", ")) };
+                rows.push(vec![format!("rules[{}]", rule.rule), matches.join(" | "), filters, does]);
+            }
+            out.push_str(&indent(&show::columns(&rows), "    "));
+        }
+    }
+    out
+}
+
+fn match_text(m: &gateway::model::HttpRouteMatch) -> String {
+    let mut text = format!("{:?} {}", m.path.kind, m.path.value);
+    if let Some(method) = &m.method {
+        let _ = write!(text, " {method}");
+    }
+    for h in &m.headers {
+        let _ = write!(text, " header {}={}", h.name, h.value);
+    }
+    for q in &m.query_params {
+        let _ = write!(text, " query {}={}", q.name, q.value);
+    }
+    text
+}
+
+pub fn indent(text: &str, by: &str) -> String {
+    text.lines().map(|l| format!("{by}{l}\n")).collect()
 }

@@ -31,9 +31,8 @@ pub fn options(common: &Common, file: &CompileOptions) -> CompileOptions {
     options
 }
 
-/// Reads the manifests, compiles them and reports notes and diagnostics on stderr.
-pub fn router(common: &Common, file: &CompileOptions) -> Result<Router, Failure> {
-    let loaded = load(&common.files)?;
+/// Compiles the manifests read (by [`load`]) and reports the diagnostics on stderr.
+pub fn router_from(loaded: &Loaded, common: &Common, file: &CompileOptions) -> Result<Router, Failure> {
     loaded.require_ingress("nothing to route")?;
     let options = options(common, file);
     let objects = loaded.objects();
@@ -65,7 +64,7 @@ pub struct Loaded {
     pub unknown_fields: Vec<UnknownFields>,
     /// Ingresses and IngressClasses of API versions no apiserver serves: left out.
     pub unserved: Vec<Unserved>,
-    /// Gateway API objects and Namespaces, as read (the `gateway` command routes with them).
+    /// Gateway API objects and Namespaces, as read (`--gateway` routes with them).
     pub gateway_api: Vec<ingress_router::input::SourcedValue>,
 }
 

@@ -27,9 +27,15 @@ Examples:
   ingress-router explain -f examples/shop/manifests api.example.com /v2/orders
   ingress-router table -f examples/shop/manifests --ingress-class nginx
   ingress-router test -f examples/shop/manifests examples/shop/tests.yaml --coverage
+  ingress-router route -f examples/gateway/manifests --gateway infra/public http://shop.example.com/cart --json
+  ingress-router test -f examples/gateway/manifests examples/gateway/tests.yaml
   ingress-router validate -f examples/invalid
   ingress-router status -f examples/shop/manifests --publish-service ingress-nginx/ingress-nginx-controller
   kubectl get ingress,service,ingressclass -A -o yaml | ingress-router table -f -
+
+Gateway API objects (gateway.networking.k8s.io) are read from the same files: `route`, `explain`,
+`table` and `test` route through them with --gateway NAMESPACE/NAME, or when the input has a
+Gateway and no Ingress.
 
 Exit codes: 0 success, 1 a test failed or an object is invalid, 2 bad input or usage, 3 internal error.";
 
@@ -37,18 +43,27 @@ const ROUTE_EXAMPLES: &str = "\
 Examples:
   ingress-router route -f examples/shop/manifests https://shop.example.com/cart/items?id=1
   ingress-router route -f examples/shop/manifests shop.example.com /cart/checkout --json
-  ingress-router route -f ingress.yaml --normalize-path --merge-slashes http://example.com//public/../admin";
+  ingress-router route -f ingress.yaml --normalize-path --merge-slashes http://example.com//public/../admin
+  ingress-router route -f examples/gateway/manifests --gateway infra/public -X POST -H 'x-env: canary' \
+      http://shop.example.com:8080/api/orders?v=2 --json
+
+With Gateway API input (--gateway, or a Gateway and no Ingress), --json prints {status, via,
+gateway, listener, route, rule, match, backend: {namespace, name, port} | null, split?: [{namespace,
+name, port, weight, status}], redirect: {status, location} | null, upstream: {host, path, headers:
+[[name, value], ...]} | null}; the URL's port picks the listener.";
 
 const EXPLAIN_EXAMPLES: &str = "\
 Examples:
   ingress-router explain -f examples/shop/manifests https://shop.example.com/cart/checkout
   ingress-router explain -f examples/shop/manifests tenant-a.shop.example.com /
-  ingress-router explain -f manifests/ https://example.com/foo --json | jq .candidates";
+  ingress-router explain -f manifests/ https://example.com/foo --json | jq .candidates
+  ingress-router explain -f examples/gateway/manifests --gateway infra/public http://shop.example.com/cart --json";
 
 const TABLE_EXAMPLES: &str = "\
 Examples:
   ingress-router table -f examples/shop/manifests --ingress-class nginx
-  ingress-router table -f manifests/ -f more.yaml --implementation-specific exact --json";
+  ingress-router table -f manifests/ -f more.yaml --implementation-specific exact --json
+  ingress-router table -f examples/gateway/manifests --gateway infra/public";
 
 const TEST_EXAMPLES: &str = "\
 Tests file (YAML or JSON):
@@ -68,10 +83,19 @@ Tests file (YAML or JSON):
                                     # ingress-nginx also: \"redirect 308 https://...\" | \"split(a:80 90, b:80 10)\"
       via: rule                     # optional: rule | defaultBackend | none | rejected
       matched: {ingress: shop/storefront, host: shop.example.com, path: /cart, pathType: Prefix}  # optional
+      status: 200                   # optional: the HTTP status the proxy answers
+      redirect: https://shop.example.com/new   # optional: the redirect's Location
+      upstream: {path: /items, host: cart.internal}  # optional: what the backend receives
+
+Gateway API tests: `options: {gateway: infra/public}` (or --gateway, or a Gateway and no Ingress in
+the input) routes them through the Gateway API objects; `request.method` and `request.headers` are
+matched, the URL's port picks the listener; `backend` is namespace/name:port (or name:port),
+`split(...)`, `redirect <status> <location>` or the status.
 
 Examples:
   ingress-router test -f examples/shop/manifests examples/shop/tests.yaml
-  ingress-router test -f examples/shop/manifests examples/shop/tests.yaml --coverage";
+  ingress-router test -f examples/shop/manifests examples/shop/tests.yaml --coverage
+  ingress-router test -f examples/gateway/manifests examples/gateway/tests.yaml --coverage";
 
 const VALIDATE_EXAMPLES: &str = "\
 Prints, for each invalid object, the apiserver's answer as `kubectl apply` shows it, then every
@@ -122,7 +146,7 @@ enum Command {
     /// A complete Envoy bootstrap for the manifests: the proxy-wasm filter, or native routes.
     #[command(after_help = envoy_config::EXAMPLES)]
     EnvoyConfig(Box<envoy_config::EnvoyConfigArgs>),
-    /// Route one request through the Gateway API objects (Gateways, HTTPRoutes, ReferenceGrants).
+    /// `route` (`explain` with --explain) through the Gateway API objects, whatever else the input holds.
     #[command(after_help = gateway::EXAMPLES)]
     Gateway(gateway::GatewayArgs),
     /// The requests two profiles answer differently (ingress-nginx vs spec), probed from every path.
@@ -179,9 +203,15 @@ struct RequestArgs {
     /// The request path (with its query, if any), when the first argument is a host.
     #[arg(value_name = "PATH")]
     path: Option<String>,
-    /// A request header `Name: value` (repeatable; the ingress-nginx profile's canaries read them).
+    /// A request header `Name: value` (repeatable; the ingress-nginx profile's canaries and Gateway API header matches read them).
     #[arg(short = 'H', long = "header", value_name = "HEADER")]
     headers: Vec<String>,
+    /// The request's method (Gateway API method matches read it; Ingresses ignore it).
+    #[arg(short = 'X', long, value_name = "METHOD", default_value = "GET")]
+    method: String,
+    /// Route through the input's Gateway API objects, at this Gateway (NAMESPACE/NAME, or NAME).
+    #[arg(long, value_name = "NS/NAME")]
+    gateway: Option<String>,
 }
 
 #[derive(Args)]
@@ -191,6 +221,9 @@ struct TableArgs {
     /// Print JSON.
     #[arg(long)]
     json: bool,
+    /// The Gateway API table of this Gateway (NAMESPACE/NAME, or NAME): listeners, routes, rules.
+    #[arg(long, value_name = "NS/NAME")]
+    gateway: Option<String>,
 }
 
 #[derive(Args)]
@@ -206,6 +239,9 @@ struct TestArgs {
     /// Print the report as JSON (what the npm package's `runTests` returns).
     #[arg(long)]
     json: bool,
+    /// Route the tests through the input's Gateway API objects, at this Gateway (over the file's `options.gateway`).
+    #[arg(long, value_name = "NS/NAME")]
+    gateway: Option<String>,
 }
 
 /// Bad input: printed as `error: <message>`, exit code 2.
@@ -262,11 +298,18 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Route(args) => request_command(&args, false),
         Command::Explain(args) => request_command(&args, true),
         Command::Table(args) => {
-            let router = load::router(&args.common, &CompileOptions::default())?;
+            let loaded = load::load(&args.common.files)?;
+            let gateway = gateway_option(&args.common, args.gateway.as_deref());
+            if gateway::chosen(&loaded, gateway.as_deref()) {
+                let table = gateway::router(&loaded, gateway)?.table();
+                print(&if args.json { show::json(&table) } else { gateway::table_text(&table) });
+                return Ok(0);
+            }
+            let router = load::router_from(&loaded, &args.common, &CompileOptions::default())?;
             print(&if args.json { show::json(&router.table()) } else { show::table(&router) });
             Ok(0)
         }
-        Command::Test(args) => check::run(&args.common, &args.tests, args.coverage, args.json),
+        Command::Test(args) => check::run(&args.common, &args.tests, args.coverage, args.json, args.gateway.as_deref()),
         Command::Validate(args) => validate::run(&args),
         Command::Status(args) => status::run(&args),
         Command::EnvoyConfig(args) => envoy_config::run(&args),
@@ -276,18 +319,43 @@ fn run(cli: Cli) -> Result<i32, Failure> {
     }
 }
 
+/// The Gateway a command routes through: `--gateway`, else `--options`' `gateway`.
+fn gateway_option(common: &Common, flag: Option<&str>) -> Option<String> {
+    flag.map(String::from).or_else(|| common.options.as_ref().and_then(|o| o.gateway.clone()))
+}
+
+/// `-H` values, `Name: value` each (a name is a token: no space, no empty name).
+fn parse_headers(headers: &[String]) -> Result<std::collections::BTreeMap<String, String>, Failure> {
+    let mut parsed = std::collections::BTreeMap::new();
+    for h in headers {
+        let bad = |why: &str| Failure(format!("bad header {h:?}: {why}; expected `Name: value`"));
+        let (name, value) = h.split_once(':').ok_or_else(|| bad("no `:`"))?;
+        let name = name.trim();
+        if name.is_empty() || name.bytes().any(|b| b.is_ascii_whitespace() || b.is_ascii_control()) {
+            return Err(bad("the name is empty or holds a space"));
+        }
+        parsed.insert(name.into(), value.trim().into());
+    }
+    Ok(parsed)
+}
+
 fn request_command(args: &RequestArgs, explain: bool) -> Result<i32, Failure> {
     let mut spec = match &args.path {
         Some(path) => RequestSpec::parts(&args.target, path),
         None => RequestSpec::url(&args.target),
     };
-    for h in &args.headers {
-        let (name, value) =
-            h.split_once(':').ok_or_else(|| Failure(format!("bad header {h:?}: write it as 'Name: value'")))?;
-        spec.headers.insert(name.trim().into(), value.trim().into());
+    spec.headers = parse_headers(&args.headers)?;
+    spec.method = Some(args.method.clone());
+    let loaded = load::load(&args.common.files)?;
+    let gateway = gateway_option(&args.common, args.gateway.as_deref());
+    if gateway::chosen(&loaded, gateway.as_deref()) {
+        spec.with_gateway(|_| ()).map_err(|e| Failure(e.to_string()))?;
+        let router = gateway::router(&loaded, gateway)?;
+        print(&gateway::request(&router, &spec, explain, args.json)?);
+        return Ok(0);
     }
     spec.with(|_| ()).map_err(|e| Failure(e.to_string()))?;
-    let router = load::router(&args.common, &CompileOptions::default())?;
+    let router = load::router_from(&loaded, &args.common, &CompileOptions::default())?;
     let text = spec
         .with(|request| match (explain, args.json) {
             (false, true) => show::json(&router.route(request).view()),

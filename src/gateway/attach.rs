@@ -12,7 +12,7 @@ use super::model::{FromNamespaces, GROUP, Gateway, HttpRoute, Listener, Objects}
 /// Why a route does not attach to a listener (the reasons a controller writes in
 /// `status.parents[].conditions` `Accepted: False`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "reason", rename_all = "camelCase")]
+#[serde(tag = "reason", rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum NotAttached {
     /// No parentRef names this Gateway (group `gateway.networking.k8s.io`, kind `Gateway`,
     /// namespace, name): not a route of this Gateway at all.

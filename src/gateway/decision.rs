@@ -161,9 +161,22 @@ impl<'r> GatewayDecision<'r> {
     }
 }
 
-/// The decision as JSON (the CLI contract of issue 19: `status`, `backend`, `split`, `redirect`,
-/// `upstream`).
+/// The decision as JSON (the CLI contract of issue 19), in camelCase:
+///
+/// ```text
+/// {"status": 200, "via": "backend", "gateway": "infra/public", "listener": "http",
+///  "route": "shop/shop", "rule": 0, "ruleName"?: "cart", "match": 0,
+///  "backend": {"namespace": "shop", "name": "cart", "port": 8080} | null,
+///  "split"?: [{"namespace", "name", "port", "weight", "status": 200|500, "invalid"?}],
+///  "redirect": {"status": 301, "location": "https://shop.example.com/new?q=1"} | null,
+///  "upstream": {"host": "shop.example.com", "path": "/items?q=1",
+///               "headers": [["x-env", "canary"], ...], "responseHeaderModifiers"?: [...]} | null}
+/// ```
+///
+/// `split` is present when the rule has several backendRefs (then `backend` is `null`);
+/// `redirect.location` is an absolute URL; `upstream` is present when the request is forwarded.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct DecisionView {
     pub status: u16,
     /// `backend`, `redirect`, `no-match`, `no-listener`, `no-gateway`, `filter-error`,
@@ -215,7 +228,7 @@ pub struct SplitView {
 }
 
 impl SplitView {
-    fn of(b: &Backend) -> Self {
+    pub(crate) fn of(b: &Backend) -> Self {
         SplitView {
             namespace: b.namespace.clone(),
             name: b.name.clone(),
@@ -230,7 +243,36 @@ impl SplitView {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RedirectView {
     pub status: u16,
+    /// An absolute URL: `scheme://host[:port]/path?query`.
     pub location: String,
+}
+
+impl DecisionView {
+    /// The decision in one line, as a tests file's `expect.backend` compares it (the Ingress
+    /// decision's label, for the Gateway API): `namespace/name:port` for one backend, `split(a:80
+    /// 90, b:80 10)` (each `namespace/name:port weight`), `redirect <status> <location>`, else the
+    /// status (`404`, `500`).
+    pub fn label(&self) -> String {
+        let backend = |ns: &str, name: &str, port: Option<u16>| match port {
+            Some(port) => alloc::format!("{ns}/{name}:{port}"),
+            None => alloc::format!("{ns}/{name}"),
+        };
+        if let Some(b) = &self.backend {
+            return backend(&b.namespace, &b.name, b.port);
+        }
+        if let Some(r) = &self.redirect {
+            return alloc::format!("redirect {} {}", r.status, r.location);
+        }
+        if self.via == "backend" && !self.split.is_empty() {
+            let sides: Vec<String> = self
+                .split
+                .iter()
+                .map(|s| alloc::format!("{} {}", backend(&s.namespace, &s.name, s.port), s.weight))
+                .collect();
+            return alloc::format!("split({})", sides.join(", "));
+        }
+        self.status.to_string()
+    }
 }
 
 impl core::fmt::Display for DecisionView {

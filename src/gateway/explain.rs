@@ -18,7 +18,12 @@ use super::matching::{self, Mismatch};
 use super::precedence::{Key, PrecedenceKey};
 use super::request::GatewayRequest;
 
+/// As JSON (camelCase): `{"decision": DecisionView, "gateway", "noGateway"?, "listeners": [{"name",
+/// "port", "protocol", "hostname", "outcome"}], "routes": [{"route", "notAttached"?: {"reason",
+/// ...}, "hostnames"?, "matchedHostname"?, "candidates"?: [{"rule", "ruleName"?, "match",
+/// "outcome": {"outcome": "won" | "hostnameDidNotMatch" | "mismatch" | "lostOn", ...}}]}]}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Explanation {
     pub decision: DecisionView,
     pub gateway: Option<String>,
@@ -30,6 +35,7 @@ pub struct Explanation {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ListenerView {
     pub name: String,
     pub port: u16,
@@ -41,6 +47,7 @@ pub struct ListenerView {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct RouteView {
     /// `namespace/name`.
     pub route: String,
@@ -57,6 +64,7 @@ pub struct RouteView {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct CandidateView {
     pub rule: usize,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -116,8 +116,11 @@ pub fn redirect_location(
     with_query(format!("{scheme}://{authority}{path}"), request.query())
 }
 
-/// What the backend receives.
+/// What the backend receives. As JSON: `{"host", "path", "headers": [[name, value], ...],
+/// "responseHeaderModifiers"?: [...]}`; headers are a list of pairs, in order, so that a header
+/// `add`ed to one already present shows as a second line, as the backend receives it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Upstream {
     /// The `Host` header (the request's, unmodified, unless URLRewrite sets a hostname).
     pub host: String,

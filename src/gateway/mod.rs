@@ -85,6 +85,7 @@ mod decision;
 mod explain;
 mod filters;
 mod hostname;
+mod listing;
 mod matching;
 pub mod model;
 mod precedence;
@@ -102,6 +103,7 @@ pub use backends::{Backend, Invalid};
 pub use decision::{BackendView, DecisionView, GatewayDecision, NoGateway, Outcome, RedirectView, SplitView, Winner};
 pub use explain::{CandidateOutcome, CandidateView, Explanation, ListenerView, RouteView};
 pub use filters::{RuleAction, Upstream};
+pub use listing::{GatewayTableView, ListenerTableView, RouteTableView, RuleTableView};
 pub use matching::Mismatch;
 pub use model::Objects;
 pub use precedence::PrecedenceKey;
@@ -186,6 +188,12 @@ impl GatewayRouter {
     /// The objects compiled (defaults applied).
     pub fn objects(&self) -> &Objects {
         &self.objects
+    }
+
+    /// Why no Gateway takes requests (none in the input, several and none chosen, or the chosen
+    /// one missing); `None` when one does.
+    pub fn no_gateway(&self) -> Option<&NoGateway> {
+        self.gateway.as_ref().err()
     }
 
     /// Routes one request, without allocating.

@@ -60,6 +60,10 @@ impl<'a> GatewayRequest<'a> {
         if host.is_empty() {
             return Err(UrlError::NoHost);
         }
+        if host.bytes().any(|b| b.is_ascii_whitespace() || b.is_ascii_control()) {
+            return Err(UrlError::Host);
+        }
+        check_port(host)?;
         let path = if path.is_empty() { "/" } else { path };
         let mut request = GatewayRequest::new(host, path).with_scheme(scheme);
         if path.starts_with('?') {
@@ -92,12 +96,32 @@ impl<'a> GatewayRequest<'a> {
     }
 }
 
+/// A port after the host (`host:port`, `[v6]:port`) must be a number from 1 to 65535.
+fn check_port(host: &str) -> Result<(), UrlError> {
+    let after_name = match host.strip_prefix('[') {
+        Some(rest) => rest.split_once(']').map_or("", |(_, after)| after),
+        None => host,
+    };
+    let Some((name, port)) = after_name.rsplit_once(':') else { return Ok(()) };
+    if name.is_empty() && !host.starts_with('[') {
+        return Err(UrlError::NoHost);
+    }
+    match port.parse::<u16>() {
+        Ok(p) if p > 0 && port.bytes().all(|b| b.is_ascii_digit()) => Ok(()),
+        _ => Err(UrlError::Port),
+    }
+}
+
 /// Why a URL could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum UrlError {
     NoHost,
     /// A scheme other than `http` or `https` (its length).
     Scheme(usize),
+    /// The port after the host is not a number from 1 to 65535.
+    Port,
+    /// The host holds a space or a control character.
+    Host,
 }
 
 impl fmt::Display for UrlError {
@@ -105,6 +129,8 @@ impl fmt::Display for UrlError {
         match self {
             UrlError::NoHost => f.write_str("the URL has no host"),
             UrlError::Scheme(_) => f.write_str("the URL's scheme is neither http nor https"),
+            UrlError::Port => f.write_str("the URL's port is not a number from 1 to 65535"),
+            UrlError::Host => f.write_str("the URL's host holds a space or a control character"),
         }
     }
 }
@@ -127,5 +153,13 @@ mod tests {
         assert_eq!(GatewayRequest::from_url("ftp://x").unwrap_err(), UrlError::Scheme(3));
         assert_eq!(GatewayRequest::from_url("http:///a").unwrap_err(), UrlError::NoHost);
         assert_eq!(GatewayRequest::new("h", "/").with_port(81).effective_port(), 81);
+        assert_eq!(GatewayRequest::from_url("http://h:8080/").unwrap().effective_port(), 8080);
+        assert_eq!(GatewayRequest::from_url("http://[::1]:81/").unwrap().effective_port(), 81);
+        assert!(GatewayRequest::from_url("http://[::1]/").is_ok());
+        for bad in ["http://h:x/", "http://h:70000/", "http://h:0/", "http://h:/", "http://h:+1/"] {
+            assert_eq!(GatewayRequest::from_url(bad).unwrap_err(), UrlError::Port, "{bad}");
+        }
+        assert_eq!(GatewayRequest::from_url("http://:80/").unwrap_err(), UrlError::NoHost);
+        assert_eq!(GatewayRequest::from_url("http://a b/").unwrap_err(), UrlError::Host);
     }
 }
