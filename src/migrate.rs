@@ -19,8 +19,9 @@ use crate::gateway::{self, GatewayOptions, GatewayRequest, GatewayRouter, Object
 use crate::model::{Ingress, Object};
 use crate::nginx::annotations::PREFIX;
 use crate::options::{CompileOptions, Profile};
-use crate::request::{Request, Scheme};
+use crate::request::{Request, RequestSpec, Scheme};
 use crate::router::{Router, compile};
+use crate::tests_file::{self, TestsFile};
 
 /// One request both sides answer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -236,11 +237,24 @@ pub struct MigrationReport {
     /// Probes both sides answer alike, with that answer (what a tests file pins).
     #[serde(skip)]
     pub agreed: Vec<(MigrationProbe, Answer)>,
+    /// The agreed probes as a tests file for the Gateway API objects: what pins the new routing.
+    #[serde(skip)]
+    pub pinned: TestsFile,
 }
 
 impl MigrationReport {
     pub fn differences(&self) -> usize {
         self.causes.iter().map(|c| c.differences.len()).sum()
+    }
+
+    /// [`pinned`](Self::pinned) as YAML, with a comment saying where it came from.
+    pub fn tests_file(&self) -> String {
+        let comment = format!(
+            "Written by `ingress-router diff --to gateway-api`: the {} requests the Ingresses ({}) and the\nGateway API objects answer alike, pinned for the Gateway API routing.",
+            self.agreed.len(),
+            self.from.as_str()
+        );
+        tests_file::write(&self.pinned, &comment)
     }
 
     /// `N of M probe requests answer differently (causes: a, b)`.
@@ -304,10 +318,7 @@ pub fn migrate(
     from: Profile,
     gateway_options: &GatewayOptions,
 ) -> MigrationReport {
-    let mut values = gateway_api.to_vec();
-    let services = ingresses.iter().filter(|o| matches!(o, Object::Service(_)));
-    values.extend(services.filter_map(|s| serde_json::to_value(s).ok()));
-    let objects = &Objects::from_values(&values);
+    let objects = &Objects::from_input(gateway_api, ingresses);
     let router = compile(ingresses, &options.clone().with_profile(from));
     let gateway = gateway::compile(objects, gateway_options);
     let facts = Facts::of(ingresses, objects);
@@ -324,9 +335,17 @@ pub fn migrate(
         }
     }
     let chosen = gateway.route(&GatewayRequest::new("", "/")).gateway;
+    let chosen = chosen.map(|g| format!("{}/{}", g.metadata.namespace, g.metadata.name));
+    let requests = agreed
+        .iter()
+        .map(|(probe, _)| (Some(format!("{} {} ({})", probe.kind, probe.url, probe.from)), probe.request()))
+        .collect();
+    // Probes are well-formed URLs: pinning them cannot fail.
+    let pinned = tests_file::pin_gateway(&gateway, chosen.as_deref().unwrap_or_default(), requests).unwrap_or_default();
     MigrationReport {
         from,
-        gateway: chosen.map(|g| format!("{}/{}", g.metadata.namespace, g.metadata.name)),
+        gateway: chosen,
+        pinned,
         probes: probes.len(),
         causes: groups
             .into_iter()
@@ -465,6 +484,16 @@ fn probes(ingresses: &[Object], objects: &Objects, gateway: &GatewayRouter) -> V
         }
     }
     out
+}
+
+impl MigrationProbe {
+    /// The probe as a tests file's request.
+    pub fn request(&self) -> RequestSpec {
+        let mut spec = RequestSpec::url(self.url.clone());
+        spec.method = Some(self.method.clone());
+        spec.headers = self.headers.iter().cloned().collect();
+        spec
+    }
 }
 
 fn from_probe(p: &Probe) -> MigrationProbe {

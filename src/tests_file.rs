@@ -386,6 +386,34 @@ pub fn pin(router: &Router, requests: Vec<(Option<String>, RequestSpec)>) -> Res
     Ok(TestsFile { options: router.options().clone(), tests })
 }
 
+/// Pins the Gateway API `router`'s answers to `requests` (each with an optional name): the label,
+/// the status, the redirect's `Location` and the path the backend receives. `gateway` goes into
+/// the file's `options.gateway`, so that `test` routes it through the Gateway API objects.
+pub fn pin_gateway(
+    router: &GatewayRouter,
+    gateway: &str,
+    requests: Vec<(Option<String>, RequestSpec)>,
+) -> Result<TestsFile, InputError> {
+    let mut tests = Vec::with_capacity(requests.len());
+    for (i, (name, request)) in requests.into_iter().enumerate() {
+        let decision = request.with_gateway(|r| router.route(r).view(r)).map_err(|e| {
+            InputError::new(InputErrorKind::Shape, "requests", e.to_string()).at_field(format!("[{i}]"))
+        })?;
+        let expect = Expect {
+            backend: Some(decision.label()),
+            status: Some(decision.status),
+            redirect: decision.redirect.as_ref().map(|r| r.location.clone()),
+            via: None,
+            matched: None,
+            upstream_path: None,
+            upstream: decision.upstream.as_ref().map(|u| ExpectedUpstream { path: Some(u.path.clone()), host: None }),
+        };
+        tests.push(Test { name, request, expect });
+    }
+    let options = CompileOptions { gateway: Some(gateway.into()), ..CompileOptions::default() };
+    Ok(TestsFile { options, tests })
+}
+
 /// Every test's outcome (`A`: the decision, an Ingress's or, from [`run_gateway`], a Gateway's).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]

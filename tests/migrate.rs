@@ -111,3 +111,25 @@ fn the_cli_exits_1_on_a_difference_and_names_the_cause() {
     let (code, _) = cli(&["diff", "--to", "gateway-api", "-f", "examples/shop/manifests"]);
     assert_eq!(code, 2, "no HTTPRoute: bad input");
 }
+
+#[test]
+fn tests_written_by_diff_pin_the_new_routing_and_pass() {
+    let tests = std::env::temp_dir().join(format!("migration-pinned-{}.yaml", std::process::id()));
+    let tests_arg = tests.display().to_string();
+    let (code, _) = cli(&[
+        "diff",
+        "--to",
+        "gateway-api",
+        "-f",
+        "tests/cases/migration/use-regex-whole-host",
+        "--tests",
+        &tests_arg,
+    ]);
+    assert_eq!(code, 1);
+    let written = std::fs::read_to_string(&tests).unwrap();
+    assert!(written.contains("gateway: infra/public") && written.contains("status: 200"), "{written}");
+    let (code, out) = cli(&["test", "-f", "tests/cases/migration/use-regex-whole-host", &tests_arg]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains(" passed, 0 failed"), "{out}");
+    std::fs::remove_file(&tests).unwrap();
+}

@@ -47,7 +47,8 @@ pub struct DiffArgs {
     /// The Gateway the requests arrive at with --to gateway-api: NAMESPACE/NAME, or NAME.
     #[arg(long, value_name = "NS/NAME")]
     gateway: Option<String>,
-    /// Write a tests file pinning the --from profile's answer to every probe request.
+    /// Write a tests file pinning the --from profile's answer to every probe request (with --to
+    /// gateway-api: the Gateway API objects' answer to every probe both sides answer alike).
     #[arg(long, value_name = "FILE")]
     tests: Option<PathBuf>,
     /// Print JSON.
@@ -135,10 +136,10 @@ fn migration(args: &DiffArgs, loaded: &load::Loaded, options: &CompileOptions) -
     let gateway = GatewayOptions { gateway: args.gateway.clone(), ..GatewayOptions::default() };
     let report = ingress_router::migrate(&loaded.objects(), &values, options, args.from, &gateway);
     if let Some(path) = &args.tests {
-        return Err(Failure(format!(
-            "--tests {} with --to gateway-api: write the agreed answers with `ingress-router diff --to gateway-api --json` for now",
-            path.display()
-        )));
+        let json = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"));
+        let text = if json { super::show::json(&report.pinned) } else { report.tests_file() };
+        std::fs::write(path, text)
+            .map_err(|e| Failure(format!("cannot write the tests file {}: {e}", path.display())))?;
     }
     let text = if args.json {
         serde_json::to_string_pretty(&report).map_err(|e| Failure(e.to_string()))? + "\n"

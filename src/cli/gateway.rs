@@ -12,7 +12,6 @@ use ingress_router::RequestSpec;
 use ingress_router::gateway::{
     self, DecisionView, Explanation, GatewayOptions, GatewayRouter, GatewayTableView, NoGateway, Objects,
 };
-use ingress_router::model::Object;
 use serde_json::Value;
 
 use super::load::{self, Loaded};
@@ -71,28 +70,20 @@ pub fn has_gateway(loaded: &Loaded) -> bool {
 /// `options.gateway`) names a Gateway, or when the input has a Gateway and no Ingress. Mixed input
 /// without it routes the Ingresses, with a note on stderr.
 pub fn chosen(loaded: &Loaded, gateway: Option<&str>) -> bool {
-    if gateway.is_some() {
-        return true;
-    }
-    if !has_gateway(loaded) {
-        return false;
-    }
-    let has_ingress = loaded.objects.iter().any(|o| matches!(o.object, Object::Ingress(_)));
-    if has_ingress {
+    let values: Vec<Value> = loaded.gateway_api.iter().map(|g| g.value.clone()).collect();
+    let wanted = gateway::wanted(gateway, &values, &loaded.objects());
+    if !wanted && has_gateway(loaded) {
         load::stderr(&"note: the input also holds Gateway API objects: --gateway NAMESPACE/NAME routes through them");
     }
-    !has_ingress
+    wanted
 }
 
 /// Compiles the Gateway API objects for `gateway` (else the only Gateway). Bad input (exit 2) when
 /// there is no Gateway, when `gateway` names none of them, or when there are several and none is
 /// named: the message lists the input's Gateways.
 pub fn router(loaded: &Loaded, gateway: Option<String>) -> Result<GatewayRouter, Failure> {
-    let mut values: Vec<Value> = loaded.gateway_api.iter().map(|g| g.value.clone()).collect();
-    // The Services the routes refer to (ports, existence), as the Ingress commands read them.
-    let services = loaded.objects().into_iter().filter(|o| matches!(o, Object::Service(_)));
-    values.extend(services.filter_map(|s| serde_json::to_value(s).ok()));
-    let objects = Objects::from_values(&values);
+    let values: Vec<Value> = loaded.gateway_api.iter().map(|g| g.value.clone()).collect();
+    let objects = Objects::from_input(&values, &loaded.objects());
     for skipped in &objects.skipped {
         let origin = loaded.gateway_api.get(skipped.index).map_or(String::new(), |g| format!("{}: ", g.origin));
         load::stderr(&format_args!("warning: {origin}{} {:?} left out: {}", skipped.kind, skipped.name, skipped.error));

@@ -415,6 +415,21 @@ impl Objects {
         objects
     }
 
+    /// The Gateway API objects of an input ([`Input::gateway_api`](crate::input::Input::gateway_api),
+    /// as values) with the Services among its other `objects`, which the routes' backendRefs name.
+    /// [`Skipped::index`] still indexes `gateway_api`.
+    pub fn from_input(gateway_api: &[Value], objects: &[crate::model::Object]) -> Objects {
+        let mut objects_here = Objects::from_values(gateway_api);
+        for object in objects {
+            if let crate::model::Object::Service(service) = object
+                && let Ok(value) = serde_json::to_value(service)
+            {
+                objects_here.add(usize::MAX, &value);
+            }
+        }
+        objects_here
+    }
+
     fn add(&mut self, index: usize, value: &Value) {
         let api_version = value.get("apiVersion").and_then(Value::as_str).unwrap_or("");
         let kind = value.get("kind").and_then(Value::as_str).unwrap_or("");
