@@ -971,3 +971,102 @@ fn unsupported_filter_value(
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn gateway(listeners: Value) -> Gateway {
+        let objects = Objects::from_values(&[json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway",
+            "metadata": {"name": "gw", "namespace": "infra"}, "spec": {"gatewayClassName": "c", "listeners": listeners}})]);
+        objects.gateways[0].clone()
+    }
+
+    #[test]
+    fn conflicts_by_port_protocol_and_hostname() {
+        let gw = gateway(json!([
+            {"name": "a", "port": 80, "protocol": "HTTP"},
+            {"name": "b", "port": 80, "protocol": "HTTP"},
+            {"name": "c", "port": 80, "protocol": "HTTP", "hostname": "x.example.com"},
+            {"name": "d", "port": 443, "protocol": "HTTPS", "hostname": "X.example.com"},
+            {"name": "e", "port": 443, "protocol": "HTTPS", "hostname": "x.example.com"},
+            {"name": "f", "port": 8080, "protocol": "HTTP"},
+            {"name": "g", "port": 8080, "protocol": "HTTPS"}
+        ]));
+        let reasons: Vec<Option<&str>> = (0..7).map(|l| conflict(&gw, l).map(|(r, _)| r)).collect();
+        assert_eq!(
+            reasons,
+            [
+                Some("HostnameConflict"),
+                Some("HostnameConflict"),
+                None,
+                Some("HostnameConflict"),
+                Some("HostnameConflict"),
+                Some("ProtocolConflict"),
+                Some("ProtocolConflict")
+            ]
+        );
+        assert!(conflict(&gw, 0).unwrap().1.contains("listener b"));
+    }
+
+    fn condition(type_: &str, status: &str, time: &str) -> Condition {
+        Condition {
+            type_: type_.into(),
+            status: status.into(),
+            last_transition_time: Some(time.into()),
+            ..Condition::default()
+        }
+    }
+
+    #[test]
+    fn merged_conditions_keep_other_types_and_unchanged_transition_times() {
+        let old = [
+            condition("x/Custom", "True", "t0"),
+            condition("Accepted", "True", "t0"),
+            condition("Programmed", "True", "t0"),
+        ];
+        let new = [condition("Accepted", "True", "t1"), condition("Programmed", "False", "t1")];
+        let merged = merge_conditions(&old, &new);
+        let view: Vec<(&str, &str, &str)> = merged
+            .iter()
+            .map(|c| (c.type_.as_str(), c.status.as_str(), c.last_transition_time.as_deref().unwrap()))
+            .collect();
+        assert_eq!(view, [("x/Custom", "True", "t0"), ("Accepted", "True", "t0"), ("Programmed", "False", "t1")]);
+    }
+
+    #[test]
+    fn unsupported_values_are_found_in_backend_filters_too() {
+        let objects =
+            Objects::from_values(&[json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute",
+            "metadata": {"name": "r"}, "spec": {"rules": [{"backendRefs": [{"name": "s", "port": 80,
+                "filters": [{"type": "RequestRedirect", "requestRedirect": {"path": {"type": "Nope"}}}]}]}]}})]);
+        let message = unsupported_value(&objects.routes[0]).unwrap();
+        assert!(
+            message.starts_with("rules[0].backendRefs[0].filters[0].requestRedirect.path.type \"Nope\""),
+            "{message}"
+        );
+        let fine = Objects::from_values(&[json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute",
+            "metadata": {"name": "r"}, "spec": {"rules": [{"matches": [{"method": "PATCH"}],
+                "filters": [{"type": "ExternalAuth"}, {"type": "RequestRedirect", "requestRedirect": {"scheme": "https", "statusCode": 308}}]}]}})]);
+        assert_eq!(unsupported_value(&fine.routes[0]), None);
+    }
+
+    #[test]
+    fn request_paths() {
+        let body = json!({});
+        assert_eq!(
+            status_request("GatewayClass", None, "eg", &body).path,
+            "/apis/gateway.networking.k8s.io/v1/gatewayclasses/eg/status"
+        );
+        assert_eq!(
+            status_request("Gateway", Some("infra"), "gw", &body).path,
+            "/apis/gateway.networking.k8s.io/v1/namespaces/infra/gateways/gw/status"
+        );
+        assert_eq!(
+            status_request("HTTPRoute", Some("shop"), "r", &body).path,
+            "/apis/gateway.networking.k8s.io/v1/namespaces/shop/httproutes/r/status"
+        );
+        assert_eq!(status_request("Gateway", Some("a"), "b", &body).method, "PUT");
+    }
+}
