@@ -912,9 +912,6 @@ const REDIRECT_CODES: [u16; 5] = [301, 302, 303, 307, 308];
 /// `UnsupportedValue`" that is not one of the enum's values (`HTTPMethod`, `HTTPRouteFilterType`,
 /// `HTTPRequestRedirectFilter.Scheme` and `.StatusCode`, `HTTPPathModifierType`).
 fn unsupported_value(route: &HttpRoute) -> Option<String> {
-    let unknown = |field: String, value: &str, allowed: &[&str]| {
-        Some(format!("{field} {value:?} is not supported ({})", allowed.join(", ")))
-    };
     for (r, rule) in route.spec.rules.iter().enumerate() {
         for (m, matched) in rule.matches.iter().enumerate() {
             if let Some(method) = &matched.method
@@ -931,7 +928,7 @@ fn unsupported_value(route: &HttpRoute) -> Option<String> {
         });
         let filters = rule.filters.iter().enumerate().map(|(f, filter)| (format!("rules[{r}].filters[{f}]"), filter));
         for (at, filter) in filters.chain(backend_filters) {
-            if let Some(message) = unsupported_filter_value(&at, filter, &unknown) {
+            if let Some(message) = unsupported_filter_value(&at, filter) {
                 return Some(message);
             }
         }
@@ -939,11 +936,12 @@ fn unsupported_value(route: &HttpRoute) -> Option<String> {
     None
 }
 
-fn unsupported_filter_value(
-    at: &str,
-    filter: &HttpRouteFilter,
-    unknown: &dyn Fn(String, &str, &[&str]) -> Option<String>,
-) -> Option<String> {
+/// "`field` `value` is not supported (the allowed values)".
+fn unknown(field: String, value: &str, allowed: &[&str]) -> Option<String> {
+    Some(format!("{field} {value:?} is not supported ({})", allowed.join(", ")))
+}
+
+fn unsupported_filter_value(at: &str, filter: &HttpRouteFilter) -> Option<String> {
     if !FILTER_TYPES.contains(&filter.kind.as_str()) {
         return unknown(format!("{at}.type"), &filter.kind, &FILTER_TYPES);
     }
