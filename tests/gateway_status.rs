@@ -169,7 +169,9 @@ fn unsupported_values() {
     for (rule, expected) in cases {
         let values = [gw.clone(), route("r", json!({"parentRefs": [to_gw(json!({}))], "rules": [rule]}))];
         let report = run(&values);
-        let (reason, message) = parent(&report, "r").0;
+        let accepted = &status(&report, "HTTPRoute", "r")["parents"][0]["conditions"][0];
+        assert_eq!(accepted["type"], "Accepted", "{expected}");
+        let (reason, message) = (s(&accepted["reason"]), s(&accepted["message"]));
         assert_eq!(reason, "UnsupportedValue", "{expected}");
         assert!(message.contains(expected), "{expected}: {message}");
         // Not accepted: not counted on the listener.

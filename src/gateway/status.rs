@@ -87,7 +87,6 @@
 //! request when the status already is that ([`StatusUpdate::Unchanged`]).
 
 use alloc::borrow::ToOwned;
-use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -585,12 +584,12 @@ impl<'a> Context<'a> {
             if self.parent_gateway(i, parent, notes).is_none() {
                 continue;
             }
+            // Its backendRefs were not read: only `Accepted` is written.
             let accepted = self.condition("Accepted", false, "UnsupportedValue", message.clone(), generation);
-            let resolved = self.condition("ResolvedRefs", false, "UnsupportedValue", message.clone(), generation);
             parents.push(RouteParentStatus {
                 parent_ref: (&*parent).into(),
                 controller_name: self.controller_name.clone(),
-                conditions: alloc::vec![accepted, resolved],
+                conditions: alloc::vec![accepted],
             });
         }
         self.route_or_untouched(parents, value)
@@ -833,17 +832,15 @@ fn existing<T: serde::de::DeserializeOwned + Default>(value: &Value) -> T {
 /// the old conditions of other types (which the controller "MUST NOT remove or reorder").
 fn merge_conditions(old: &[Condition], new: &[Condition]) -> Vec<Condition> {
     let mut merged: Vec<Condition> = old.iter().filter(|o| !new.iter().any(|n| n.type_ == o.type_)).cloned().collect();
-    let mut ours: BTreeMap<usize, Condition> = BTreeMap::new();
-    for (i, n) in new.iter().enumerate() {
+    for n in new {
         let mut c = n.clone();
         if let Some(o) = old.iter().find(|o| o.type_ == n.type_ && o.status == n.status)
             && o.last_transition_time.is_some()
         {
             c.last_transition_time.clone_from(&o.last_transition_time);
         }
-        ours.insert(i, c);
+        merged.push(c);
     }
-    merged.extend(ours.into_values());
     merged
 }
 
