@@ -216,23 +216,21 @@ fn no_publish_text(loaded: &Loaded) -> String {
     out
 }
 
-/// `Type`, or `Type=Status Reason: message` when it is not the condition's plain good state.
-fn condition_text(c: &Condition) -> String {
-    let reason = c.reason.as_deref().unwrap_or_default();
-    let good = (c.status == "True" && reason == c.type_) || (c.type_ == "Conflicted" && c.status == "False");
-    match good {
-        true => c.type_.clone(),
-        false => format!("{}={} {reason}: {}", c.type_, c.status, c.message.as_deref().unwrap_or_default()),
+/// Writes `head`, the conditions in their good state by type (`Accepted, Programmed`), then each
+/// other one on its own line, `indent`ed: `Type=Status Reason: message`.
+fn conditions_lines(out: &mut String, head: &str, conditions: &[Condition], indent: &str) {
+    let is_good = |c: &&Condition| {
+        let reason = c.reason.as_deref().unwrap_or_default();
+        (c.status == "True" && reason == c.type_) || (c.type_ == "Conflicted" && c.status == "False")
+    };
+    let good: Vec<&str> =
+        conditions.iter().filter(is_good).filter(|c| c.type_ != "Conflicted").map(|c| c.type_.as_str()).collect();
+    let _ = writeln!(out, "{head}: {}", if good.is_empty() { "-".to_string() } else { good.join(", ") });
+    for c in conditions.iter().filter(|c| !is_good(c)) {
+        let reason = c.reason.as_deref().unwrap_or_default();
+        let message = c.message.as_deref().unwrap_or_default();
+        let _ = writeln!(out, "{indent}{}={} {reason}: {message}", c.type_, c.status);
     }
-}
-
-fn conditions_text(conditions: &[Condition]) -> String {
-    conditions
-        .iter()
-        .filter(|c| c.type_ != "Conflicted" || c.status != "False")
-        .map(condition_text)
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// A readable summary: a Gateway's conditions and each listener's; a route's parents.
@@ -246,23 +244,16 @@ fn gateway_object_text(out: &mut String, object: &ObjectStatus) {
         None => {
             let _ = writeln!(out, "{key}: left untouched");
         }
-        Some(Stanza::GatewayClass(s)) => {
-            let _ = writeln!(out, "{key}: {}", conditions_text(&s.conditions));
-        }
+        Some(Stanza::GatewayClass(s)) => conditions_lines(out, &key, &s.conditions, "  "),
         Some(Stanza::Gateway(s)) => {
-            let _ = writeln!(out, "{key}: {}", conditions_text(&s.conditions));
+            conditions_lines(out, &key, &s.conditions, "  ");
             if !s.addresses.is_empty() {
                 let addresses: Vec<&str> = s.addresses.iter().map(|a| a.value.as_str()).collect();
                 let _ = writeln!(out, "  addresses: {}", addresses.join(", "));
             }
             for l in &s.listeners {
-                let _ = writeln!(
-                    out,
-                    "  listener {}: {} attached route(s); {}",
-                    l.name,
-                    l.attached_routes,
-                    conditions_text(&l.conditions)
-                );
+                let head = format!("  listener {}: {} attached route(s)", l.name, l.attached_routes);
+                conditions_lines(out, &head, &l.conditions, "    ");
             }
         }
         Some(Stanza::HttpRoute(s)) => {
@@ -271,15 +262,9 @@ fn gateway_object_text(out: &mut String, object: &ObjectStatus) {
                 let r = &p.parent_ref;
                 let section = r.section_name.as_deref().map_or(String::new(), |s| format!(" sectionName {s}"));
                 let port = r.port.map_or(String::new(), |p| format!(" port {p}"));
-                let _ = writeln!(
-                    out,
-                    "  parent {} {}/{}{section}{port} ({}): {}",
-                    r.kind,
-                    r.namespace.as_deref().unwrap_or_default(),
-                    r.name,
-                    p.controller_name,
-                    conditions_text(&p.conditions)
-                );
+                let namespace = r.namespace.as_deref().unwrap_or_default();
+                let head = format!("  parent {} {namespace}/{}{section}{port} ({})", r.kind, r.name, p.controller_name);
+                conditions_lines(out, &head, &p.conditions, "    ");
             }
         }
     }
