@@ -1015,3 +1015,102 @@ fn gateway_routes_explains_and_refuses() {
     assert_eq!(header.code, 2);
     assert!(header.stderr.contains("expected `Name: value`"), "{}", header.stderr);
 }
+
+/// Issue 19: `status` without `--publish-service` writes the Gateway API status; `objects` lists
+/// every Ingress, GatewayClass, Gateway and HTTPRoute in input order.
+#[test]
+fn status_of_gateway_api_objects() {
+    let dir = TempDir::new("gateway-status");
+    let file = dir.write(
+        "mixed.yaml",
+        &format!(
+            "{ONE_INGRESS}---\n\
+             apiVersion: gateway.networking.k8s.io/v1\nkind: GatewayClass\nmetadata: {{name: eg, generation: 1}}\n\
+             spec: {{controllerName: example.net/gateway-controller}}\n---\n\
+             apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {{name: gw, namespace: infra, generation: 4}}\n\
+             spec:\n  gatewayClassName: eg\n  listeners:\n\
+             \x20 - {{name: http, port: 80, protocol: HTTP, allowedRoutes: {{namespaces: {{from: All}}}}}}\n\
+             \x20 - {{name: tcp, port: 5432, protocol: TCP}}\n---\n\
+             apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {{name: shop, namespace: shop}}\n\
+             spec:\n  parentRefs: [{{name: gw, namespace: infra}}, {{name: gw, namespace: infra, sectionName: nope}}]\n\
+             \x20 rules: [{{backendRefs: [{{name: cart, port: 8080}}]}}]\n"
+        ),
+    );
+    let out = run(&["status", "-f", &file, "--json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.contains("note: Ingresses get no address without --publish-service"), "{}", out.stderr);
+    let v = out.json();
+    assert_eq!(v["controllerName"], "ingress-router.dev/gateway-controller");
+    let objects = v["objects"].as_array().unwrap();
+    let listed: Vec<(&str, Option<&str>, &str)> = objects
+        .iter()
+        .map(|o| (o["kind"].as_str().unwrap(), o["namespace"].as_str(), o["name"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            ("Ingress", Some("web"), "app"),
+            ("GatewayClass", None, "eg"),
+            ("Gateway", Some("infra"), "gw"),
+            ("HTTPRoute", Some("shop"), "shop")
+        ]
+    );
+    assert_eq!(objects[0]["status"], json!({"loadBalancer": {}}));
+    assert_eq!(objects[1]["status"]["conditions"][0]["reason"], "Accepted");
+    assert_eq!(objects[1]["status"]["conditions"][0]["observedGeneration"], 1);
+    let gw = &objects[2]["status"];
+    assert_eq!(gw["conditions"][0]["reason"], "ListenersNotValid");
+    assert_eq!(gw["conditions"][0]["observedGeneration"], 4);
+    assert_eq!(gw["listeners"][0]["attachedRoutes"], 1);
+    assert_eq!(gw["listeners"][1]["conditions"][0]["reason"], "UnsupportedProtocol");
+    let parents = objects[3]["status"]["parents"].as_array().unwrap();
+    assert_eq!(parents[0]["conditions"][0]["reason"], "Accepted");
+    assert_eq!(parents[1]["parentRef"]["sectionName"], "nope");
+    assert_eq!(parents[1]["conditions"][0]["reason"], "NoMatchingParent");
+    let time = parents[0]["conditions"][0]["lastTransitionTime"].as_str().unwrap();
+    assert!(time.len() == 20 && time.ends_with('Z') && time.as_bytes()[10] == b'T', "{time}");
+    assert_eq!(
+        objects[3]["update"]["path"],
+        "/apis/gateway.networking.k8s.io/v1/namespaces/shop/httproutes/shop/status"
+    );
+
+    // Text: a summary per object; --requests: the PUTs.
+    let out = run(&["status", "-f", &file, "--requests"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    for line in [
+        "Ingress web/app: no address (give --publish-service)",
+        "GatewayClass eg: Accepted",
+        "Gateway infra/gw: Programmed",
+        "Accepted=True ListenersNotValid: listeners not valid: tcp; accepted: http",
+        "listener http: 1 attached route(s): Accepted, Programmed, ResolvedRefs",
+        "listener tcp: 0 attached route(s): ResolvedRefs",
+        "Accepted=False UnsupportedProtocol: protocol \"TCP\" is not supported (HTTP, HTTPS)",
+        "parent Gateway infra/gw (ingress-router.dev/gateway-controller): Accepted, ResolvedRefs",
+        "parent Gateway infra/gw sectionName nope (ingress-router.dev/gateway-controller): ResolvedRefs",
+        "Accepted=False NoMatchingParent: sectionName \"nope\" names no listener of Gateway infra/gw (listeners: http, tcp)",
+    ] {
+        assert!(out.has_line(line), "missing {line:?} in:\n{}", out.stdout);
+    }
+    let body = request_body(
+        &out.stdout,
+        "Gateway infra/gw: PUT /apis/gateway.networking.k8s.io/v1/namespaces/infra/gateways/gw/status",
+    );
+    assert_eq!(body["status"]["listeners"][0]["attachedRoutes"], 1);
+
+    // Another controller's class: its objects are left untouched.
+    let out = run(&["status", "-f", &file, "--controller-name", "other.io/c", "--json"]);
+    let v = out.json();
+    assert_eq!(v["controllerName"], "other.io/c");
+    assert!(v["objects"][1]["status"].is_null() && v["objects"][3]["status"].is_null(), "{v}");
+    assert_eq!(v["objects"][2]["update"]["action"], "untouched");
+
+    // With --publish-service: the Ingress report beside objects, the address on the Gateway too.
+    let with_lb = dir.write(
+        "lb.yaml",
+        "apiVersion: v1\nkind: Service\nmetadata: {name: lb, namespace: edge}\nspec: {clusterIP: 198.51.100.7, ports: [{port: 80}]}\n",
+    );
+    let v = run(&["status", "-f", &file, "-f", &with_lb, "--publish-service", "edge/lb", "--json"]).json();
+    assert_eq!(v["publishService"], "edge/lb");
+    assert_eq!(v["objects"][0]["status"], json!({"loadBalancer": {"ingress": [{"ip": "198.51.100.7"}]}}));
+    assert_eq!(v["objects"][2]["status"]["addresses"], json!([{"type": "IPAddress", "value": "198.51.100.7"}]));
+}

@@ -113,7 +113,8 @@ Examples:
   ingress-router status -f examples/shop/manifests --publish-service ingress-nginx/ingress-nginx-controller
   ingress-router status -f examples/shop/manifests --publish-service ingress-nginx/ingress-nginx-controller --ingress-class nginx --requests
   ingress-router status -f examples/shop/manifests --service ingress-nginx/ingress-nginx-controller
-  ingress-router status -f manifests/ --publish-service ingress-nginx/ingress-nginx-controller --json";
+  ingress-router status -f manifests/ --publish-service ingress-nginx/ingress-nginx-controller --json
+  ingress-router status -f gateway.yaml -f routes/ --controller-name example.net/gateway-controller --requests";
 
 /// Kubernetes Ingress routing: which backend gets a request, and why.
 #[derive(Parser)]
@@ -140,7 +141,7 @@ enum Command {
     /// What the apiserver would reject, at its file:line:column, and the warnings about the input.
     #[command(after_help = VALIDATE_EXAMPLES)]
     Validate(validate::ValidateArgs),
-    /// The addresses an ingress controller writes into the Ingresses it serves, or a Service's status.
+    /// The status a controller writes: Ingress addresses, Gateway API conditions; or a Service's status.
     #[command(after_help = STATUS_EXAMPLES)]
     Status(status::StatusArgs),
     /// A complete Envoy bootstrap for the manifests: the proxy-wasm filter, or native routes.

@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use serde::Serialize;
 
 use super::hostname;
-use super::model::{FromNamespaces, GROUP, Gateway, HttpRoute, Listener, Objects};
+use super::model::{FromNamespaces, GROUP, Gateway, HttpRoute, Listener, Objects, ParentReference};
 
 /// Why a route does not attach to a listener (the reasons a controller writes in
 /// `status.parents[].conditions` `Accepted: False`).
@@ -32,7 +32,7 @@ pub enum NotAttached {
 
 impl NotAttached {
     /// How far the parentRef got: the reason of the parentRef that got farthest is reported.
-    fn depth(&self) -> u8 {
+    pub(crate) fn depth(&self) -> u8 {
         match self {
             NotAttached::NotAParent => 0,
             NotAttached::SectionName { .. } | NotAttached::Port { .. } => 1,
@@ -60,14 +60,8 @@ pub fn attach(
     route: &HttpRoute,
 ) -> Result<Vec<String>, NotAttached> {
     let mut reason = NotAttached::NotAParent;
-    let names_gateway = |r: &&super::model::ParentReference| {
-        r.group == GROUP
-            && r.kind == "Gateway"
-            && r.name == gateway.metadata.name
-            && r.namespace.as_deref() == Some(gateway.metadata.namespace.as_str())
-    };
-    for parent in route.spec.parent_refs.iter().filter(names_gateway) {
-        let outcome = attach_one(objects, gateway, listener, route, parent);
+    for parent in route.spec.parent_refs.iter().filter(|p| names_gateway(p, gateway)) {
+        let outcome = attach_parent(objects, gateway, listener, route, parent);
         match outcome {
             Ok(hostnames) => return Ok(hostnames),
             Err(r) if r.depth() > reason.depth() => reason = r,
@@ -77,12 +71,23 @@ pub fn attach(
     Err(reason)
 }
 
-fn attach_one(
+/// Whether `parent` names `gateway` (group `gateway.networking.k8s.io`, kind `Gateway`, its
+/// namespace, which [`Objects::from_values`] filled in, and its name).
+pub fn names_gateway(parent: &ParentReference, gateway: &Gateway) -> bool {
+    parent.group == GROUP
+        && parent.kind == "Gateway"
+        && parent.name == gateway.metadata.name
+        && parent.namespace.as_deref() == Some(gateway.metadata.namespace.as_str())
+}
+
+/// Attaches `route` through one of its parentRefs (which names `gateway`) to one `listener`: the
+/// intersected hostnames, or why not. The route status reports this per parentRef.
+pub(crate) fn attach_parent(
     objects: &Objects,
     gateway: &Gateway,
     listener: &Listener,
     route: &HttpRoute,
-    parent: &super::model::ParentReference,
+    parent: &ParentReference,
 ) -> Result<Vec<String>, NotAttached> {
     if let Some(section_name) = &parent.section_name
         && *section_name != listener.name

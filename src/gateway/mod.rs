@@ -91,6 +91,7 @@ pub mod model;
 mod precedence;
 mod regex;
 mod request;
+pub mod status;
 mod table;
 
 use alloc::string::String;
