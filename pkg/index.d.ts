@@ -31,7 +31,11 @@ export interface CompileOptions {
   escapedSlashes?: "KEEP_UNCHANGED" | "UNESCAPE_AND_FORWARD" | "REJECT_REQUEST" | "UNESCAPE_AND_REDIRECT";
   /** The controller's own default backend, used when no Ingress declares a `defaultBackend`. */
   defaultBackend?: IngressBackend;
-  /** A tests file's Gateway (`namespace/name`): `ingress-router test` routes its tests through the Gateway API objects. The Ingress router ignores it. */
+  /**
+   * Route through the manifests' Gateway API objects (gateway.networking.k8s.io), at this Gateway
+   * (`namespace/name`, or a name only one Gateway has). Without it, manifests with a Gateway and no
+   * Ingress route through the Gateway API too. A tests file's `options.gateway` means the same.
+   */
   gateway?: string;
 }
 
@@ -511,14 +515,56 @@ export interface ServiceView {
   conditions: Condition[];
 }
 
-/** A compiled routing table. Free it with `free()` (or `using`); otherwise the garbage collector does, eventually. */
-export declare class Router {
+/** A Gateway API backend: a Service port. */
+export interface GatewayBackend {
+  namespace: string;
+  name: string;
+  port: number | null;
+}
+
+/** One backendRef of a split. `status` 500: an invalid backend answering for its share. */
+export interface GatewaySplitBackend extends GatewayBackend {
+  weight: number;
+  status: 200 | 500;
+  invalid?: { reason: string; [key: string]: JsonValue };
+}
+
+/** What the backend receives, after the rule's (and the backend's) filters. */
+export interface GatewayUpstream {
+  host: string;
+  /** Path and query. */
+  path: string;
+  /** `[name, value]` in order; a header `add`ed to one present is a second pair. */
+  headers: [string, string][];
+  responseHeaderModifiers?: JsonValue[];
+}
+
+/** A Gateway API decision (`ingress-router route --gateway ... --json`). */
+export interface GatewayDecision {
+  /** The HTTP status the proxy answers (200 when forwarded). */
+  status: number;
+  via: "backend" | "redirect" | "no-match" | "no-listener" | "no-gateway" | "filter-error" | "no-valid-backend";
+  gateway: string | null;
+  listener: string | null;
+  /** `namespace/name` of the HTTPRoute that won. */
+  route: string | null;
+  rule: number | null;
+  ruleName?: string;
+  match: number | null;
+  backend: GatewayBackend | null;
+  split?: GatewaySplitBackend[];
+  redirect: { status: number; location: string } | null;
+  upstream: GatewayUpstream | null;
+}
+
+/** A compiled routing table: Ingresses, or a Gateway's HTTPRoutes (`options.gateway`, or a Gateway and no Ingress). Free it with `free()` (or `using`); otherwise the garbage collector does, eventually. */
+export declare class Router<D = Decision> {
   private constructor();
-  /** Which backend serves the request. */
-  route(request: RouteRequest): Decision;
-  /** The whole decision, step by step. */
+  /** Which backend serves the request (a `GatewayDecision` when the router routes the Gateway API: `Router<GatewayDecision>`). */
+  route(request: RouteRequest): D;
+  /** The whole decision, step by step (for the Gateway API: listeners, routes, and why each candidate lost). */
   explain(request: RouteRequest): Explanation;
-  /** Host tiers and their paths in precedence order. */
+  /** Host tiers and their paths in precedence order (for the Gateway API: listeners, routes, rules). */
   table(): Table;
   /** What compiling found wrong or worth knowing. */
   readonly diagnostics: Diagnostic[];
@@ -593,7 +639,8 @@ export declare class IngressRouterError extends Error {
   field?: string;
 }
 
-/** Compiles manifests into a routing table. Throws IngressRouterError. */
+/** Compiles manifests into a routing table. Throws IngressRouterError. With `options.gateway`, the table routes through the Gateway API objects. */
+export declare function compile(manifests: Manifests, options: CompileOptions & { gateway: string }): Router<GatewayDecision>;
 export declare function compile(manifests: Manifests, options?: CompileOptions): Router;
 /** The apiserver's answer for every Ingress and IngressClass, each error at its line and column, then the diagnostics. */
 export declare function validate(manifests: Manifests, options?: ValidateOptions): ValidationReport;
@@ -605,5 +652,92 @@ export declare function serviceStatus(manifests: Manifests, service: string): Se
 export declare function runTests(manifests: Manifests, tests: string): TestsReport;
 /** Reads a tests file (YAML or JSON text); an error names its line and field (source `<tests>`). */
 export declare function readTests(tests: string): TestsFile;
+/** A Gateway API status condition. */
+export interface GatewayCondition {
+  type: string;
+  status: "True" | "False" | "Unknown";
+  reason: string;
+  message: string;
+  lastTransitionTime: string;
+  observedGeneration?: number;
+}
+
+/** The status a Gateway API controller writes into one object. */
+export interface GatewayObjectStatus {
+  kind: "GatewayClass" | "Gateway" | "HTTPRoute";
+  namespace?: string | null;
+  name: string;
+  /** The `status` stanza: `conditions` (GatewayClass), `conditions`, `listeners`, `addresses` (Gateway), `parents` (HTTPRoute). */
+  status: { [key: string]: JsonValue };
+  notes?: string[];
+  update?: JsonValue;
+}
+
+export interface GatewayStatusReport {
+  controllerName: string;
+  objects: GatewayObjectStatus[];
+}
+
+export interface GatewayStatusOptions {
+  /** Serve only the GatewayClasses with this `controllerName` (default: every class, as `ingress-router.dev/gateway-controller`). */
+  controllerName?: string;
+  /** `lastTransitionTime` of the conditions that change (RFC 3339). */
+  transitionTime?: string;
+}
+
+/** One side's answer in a migration. */
+export interface MigrationAnswer {
+  status: number;
+  /** `namespace/name:port`. */
+  backend?: string;
+  /** `[namespace/name:port, percent]`. */
+  split?: [string, number][];
+  redirect?: string;
+  upstreamPath?: string;
+  rule?: string;
+  reason: string;
+}
+
+export interface MigrationDifference {
+  probe: { method: string; url: string; headers?: [string, string][]; kind: string; from: string };
+  ingress: MigrationAnswer;
+  gateway: MigrationAnswer;
+}
+
+export type MigrationCause =
+  | "ssl-redirect"
+  | "trailing-slash-redirect"
+  | "wildcard-depth"
+  | "regex-case-insensitive"
+  | "use-regex-whole-host"
+  | "rewrite-target-implies-regex"
+  | "regex-prefix"
+  | "rewrite-capture-dropped"
+  | "upstream-path"
+  | "canary"
+  | "host-missing"
+  | "listener-missing"
+  | "different-rule";
+
+/** `ingress-router diff --to gateway-api --json`, with the agreed answers as a tests file. */
+export interface MigrationReport {
+  from: Profile;
+  gateway: string | null;
+  probes: number;
+  differences: number;
+  causes: { cause: MigrationCause; title: string; advice: string; differences: MigrationDifference[] }[];
+  /** A tests file (YAML) pinning the answers both sides agree on, for the Gateway API objects. */
+  tests: string;
+}
+
+export interface MigrateOptions extends CompileOptions {
+  /** How the Ingresses route (default `ingress-nginx`). */
+  from?: Profile;
+}
+
+/** The status a Gateway API controller writes into each GatewayClass, Gateway and HTTPRoute of the manifests. */
+export declare function gatewayStatus(manifests: Manifests, options?: GatewayStatusOptions): GatewayStatusReport;
+/** The requests whose answer changes from the Ingresses (as ingress-nginx routed them) to the Gateway API objects of the same manifests, grouped by cause. */
+export declare function migrate(manifests: Manifests, options?: MigrateOptions): MigrationReport;
 /** The package version. */
 export declare const version: string;

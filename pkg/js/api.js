@@ -26,6 +26,12 @@ export function runTests(manifests, tests) {
 export function readTests(tests) {
   return run("readTests", (glue) => glue.readTests(tests));
 }
+export function gatewayStatus(manifests, options) {
+  return run("gatewayStatus", (glue) => glue.gatewayStatus(manifests, options));
+}
+export function migrate(manifests, options) {
+  return run("migrate", (glue) => glue.migrate(manifests, options));
+}
 
 const made = Symbol("made by compile()");
 

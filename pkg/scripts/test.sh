@@ -37,12 +37,16 @@ grep -qx package/LICENSE "$work/files.txt" || { echo "the tarball has no LICENSE
 for f in ../examples/shop/manifests/*.yaml; do echo "---"; cat "$f"; done > "$work/shop.yaml"
 cp ../examples/invalid/checkout.yaml "$work/invalid.yaml"
 cp ../tests/cases/routing.json "$work/routing.json"
+cp ../tests/cases/gateway.json "$work/gateway.json"
+mkdir -p "$work/migration"
+for f in ../examples/migration/*.yaml; do echo "---"; cat "$f"; done > "$work/migration/careful.yaml"
+for f in ../tests/cases/migration/trailing-slash/*.yaml; do echo "---"; cat "$f"; done > "$work/migration/trailing-slash.yaml"
 cp test/consumer.mjs test/nginx.yaml test/usage.ts test/must-fail.ts test/tsconfig.json "$work/"
 (
   cd "$work"
   echo '{"name": "consumer", "private": true, "type": "module"}' > package.json
   npm install --silent --no-audit --no-fund --offline "./$tarball"
-  node consumer.mjs shop.yaml invalid.yaml "$cli" routing.json
+  node consumer.mjs shop.yaml invalid.yaml "$cli" routing.json gateway.json migration
   "$PKG/node_modules/.bin/tsc" -p tsconfig.json
   echo "tsc --strict: usage.ts and the real outputs type-check"
   if "$PKG/node_modules/.bin/tsc" --strict --noEmit --module nodenext --target es2022 --lib es2022,esnext.disposable must-fail.ts > must-fail.log; then

@@ -11,6 +11,7 @@ mod error;
 
 use std::cell::RefCell;
 
+use ingress_router::gateway::GatewayRouter;
 use ingress_router::input::Input;
 use ingress_router::model::Object;
 use ingress_router::views::ValidationReport;
@@ -49,6 +50,9 @@ pub fn panic_for_test() {
 #[wasm_bindgen]
 pub struct Router {
     router: CoreRouter,
+    /// The Gateway API router, when the manifests route through their Gateway API objects (the
+    /// options' `gateway`, or a Gateway and no Ingress): then every request goes to it.
+    gateway: Option<GatewayRouter>,
     diagnostics: Vec<Diagnostic>,
     /// The manifests as read, and their text: `validate()` reports on them without reading again.
     input: Input,
@@ -59,9 +63,23 @@ pub struct Router {
 }
 
 impl Router {
-    fn new(router: CoreRouter, diagnostics: Vec<Diagnostic>, input: Input, text: String) -> Self {
+    fn new(
+        router: CoreRouter,
+        gateway: Option<GatewayRouter>,
+        diagnostics: Vec<Diagnostic>,
+        input: Input,
+        text: String,
+    ) -> Self {
         let decisions = RefCell::new(vec![None; engine::answers(&router)]);
-        Router { router, diagnostics, input, text, decisions }
+        Router { router, gateway, diagnostics, input, text, decisions }
+    }
+
+    /// The Gateway API decision for `spec` (its view holds what the backend receives: never shared).
+    fn decide_gateway(gateway: &GatewayRouter, spec: &RequestSpec) -> Result<JsValue, Failure> {
+        let view = spec.with_gateway(|r| gateway.route(r).view(r)).map_err(engine::request_failure)?;
+        let value = to_js(&view)?;
+        deep_freeze(&value);
+        Ok(value)
     }
 
     fn decide(&self, request: &Request<'_>) -> Result<JsValue, Failure> {
@@ -93,6 +111,9 @@ fn deep_freeze(value: &JsValue) {
 impl Router {
     /// Which backend serves `request` (`{host, path, method?, headers?}` or a URL).
     pub fn route(&self, request: JsValue) -> Result<JsValue, JsValue> {
+        if let Some(gateway) = &self.gateway {
+            return Ok(Self::decide_gateway(gateway, &request_spec(&request)?)?);
+        }
         Ok(with_request(&request, |request| self.decide(request))??)
     }
 
@@ -102,11 +123,17 @@ impl Router {
     /// crosses the boundary as a number instead of an object.
     #[wasm_bindgen(js_name = routeSlot)]
     pub fn route_slot(&self, host: &str, path: &str) -> i32 {
+        if self.gateway.is_some() {
+            return -1;
+        }
         engine::slot(&self.router, &Request::new(host, path)).map_or(-1, |s| s as i32)
     }
 
     #[wasm_bindgen(js_name = routeParts)]
     pub fn route_parts(&self, host: &str, path: &str) -> Result<JsValue, JsValue> {
+        if let Some(gateway) = &self.gateway {
+            return Ok(Self::decide_gateway(gateway, &RequestSpec::parts(host, path))?);
+        }
         Ok(self.decide(&Request::new(host, path))?)
     }
 
@@ -115,6 +142,9 @@ impl Router {
     /// cannot read the URL (the entry then takes the general path, whose error says why).
     #[wasm_bindgen(js_name = routeUrlSlot)]
     pub fn route_url_slot(&self, url: &str) -> i32 {
+        if self.gateway.is_some() {
+            return -1;
+        }
         match Request::from_url(url) {
             Ok(request) => engine::slot(&self.router, &request).map_or(-1, |s| s as i32),
             Err(_) => -2,
@@ -123,18 +153,29 @@ impl Router {
 
     #[wasm_bindgen(js_name = routeUrl)]
     pub fn route_url(&self, url: &str) -> Result<JsValue, JsValue> {
+        if let Some(gateway) = &self.gateway {
+            return Ok(Self::decide_gateway(gateway, &RequestSpec::url(url))?);
+        }
         let request = Request::from_url(url).map_err(|e| Failure::new("argument", format!("bad URL {url:?}: {e}")))?;
         Ok(self.decide(&request)?)
     }
 
     /// The whole decision, step by step (`explain --json`).
     pub fn explain(&self, request: JsValue) -> Result<JsValue, JsValue> {
+        if let Some(gateway) = &self.gateway {
+            let spec = request_spec(&request)?;
+            let explanation = spec.with_gateway(|r| gateway.explain(r)).map_err(engine::request_failure)?;
+            return Ok(to_js(&explanation)?);
+        }
         let explanation = with_request(&request, |request| engine::explain(&self.router, request))?;
         Ok(to_js(&explanation)?)
     }
 
     /// The compiled table (`table --json`).
     pub fn table(&self) -> Result<JsValue, JsValue> {
+        if let Some(gateway) = &self.gateway {
+            return Ok(to_js(&engine::gateway_table(gateway))?);
+        }
         Ok(to_js(&engine::table(&self.router))?)
     }
 
@@ -159,6 +200,11 @@ impl Router {
     pub fn write_tests(&self, requests: JsValue, comment: JsValue) -> Result<String, JsValue> {
         let requests = named_requests(&requests)?;
         let comment = comment.as_string().unwrap_or_default();
+        if let Some(gateway) = &self.gateway {
+            let chosen = gateway.route(&ingress_router::gateway::GatewayRequest::new("", "/")).gateway;
+            let name = chosen.map(|g| format!("{}/{}", g.metadata.namespace, g.metadata.name)).unwrap_or_default();
+            return Ok(engine::write_gateway_tests(gateway, &name, requests, &comment)?);
+        }
         Ok(engine::write_tests(&self.router, requests, &comment)?)
     }
 
@@ -175,8 +221,9 @@ pub fn compile(manifests: JsValue, options: JsValue) -> Result<Router, JsValue> 
     let options = compile_options(&options)?;
     let (input, text) = read_manifests(&manifests)?;
     let objects = objects(&input);
+    let gateway = engine::gateway_router(&input, &options)?;
     let (router, diagnostics) = engine::compile(&objects, &options, seed()?);
-    Ok(Router::new(router, diagnostics, input, text))
+    Ok(Router::new(router, gateway, diagnostics, input, text))
 }
 
 /// Manifests compiled again after each edit: a document whose text did not change is not read,
@@ -200,12 +247,14 @@ impl Workspace {
     pub fn update(&mut self, manifests: JsValue) -> Result<Router, JsValue> {
         let Some(s) = manifests.dyn_ref::<JsString>() else {
             let (input, text) = read_manifests(&manifests)?;
+            let gateway = engine::gateway_router(&input, &self.options)?;
             let (router, diagnostics) = engine::compile(&objects(&input), &self.options, seed()?);
-            return Ok(Router::new(router, diagnostics, input, text));
+            return Ok(Router::new(router, gateway, diagnostics, input, text));
         };
         let text = bounded_text(s)?;
         let (input, router, diagnostics) = engine::update(&mut self.workspace, &text, &self.options, seed()?)?;
-        Ok(Router::new(router, diagnostics, input, text))
+        let gateway = engine::gateway_router(&input, &self.options)?;
+        Ok(Router::new(router, gateway, diagnostics, input, text))
     }
 }
 
@@ -464,8 +513,58 @@ fn named_requests(value: &JsValue) -> Result<Vec<(Option<String>, RequestSpec)>,
 pub fn run_tests(manifests: JsValue, tests: JsValue) -> Result<JsValue, JsValue> {
     let file = engine::read_tests(&text_argument(&tests, "tests")?)?;
     let (input, _) = read_manifests(&manifests)?;
+    if let Some(gateway) = engine::gateway_router(&input, &file.options)? {
+        return Ok(to_js(&engine::run_gateway_tests(&gateway, &file))?);
+    }
     let (router, _) = engine::compile(&objects(&input), &file.options, seed()?);
     Ok(to_js(&engine::run_tests(&router, &file))?)
+}
+
+/// The status a Gateway API controller writes into each GatewayClass, Gateway and HTTPRoute
+/// (`status --json`'s Gateway API objects): `options` `{controllerName?, transitionTime?}`.
+#[wasm_bindgen(js_name = gatewayStatus)]
+pub fn gateway_status(manifests: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    let (input, _) = read_manifests(&manifests)?;
+    let get = |name: &str| {
+        if options.is_object() { js_sys::Reflect::get(&options, &name.into()).ok().and_then(|v| v.as_string()) } else { None }
+    };
+    let mut status_options = ingress_router::gateway::status::StatusOptions::default();
+    status_options.controller_name = get("controllerName");
+    if let Some(time) = get("transitionTime") {
+        status_options.transition_time = time;
+    }
+    Ok(to_js(&engine::gateway_status(&input, status_options))?)
+}
+
+/// The requests whose answer changes from the Ingresses to the Gateway API objects of the same
+/// manifests (`diff --to gateway-api --json`), with `tests`: the agreed answers as a tests file.
+/// `options`: `from` (`"ingress-nginx"`, the default, or `"spec"`: how the Ingresses route), and the
+/// compile options (`gateway`, `ingressClass`, ...).
+#[wasm_bindgen]
+pub fn migrate(manifests: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    let mut from = ingress_router::Profile::IngressNginx;
+    let mut rest = options.clone();
+    if options.is_object() && !js_sys::Array::is_array(&options) {
+        let copy = js_sys::Object::assign(&js_sys::Object::new(), options.unchecked_ref());
+        let value = js_sys::Reflect::get(&copy, &"from".into()).unwrap_or(JsValue::UNDEFINED);
+        if !value.is_undefined() {
+            let name = value.as_string().unwrap_or_default();
+            from = name.parse().map_err(|e| Failure::new("options", format!("options.from: {e}")))?;
+            let _ = js_sys::Reflect::delete_property(&copy, &"from".into());
+        }
+        rest = copy.into();
+    }
+    let options = compile_options(&rest)?;
+    let (input, _) = read_manifests(&manifests)?;
+    let report = engine::migrate(&input, &options, from);
+    #[derive(Serialize)]
+    struct Migration<'a> {
+        #[serde(flatten)]
+        report: &'a ingress_router::migrate::MigrationReport,
+        differences: usize,
+        tests: String,
+    }
+    Ok(to_js(&Migration { report: &report, differences: report.differences(), tests: report.tests_file() })?)
 }
 
 /// Reads a tests file (YAML or JSON text) into `{options, tests: [{name?, request, expect}]}`.

@@ -8,9 +8,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { compile, validate, ingressStatus, serviceStatus, runTests, readTests, version, IngressRouterError, Router, Workspace } from "ingress-router";
+import { compile, validate, ingressStatus, serviceStatus, runTests, readTests, gatewayStatus, migrate, version, IngressRouterError, Router, Workspace } from "ingress-router";
 
-const [shopFile, invalidFile, cli, casesFile] = process.argv.slice(2);
+const [shopFile, invalidFile, cli, casesFile, gatewayCasesFile, migrationDir] = process.argv.slice(2);
 const shop = readFileSync(shopFile, "utf8");
 const invalid = readFileSync(invalidFile, "utf8");
 const outputs = {};
@@ -261,7 +261,11 @@ if (cli) {
   assert.deepEqual(router.explain("https://shop.example.com/cart/items"), run("explain", ...f, "--json", "https://shop.example.com/cart/items"));
   assert.deepEqual(router.table(), run("table", ...f, "--json"));
   const { rows, ...report } = status;
-  assert.deepEqual(report, run("status", ...f, "--publish-service", "ingress-nginx/ingress-nginx-controller", "--json"));
+  // The CLI's report adds every object's stanza in input order (`objects`, Gateway API objects
+  // included: gatewayStatus() gives those) and the Gateway API controller's name.
+  const { objects: listed, controllerName, ...cliReport } = run("status", ...f, "--publish-service", "ingress-nginx/ingress-nginx-controller", "--json");
+  assert.deepEqual(report, cliReport);
+  assert.deepEqual(listed.map((o) => o.kind), report.ingresses.map(() => "Ingress"));
   assert.deepEqual(service, run("status", "-f", shopFile, "--service", "ingress-nginx/ingress-nginx-controller", "--json"));
   let native;
   try {
@@ -333,6 +337,91 @@ if (cli && casesFile) {
     compiled.free();
   }
   console.log(`consumer test: ${cases.length} routing cases give deep-equal route, explain, table and validate in npm and the CLI`);
+}
+
+// ---- the Gateway API: every case of tests/cases/gateway.json the options can express routes in
+// npm as in the CLI (the same DecisionView, deep-equal), or both refuse it.
+if (cli && gatewayCasesFile) {
+  const { cases } = JSON.parse(readFileSync(gatewayCasesFile, "utf8"));
+  const cliJson = (args) => {
+    try {
+      return { ok: JSON.parse(execFileSync(cli, args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })) };
+    } catch (e) {
+      return { failed: e.status };
+    }
+  };
+  // regexOrder and checkServices are options of the core's GatewayOptions only (no CLI flag, no npm option).
+  const expressible = cases.filter((c) => Object.keys(c.options ?? {}).every((k) => k === "gateway"));
+  const others = cases.filter((c) => !expressible.includes(c)).map((c) => c.id);
+  assert.deepEqual(others.length, 3, `the cases left out are the three with core-only options: ${others}`);
+  let routed = 0;
+  for (const c of expressible) {
+    const manifests = join(tmpdir(), `consumer-gateway-${process.pid}.json`);
+    const text = JSON.stringify(c.objects);
+    writeFileSync(manifests, text);
+    const gateway = c.options?.gateway;
+    const args = ["route", "-f", manifests, "--json", c.request.url, "-X", c.request.method ?? "GET"];
+    // The cases list headers as [name, value] pairs; a request object holds them by name.
+    const pairs = c.request.headers ?? [];
+    for (const [name, value] of pairs) args.push("-H", `${name}: ${value}`);
+    const request = { url: c.request.url, method: c.request.method, headers: pairs.length ? Object.fromEntries(pairs) : undefined };
+    if (gateway) args.push("--gateway", gateway);
+    const native = cliJson(args);
+    let npm;
+    try {
+      const router = compile(text, gateway ? { gateway } : {});
+      npm = { ok: router.route(request) };
+      router.free();
+    } catch (e) {
+      assert.ok(e instanceof IngressRouterError, `${c.id}: ${e}`);
+      npm = { failed: true };
+    }
+    if (native.ok) {
+      assert.deepEqual(npm.ok, native.ok, `${c.id}: route`);
+      assert.equal(npm.ok.status, c.expect.status, `${c.id}: status`);
+      routed++;
+    } else {
+      assert.ok(npm.failed, `${c.id}: the CLI refuses it (exit ${native.failed}) and npm answers ${JSON.stringify(npm.ok)}`);
+    }
+  }
+  assert.ok(routed >= 140, `most cases route: ${routed}`);
+  console.log(`consumer test: ${routed} Gateway API cases route deep-equal in npm and the CLI (${others.length} use core-only options)`);
+}
+
+// ---- the migration: migrate() finds what `diff --to gateway-api` finds, and pins the rest.
+if (cli && migrationDir) {
+  for (const name of ["careful", "trailing-slash"]) {
+    const text = readFileSync(join(migrationDir, `${name}.yaml`), "utf8");
+    const report = migrate(text);
+    const file = join(tmpdir(), `consumer-migration-${process.pid}.yaml`);
+    writeFileSync(file, text);
+    let native;
+    try {
+      native = JSON.parse(execFileSync(cli, ["diff", "--to", "gateway-api", "-f", file, "--json"], { encoding: "utf8" }));
+    } catch (e) {
+      native = JSON.parse(e.stdout);
+    }
+    const { tests, differences, ...rest } = report;
+    assert.deepEqual(rest, native, `${name}: migrate() and diff --to gateway-api --json`);
+    assert.equal(differences, name === "careful" ? 0 : 1, name);
+    // The agreed answers, pinned for the Gateway API routing, pass.
+    const replay = runTests(text, tests);
+    assert.ok(replay.passed > 0 && replay.failed === 0, `${name}: ${JSON.stringify(replay.results.filter((r) => !r.passed))}`);
+    if (name === "trailing-slash") {
+      assert.equal(report.causes[0].cause, "trailing-slash-redirect");
+      assert.equal(report.causes[0].differences[0].ingress.redirect, "http://docs.example.com/guide/");
+    }
+  }
+  // gatewayStatus: the status the CLI's `status --json` writes for the same objects.
+  const text = readFileSync(join(migrationDir, "careful.yaml"), "utf8");
+  const status = gatewayStatus(text, { transitionTime: "2026-01-02T03:04:05Z" });
+  const route = status.objects.find((o) => o.kind === "HTTPRoute");
+  assert.equal(route.status.parents[0].conditions.find((c) => c.type === "Accepted").status, "True");
+  const listener = status.objects.find((o) => o.kind === "Gateway").status.listeners[0];
+  assert.equal(listener.attachedRoutes, 1);
+  // A migrate() option that is not one is refused by name.
+  assert.throws(() => migrate(text, { from: "nginx" }), (e) => e instanceof IngressRouterError && e.kind === "options");
+  console.log("consumer test: migrate() and gatewayStatus() answer as the CLI does");
 }
 
 function report_with_source(r, source) {

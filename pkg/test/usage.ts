@@ -21,6 +21,11 @@ import {
   type TestsReport,
   readTests,
   runTests,
+  gatewayStatus,
+  migrate,
+  type GatewayDecision,
+  type GatewayStatusReport,
+  type MigrationReport,
 } from "ingress-router";
 import type { IngressRouteDemo } from "ingress-router/element";
 
@@ -89,3 +94,15 @@ const demo: IngressRouteDemo = document.createElement("ingress-route-demo");
 demo.setAttribute("profile", "ingress-nginx");
 demo.route("https://a.example.com/x");
 
+
+// The Gateway API: a router for one Gateway answers GatewayDecisions.
+const gatewayRouter: Router<GatewayDecision> = compile(yaml, { gateway: "infra/public" });
+const gatewayDecision: GatewayDecision = gatewayRouter.route({ url: "http://shop.example.com/cart", method: "POST", headers: { "x-env": "canary" } });
+const location: string | undefined = gatewayDecision.redirect?.location;
+const upstreamPath: string | undefined = gatewayDecision.upstream?.path;
+const share: number | undefined = gatewayDecision.split?.[0]?.weight;
+const statusReport: GatewayStatusReport = gatewayStatus(yaml, { controllerName: "example.com/gateway", transitionTime: "2026-01-02T03:04:05Z" });
+const migration: MigrationReport = migrate(yaml, { from: "ingress-nginx", gateway: "infra/public" });
+const firstCause: string | undefined = migration.causes[0]?.cause;
+const migrationTests: string = migration.tests;
+void [location, upstreamPath, share, statusReport, firstCause, migrationTests];

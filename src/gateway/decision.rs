@@ -24,6 +24,18 @@ pub enum NoGateway {
     NotFound { gateway: String },
 }
 
+impl core::fmt::Display for NoGateway {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            NoGateway::NoGateways => f.write_str("no Gateway in the input"),
+            NoGateway::Ambiguous { gateways } => {
+                write!(f, "the input has several Gateways ({}): choose one with the gateway option", gateways.join(", "))
+            }
+            NoGateway::NotFound { gateway } => write!(f, "gateway {gateway:?}: no such Gateway in the input"),
+        }
+    }
+}
+
 /// How the request was answered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome<'r> {
