@@ -528,11 +528,12 @@ pub fn gateway_status(manifests: JsValue, options: JsValue) -> Result<JsValue, J
     let get = |name: &str| {
         if options.is_object() { js_sys::Reflect::get(&options, &name.into()).ok().and_then(|v| v.as_string()) } else { None }
     };
-    let mut status_options = ingress_router::gateway::status::StatusOptions::default();
-    status_options.controller_name = get("controllerName");
-    if let Some(time) = get("transitionTime") {
-        status_options.transition_time = time;
-    }
+    let defaults = ingress_router::gateway::status::StatusOptions::default();
+    let status_options = ingress_router::gateway::status::StatusOptions {
+        controller_name: get("controllerName"),
+        transition_time: get("transitionTime").unwrap_or(defaults.transition_time.clone()),
+        ..defaults
+    };
     Ok(to_js(&engine::gateway_status(&input, status_options))?)
 }
 
