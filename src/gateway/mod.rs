@@ -91,6 +91,7 @@ mod precedence;
 mod regex;
 mod request;
 mod table;
+pub mod validation;
 
 use alloc::string::String;
 use alloc::vec::Vec;
