@@ -57,7 +57,8 @@ pub fn run(args: &GatewayArgs) -> Result<i32, Failure> {
     // The Services the routes refer to (ports, existence), as the Ingress commands read them.
     let services = loaded.objects().into_iter().filter(|o| matches!(o, Object::Service(_)));
     values.extend(services.filter_map(|s| serde_json::to_value(s).ok()));
-    let objects = Objects::from_values(&values);
+    // Objects the apiserver would refuse are left out, with its answer as the warning.
+    let objects = Objects::from_checked_values(&values);
     for skipped in &objects.skipped {
         let origin = loaded.gateway_api.get(skipped.index).map_or(String::new(), |g| format!("{}: ", g.origin));
         load::stderr(&format_args!("warning: {origin}{} {:?} left out: {}", skipped.kind, skipped.name, skipped.error));
