@@ -130,26 +130,26 @@ fn valid_objects_of_every_kind() {
                           {"type": "example.com/custom", "value": "x"}],
             "infrastructure": {"labels": {"example.com/team": "a"}, "annotations": {"note": "anything at all"}}})),
         route(json!({"parentRefs": [{"name": "gw", "sectionName": "http"}, {"name": "gw", "sectionName": "https"}],
-            "hostnames": ["shop.example.com", "*.example.org"],
-            "rules": [
-                {"name": "cart", "matches": [{"path": {"type": "Exact", "value": "/cart"}, "method": "GET",
-                    "headers": [{"name": "x-env", "value": "canary"}], "queryParams": [{"name": "q", "value": "1"}]}],
-                 "filters": [
-                    {"type": "RequestHeaderModifier", "requestHeaderModifier": {"set": [{"name": "a", "value": "1"}],
-                        "add": [{"name": "b", "value": "2"}], "remove": ["c"]}},
-                    {"type": "ExtensionRef", "extensionRef": {"group": "example.com", "kind": "F", "name": "f1"}},
-                    {"type": "ExtensionRef", "extensionRef": {"group": "example.com", "kind": "F", "name": "f2"}},
-                    {"type": "RequestMirror", "requestMirror": {"backendRef": {"name": "m", "port": 80}, "percent": 10}},
-                    {"type": "CORS", "cors": {"allowOrigins": ["https://a.example.com"], "allowMethods": ["GET", "POST"]}}],
-                 "backendRefs": [{"name": "cart", "port": 8080, "weight": 0},
-                                 {"name": "x", "kind": "Bucket", "group": "example.com"}],
-                 "timeouts": {"request": "10s", "backendRequest": "2s"}},
-                {"matches": [{"path": {"type": "PathPrefix", "value": "/old"}}],
-                 "filters": [{"type": "RequestRedirect", "requestRedirect": {"scheme": "https", "statusCode": 301,
-                     "path": {"type": "ReplacePrefixMatch", "replacePrefixMatch": "/new"}}}]},
-                {"matches": [{"path": {"type": "RegularExpression", "value": "^/a.*//[#]$"}}],
-                 "backendRefs": [{"name": "s", "port": 80}], "timeouts": {"request": "0s", "backendRequest": "1h"}},
-            ]})),
+        "hostnames": ["shop.example.com", "*.example.org"],
+        "rules": [
+            {"name": "cart", "matches": [{"path": {"type": "Exact", "value": "/cart"}, "method": "GET",
+                "headers": [{"name": "x-env", "value": "canary"}], "queryParams": [{"name": "q", "value": "1"}]}],
+             "filters": [
+                {"type": "RequestHeaderModifier", "requestHeaderModifier": {"set": [{"name": "a", "value": "1"}],
+                    "add": [{"name": "b", "value": "2"}], "remove": ["c"]}},
+                {"type": "ExtensionRef", "extensionRef": {"group": "example.com", "kind": "F", "name": "f1"}},
+                {"type": "ExtensionRef", "extensionRef": {"group": "example.com", "kind": "F", "name": "f2"}},
+                {"type": "RequestMirror", "requestMirror": {"backendRef": {"name": "m", "port": 80}, "percent": 10}},
+                {"type": "CORS", "cors": {"allowOrigins": ["https://a.example.com"], "allowMethods": ["GET", "POST"]}}],
+             "backendRefs": [{"name": "cart", "port": 8080, "weight": 0},
+                             {"name": "x", "kind": "Bucket", "group": "example.com"}],
+             "timeouts": {"request": "10s", "backendRequest": "2s"}},
+            {"matches": [{"path": {"type": "PathPrefix", "value": "/old"}}],
+             "filters": [{"type": "RequestRedirect", "requestRedirect": {"scheme": "https", "statusCode": 301,
+                 "path": {"type": "ReplacePrefixMatch", "replacePrefixMatch": "/new"}}}]},
+            {"matches": [{"path": {"type": "RegularExpression", "value": "^/a.*//[#]$"}}],
+             "backendRefs": [{"name": "s", "port": 80}], "timeouts": {"request": "0s", "backendRequest": "1h"}},
+        ]})),
         grant(json!({"from": [{"group": "gateway.networking.k8s.io", "kind": "HTTPRoute", "namespace": "shop"}],
                      "to": [{"group": "", "kind": "Service"}, {"group": "", "kind": "Secret", "name": "cert"}]})),
     ] {
@@ -165,7 +165,11 @@ fn httproute_path_match_rules() {
     const SOURCE: &str = "httproutes: spec.rules[].matches[].path x-kubernetes-validations";
     let at = "spec.rules[0].matches[0].path: Invalid value: ";
     let cases: &[(&str, &str, &[&str])] = &[
-        ("PathPrefix", "foo", &["value must be an absolute path and start with '/' when type one of ['Exact', 'PathPrefix']"]),
+        (
+            "PathPrefix",
+            "foo",
+            &["value must be an absolute path and start with '/' when type one of ['Exact', 'PathPrefix']"],
+        ),
         ("Exact", "/a//b", &["must not contain '//' when type one of ['Exact', 'PathPrefix']"]),
         ("PathPrefix", "/a/./b", &["must not contain '/./' when type one of ['Exact', 'PathPrefix']"]),
         ("PathPrefix", "/a/../b", &["must not contain '/../' when type one of ['Exact', 'PathPrefix']"]),
@@ -184,7 +188,9 @@ fn httproute_path_match_rules() {
         (
             "Exact",
             "/a b",
-            &["must only contain valid characters (matching ^(?:[-A-Za-z0-9/._~!$&'()*+,;=:@]|[%][0-9a-fA-F]{2})+$) for types ['Exact', 'PathPrefix']"],
+            &[
+                "must only contain valid characters (matching ^(?:[-A-Za-z0-9/._~!$&'()*+,;=:@]|[%][0-9a-fA-F]{2})+$) for types ['Exact', 'PathPrefix']",
+            ],
         ),
         ("RegularExpression", "foo//#", &[]),
     ];
@@ -223,7 +229,9 @@ fn httproute_replace_prefix_match_needs_one_path_prefix_match() {
         "httproutes: spec.rules[] x-kubernetes-validations (URLRewrite replacePrefixMatch)",
         rule(json!({"matches": [{"path": {"type": "Exact", "value": "/a"}}], "filters": rewrite,
                     "backendRefs": [{"name": "s", "port": 80}]})),
-        &["spec.rules[0]: Invalid value: When using URLRewrite filter with path.replacePrefixMatch, exactly one PathPrefix match must be specified"],
+        &[
+            "spec.rules[0]: Invalid value: When using URLRewrite filter with path.replacePrefixMatch, exactly one PathPrefix match must be specified",
+        ],
     );
     check(
         "httproutes: spec.rules[] x-kubernetes-validations (URLRewrite replacePrefixMatch, default match)",
@@ -234,13 +242,17 @@ fn httproute_replace_prefix_match_needs_one_path_prefix_match() {
         "httproutes: spec.rules[] x-kubernetes-validations (RequestRedirect replacePrefixMatch)",
         rule(json!({"matches": [{"path": {"value": "/a"}}, {"path": {"value": "/b"}}],
                     "filters": [{"type": "RequestRedirect", "requestRedirect": {"path": {"type": "ReplacePrefixMatch", "replacePrefixMatch": "/x"}}}]})),
-        &["spec.rules[0]: Invalid value: When using RequestRedirect filter with path.replacePrefixMatch, exactly one PathPrefix match must be specified"],
+        &[
+            "spec.rules[0]: Invalid value: When using RequestRedirect filter with path.replacePrefixMatch, exactly one PathPrefix match must be specified",
+        ],
     );
     check(
         "httproutes: spec.rules[] x-kubernetes-validations (within backendRefs)",
         rule(json!({"matches": [{"path": {"type": "Exact", "value": "/a"}}],
                     "backendRefs": [{"name": "s", "port": 80, "filters": rewrite}]})),
-        &["spec.rules[0]: Invalid value: Within backendRefs, When using URLRewrite filter with path.replacePrefixMatch, exactly one PathPrefix match must be specified"],
+        &[
+            "spec.rules[0]: Invalid value: Within backendRefs, When using URLRewrite filter with path.replacePrefixMatch, exactly one PathPrefix match must be specified",
+        ],
     );
 }
 
@@ -256,7 +268,9 @@ fn httproute_filter_combinations() {
     check(
         "httproutes: spec.rules[].filters x-kubernetes-validations (RequestRedirect and URLRewrite)",
         filters(json!([redirect, rewrite])),
-        &["spec.rules[0].filters: Invalid value: May specify either httpRouteFilterRequestRedirect or httpRouteFilterRequestRewrite, but not both"],
+        &[
+            "spec.rules[0].filters: Invalid value: May specify either httpRouteFilterRequestRedirect or httpRouteFilterRequestRewrite, but not both",
+        ],
     );
     let modifier = json!({"type": "RequestHeaderModifier", "requestHeaderModifier": {"remove": ["x"]}});
     check(
@@ -271,7 +285,9 @@ fn httproute_filter_combinations() {
     let cors = json!({"type": "CORS", "cors": {"allowOrigins": ["*"]}});
     check(
         "httproutes: spec.rules[].backendRefs[].filters x-kubernetes-validations (cannot be repeated)",
-        rule(json!({"backendRefs": [{"name": "s", "port": 80, "filters": [response, response, rewrite, rewrite, cors, cors]}]})),
+        rule(
+            json!({"backendRefs": [{"name": "s", "port": 80, "filters": [response, response, rewrite, rewrite, cors, cors]}]}),
+        ),
         &[
             "spec.rules[0].backendRefs[0].filters: Invalid value: CORS filter cannot be repeated",
             "spec.rules[0].backendRefs[0].filters: Invalid value: ResponseHeaderModifier filter cannot be repeated",
@@ -292,13 +308,16 @@ fn httproute_each_filter_type_needs_its_field_and_no_other() {
         ("ExtensionRef", "extensionRef"),
         ("CORS", "cors"),
     ] {
-        let expected = format!("spec.rules[0].filters[0]: Invalid value: filter.{field} must be specified for {kind} filter.type");
+        let expected =
+            format!("spec.rules[0].filters[0]: Invalid value: filter.{field} must be specified for {kind} filter.type");
         check(SOURCE, filters(json!([{"type": kind}])), &[&expected]);
     }
     check(
         SOURCE,
         filters(json!([{"type": "RequestHeaderModifier", "requestHeaderModifier": {}, "urlRewrite": {}}])),
-        &["spec.rules[0].filters[0]: Invalid value: filter.urlRewrite must be nil if the filter.type is not URLRewrite"],
+        &[
+            "spec.rules[0].filters[0]: Invalid value: filter.urlRewrite must be nil if the filter.type is not URLRewrite",
+        ],
     );
     check(
         "httproutes: spec.rules[].filters[] required type",
@@ -330,8 +349,12 @@ fn httproute_filter_fields() {
     );
     check(
         "httproutes: spec.rules[].filters[].requestHeaderModifier.set[].name pattern",
-        filters(json!([{"type": "RequestHeaderModifier", "requestHeaderModifier": {"set": [{"name": "a:b", "value": "1"}]}}])),
-        &["spec.rules[0].filters[0].requestHeaderModifier.set[0].name: Invalid value: \"a:b\": spec.rules[0].filters[0].requestHeaderModifier.set[0].name in body should match '^[A-Za-z0-9!#$%&'*+\\-.^_\\x60|~]+$'"],
+        filters(
+            json!([{"type": "RequestHeaderModifier", "requestHeaderModifier": {"set": [{"name": "a:b", "value": "1"}]}}]),
+        ),
+        &[
+            "spec.rules[0].filters[0].requestHeaderModifier.set[0].name: Invalid value: \"a:b\": spec.rules[0].filters[0].requestHeaderModifier.set[0].name in body should match '^[A-Za-z0-9!#$%&'*+\\-.^_\\x60|~]+$'",
+        ],
     );
     check(
         "httproutes: spec.rules[].filters[].requestRedirect.statusCode enum",
@@ -343,7 +366,9 @@ fn httproute_filter_fields() {
     );
     check(
         "httproutes: spec.rules[].filters[].urlRewrite.path x-kubernetes-validations",
-        filters(json!([{"type": "URLRewrite", "urlRewrite": {"path": {"type": "ReplaceFullPath", "replacePrefixMatch": "/x"}}}])),
+        filters(
+            json!([{"type": "URLRewrite", "urlRewrite": {"path": {"type": "ReplaceFullPath", "replacePrefixMatch": "/x"}}}]),
+        ),
         &[
             "spec.rules[0].filters[0].urlRewrite.path: Invalid value: replaceFullPath must be specified when type is set to 'ReplaceFullPath'",
             "spec.rules[0].filters[0].urlRewrite.path: Invalid value: type must be 'ReplacePrefixMatch' when replacePrefixMatch is set",
@@ -361,15 +386,23 @@ fn httproute_filter_fields() {
     );
     check(
         "httproutes: spec.rules[].filters[].requestMirror.percent maximum 100",
-        filters(json!([{"type": "RequestMirror", "requestMirror": {"backendRef": {"name": "m", "port": 80}, "percent": 101}}])),
-        &["spec.rules[0].filters[0].requestMirror.percent: Invalid value: 101: spec.rules[0].filters[0].requestMirror.percent in body should be less than or equal to 100"],
+        filters(
+            json!([{"type": "RequestMirror", "requestMirror": {"backendRef": {"name": "m", "port": 80}, "percent": 101}}]),
+        ),
+        &[
+            "spec.rules[0].filters[0].requestMirror.percent: Invalid value: 101: spec.rules[0].filters[0].requestMirror.percent in body should be less than or equal to 100",
+        ],
     );
     check(
         "httproutes: spec.rules[].filters[].cors.allowOrigins x-kubernetes-validations and pattern",
-        filters(json!([{"type": "CORS", "cors": {"allowOrigins": ["*", "example.com"], "allowMethods": ["*", "GET"]}}])),
-        &["spec.rules[0].filters[0].cors.allowOrigins[1]: Invalid value: \"example.com\": spec.rules[0].filters[0].cors.allowOrigins[1] in body should match '(^\\*$)|(^(http(s)?):\\/\\/(((\\*\\.)?([a-zA-Z0-9\\-]+\\.)*[a-zA-Z0-9-]+|\\*)(:([0-9]{1,5}))?)$)'",
-          "spec.rules[0].filters[0].cors.allowMethods: Invalid value: AllowMethods cannot contain '*' alongside other methods",
-          "spec.rules[0].filters[0].cors.allowOrigins: Invalid value: AllowOrigins cannot contain '*' alongside other origins"],
+        filters(
+            json!([{"type": "CORS", "cors": {"allowOrigins": ["*", "example.com"], "allowMethods": ["*", "GET"]}}]),
+        ),
+        &[
+            "spec.rules[0].filters[0].cors.allowOrigins[1]: Invalid value: \"example.com\": spec.rules[0].filters[0].cors.allowOrigins[1] in body should match '(^\\*$)|(^(http(s)?):\\/\\/(((\\*\\.)?([a-zA-Z0-9\\-]+\\.)*[a-zA-Z0-9-]+|\\*)(:([0-9]{1,5}))?)$)'",
+            "spec.rules[0].filters[0].cors.allowMethods: Invalid value: AllowMethods cannot contain '*' alongside other methods",
+            "spec.rules[0].filters[0].cors.allowOrigins: Invalid value: AllowOrigins cannot contain '*' alongside other origins",
+        ],
     );
 }
 
@@ -378,7 +411,9 @@ fn httproute_matches_headers_and_hostnames() {
     check(
         "httproutes: spec.rules[].matches[].headers[].name pattern",
         rule(json!({"matches": [{"headers": [{"name": "bad header", "value": "1"}]}]})),
-        &["spec.rules[0].matches[0].headers[0].name: Invalid value: \"bad header\": spec.rules[0].matches[0].headers[0].name in body should match '^[A-Za-z0-9!#$%&'*+\\-.^_\\x60|~]+$'"],
+        &[
+            "spec.rules[0].matches[0].headers[0].name: Invalid value: \"bad header\": spec.rules[0].matches[0].headers[0].name in body should match '^[A-Za-z0-9!#$%&'*+\\-.^_\\x60|~]+$'",
+        ],
     );
     check(
         "httproutes: spec.rules[].matches[].headers x-kubernetes-list-type map (name); value minLength 1",
@@ -423,9 +458,11 @@ fn httproute_list_sizes() {
         route(json!({"rules": rules})),
         &["spec.rules: Too many: 17: must have at most 16 items", NOT_CHECKED],
     );
-    check("httproutes: spec.rules minItems 1", route(json!({"rules": []})), &[
-        "spec.rules: Invalid value: 0: spec.rules in body should have at least 1 items",
-    ]);
+    check(
+        "httproutes: spec.rules minItems 1",
+        route(json!({"rules": []})),
+        &["spec.rules: Invalid value: 0: spec.rules in body should have at least 1 items"],
+    );
     let matches: Vec<Value> = (0..65).map(|_| json!({})).collect();
     check(
         "httproutes: spec.rules[].matches maxItems 64",
@@ -436,7 +473,9 @@ fn httproute_list_sizes() {
     check(
         "httproutes: spec.rules x-kubernetes-validations (at most 128 matches)",
         route(json!({"rules": [{"matches": matches}, {"matches": matches}, {"matches": matches}]})),
-        &["spec.rules: Invalid value: While 16 rules and 64 matches per rule are allowed, the total number of matches across all rules in a route must be less than 128"],
+        &[
+            "spec.rules: Invalid value: While 16 rules and 64 matches per rule are allowed, the total number of matches across all rules in a route must be less than 128",
+        ],
     );
     let backends: Vec<Value> = (0..17).map(|i| json!({"name": format!("s{i}"), "port": 80})).collect();
     check(
@@ -452,22 +491,30 @@ fn httproute_backend_refs() {
     check(
         "httproutes: spec.rules[].backendRefs[].weight minimum 0",
         backend(json!({"name": "s", "port": 80, "weight": -1})),
-        &["spec.rules[0].backendRefs[0].weight: Invalid value: -1: spec.rules[0].backendRefs[0].weight in body should be greater than or equal to 0"],
+        &[
+            "spec.rules[0].backendRefs[0].weight: Invalid value: -1: spec.rules[0].backendRefs[0].weight in body should be greater than or equal to 0",
+        ],
     );
     check(
         "httproutes: spec.rules[].backendRefs[].weight maximum 1000000",
         backend(json!({"name": "s", "port": 80, "weight": 1_000_001})),
-        &["spec.rules[0].backendRefs[0].weight: Invalid value: 1000001: spec.rules[0].backendRefs[0].weight in body should be less than or equal to 1000000"],
+        &[
+            "spec.rules[0].backendRefs[0].weight: Invalid value: 1000001: spec.rules[0].backendRefs[0].weight in body should be less than or equal to 1000000",
+        ],
     );
     check(
         "httproutes: spec.rules[].backendRefs[].port minimum 1",
         backend(json!({"name": "s", "port": 0})),
-        &["spec.rules[0].backendRefs[0].port: Invalid value: 0: spec.rules[0].backendRefs[0].port in body should be greater than or equal to 1"],
+        &[
+            "spec.rules[0].backendRefs[0].port: Invalid value: 0: spec.rules[0].backendRefs[0].port in body should be greater than or equal to 1",
+        ],
     );
     check(
         "httproutes: spec.rules[].backendRefs[].port maximum 65535",
         backend(json!({"name": "s", "port": 65536})),
-        &["spec.rules[0].backendRefs[0].port: Invalid value: 65536: spec.rules[0].backendRefs[0].port in body should be less than or equal to 65535"],
+        &[
+            "spec.rules[0].backendRefs[0].port: Invalid value: 65536: spec.rules[0].backendRefs[0].port in body should be less than or equal to 65535",
+        ],
     );
     check(
         "httproutes: spec.rules[].backendRefs[].port type integer",
@@ -507,32 +554,45 @@ fn httproute_timeouts_parents_and_metadata() {
     check(
         "httproutes: spec.rules[].timeouts.request pattern",
         rule(json!({"timeouts": {"request": "1d"}})),
-        &["spec.rules[0].timeouts.request: Invalid value: \"1d\": spec.rules[0].timeouts.request in body should match '^([0-9]{1,5}(h|m|s|ms)){1,4}$'"],
+        &[
+            "spec.rules[0].timeouts.request: Invalid value: \"1d\": spec.rules[0].timeouts.request in body should match '^([0-9]{1,5}(h|m|s|ms)){1,4}$'",
+        ],
     );
     check(
         "httproutes: spec.parentRefs x-kubernetes-validations (sectionName must be specified)",
         route(json!({"parentRefs": [{"name": "gw"}, {"name": "gw", "sectionName": "http"}]})),
-        &["spec.parentRefs: Invalid value: sectionName must be specified when parentRefs includes 2 or more references to the same parent"],
+        &[
+            "spec.parentRefs: Invalid value: sectionName must be specified when parentRefs includes 2 or more references to the same parent",
+        ],
     );
     check(
         "httproutes: spec.parentRefs x-kubernetes-validations (sectionName must be unique)",
         route(json!({"parentRefs": [{"name": "gw", "sectionName": "http"}, {"name": "gw", "sectionName": "http"}]})),
-        &["spec.parentRefs: Invalid value: sectionName must be unique when parentRefs includes 2 or more references to the same parent"],
+        &[
+            "spec.parentRefs: Invalid value: sectionName must be unique when parentRefs includes 2 or more references to the same parent",
+        ],
     );
     check(
         "httproutes: spec.parentRefs (another namespace is another parent)",
         route(json!({"parentRefs": [{"name": "gw"}, {"name": "gw", "namespace": "other"}]})),
         &[],
     );
-    check("httproutes: openAPIV3Schema required spec", json!({"apiVersion": "gateway.networking.k8s.io/v1",
-        "kind": "HTTPRoute", "metadata": {"name": "r"}}), &["spec: Required value", NOT_CHECKED]);
+    check(
+        "httproutes: openAPIV3Schema required spec",
+        json!({"apiVersion": "gateway.networking.k8s.io/v1",
+        "kind": "HTTPRoute", "metadata": {"name": "r"}}),
+        &["spec: Required value", NOT_CHECKED],
+    );
     check(
         "metadata (ValidateObjectMetaAccessor, NameIsDNSSubdomain)",
         json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute", "metadata": {"name": "Bad_Name"}, "spec": {}}),
-        &["metadata.name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"],
+        &[
+            "metadata.name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+        ],
     );
     let verdict = validate(&json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute",
-        "metadata": {"name": "r"}, "spec": {"hostnames": ["A", "B"]}})).unwrap();
+        "metadata": {"name": "r"}, "spec": {"hostnames": ["A", "B"]}}))
+    .unwrap();
     assert_eq!(verdict.namespace.as_deref(), Some("default"));
     assert!(verdict.message().unwrap().starts_with(
         "HTTPRoute.gateway.networking.k8s.io \"r\" is invalid: [spec.hostnames[0]: Invalid value: \"A\": spec.hostnames[0] in body should match"
@@ -544,14 +604,17 @@ fn httproute_timeouts_parents_and_metadata() {
 
 #[test]
 fn gateway_listeners() {
-    check("gateways: spec.listeners minItems 1", gateway(json!([])), &[
-        "spec.listeners: Invalid value: 0: spec.listeners in body should have at least 1 items",
-    ]);
+    check(
+        "gateways: spec.listeners minItems 1",
+        gateway(json!([])),
+        &["spec.listeners: Invalid value: 0: spec.listeners in body should have at least 1 items"],
+    );
     let many: Vec<Value> = (0..65).map(|i| listener(&format!("l{i}"), 8000 + i, "HTTP")).collect();
-    check("gateways: spec.listeners maxItems 64", gateway(json!(many)), &[
-        "spec.listeners: Too many: 65: must have at most 64 items",
-        NOT_CHECKED,
-    ]);
+    check(
+        "gateways: spec.listeners maxItems 64",
+        gateway(json!(many)),
+        &["spec.listeners: Too many: 65: must have at most 64 items", NOT_CHECKED],
+    );
     check(
         "gateways: spec.listeners x-kubernetes-list-type map (name) and x-kubernetes-validations (unique names)",
         gateway(json!([listener("http", 80, "HTTP"), listener("http", 8080, "HTTP")])),
@@ -567,7 +630,9 @@ fn gateway_listeners() {
     );
     check(
         "gateways: spec.listeners[].hostname pattern, port minimum, required protocol",
-        gateway(json!([{"name": "a", "port": 0, "protocol": "HTTP", "hostname": "*.Example.com"}, {"name": "b", "port": 1}])),
+        gateway(
+            json!([{"name": "a", "port": 0, "protocol": "HTTP", "hostname": "*.Example.com"}, {"name": "b", "port": 1}]),
+        ),
         &[
             "spec.listeners[0].hostname: Invalid value: \"*.Example.com\": spec.listeners[0].hostname in body should match '^(\\*\\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$'",
             "spec.listeners[0].port: Invalid value: 0: spec.listeners[0].port in body should be greater than or equal to 1",
@@ -595,12 +660,16 @@ fn gateway_listener_protocol_rules() {
         gateway(json!([{"name": "tcp", "port": 9000, "protocol": "TCP", "hostname": "a.example.com"}])),
         &["spec.listeners: Invalid value: hostname must not be specified for protocols ['TCP', 'UDP']"],
     );
-    check(SOURCE, gateway(json!([{"name": "http", "port": 80, "protocol": "HTTP", "tls": certs}])), &[
-        "spec.listeners: Invalid value: tls must not be specified for protocols ['HTTP', 'TCP', 'UDP']",
-    ]);
-    check(SOURCE, gateway(json!([listener("tls", 443, "TLS")])), &[
-        "spec.listeners: Invalid value: tls mode must be set for protocol TLS",
-    ]);
+    check(
+        SOURCE,
+        gateway(json!([{"name": "http", "port": 80, "protocol": "HTTP", "tls": certs}])),
+        &["spec.listeners: Invalid value: tls must not be specified for protocols ['HTTP', 'TCP', 'UDP']"],
+    );
+    check(
+        SOURCE,
+        gateway(json!([listener("tls", 443, "TLS")])),
+        &["spec.listeners: Invalid value: tls mode must be set for protocol TLS"],
+    );
     check(
         SOURCE,
         gateway(json!([{"name": "https", "port": 443, "protocol": "HTTPS", "tls": {"mode": "Passthrough"}}])),
@@ -609,11 +678,15 @@ fn gateway_listener_protocol_rules() {
     check(
         "gateways: spec.listeners[].tls x-kubernetes-validations (certificateRefs or options)",
         gateway(json!([{"name": "https", "port": 443, "protocol": "HTTPS", "tls": {"certificateRefs": []}}])),
-        &["spec.listeners[0].tls: Invalid value: \"object\": no such key: options evaluating rule: certificateRefs or options must be specified when mode is Terminate"],
+        &[
+            "spec.listeners[0].tls: Invalid value: \"object\": no such key: options evaluating rule: certificateRefs or options must be specified when mode is Terminate",
+        ],
     );
     check(
         "gateways: spec.listeners[].tls (options suffice)",
-        gateway(json!([{"name": "https", "port": 443, "protocol": "HTTPS", "tls": {"options": {"example.com/k": "v"}}}])),
+        gateway(
+            json!([{"name": "https", "port": 443, "protocol": "HTTPS", "tls": {"options": {"example.com/k": "v"}}}]),
+        ),
         &[],
     );
     check(
@@ -630,7 +703,9 @@ fn gateway_listener_protocol_rules() {
 fn gateway_allowed_routes_addresses_and_infrastructure() {
     check(
         "gateways: spec.listeners[].allowedRoutes.namespaces.from enum",
-        gateway(json!([{"name": "http", "port": 80, "protocol": "HTTP", "allowedRoutes": {"namespaces": {"from": "None"}}}])),
+        gateway(
+            json!([{"name": "http", "port": 80, "protocol": "HTTP", "allowedRoutes": {"namespaces": {"from": "None"}}}]),
+        ),
         &[
             "spec.listeners[0].allowedRoutes.namespaces.from: Unsupported value: \"None\": supported values: \"All\", \"Selector\", \"Same\"",
             NOT_CHECKED,
@@ -638,11 +713,15 @@ fn gateway_allowed_routes_addresses_and_infrastructure() {
     );
     check(
         "gateways: spec.listeners[].allowedRoutes.kinds maxItems 8, kinds[] required kind",
-        gateway(json!([{"name": "http", "port": 80, "protocol": "HTTP", "allowedRoutes": {"kinds": [{"group": "x"}]}}])),
+        gateway(
+            json!([{"name": "http", "port": 80, "protocol": "HTTP", "allowedRoutes": {"kinds": [{"group": "x"}]}}]),
+        ),
         &["spec.listeners[0].allowedRoutes.kinds[0].kind: Required value", NOT_CHECKED],
     );
     let spec = |addresses: Value| {
-        gateway_spec(json!({"gatewayClassName": "eg", "listeners": [listener("http", 80, "HTTP")], "addresses": addresses}))
+        gateway_spec(
+            json!({"gatewayClassName": "eg", "listeners": [listener("http", 80, "HTTP")], "addresses": addresses}),
+        )
     };
     check(
         "gateways: spec.addresses x-kubernetes-validations (unique values)",
@@ -685,12 +764,15 @@ fn gateway_class() {
     check(
         "gatewayclasses: spec.controllerName pattern",
         class(json!({"controllerName": "example"})),
-        &["spec.controllerName: Invalid value: \"example\": spec.controllerName in body should match '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\\/[A-Za-z0-9\\/\\-._~%!$&'()*+,;=:]+$'"],
+        &[
+            "spec.controllerName: Invalid value: \"example\": spec.controllerName in body should match '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\\/[A-Za-z0-9\\/\\-._~%!$&'()*+,;=:]+$'",
+        ],
     );
-    check("gatewayclasses: spec required controllerName", class(json!({})), &[
-        "spec.controllerName: Required value",
-        NOT_CHECKED,
-    ]);
+    check(
+        "gatewayclasses: spec required controllerName",
+        class(json!({})),
+        &["spec.controllerName: Required value", NOT_CHECKED],
+    );
     check(
         "gatewayclasses: spec.description maxLength 64",
         class(json!({"controllerName": "example.com/c", "description": "d".repeat(65)})),
@@ -698,7 +780,12 @@ fn gateway_class() {
     );
     let verdict = validate(&class(json!({"controllerName": "x"}))).unwrap();
     assert_eq!(verdict.namespace, None, "cluster-scoped");
-    assert!(verdict.message().unwrap().starts_with("GatewayClass.gateway.networking.k8s.io \"eg\" is invalid: spec.controllerName"));
+    assert!(
+        verdict
+            .message()
+            .unwrap()
+            .starts_with("GatewayClass.gateway.networking.k8s.io \"eg\" is invalid: spec.controllerName")
+    );
 }
 
 #[test]
@@ -710,7 +797,9 @@ fn reference_grant() {
     );
     check(
         "referencegrants: spec.from[] required namespace",
-        grant(json!({"from": [{"group": "gateway.networking.k8s.io", "kind": "HTTPRoute"}], "to": [{"group": "", "kind": "Service"}]})),
+        grant(
+            json!({"from": [{"group": "gateway.networking.k8s.io", "kind": "HTTPRoute"}], "to": [{"group": "", "kind": "Service"}]}),
+        ),
         &["spec.from[0].namespace: Required value", NOT_CHECKED],
     );
     check(
@@ -738,7 +827,9 @@ fn reference_grant() {
 #[test]
 fn checked_objects_leave_out_what_the_apiserver_refuses() {
     let values = vec![
-        gateway(json!([{"name": "http", "port": 80, "protocol": "HTTP", "allowedRoutes": {"namespaces": {"from": "All"}}}])),
+        gateway(
+            json!([{"name": "http", "port": 80, "protocol": "HTTP", "allowedRoutes": {"namespaces": {"from": "All"}}}]),
+        ),
         route(json!({"parentRefs": [{"name": "gw", "namespace": "infra"}],
                      "rules": [{"matches": [{"path": {"value": "/a//b"}}], "backendRefs": [{"name": "s", "port": 80}]}]})),
     ];
@@ -748,7 +839,10 @@ fn checked_objects_leave_out_what_the_apiserver_refuses() {
     let checked = Objects::from_checked_values(&values);
     assert_eq!(checked.routes.len(), 0);
     assert_eq!(checked.skipped.len(), 1);
-    assert_eq!((checked.skipped[0].index, checked.skipped[0].kind.as_str(), checked.skipped[0].name.as_str()), (1, "HTTPRoute", "r"));
+    assert_eq!(
+        (checked.skipped[0].index, checked.skipped[0].kind.as_str(), checked.skipped[0].name.as_str()),
+        (1, "HTTPRoute", "r")
+    );
     assert_eq!(
         checked.skipped[0].error,
         "HTTPRoute.gateway.networking.k8s.io \"r\" is invalid: spec.rules[0].matches[0].path: Invalid value: must not contain '//' when type one of ['Exact', 'PathPrefix']"
@@ -813,7 +907,12 @@ spec:
         let lines: Vec<&str> = out.lines().collect();
         let hostname = "spec.hostnames[0]: Invalid value: \"Shop.example.com\": spec.hostnames[0] in body should match '^(\\*\\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$'";
         let path = "spec.rules[0].matches[0].path: Invalid value: value must be an absolute path and start with '/' when type one of ['Exact', 'PathPrefix']";
-        assert!(lines.contains(&format!("HTTPRoute.gateway.networking.k8s.io \"shop\" is invalid: [{hostname}, {path}]").as_str()), "{out}");
+        assert!(
+            lines.contains(
+                &format!("HTTPRoute.gateway.networking.k8s.io \"shop\" is invalid: [{hostname}, {path}]").as_str()
+            ),
+            "{out}"
+        );
         assert!(lines.contains(&format!("  {name}:9:15: {hostname}").as_str()), "{out}");
         assert!(lines.contains(&format!("  {name}:12:7: {path}").as_str()), "{out}");
         assert_eq!(lines.last(), Some(&"2 objects: 1 invalid, 0 warnings, 0 notes"), "{out}");
@@ -824,7 +923,10 @@ spec:
         let objects = json["objects"].as_array().unwrap();
         assert_eq!(objects.len(), 2);
         let route = &objects[0];
-        assert_eq!((route["kind"].as_str(), route["namespace"].as_str(), route["valid"].as_bool()), (Some("HTTPRoute"), Some("shop"), Some(false)));
+        assert_eq!(
+            (route["kind"].as_str(), route["namespace"].as_str(), route["valid"].as_bool()),
+            (Some("HTTPRoute"), Some("shop"), Some(false))
+        );
         assert_eq!(route["errors"][0]["field"], "spec.hostnames[0]");
         assert_eq!(route["errors"][0]["type"], "FieldValueInvalid");
         assert_eq!((route["errors"][0]["line"].as_u64(), route["errors"][0]["column"].as_u64()), (Some(9), Some(15)));
@@ -835,7 +937,11 @@ spec:
         // Routing leaves the refused route out, with the apiserver's answer as the warning.
         let (code, out) = run(&["gateway", "-f", name, "http://shop.example.com/cart"]);
         assert_eq!(code, 0, "{out}");
-        assert!(out.contains("warning: ") && out.contains("HTTPRoute \"shop\" left out: HTTPRoute.gateway.networking.k8s.io \"shop\" is invalid"), "{out}");
+        assert!(
+            out.contains("warning: ")
+                && out.contains("HTTPRoute \"shop\" left out: HTTPRoute.gateway.networking.k8s.io \"shop\" is invalid"),
+            "{out}"
+        );
         let _ = std::fs::remove_dir_all(file.parent().unwrap());
     }
 }

@@ -130,7 +130,11 @@ pub fn validate(value: &Value) -> Option<GatewayValidation> {
 fn blocking(e: &FieldError) -> bool {
     matches!(
         e.error_type,
-        ErrorType::NotSupported | ErrorType::Required | ErrorType::TooLong | ErrorType::TooMany | ErrorType::TypeInvalid
+        ErrorType::NotSupported
+            | ErrorType::Required
+            | ErrorType::TooLong
+            | ErrorType::TooMany
+            | ErrorType::TypeInvalid
     )
 }
 
@@ -208,7 +212,7 @@ fn type_of(value: &Value) -> &'static str {
 
 fn type_matches(value: &Value, expected: Type) -> bool {
     match (expected, value) {
-        (Type::Integer, Value::Number(n)) => n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0),
+        (Type::Integer, Value::Number(n)) => n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f % 1.0 == 0.0),
         _ => type_of(value) == expected.name(),
     }
 }
@@ -234,7 +238,11 @@ fn check_schema(value: &Value, schema: &Schema, path: &str, errors: &mut Vec<Fie
                 }
             }
             if let Some(min) = schema.min_items.filter(|&min| list.len() < min) {
-                errors.push(invalid(path, Value::from(list.len()), format!("{path} in body should have at least {min} items")));
+                errors.push(invalid(
+                    path,
+                    Value::from(list.len()),
+                    format!("{path} in body should have at least {min} items"),
+                ));
             }
             if let Some(max) = schema.max_items.filter(|&max| list.len() > max) {
                 errors.push(too_many(path, list.len(), max));
@@ -447,8 +455,10 @@ mod tests {
             "metadata": {"name": "r"}, "spec": {"rules": [{"matches": [{"path": {"value": "x y"}}]}]}});
         assert_eq!(
             errors(route),
-            ["spec.rules[0].matches[0].path: Invalid value: value must be an absolute path and start with '/' when type one of ['Exact', 'PathPrefix']",
-             "spec.rules[0].matches[0].path: Invalid value: must only contain valid characters (matching ^(?:[-A-Za-z0-9/._~!$&'()*+,;=:@]|[%][0-9a-fA-F]{2})+$) for types ['Exact', 'PathPrefix']"]
+            [
+                "spec.rules[0].matches[0].path: Invalid value: value must be an absolute path and start with '/' when type one of ['Exact', 'PathPrefix']",
+                "spec.rules[0].matches[0].path: Invalid value: must only contain valid characters (matching ^(?:[-A-Za-z0-9/._~!$&'()*+,;=:@]|[%][0-9a-fA-F]{2})+$) for types ['Exact', 'PathPrefix']"
+            ]
         );
     }
 
@@ -459,7 +469,9 @@ mod tests {
             "listeners": [{"name": "https", "port": 443, "protocol": "HTTPS", "tls": {}}]}});
         assert_eq!(
             errors(gateway),
-            ["spec.listeners[0].tls: Invalid value: \"object\": no such key: certificateRefs evaluating rule: certificateRefs or options must be specified when mode is Terminate"]
+            [
+                "spec.listeners[0].tls: Invalid value: \"object\": no such key: certificateRefs evaluating rule: certificateRefs or options must be specified when mode is Terminate"
+            ]
         );
     }
 }

@@ -11,6 +11,7 @@
 //! transition rule that only an update evaluates.
 
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use serde_json::Value;
 
@@ -67,9 +68,9 @@ fn same_parent(p1: &Value, p2: &Value) -> bool {
 /// (!has(p2.sectionName) || p2.sectionName == '')) : true))`
 fn section_name_given_for_repeated_parent(refs: &Value) -> Result<bool, String> {
     let refs = items(refs);
-    Ok(refs.iter().all(|p1| {
-        refs.iter().all(|p2| !same_parent(p1, p2) || empty(p1, "sectionName") == empty(p2, "sectionName"))
-    }))
+    Ok(refs
+        .iter()
+        .all(|p1| refs.iter().all(|p2| !same_parent(p1, p2) || empty(p1, "sectionName") == empty(p2, "sectionName"))))
 }
 
 /// `self.all(p1, self.exists_one(p2, <same parent> && (<both sectionNames empty> ||
@@ -79,7 +80,9 @@ fn section_name_unique_for_repeated_parent(refs: &Value) -> Result<bool, String>
     Ok(refs.iter().all(|p1| {
         let same_section = |p2: &Value| {
             (empty(p1, "sectionName") && empty(p2, "sectionName"))
-                || (has(p1, "sectionName") && has(p2, "sectionName") && text(p1, "sectionName") == text(p2, "sectionName"))
+                || (has(p1, "sectionName")
+                    && has(p2, "sectionName")
+                    && text(p1, "sectionName") == text(p2, "sectionName"))
         };
         refs.iter().filter(|p2| same_parent(p1, p2) && same_section(p2)).count() == 1
     }))
@@ -396,7 +399,10 @@ pub(crate) static FILTER: &[Rule] = &[
         "filter.requestRedirect must be nil if the filter.type is not RequestRedirect",
         request_redirect_only_for_its_type,
     ),
-    rule("filter.requestRedirect must be specified for RequestRedirect filter.type", request_redirect_given_for_its_type),
+    rule(
+        "filter.requestRedirect must be specified for RequestRedirect filter.type",
+        request_redirect_given_for_its_type,
+    ),
     rule("filter.urlRewrite must be nil if the filter.type is not URLRewrite", url_rewrite_only_for_its_type),
     rule("filter.urlRewrite must be specified for URLRewrite filter.type", url_rewrite_given_for_its_type),
     rule("filter.extensionRef must be nil if the filter.type is not ExtensionRef", extension_ref_only_for_its_type),
@@ -456,7 +462,10 @@ fn prefix_match_only_for_its_type(path: &Value) -> Result<bool, String> {
 pub(crate) static PATH_MODIFIER: &[Rule] = &[
     rule("replaceFullPath must be specified when type is set to 'ReplaceFullPath'", full_path_given_for_its_type),
     rule("type must be 'ReplaceFullPath' when replaceFullPath is set", full_path_only_for_its_type),
-    rule("replacePrefixMatch must be specified when type is set to 'ReplacePrefixMatch'", prefix_match_given_for_its_type),
+    rule(
+        "replacePrefixMatch must be specified when type is set to 'ReplacePrefixMatch'",
+        prefix_match_given_for_its_type,
+    ),
     rule("type must be 'ReplacePrefixMatch' when replacePrefixMatch is set", prefix_match_only_for_its_type),
 ];
 
@@ -545,9 +554,10 @@ fn https_terminates_tls(listeners: &Value) -> Result<bool, String> {
 
 /// `self.all(l, (l.protocol == 'TLS' ? has(l.tls) && has(l.tls.mode) && l.tls.mode != '' : true))`
 fn tls_protocol_sets_mode(listeners: &Value) -> Result<bool, String> {
-    Ok(items(listeners)
-        .iter()
-        .all(|l| text(l, "protocol") != "TLS" || l.get("tls").is_some_and(|tls| has(tls, "mode") && !text(tls, "mode").is_empty())))
+    Ok(items(listeners).iter().all(|l| {
+        text(l, "protocol") != "TLS"
+            || l.get("tls").is_some_and(|tls| has(tls, "mode") && !text(tls, "mode").is_empty())
+    }))
 }
 
 /// `self.all(l, l.protocol in ['TCP', 'UDP'] ? (!has(l.hostname) || l.hostname == '') : true)`
@@ -582,7 +592,10 @@ pub(crate) static GATEWAY_LISTENERS: &[Rule] = &[
     rule("tls mode must be set for protocol TLS", tls_protocol_sets_mode),
     rule("hostname must not be specified for protocols ['TCP', 'UDP']", no_hostname_for_tcp_udp),
     rule("Listener name must be unique within the Gateway", listener_names_unique),
-    rule("Combination of port, protocol and hostname must be unique for each listener", listener_port_protocol_hostname_unique),
+    rule(
+        "Combination of port, protocol and hostname must be unique for each listener",
+        listener_port_protocol_hostname_unique,
+    ),
 ];
 
 /// `self.mode == 'Terminate' ? size(self.certificateRefs) > 0 || size(self.options) > 0 : true`.
@@ -605,8 +618,10 @@ fn terminate_has_certificates_or_options(tls: &Value) -> Result<bool, String> {
     }
 }
 
-pub(crate) static LISTENER_TLS: &[Rule] =
-    &[rule("certificateRefs or options must be specified when mode is Terminate", terminate_has_certificates_or_options)];
+pub(crate) static LISTENER_TLS: &[Rule] = &[rule(
+    "certificateRefs or options must be specified when mode is Terminate",
+    terminate_has_certificates_or_options,
+)];
 
 /// `self.all(t1, self.exists_one(t2, t1.port == t2.port))`
 fn per_port_unique(per_port: &Value) -> Result<bool, String> {

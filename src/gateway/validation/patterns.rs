@@ -68,9 +68,9 @@ fn controller_name(s: &str) -> bool {
 /// more characters that `rest` accepts.
 fn domain_slash_suffix(s: &str, rest: fn(char) -> bool) -> bool {
     let b = s.as_bytes();
-    b.iter().enumerate().any(|(i, &c)| {
-        c == b'/' && i > 0 && lower_alnum(b[i - 1]) && i + 1 < b.len() && s[i + 1..].chars().all(rest)
-    })
+    b.iter()
+        .enumerate()
+        .any(|(i, &c)| c == b'/' && i > 0 && lower_alnum(b[i - 1]) && i + 1 < b.len() && s[i + 1..].chars().all(rest))
 }
 
 /// `^[a-zA-Z0-9]([-a-zA-Z0-9]*[a-zA-Z0-9])?$|[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/[A-Za-z0-9]+$`
@@ -79,7 +79,9 @@ fn protocol(s: &str) -> bool {
     let b = s.as_bytes();
     let first = match (b.first(), b.last()) {
         (Some(f), Some(l)) => {
-            f.is_ascii_alphanumeric() && l.is_ascii_alphanumeric() && b.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'-')
+            f.is_ascii_alphanumeric()
+                && l.is_ascii_alphanumeric()
+                && b.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'-')
         }
         _ => false,
     };
@@ -184,7 +186,9 @@ fn cors_origin(s: &str) -> bool {
     }
     let host = host.strip_prefix("*.").unwrap_or(host);
     !host.is_empty()
-        && host.split('.').all(|label| !label.is_empty() && label.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-'))
+        && host
+            .split('.')
+            .all(|label| !label.is_empty() && label.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-'))
 }
 
 /// `^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9]$`
@@ -242,8 +246,7 @@ pub(crate) static CONTROLLER_NAME: Pattern = Pattern {
     text: r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/[A-Za-z0-9\/\-._~%!$&'()*+,;=:]+$",
     matches: controller_name,
 };
-pub(crate) static HEADER_NAME: Pattern =
-    Pattern { text: r"^[A-Za-z0-9!#$%&'*+\-.^_\x60|~]+$", matches: header_name };
+pub(crate) static HEADER_NAME: Pattern = Pattern { text: r"^[A-Za-z0-9!#$%&'*+\-.^_\x60|~]+$", matches: header_name };
 pub(crate) static PROTOCOL: Pattern = Pattern {
     text: r"^[a-zA-Z0-9]([-a-zA-Z0-9]*[a-zA-Z0-9])?$|[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/[A-Za-z0-9]+$",
     matches: protocol,
@@ -325,6 +328,8 @@ mod tests {
         assert!(qualified_key("example.com/name") && qualified_key("name") && !qualified_key("/name"));
         assert!(!qualified_key("a/b/c") && !qualified_key(&"x".repeat(64)));
         assert!(path_characters("/a%2Fb") && path_characters("/~user/@x"));
-        assert!(!path_characters("/a b") && !path_characters("/%zz") && !path_characters("/%2") && !path_characters(""));
+        assert!(
+            !path_characters("/a b") && !path_characters("/%zz") && !path_characters("/%2") && !path_characters("")
+        );
     }
 }

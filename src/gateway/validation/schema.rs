@@ -112,8 +112,7 @@ const PRECISE: Schema =
     Schema { min_len: Some(1), max_len: Some(253), pattern: Some(&patterns::PRECISE_HOSTNAME), ..STRING };
 static SECTION_NAME: Schema = PRECISE;
 static PRECISE_HOSTNAME: Schema = PRECISE;
-static HOSTNAME: Schema =
-    Schema { min_len: Some(1), max_len: Some(253), pattern: Some(&patterns::HOSTNAME), ..STRING };
+static HOSTNAME: Schema = Schema { min_len: Some(1), max_len: Some(253), pattern: Some(&patterns::HOSTNAME), ..STRING };
 static HEADER_NAME: Schema =
     Schema { min_len: Some(1), max_len: Some(256), pattern: Some(&patterns::HEADER_NAME), ..STRING };
 static PLAIN_STRING: Schema = STRING;
@@ -322,10 +321,7 @@ static LISTENER: Schema = Schema {
         ("hostname", &HOSTNAME),
         ("name", &SECTION_NAME),
         ("port", &PORT),
-        (
-            "protocol",
-            &Schema { min_len: Some(1), max_len: Some(255), pattern: Some(&patterns::PROTOCOL), ..STRING },
-        ),
+        ("protocol", &Schema { min_len: Some(1), max_len: Some(255), pattern: Some(&patterns::PROTOCOL), ..STRING }),
         (
             "tls",
             &Schema {
@@ -646,10 +642,7 @@ static FILTER: Schema = Schema {
                     ("path", &PATH_MODIFIER),
                     ("port", &PORT),
                     ("scheme", &Schema { enum_str: &["http", "https"], ..STRING }),
-                    (
-                        "statusCode",
-                        &Schema { default: Some("302"), enum_int: &[301, 302, 303, 307, 308], ..INTEGER },
-                    ),
+                    ("statusCode", &Schema { default: Some("302"), enum_int: &[301, 302, 303, 307, 308], ..INTEGER }),
                 ],
                 ..OBJECT
             },
@@ -698,15 +691,11 @@ static QUERY_MATCH: Schema = Schema {
     required: &["name", "value"],
     ..OBJECT
 };
-static MATCH_TYPE: Schema =
-    Schema { default: Some("\"Exact\""), enum_str: &["Exact", "RegularExpression"], ..STRING };
+static MATCH_TYPE: Schema = Schema { default: Some("\"Exact\""), enum_str: &["Exact", "RegularExpression"], ..STRING };
 
 static MATCH: Schema = Schema {
     props: &[
-        (
-            "headers",
-            &Schema { items: Some(&HEADER_MATCH), max_items: Some(16), list: ListType::Map("name"), ..ARRAY },
-        ),
+        ("headers", &Schema { items: Some(&HEADER_MATCH), max_items: Some(16), list: ListType::Map("name"), ..ARRAY }),
         ("method", &Schema { enum_str: METHODS, ..STRING }),
         (
             "path",
@@ -748,7 +737,10 @@ static RULE: Schema = Schema {
                         ("name", &OBJECT_NAME),
                         ("namespace", &NAMESPACE),
                         ("port", &PORT),
-                        ("weight", &Schema { default: Some("1"), minimum: Some(0), maximum: Some(1_000_000), ..INTEGER }),
+                        (
+                            "weight",
+                            &Schema { default: Some("1"), minimum: Some(0), maximum: Some(1_000_000), ..INTEGER },
+                        ),
                     ],
                     required: &["name"],
                     rules: cel::BACKEND_REF,
