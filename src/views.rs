@@ -238,12 +238,26 @@ fn check_gateway_api(
     locate: &mut dyn FnMut(&Origin, &str) -> Option<Position>,
 ) -> Option<CheckedObject> {
     let verdict = gateway_validation::validate(&object.value)?;
-    let message = verdict.message();
-    let errors = verdict
-        .errors
-        .into_iter()
-        .map(|error| LocatedError { at: locate(&object.origin, &error.field), error })
-        .collect();
+    // Strict field validation (kubectl's default) refuses unknown fields before validating.
+    let (message, errors, unknown_fields) = match verdict.strict_decoding_error() {
+        Some(strict) => {
+            let fields = verdict.unknown_fields.iter().map(|f| UnknownField {
+                field: f.field.clone(),
+                at: locate(&object.origin, &f.field),
+                hint: f.did_you_mean.map(|known| format!("did you mean {known:?}?")),
+            });
+            (Some(bad_request(&object.origin.source, &strict)), Vec::new(), fields.collect())
+        }
+        None => {
+            let message = verdict.message();
+            let errors = verdict
+                .errors
+                .into_iter()
+                .map(|error| LocatedError { at: locate(&object.origin, &error.field), error })
+                .collect();
+            (message, errors, Vec::new())
+        }
+    };
     Some(CheckedObject {
         kind: verdict.kind,
         namespace: verdict.namespace,
@@ -253,7 +267,7 @@ fn check_gateway_api(
         valid: message.is_none(),
         message,
         errors,
-        unknown_fields: Vec::new(),
+        unknown_fields,
         v1_changes: Vec::new(),
     })
 }

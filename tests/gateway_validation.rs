@@ -822,6 +822,40 @@ fn reference_grant() {
 }
 
 // ------------------------------------------------------------------------------------------------
+// Unknown fields (apiextensions pruning with TrackUnknownFieldPaths, as a strict create decodes)
+
+#[test]
+fn unknown_fields_refuse_the_object_under_strict_field_validation() {
+    let object = json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute",
+        "metadata": {"name": "r"}, "status": {"parents": []},
+        "spec": {"rules": [{"backendRef": [{"name": "s", "port": 80}],
+                            "matches": [{"path": {"type": "Exact", "value": "/", "Value": "/x"}}]}],
+                 "hostname": ["a.example.com"]}});
+    let verdict = validate(&object).unwrap();
+    let unknown: Vec<(&str, Option<&str>)> =
+        verdict.unknown_fields.iter().map(|f| (f.field.as_str(), f.did_you_mean)).collect();
+    assert_eq!(
+        unknown,
+        [
+            ("spec.hostname", Some("hostnames")),
+            ("spec.rules[0].backendRef", Some("backendRefs")),
+            ("spec.rules[0].matches[0].path.Value", Some("value")),
+        ]
+    );
+    assert!(verdict.errors.is_empty(), "pruned, the rest is valid: {:?}", verdict.errors);
+    assert!(!verdict.is_valid());
+    assert_eq!(
+        verdict.message().unwrap(),
+        "HTTPRoute in version \"v1\" cannot be handled as a HTTPRoute: strict decoding error: unknown field \"spec.hostname\", unknown field \"spec.rules[0].backendRef\", unknown field \"spec.rules[0].matches[0].path.Value\""
+    );
+    let beta = grant(json!({"from": [], "to": [], "form": []}));
+    assert_eq!(
+        validate(&beta).unwrap().message().unwrap(),
+        "ReferenceGrant in version \"v1beta1\" cannot be handled as a ReferenceGrant: strict decoding error: unknown field \"spec.form\""
+    );
+}
+
+// ------------------------------------------------------------------------------------------------
 // Routing leaves refused objects out
 
 #[test]
@@ -942,6 +976,38 @@ spec:
                 && out.contains("HTTPRoute \"shop\" left out: HTTPRoute.gateway.networking.k8s.io \"shop\" is invalid"),
             "{out}"
         );
+        let _ = std::fs::remove_dir_all(file.parent().unwrap());
+    }
+
+    #[test]
+    fn validate_lists_unknown_fields_as_strict_field_validation_refuses_them() {
+        let file = write(
+            "typo-route.yaml",
+            "\
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: shop}
+spec:
+  rules:
+  - backendRef:
+    - {name: cart, port: 8080}
+",
+        );
+        let name = file.to_str().unwrap();
+        let (code, out) = run(&["validate", "-f", name]);
+        assert_eq!(code, 1, "{out}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(
+            lines[0],
+            format!(
+                "Error from server (BadRequest): error when creating {name:?}: HTTPRoute in version \"v1\" cannot be handled as a HTTPRoute: strict decoding error: unknown field \"spec.rules[0].backendRef\""
+            )
+        );
+        assert_eq!(
+            lines[1],
+            format!("  {name}:6:5: unknown field \"spec.rules[0].backendRef\": did you mean \"backendRefs\"?")
+        );
+        assert_eq!(lines.last(), Some(&"1 object: 1 invalid, 0 warnings, 0 notes"), "{out}");
         let _ = std::fs::remove_dir_all(file.parent().unwrap());
     }
 }

@@ -25,8 +25,10 @@
 //!
 //! Go visits an object's properties in map order (random); here they come in the CRD's
 //! alphabetical order, so a list of several errors is one of the orders the apiserver may give.
-//! Not checked: unknown fields (the apiserver prunes them; `kubectl --validate=strict` refuses
-//! them first), `metadata` beyond name, namespace, labels and annotations, and update-only rules.
+//! Fields the schema does not declare are listed apart ([`GatewayValidation::unknown_fields`]):
+//! `kubectl`'s default strict field validation refuses the object for them before validating
+//! (apiextensions' pruning, paths sorted). Not checked: `metadata` beyond name, namespace, labels
+//! and annotations, and update-only rules.
 
 mod cel;
 mod patterns;
@@ -54,38 +56,76 @@ pub struct GatewayValidation {
     /// `None` for the cluster-scoped GatewayClass; otherwise the request's (`default` when unset).
     pub namespace: Option<String>,
     pub name: String,
+    /// The API version (`v1` or `v1beta1`).
+    pub version: &'static str,
     /// Empty when the object is accepted.
     pub errors: Vec<FieldError>,
+    /// Fields the CRD's schema does not declare, sorted as the apiserver sorts them. With
+    /// `kubectl`'s default strict field validation they refuse the object before any validation
+    /// ([`strict_decoding_error`](Self::strict_decoding_error)); without it the apiserver drops
+    /// them and `errors` stands.
+    pub unknown_fields: Vec<UnknownField>,
+}
+
+/// A field the schema does not declare, and the declared sibling most likely meant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct UnknownField {
+    /// Its path as the apiserver prints it (`spec.rules[0].backendRef`).
+    pub field: String,
+    pub did_you_mean: Option<&'static str>,
 }
 
 impl GatewayValidation {
+    /// Accepted: no error, and no unknown field (kubectl validates strictly by default).
     pub fn is_valid(&self) -> bool {
-        self.errors.is_empty()
+        self.errors.is_empty() && self.unknown_fields.is_empty()
     }
 
-    /// The apiserver's answer when invalid: `HTTPRoute.gateway.networking.k8s.io "name" is
-    /// invalid: <error>` (several distinct errors in `[...]`).
+    /// The apiserver's answer when refused: the strict decoding error when a field is unknown,
+    /// otherwise `HTTPRoute.gateway.networking.k8s.io "name" is invalid: <error>` (several
+    /// distinct errors in `[...]`).
     pub fn message(&self) -> Option<String> {
+        if let Some(strict) = self.strict_decoding_error() {
+            return Some(strict);
+        }
         (!self.errors.is_empty())
             .then(|| validation::invalid_message(&format!("{}.{GROUP}", self.kind), &self.name, &self.errors))
+    }
+
+    /// `HTTPRoute in version "v1" cannot be handled as a HTTPRoute: strict decoding error:
+    /// unknown field "spec.foo"` (the `BadRequest` of a strict create), when a field is unknown.
+    pub fn strict_decoding_error(&self) -> Option<String> {
+        if self.unknown_fields.is_empty() {
+            return None;
+        }
+        let list: Vec<String> = self.unknown_fields.iter().map(|f| format!("unknown field {:?}", f.field)).collect();
+        Some(format!(
+            "{kind} in version {version:?} cannot be handled as a {kind}: strict decoding error: {}",
+            list.join(", "),
+            kind = self.kind,
+            version = self.version
+        ))
     }
 }
 
 /// The schema of a kind this module validates, and whether it is namespaced; `None` for other
 /// kinds and API versions (`gateway.networking.k8s.io/v1` and `/v1beta1` are served).
-fn schema_of(value: &Value) -> Option<(&'static str, &'static Schema, bool)> {
+fn schema_of(value: &Value) -> Option<(&'static str, &'static str, &'static Schema, bool)> {
     let api_version = value.get("apiVersion").and_then(Value::as_str)?;
-    let version = api_version.strip_prefix(GROUP)?.strip_prefix('/')?;
-    if !matches!(version, "v1" | "v1beta1") {
-        return None;
-    }
-    match value.get("kind").and_then(Value::as_str)? {
-        "GatewayClass" => Some(("GatewayClass", &schema::GATEWAY_CLASS, false)),
-        "Gateway" => Some(("Gateway", &schema::GATEWAY, true)),
-        "HTTPRoute" => Some(("HTTPRoute", &schema::HTTP_ROUTE, true)),
-        "ReferenceGrant" => Some(("ReferenceGrant", &schema::REFERENCE_GRANT, true)),
-        _ => None,
-    }
+    let version = match api_version.strip_prefix(GROUP)?.strip_prefix('/')? {
+        "v1" => "v1",
+        "v1beta1" => "v1beta1",
+        _ => return None,
+    };
+    let (kind, schema, namespaced) = match value.get("kind").and_then(Value::as_str)? {
+        "GatewayClass" => ("GatewayClass", &schema::GATEWAY_CLASS, false),
+        "Gateway" => ("Gateway", &schema::GATEWAY, true),
+        "HTTPRoute" => ("HTTPRoute", &schema::HTTP_ROUTE, true),
+        "ReferenceGrant" => ("ReferenceGrant", &schema::REFERENCE_GRANT, true),
+        _ => return None,
+    };
+    Some((kind, version, schema, namespaced))
 }
 
 /// Validates one object as the apiserver does on create; `None` when it is not a GatewayClass,
@@ -101,7 +141,10 @@ fn schema_of(value: &Value) -> Option<(&'static str, &'static Schema, bool)> {
 ///     value must be an absolute path and start with '/' when type one of ['Exact', 'PathPrefix']");
 /// ```
 pub fn validate(value: &Value) -> Option<GatewayValidation> {
-    let (kind, schema, namespaced) = schema_of(value)?;
+    let (kind, version, schema, namespaced) = schema_of(value)?;
+    let mut unknown_fields = Vec::new();
+    find_unknown_fields(value, Some(schema), "", &mut unknown_fields);
+    unknown_fields.sort_by(|a: &UnknownField, b| a.field.cmp(&b.field));
     let mut object = value.clone();
     apply_defaults(&mut object, schema);
     let metadata: crate::model::ObjectMeta =
@@ -123,7 +166,62 @@ pub fn validate(value: &Value) -> Option<GatewayValidation> {
         Some(ns) if !ns.is_empty() => ns.to_string(),
         _ => "default".to_string(),
     });
-    Some(GatewayValidation { kind, namespace, name: metadata.name, errors })
+    Some(GatewayValidation { kind, namespace, name: metadata.name, version, errors, unknown_fields })
+}
+
+// ------------------------------------------------------------------------------------------------
+// Unknown fields (apiextensions `pruning.PruneWithOptions` with `TrackUnknownFieldPaths`, as a
+// strict create decodes a custom resource)
+
+/// Fields of the object that the schema does not declare: a key of a mapping is unknown unless
+/// the schema there declares it as a property or has `additionalProperties` (a mapping where
+/// the schema expects no object has only unknown keys). At the root, `apiVersion`, `kind` and
+/// `metadata` are the object's own, and `status` (not validated here) is left alone.
+fn find_unknown_fields(value: &Value, schema: Option<&Schema>, path: &str, found: &mut Vec<UnknownField>) {
+    match value {
+        Value::Object(map) => {
+            for (key, v) in map {
+                if path.is_empty() && matches!(key.as_str(), "apiVersion" | "kind" | "metadata" | "status") {
+                    continue;
+                }
+                let declared = schema.and_then(|s| s.props.iter().find(|(name, _)| name == key).map(|(_, p)| *p));
+                match (declared, schema.and_then(|s| s.values)) {
+                    (Some(prop), _) | (None, Some(prop)) => {
+                        find_unknown_fields(v, Some(prop), &child(path, key), found)
+                    }
+                    (None, None) => {
+                        let siblings = schema.map_or(&[][..], |s| s.props).iter().map(|(name, _)| *name);
+                        found.push(UnknownField { field: child(path, key), did_you_mean: closest(key, siblings) });
+                    }
+                }
+            }
+        }
+        Value::Array(list) => {
+            for (i, item) in list.iter().enumerate() {
+                find_unknown_fields(item, schema.and_then(|s| s.items), &index(path, i), found);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The declared name most likely meant: the same ignoring case, else the closest spelling.
+fn closest<'a>(key: &str, names: impl Iterator<Item = &'a str> + Clone) -> Option<&'a str> {
+    if let Some(same) = names.clone().find(|n| n.eq_ignore_ascii_case(key)) {
+        return Some(same);
+    }
+    closest_spelling(key, names)
+}
+
+#[cfg(any(feature = "lint", feature = "yaml"))]
+fn closest_spelling<'a>(key: &str, names: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    crate::spelling::closest(key, names)
+}
+
+/// Without the spelling tables only a difference of case is suggested.
+#[cfg(not(any(feature = "lint", feature = "yaml")))]
+fn closest_spelling<'a>(_key: &str, _names: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    None
 }
 
 /// `hasBlockingErr`: errors after which the CEL rules are not evaluated.
