@@ -573,6 +573,14 @@ fn httproute_timeouts_parents_and_metadata() {
         ],
     );
     check(
+        "httproutes: spec.parentRefs x-kubernetes-validations (the same parent twice without sectionName)",
+        route(json!({"parentRefs": [{"name": "gw"}, {"name": "gw", "kind": "Gateway", "sectionName": ""}]})),
+        &[
+            "spec.parentRefs[1].sectionName: Invalid value: \"\": spec.parentRefs[1].sectionName in body should be at least 1 chars long",
+            "spec.parentRefs: Invalid value: sectionName must be unique when parentRefs includes 2 or more references to the same parent",
+        ],
+    );
+    check(
         "httproutes: spec.parentRefs (another namespace is another parent)",
         route(json!({"parentRefs": [{"name": "gw"}, {"name": "gw", "namespace": "other"}]})),
         &[],
