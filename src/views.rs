@@ -59,8 +59,8 @@ impl<'t> Locator<'t> {
 // Validation
 
 /// What `validate --json` prints (the CLI adds the inputs it could not read): every Ingress and
-/// IngressClass with the apiserver's answer and each error's place, then the diagnostics and a
-/// summary.
+/// IngressClass, then every GatewayClass, Gateway, HTTPRoute and ReferenceGrant, with the
+/// apiserver's answer and each error's place, then the diagnostics and a summary.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[non_exhaustive]
 pub struct ValidationReport {
