@@ -749,6 +749,18 @@ fn gateway_allowed_routes_addresses_and_infrastructure() {
         ],
     );
     check(
+        "gateways: spec.addresses[] oneOf (IPAddress: value anyOf format ipv4, ipv6)",
+        spec(
+            json!([{"type": "IPAddress", "value": "1.2.3.4:8080"}, {"value": "::1"}, {"type": "Hostname", "value": "12:34:56::"}]),
+        ),
+        &[
+            "<nil>: Invalid value: \"\": \"spec.addresses[0]\" must validate one and only one schema (oneOf). Found none valid",
+            "<nil>: Invalid value: \"\": \"spec.addresses[0].value\" must validate at least one schema (anyOf)",
+            "spec.addresses[0].value: Invalid value: \"1.2.3.4:8080\": spec.addresses[0].value in body must be of type ipv4: \"1.2.3.4:8080\"",
+            NOT_CHECKED,
+        ],
+    );
+    check(
         "gateways: spec required gatewayClassName, listeners",
         gateway_spec(json!({})),
         &["spec.gatewayClassName: Required value", "spec.listeners: Required value", NOT_CHECKED],

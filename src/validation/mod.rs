@@ -218,6 +218,11 @@ pub(crate) fn validate_object_meta_of_custom_resource(meta: &ObjectMeta, namespa
     validate_object_meta(meta, namespaced, name_is_dns_subdomain, &FieldPath::new("metadata"))
 }
 
+/// `netutils.ParseIPSloppy(s) != nil` (kube-openapi's `ipv4` and `ipv6` formats build on it).
+pub(crate) fn parses_as_ip(s: &str) -> bool {
+    parse_ip_sloppy(s)
+}
+
 /// The apiserver's answer for an invalid object (`apierrors.NewInvalid` with an aggregate):
 /// `Ingress.networking.k8s.io "test" is invalid: <msg>`, or `[<m1>, <m2>]` for several distinct
 /// messages (repeated messages are shown once, as `ErrorList.ToAggregate` does).

@@ -62,7 +62,17 @@ pub(crate) struct Schema {
     /// The `default`, as JSON.
     pub(crate) default: Option<&'static str>,
     pub(crate) rules: &'static [Rule],
+    /// The object's `oneOf` (only `GatewaySpecAddress` has one), checked where kube-openapi's
+    /// `schemaPropsValidator` runs: before the properties.
+    pub(crate) one_of: Option<OneOf>,
 }
+
+/// A `oneOf` check: the object, its path, the errors to add to.
+pub(crate) type OneOf = fn(
+    &serde_json::Map<alloc::string::String, serde_json::Value>,
+    &str,
+    &mut alloc::vec::Vec<crate::validation::FieldError>,
+);
 
 const BASE: Schema = Schema {
     ty: Type::Object,
@@ -83,6 +93,7 @@ const BASE: Schema = Schema {
     maximum: None,
     default: None,
     rules: &[],
+    one_of: None,
 };
 const OBJECT: Schema = BASE;
 const ARRAY: Schema = Schema { ty: Type::Array, ..BASE };
@@ -365,6 +376,7 @@ pub(crate) static GATEWAY: Schema = Schema {
                                 ("value", &Schema { max_len: Some(253), ..STRING }),
                             ],
                             rules: cel::GATEWAY_ADDRESS,
+                            one_of: Some(super::address_value_is_an_ip),
                             ..OBJECT
                         }),
                         max_items: Some(16),
