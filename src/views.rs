@@ -9,7 +9,8 @@ use alloc::vec::Vec;
 use serde::Serialize;
 
 use crate::diagnostics::{Code, Diagnostic, Severity};
-use crate::input::{self, Origin, SourcedObject, UnknownFields, Unserved};
+use crate::gateway::validation as gateway_validation;
+use crate::input::{self, Origin, SourcedObject, SourcedValue, UnknownFields, Unserved};
 use crate::model::{Ingress, Object};
 use crate::position::{Position, Positions};
 use crate::schema::{self, DecodeError};
@@ -58,8 +59,8 @@ impl<'t> Locator<'t> {
 // Validation
 
 /// What `validate --json` prints (the CLI adds the inputs it could not read): every Ingress and
-/// IngressClass with the apiserver's answer and each error's place, then the diagnostics and a
-/// summary.
+/// IngressClass, then every GatewayClass, Gateway, HTTPRoute and ReferenceGrant, with the
+/// apiserver's answer and each error's place, then the diagnostics and a summary.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[non_exhaustive]
 pub struct ValidationReport {
@@ -135,12 +136,14 @@ pub struct Summary {
 }
 
 /// What is validated: the objects read, those refused by strict decoding, those of unserved API
-/// versions, and how many inputs could not be read at all.
+/// versions, the Gateway API objects (GatewayClass, Gateway, HTTPRoute, ReferenceGrant; others
+/// there are left out), and how many inputs could not be read at all.
 #[derive(Clone, Copy, Debug)]
 pub struct Validated<'a> {
     pub objects: &'a [SourcedObject],
     pub unknown_fields: &'a [UnknownFields],
     pub unserved: &'a [Unserved],
+    pub gateway_api: &'a [SourcedValue],
     pub input_errors: usize,
 }
 
@@ -150,6 +153,7 @@ impl<'a> From<&'a input::Input> for Validated<'a> {
             objects: &input.objects,
             unknown_fields: &input.unknown_fields,
             unserved: &input.unserved,
+            gateway_api: &input.gateway_api,
             input_errors: input.errors.len(),
         }
     }
@@ -168,6 +172,7 @@ pub fn validation_report(
     let mut checked: Vec<CheckedObject> = input.objects.iter().filter_map(|o| check(o, stored, locate)).collect();
     strict_decoding(&mut checked, input, locate);
     checked.extend(input.unserved.iter().map(unserved));
+    checked.extend(input.gateway_api.iter().filter_map(|g| check_gateway_api(g, locate)));
     let diagnostics: Vec<Diagnostic> = diagnostics.into_iter().filter(|d| d.code != Code::InvalidIngress).collect();
     let invalid = checked.iter().filter(|c| !c.valid).count();
     // No other diagnostic is an error today; one would fail like a warning under strict.
@@ -223,6 +228,46 @@ fn check(
         message,
         errors,
         unknown_fields: Vec::new(),
+        v1_changes: Vec::new(),
+    })
+}
+
+/// A Gateway API object, validated as the apiserver validates its CRD on create.
+fn check_gateway_api(
+    object: &SourcedValue,
+    locate: &mut dyn FnMut(&Origin, &str) -> Option<Position>,
+) -> Option<CheckedObject> {
+    let verdict = gateway_validation::validate(&object.value)?;
+    // Strict field validation (kubectl's default) refuses unknown fields before validating.
+    let (message, errors, unknown_fields) = match verdict.strict_decoding_error() {
+        Some(strict) => {
+            let fields = verdict.unknown_fields.iter().map(|f| UnknownField {
+                field: f.field.clone(),
+                at: locate(&object.origin, &f.field),
+                hint: f.did_you_mean.map(|known| format!("did you mean {known:?}?")),
+            });
+            (Some(bad_request(&object.origin.source, &strict)), Vec::new(), fields.collect())
+        }
+        None => {
+            let message = verdict.message();
+            let errors = verdict
+                .errors
+                .into_iter()
+                .map(|error| LocatedError { at: locate(&object.origin, &error.field), error })
+                .collect();
+            (message, errors, Vec::new())
+        }
+    };
+    Some(CheckedObject {
+        kind: verdict.kind,
+        namespace: verdict.namespace,
+        name: verdict.name,
+        operation: "create",
+        origin: object.origin.clone(),
+        valid: message.is_none(),
+        message,
+        errors,
+        unknown_fields,
         v1_changes: Vec::new(),
     })
 }

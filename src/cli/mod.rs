@@ -100,13 +100,16 @@ Examples:
 const VALIDATE_EXAMPLES: &str = "\
 Prints, for each invalid object, the apiserver's answer as `kubectl apply` shows it, then every
 error at its file:line:column; then the warnings and notes about the input, and a summary.
+Ingresses and IngressClasses, and the Gateway API's GatewayClasses, Gateways, HTTPRoutes and
+ReferenceGrants (their standard CRDs' schema and CEL rules, v1.6.1) are validated.
 Exit code 1 when an object is invalid (with --strict: also on a warning).
 
 Examples:
   ingress-router validate -f examples/invalid
   ingress-router validate -f examples/shop/manifests --strict
   ingress-router validate -f ingress.yaml --update <(kubectl get ingress shop -n shop -o yaml)
-  kubectl get ingress,ingressclass -A -o yaml | ingress-router validate -f - --json | jq '.objects[] | select(.valid | not)'";
+  kubectl get ingress,ingressclass -A -o yaml | ingress-router validate -f - --json | jq '.objects[] | select(.valid | not)'
+  ingress-router validate -f gateway.yaml -f routes/";
 
 const STATUS_EXAMPLES: &str = "\
 Examples:

@@ -1,10 +1,12 @@
-//! `ingress-router validate`: the apiserver's answer for every Ingress and IngressClass, each
-//! error pointed at its line and column, then the warnings and notes of compiling the input.
+//! `ingress-router validate`: the apiserver's answer for every Ingress and IngressClass, and
+//! every GatewayClass, Gateway, HTTPRoute and ReferenceGrant (their CRDs' schema and CEL rules),
+//! each error pointed at its line and column, then the warnings and notes of compiling the input.
 
 use std::fmt::Write;
 use std::path::PathBuf;
 
 use clap::Args;
+use ingress_router::gateway::validation as gateway_validation;
 use ingress_router::input::{Origin, SourcedObject};
 use ingress_router::model::{Ingress, Object};
 use ingress_router::position::Position;
@@ -87,10 +89,11 @@ impl ValidateArgs {
 pub fn run(args: &ValidateArgs) -> Result<i32, Failure> {
     let loaded = load::load_with(&args.files, false)?;
     let stored = if args.update.is_empty() { None } else { Some(load::load(&args.update)?) };
-    let served = loaded.objects.iter().any(|o| matches!(o.object, Object::Ingress(_) | Object::IngressClass(_)));
+    let served = loaded.objects.iter().any(|o| matches!(o.object, Object::Ingress(_) | Object::IngressClass(_)))
+        || loaded.gateway_api.iter().any(|g| gateway_validation::validate(&g.value).is_some());
     if !served && loaded.unserved.is_empty() {
         return Err(Failure(format!(
-            "{}: no Ingress or IngressClass (apiVersion: networking.k8s.io/v1) in the input, nothing to validate",
+            "{}: no Ingress or IngressClass (apiVersion: networking.k8s.io/v1), nor GatewayClass, Gateway, HTTPRoute or ReferenceGrant (gateway.networking.k8s.io/v1), in the input, nothing to validate",
             loaded.names()
         )));
     }
@@ -113,6 +116,7 @@ pub fn run(args: &ValidateArgs) -> Result<i32, Failure> {
         objects: &loaded.objects,
         unknown_fields: &loaded.unknown_fields,
         unserved: &loaded.unserved,
+        gateway_api: &loaded.gateway_api,
         input_errors: loaded.problems.len(),
     };
     let mut locator = Places::new(&loaded);

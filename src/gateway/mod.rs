@@ -93,6 +93,7 @@ mod regex;
 mod request;
 pub mod status;
 mod table;
+pub mod validation;
 
 use alloc::string::String;
 use alloc::vec::Vec;

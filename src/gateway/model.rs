@@ -408,37 +408,57 @@ impl Objects {
     /// and `v1beta1`, which the standard CRDs still serve), Service and Namespace (`v1`) out of
     /// decoded manifests (a `kind: List` is read item by item), and applies the CRD defaults.
     pub fn from_values(values: &[Value]) -> Objects {
+        Objects::read(values, false)
+    }
+
+    /// As [`from_values`](Self::from_values), but a GatewayClass, Gateway, HTTPRoute or
+    /// ReferenceGrant that the apiserver would refuse (its CRD's schema and CEL rules,
+    /// [`validation`](super::validation)) is left out too, its [`Skipped::error`] the apiserver's
+    /// answer: a cluster never holds it, so it never routes.
+    pub fn from_checked_values(values: &[Value]) -> Objects {
+        Objects::read(values, true)
+    }
+
+    fn read(values: &[Value], checked: bool) -> Objects {
         let mut objects = Objects::default();
         for (index, value) in values.iter().enumerate() {
-            objects.add(index, value);
+            objects.add(index, value, checked);
         }
         objects
     }
 
     /// The Gateway API objects of an input ([`Input::gateway_api`](crate::input::Input::gateway_api),
-    /// as values) with the Services among its other `objects`, which the routes' backendRefs name.
+    /// as values) with the Services among its other `objects`, which the routes' backendRefs name;
+    /// objects the apiserver would refuse are left out ([`from_checked_values`](Self::from_checked_values)).
     /// [`Skipped::index`] still indexes `gateway_api`.
     pub fn from_input(gateway_api: &[Value], objects: &[crate::model::Object]) -> Objects {
-        let mut objects_here = Objects::from_values(gateway_api);
+        let mut objects_here = Objects::from_checked_values(gateway_api);
         for object in objects {
             if let crate::model::Object::Service(service) = object
                 && let Ok(value) = serde_json::to_value(service)
             {
-                objects_here.add(usize::MAX, &value);
+                objects_here.add(usize::MAX, &value, true);
             }
         }
         objects_here
     }
 
-    fn add(&mut self, index: usize, value: &Value) {
+    fn add(&mut self, index: usize, value: &Value, checked: bool) {
         let api_version = value.get("apiVersion").and_then(Value::as_str).unwrap_or("");
         let kind = value.get("kind").and_then(Value::as_str).unwrap_or("");
         // `kind: List` (kubectl) and typed lists (`HTTPRouteList`, as the API lists them).
         if kind.ends_with("List") && value.get("items").is_some_and(Value::is_array) {
             for item in value.get("items").and_then(Value::as_array).into_iter().flatten() {
-                self.add(index, item);
+                self.add(index, item, checked);
             }
             return;
+        }
+        if checked {
+            if let Some(message) = super::validation::validate(value).and_then(|v| v.message()) {
+                let name = value.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("").to_string();
+                self.skipped.push(Skipped { index, kind: kind.to_string(), name, error: message });
+                return;
+            }
         }
         let gateway_api = matches!(api_version, "gateway.networking.k8s.io/v1" | "gateway.networking.k8s.io/v1beta1");
         let result = match (gateway_api, api_version, kind) {

@@ -68,6 +68,8 @@ pub enum Operation<'a> {
 #[non_exhaustive]
 pub enum ErrorType {
     Invalid,
+    /// A value of the wrong JSON type (custom resources: `field.TypeInvalid`).
+    TypeInvalid,
     Required,
     NotSupported,
     Forbidden,
@@ -83,6 +85,7 @@ impl ErrorType {
     pub fn go_name(self) -> &'static str {
         match self {
             ErrorType::Invalid => "FieldValueInvalid",
+            ErrorType::TypeInvalid => "FieldValueTypeInvalid",
             ErrorType::Required => "FieldValueRequired",
             ErrorType::NotSupported => "FieldValueNotSupported",
             ErrorType::Forbidden => "FieldValueForbidden",
@@ -97,7 +100,7 @@ impl ErrorType {
     /// `ErrorType.String()`: the words in the message (`Invalid value`).
     pub fn description(self) -> &'static str {
         match self {
-            ErrorType::Invalid => "Invalid value",
+            ErrorType::Invalid | ErrorType::TypeInvalid => "Invalid value",
             ErrorType::Required => "Required value",
             ErrorType::NotSupported => "Unsupported value",
             ErrorType::Forbidden => "Forbidden",
@@ -207,6 +210,17 @@ pub fn validate_ingress_class(class: &IngressClass) -> Vec<FieldError> {
     let mut errs = validate_object_meta(&class.metadata, false, name_is_dns_subdomain, &FieldPath::new("metadata"));
     errs.extend(validate_ingress_class_spec(&class.spec, &FieldPath::new("spec")));
     errs
+}
+
+/// `ValidateObjectMetaAccessor` for a custom resource (`NameIsDNSSubdomain`), as far as the
+/// model reads metadata: name, namespace (namespaced kinds), labels and annotations.
+pub(crate) fn validate_object_meta_of_custom_resource(meta: &ObjectMeta, namespaced: bool) -> Vec<FieldError> {
+    validate_object_meta(meta, namespaced, name_is_dns_subdomain, &FieldPath::new("metadata"))
+}
+
+/// `netutils.ParseIPSloppy(s) != nil` (kube-openapi's `ipv4` and `ipv6` formats build on it).
+pub(crate) fn parses_as_ip(s: &str) -> bool {
+    parse_ip_sloppy(s)
 }
 
 /// The apiserver's answer for an invalid object (`apierrors.NewInvalid` with an aggregate):
