@@ -176,13 +176,13 @@ mod diagnostics;
 pub mod diff;
 mod explain;
 pub mod gateway;
-/// A migration proven per request: Ingresses against the HTTPRoutes replacing them ([`migrate()`]).
-#[cfg(all(feature = "nginx", feature = "yaml"))]
-pub mod migrate;
 mod hash;
 mod host;
 mod index;
 pub mod input;
+/// A migration proven per request: Ingresses against the HTTPRoutes replacing them ([`migrate()`]).
+#[cfg(all(feature = "nginx", feature = "yaml"))]
+pub mod migrate;
 pub mod model;
 #[cfg(feature = "nginx")]
 mod nginx;

@@ -4,7 +4,7 @@
 //! examples, trailing-slash twins, case variants, hosts one and two labels under each wildcard,
 //! header, cookie, method and query matches. Each probe is answered by both; the requests whose
 //! answer differs (status, backend, split, redirect location, upstream path) are grouped by
-//! [`Cause`], named in the words of the ingress-nginx behaviours a migrating team trips on.
+//! [`Cause`](crate::migrate::Cause), named in the words of the ingress-nginx behaviours a migrating team trips on.
 
 use alloc::collections::BTreeMap;
 use alloc::format;

@@ -71,12 +71,10 @@ fn grant(spec: Value) -> Value {
 fn the_routing_cases_objects_are_valid_but_one() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cases/gateway.json");
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let refused: &[(&str, &str)] = &[
-        (
-            "backends/no-port",
-            "HTTPRoute.gateway.networking.k8s.io \"r\" is invalid: spec.rules[0].backendRefs[0]: Invalid value: Must have port for Service reference",
-        ),
-    ];
+    let refused: &[(&str, &str)] = &[(
+        "backends/no-port",
+        "HTTPRoute.gateway.networking.k8s.io \"r\" is invalid: spec.rules[0].backendRefs[0]: Invalid value: Must have port for Service reference",
+    )];
     let mut validated = 0;
     let mut found = Vec::new();
     for case in doc["cases"].as_array().unwrap() {
@@ -93,7 +91,6 @@ fn the_routing_cases_objects_are_valid_but_one() {
     assert_eq!(found, expected);
     assert!(validated > 100, "{validated}");
 }
-
 
 #[test]
 fn the_example_manifests_are_valid() {

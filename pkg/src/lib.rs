@@ -526,7 +526,11 @@ pub fn run_tests(manifests: JsValue, tests: JsValue) -> Result<JsValue, JsValue>
 pub fn gateway_status(manifests: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let (input, _) = read_manifests(&manifests)?;
     let get = |name: &str| {
-        if options.is_object() { js_sys::Reflect::get(&options, &name.into()).ok().and_then(|v| v.as_string()) } else { None }
+        if options.is_object() {
+            js_sys::Reflect::get(&options, &name.into()).ok().and_then(|v| v.as_string())
+        } else {
+            None
+        }
     };
     let defaults = ingress_router::gateway::status::StatusOptions::default();
     let status_options = ingress_router::gateway::status::StatusOptions {

@@ -29,7 +29,11 @@ impl core::fmt::Display for NoGateway {
         match self {
             NoGateway::NoGateways => f.write_str("no Gateway in the input"),
             NoGateway::Ambiguous { gateways } => {
-                write!(f, "the input has several Gateways ({}): choose one with the gateway option", gateways.join(", "))
+                write!(
+                    f,
+                    "the input has several Gateways ({}): choose one with the gateway option",
+                    gateways.join(", ")
+                )
             }
             NoGateway::NotFound { gateway } => write!(f, "gateway {gateway:?}: no such Gateway in the input"),
         }
