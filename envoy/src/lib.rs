@@ -5,6 +5,7 @@
 pub mod config;
 #[cfg(not(feature = "noop"))]
 mod filter;
+pub mod gateway;
 #[cfg(feature = "noop")]
 mod noop;
 pub mod routing;
