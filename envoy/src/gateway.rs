@@ -198,7 +198,7 @@ spec:
         let (routing, report) = build("");
         assert!(report.errors.is_empty(), "{:?}", report.errors);
         match routing {
-            Some(Routing::Gateway(t)) => t,
+            Some(Routing::Gateway(t)) => *t,
             _ => panic!("Gateway API manifests without an Ingress route through the Gateway"),
         }
     }

@@ -246,8 +246,8 @@ fn read(config: &PluginConfig, report: &mut Report) -> Option<(Vec<Object>, Vec<
 /// [`gateway::wanted`](ingress_router::gateway::wanted): when the configuration's `gateway` names
 /// a Gateway, or when the manifests hold a Gateway and no Ingress).
 pub enum Routing {
-    Ingress(Table),
-    Gateway(GatewayTable),
+    Ingress(Box<Table>),
+    Gateway(Box<GatewayTable>),
 }
 
 impl Routing {
@@ -258,9 +258,9 @@ impl Routing {
         let gateway = config.options.gateway.as_deref();
         let routing = if ingress_router::gateway::wanted(gateway, &gateway_api, &objects) {
             GatewayTable::build(&gateway_api, &objects, gateway, &config.cluster_names, &mut report)
-                .map(Routing::Gateway)
+                .map(|t| Routing::Gateway(Box::new(t)))
         } else {
-            Table::compile(config, seed, &objects, &mut report).map(Routing::Ingress)
+            Table::compile(config, seed, &objects, &mut report).map(|t| Routing::Ingress(Box::new(t)))
         };
         if !report.errors.is_empty() {
             return (None, report);
