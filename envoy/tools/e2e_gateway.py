@@ -13,7 +13,8 @@ x-forwarded-proto. Envoy's answer is compared with the core's decision for the s
 - the backend: the cluster Envoy routed to (the echo upstream reports the routing header);
 - what the backend received: Host, path and query, and the request headers after the modifiers
   (every header the case sends or the core lists, all its values in order);
-- weighted splits: N requests, each side's share within bounds, an invalid side answering 500.
+- weighted splits: N requests, each side's share within bounds, an invalid side answering 500;
+- the debug header names the core's route, rule and match; the filter's counters count.
 
 Cases the harness cannot run through one Envoy are listed in NOT_RUN with the reason; the run
 fails when any other case cannot run (or a listed one could), so none is skipped silently. A
@@ -30,6 +31,7 @@ import shutil
 import sys
 import tempfile
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -190,6 +192,10 @@ def run_case(front, case, manifest, gateway_flags, split_requests, stats):
     want = f"{b['namespace']}/{b['name']}:{b['port']}"
     check(seen["cluster"] == want, f"{what}: cluster {seen['cluster']!r} == core {want!r}")
     check(seen["method"] == method, f"{what}: method {seen['method']} reaches the backend")
+    # The debug header: the core's decision in one line.
+    winner = f"{core['route']} rule {core['rule']} match {core['match']} -> {want}"
+    check(winner in hdrs.get("x-ingress-router-match", ""),
+          f"{what}: debug header {hdrs.get('x-ingress-router-match')!r} names {winner!r}")
     if expect.get("backend"):
         check(seen["cluster"] == expect["backend"], f"{what}: cluster {seen['cluster']!r} == expected {expect['backend']!r}")
     compare_upstream(what, seen, core["upstream"], sent_names)
@@ -235,7 +241,7 @@ def main():
             json.dump(objects, f)
         flags = ["--gateway", gateway] if gateway else []
         made = cli("envoy-config", "--wasm", wasm, "-f", manifest, "--upstream", f"127.0.0.1:{upstream}",
-                   "--listen", "127.0.0.1:0", "--admin", "127.0.0.1:0", *flags, check=False)
+                   "--listen", "127.0.0.1:0", "--admin", "127.0.0.1:0", "--debug-header", *flags, check=False)
         if made.returncode != 0:
             # The filter refuses such a configuration too (its unit tests): no Envoy serves it.
             for case in group:
@@ -282,6 +288,10 @@ def main():
             for case in group:
                 run_case(front, case, manifest, flags, args.split_requests, stats)
                 ran += 1
+        time.sleep(1.5)  # the filter flushes its counters to Envoy every second
+        counters = envoy.stats("ingress_router")
+        for name in ("routed", "redirected", "not_found", "rejected"):
+            check(counters.get(f"wasmcustom.ingress_router.{name}", 0) > 0, f"the {name} counter counts ({counters})")
     finally:
         envoys.stop_all()
         echo.shutdown()
