@@ -498,6 +498,7 @@ fn gateway_api_bootstrap() {
     assert_eq!((&listener["address"], &listener["port_value"]), (&Value::from("127.0.0.1"), &Value::from(8080)));
     let plugin = plugin_of(&config);
     assert_eq!(plugin["gateway"], "infra/public");
+    assert!(plugin.get("strict").is_none());
     let kinds: Vec<&str> = plugin["manifests"].as_array().unwrap().iter().filter_map(|o| o["kind"].as_str()).collect();
     // The Services decide whether a backendRef is valid: they go with the routes.
     for kind in ["Gateway", "HTTPRoute", "Service"] {
@@ -522,6 +523,10 @@ fn gateway_api_input_choices_and_refusals() {
         run(&["envoy-config", "-f", SHOP, "-f", GATEWAY, "--wasm", "/x.wasm", "--gateway", "public"]);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(plugin_of(&config)["gateway"], "infra/public");
+    let (code, config, stderr) =
+        run(&["envoy-config", "-f", GATEWAY, "--wasm", "/x.wasm", "--gateway", "public", "--strict"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(plugin_of(&config)["strict"], true);
     let (code, _, stderr) = run(&["envoy-config", "-f", GATEWAY, "--wasm", "/x.wasm"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("several Gateways") && stderr.contains("--gateway"), "{stderr}");

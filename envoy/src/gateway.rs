@@ -42,17 +42,26 @@ pub enum GatewayOutcome<'t> {
 impl GatewayTable {
     /// Compiles the Gateway API objects (`gateway_api`, with the Services among `objects`) for
     /// `gateway` (else the only Gateway). `None` when no Gateway takes requests; the report says
-    /// why, and names objects left out.
+    /// why, and names the objects left out (undecodable: a warning, the others serve; an error
+    /// under `strict`).
     pub fn build(
         gateway_api: &[Value],
         objects: &[ingress_router::model::Object],
         gateway: Option<&str>,
         cluster_names: &ClusterNames,
+        strict: bool,
         report: &mut Report,
     ) -> Option<GatewayTable> {
         let objects = Objects::from_input(gateway_api, objects);
         for skipped in &objects.skipped {
-            report.warnings.push(format!("{} {:?} is left out: {}", skipped.kind, skipped.name, skipped.error));
+            let line = format!("{} {:?}: {}", skipped.kind, skipped.name, skipped.error);
+            match strict {
+                true => report.errors.push(line),
+                false => report.warnings.push(format!("{line} (left out; the others serve)")),
+            }
+        }
+        if strict && !objects.skipped.is_empty() {
+            return None;
         }
         let options = gateway::GatewayOptions { gateway: gateway.map(String::from), ..Default::default() };
         let router = gateway::compile(&objects, &options);
@@ -276,6 +285,27 @@ spec:
         let (routing, report) = Routing::build(&PluginConfig::parse(config.as_bytes()).unwrap(), 7);
         assert!(routing.is_none());
         assert!(report.errors[0].contains("several Gateways"), "{:?}", report.errors);
+    }
+
+    /// An object that cannot be decoded is left out and the others serve; `strict` refuses.
+    #[test]
+    fn an_undecodable_route_is_left_out_unless_strict() {
+        let bad = r#"{"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute",
+            "metadata": {"name": "bad", "namespace": "shop"}, "spec": {"rules": "not a list"}}"#;
+        let config = |extra: &str| {
+            let text = format!(r#"{{"manifests": [{}, {bad}]{extra}}}"#, serde_json::to_string(GATEWAY).unwrap());
+            Routing::build(&PluginConfig::parse(text.as_bytes()).unwrap(), 7)
+        };
+        let (routing, report) = config("");
+        assert!(matches!(routing, Some(Routing::Gateway(_))), "{:?}", report.errors);
+        assert!(
+            report.warnings.iter().any(|w| w.starts_with("HTTPRoute \"bad\"") && w.ends_with("the others serve)")),
+            "{:?}",
+            report.warnings
+        );
+        let (routing, report) = config(r#", "strict": true"#);
+        assert!(routing.is_none());
+        assert!(report.errors.iter().any(|e| e.starts_with("HTTPRoute \"bad\"")), "{:?}", report.errors);
     }
 
     /// Manifests with Ingresses and Gateway API objects route the Ingresses unless `gateway`

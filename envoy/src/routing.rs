@@ -257,7 +257,7 @@ impl Routing {
         let Some((objects, gateway_api)) = read(config, &mut report) else { return (None, report) };
         let gateway = config.options.gateway.as_deref();
         let routing = if ingress_router::gateway::wanted(gateway, &gateway_api, &objects) {
-            GatewayTable::build(&gateway_api, &objects, gateway, &config.cluster_names, &mut report)
+            GatewayTable::build(&gateway_api, &objects, gateway, &config.cluster_names, config.strict, &mut report)
                 .map(|t| Routing::Gateway(Box::new(t)))
         } else {
             Table::compile(config, seed, &objects, &mut report).map(|t| Routing::Ingress(Box::new(t)))

@@ -260,6 +260,9 @@ fn run_gateway(args: &EnvoyConfigArgs, loaded: &load::Loaded, gateway: Option<St
     plugin.insert("gateway".into(), json!(table.gateway));
     plugin.insert("routingHeader".into(), json!(args.routing_header));
     plugin.insert("debugHeader".into(), json!(args.debug_header));
+    if args.strict {
+        plugin.insert("strict".into(), json!(true));
+    }
     let plugin = Value::Object(plugin);
     match args.format {
         Format::Ecds => print(&ecds(args, &plugin)?),
