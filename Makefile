@@ -149,6 +149,7 @@ test-envoy: envoy-wasm image-tools
 	$(CARGO) build --locked --features cli
 	python3 envoy/tools/image_test.py --wasm $(ENVOY_WASM)
 	ENVOY=$(ENVOY) python3 envoy/tools/e2e.py --wasm $(ENVOY_WASM) --noop-wasm $(NOOP_WASM)
+	ENVOY=$(ENVOY) python3 envoy/tools/e2e_gateway.py --wasm $(ENVOY_WASM)
 
 # wrk on loopback: native routes, the no-op filter, its host calls one by one, and this filter, at
 # 10 and 1 000 paths; then ECDS reloads (reload.py): time to the new table, memory across 100 reloads.

@@ -421,3 +421,135 @@ fn istio_mesh_binding_lists_the_ingress_hosts() {
     assert_eq!(code, 2);
     assert!(stderr.contains("an Ingress rule without a host cannot be served"), "{stderr}");
 }
+
+const GATEWAY: &str = "examples/gateway/manifests";
+
+/// The plugin configuration inside a bootstrap.
+fn plugin_of(config: &Value) -> Value {
+    let value = hcm(config)["http_filters"][0]["typed_config"]["config"]["configuration"]["value"].as_str().unwrap();
+    serde_json::from_str(value).unwrap()
+}
+
+/// The clusters the core's Gateway table names: each valid backendRef of a route attached to the
+/// Gateway, by the default template (`{namespace}/{service}:{port}`).
+fn gateway_clusters(gateway: &str) -> Vec<String> {
+    use ingress_router::gateway::{GatewayOptions, Objects, compile as compile_gateway};
+    use ingress_router::{BackendRef, ServicePort};
+    let mut input = input::Input::default();
+    for file in std::fs::read_dir(GATEWAY).unwrap() {
+        let path = file.unwrap().path();
+        input.extend(input::parse(&path.display().to_string(), &std::fs::read_to_string(&path).unwrap()).unwrap());
+    }
+    let values: Vec<Value> = input.gateway_api.iter().map(|v| v.value.clone()).collect();
+    let objects = Objects::from_input(&values, &input.into_objects());
+    let router = compile_gateway(&objects, &GatewayOptions { gateway: Some(gateway.into()), ..Default::default() });
+    let table = router.table();
+    let mut names: Vec<String> = table
+        .listeners
+        .iter()
+        .flat_map(|l| &l.routes)
+        .filter(|r| r.not_attached.is_none())
+        .flat_map(|r| &r.rules)
+        .flat_map(|r| &r.backends)
+        .filter(|b| b.invalid.is_none())
+        .map(|b| {
+            let port = Some(ServicePort::Number(b.port.unwrap()));
+            ClusterNames::default().name(&BackendRef::Service { namespace: &b.namespace, name: &b.name, port })
+        })
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// Gateway API input with --gateway: the filter's configuration carries the Gateway API objects,
+/// their Services and the Gateway; a cluster per valid backend, named by the core's ClusterNames;
+/// the listener as for Ingress input.
+#[test]
+fn gateway_api_bootstrap() {
+    let (code, config, stderr) = run(&[
+        "envoy-config",
+        "-f",
+        GATEWAY,
+        "--wasm",
+        "/x.wasm",
+        "--gateway",
+        "infra/public",
+        "--listen",
+        "127.0.0.1:8080",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let expected = gateway_clusters("infra/public");
+    assert!(expected.len() >= 5, "{expected:?}");
+    assert_eq!(cluster_names(&config), expected);
+    let cart =
+        config["static_resources"]["clusters"].as_array().unwrap().iter().find(|c| c["name"] == "shop/cart:8080");
+    let address = &cart.expect("the cart cluster")["load_assignment"]["endpoints"][0]["lb_endpoints"][0]["endpoint"]["address"]
+        ["socket_address"];
+    assert_eq!(
+        (&address["address"], &address["port_value"]),
+        (&Value::from("cart.shop.svc.cluster.local"), &Value::from(8080))
+    );
+    let hcm = hcm(&config);
+    assert_eq!(hcm["normalize_path"], true);
+    assert_eq!(hcm["use_remote_address"], true);
+    assert_eq!(hcm["route_config"]["virtual_hosts"][0]["routes"][0]["route"]["cluster_header"], "x-ingress-backend");
+    let listener = &config["static_resources"]["listeners"][0]["address"]["socket_address"];
+    assert_eq!((&listener["address"], &listener["port_value"]), (&Value::from("127.0.0.1"), &Value::from(8080)));
+    let plugin = plugin_of(&config);
+    assert_eq!(plugin["gateway"], "infra/public");
+    assert!(plugin.get("strict").is_none());
+    let kinds: Vec<&str> = plugin["manifests"].as_array().unwrap().iter().filter_map(|o| o["kind"].as_str()).collect();
+    // The Services decide whether a backendRef is valid: they go with the routes.
+    for kind in ["Gateway", "HTTPRoute", "Service"] {
+        assert!(kinds.contains(&kind), "{kinds:?}");
+    }
+    // The ECDS resource carries the same configuration.
+    let (code, ecds, stderr) =
+        run(&["envoy-config", "-f", GATEWAY, "--wasm", "/x.wasm", "--gateway", "infra/public", "--format", "ecds"]);
+    assert_eq!(code, 0, "{stderr}");
+    let value = ecds["resources"][0]["typed_config"]["config"]["configuration"]["value"].as_str().unwrap();
+    assert_eq!(serde_json::from_str::<Value>(value).unwrap(), plugin);
+}
+
+/// Which API routes is the core's `gateway::wanted`: mixed input routes the Ingresses unless
+/// --gateway names a Gateway; several Gateways need one named; what cannot be written says so.
+#[test]
+fn gateway_api_input_choices_and_refusals() {
+    let (code, config, stderr) = run(&["envoy-config", "-f", SHOP, "-f", GATEWAY, "--wasm", "/x.wasm"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(plugin_of(&config).get("gateway").is_none(), "mixed input without --gateway: the Ingresses");
+    let (code, config, stderr) =
+        run(&["envoy-config", "-f", SHOP, "-f", GATEWAY, "--wasm", "/x.wasm", "--gateway", "public"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(plugin_of(&config)["gateway"], "infra/public");
+    let (code, config, stderr) =
+        run(&["envoy-config", "-f", GATEWAY, "--wasm", "/x.wasm", "--gateway", "public", "--strict"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(plugin_of(&config)["strict"], true);
+    let (code, _, stderr) = run(&["envoy-config", "-f", GATEWAY, "--wasm", "/x.wasm"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("several Gateways") && stderr.contains("--gateway"), "{stderr}");
+    let (code, _, stderr) = run(&["envoy-config", "-f", GATEWAY, "--wasm", "/x.wasm", "--gateway", "infra/nope"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("infra/nope") && stderr.contains("infra/public"), "{stderr}");
+    let (code, _, stderr) =
+        run(&["envoy-config", "-f", GATEWAY, "--wasm", "/x.wasm", "--gateway", "public", "--native"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--native"), "{stderr}");
+    let (code, _, stderr) = run(&[
+        "envoy-config",
+        "-f",
+        GATEWAY,
+        "--gateway",
+        "public",
+        "--format",
+        "wasm-plugin",
+        "--url",
+        "oci://r/i:1",
+        "--sha256",
+        DIGEST,
+    ]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("bootstrap or an ECDS resource"), "{stderr}");
+}

@@ -12,9 +12,11 @@ use proxy_wasm::traits::{Context, HttpContext, RootContext};
 use proxy_wasm::types::{Action, ContextType, LogLevel, MetricType, Status};
 
 use crate::config::{DEBUG_HEADER, PluginConfig};
+use crate::gateway::{GatewayOutcome, GatewayTable};
+use ingress_router::gateway::{GatewayRequest, HeaderAction};
 use ingress_router::{Request, Scheme};
 
-use crate::routing::{Outcome, Table};
+use crate::routing::{Outcome, Routing};
 
 /// The response header a local reply carries to say why it was sent.
 const REASON_HEADER: &str = "x-ingress-router-reason";
@@ -59,15 +61,15 @@ struct Metrics {
 }
 
 impl Metrics {
-    fn define(table: &Table) -> Result<Metrics, Status> {
+    /// `ingresses`: `namespace/name` of each Ingress served (none for a Gateway).
+    fn define(ingresses: &[String]) -> Result<Metrics, Status> {
         Ok(Metrics {
             routed: Counter::define("ingress_router.routed")?,
             default_backend: Counter::define("ingress_router.default_backend")?,
             not_found: Counter::define("ingress_router.not_found")?,
             rejected: Counter::define("ingress_router.rejected")?,
             redirected: Counter::define("ingress_router.redirected")?,
-            per_ingress: table
-                .ingresses
+            per_ingress: ingresses
                 .iter()
                 .map(|key| Counter::define(&format!("ingress_router.ingress.{}.routed", key.replace('/', "."))))
                 .collect::<Result<_, _>>()?,
@@ -91,7 +93,7 @@ impl Drop for Metrics {
 
 /// What every request of one configuration shares.
 struct Shared {
-    table: Table,
+    routing: Routing,
     metrics: Metrics,
     routing_header: String,
     debug_header: bool,
@@ -148,14 +150,14 @@ impl RootContext for Root {
         };
         let seed = self.seed();
         let read = self.get_current_time();
-        let (table, report) = Table::build(&config, seed);
+        let (routing, report) = Routing::build(&config, seed);
         for warning in &report.warnings {
             log(LogLevel::Warn, warning);
         }
         for error in &report.errors {
             log(LogLevel::Error, error);
         }
-        let Some(table) = table else {
+        let Some(routing) = routing else {
             log(
                 LogLevel::Error,
                 &format!(
@@ -165,7 +167,11 @@ impl RootContext for Root {
             );
             return false;
         };
-        let metrics = match Metrics::define(&table) {
+        let ingresses = match &routing {
+            Routing::Ingress(table) => table.ingresses.as_slice(),
+            Routing::Gateway(_) => &[],
+        };
+        let metrics = match Metrics::define(ingresses) {
             Ok(m) => m,
             Err(status) => {
                 log(LogLevel::Error, &format!("defining metrics failed: {status:?}"));
@@ -182,13 +188,24 @@ impl RootContext for Root {
         let excluded = (!report.excluded.is_empty()).then(|| report.excluded.join(", "));
         let ms =
             |from: std::time::SystemTime| self.get_current_time().duration_since(from).map_or(0, |d| d.as_millis());
+        let serving = match &routing {
+            Routing::Ingress(table) => format!(
+                "{} Ingresses, {} clusters{}",
+                table.ingresses.len(),
+                table.clusters.len(),
+                excluded.as_ref().map_or(String::new(), |e| format!("; invalid Ingresses left out: {e}"))
+            ),
+            Routing::Gateway(table) => format!(
+                "Gateway {}: {} HTTPRoutes attached, {} clusters",
+                table.gateway,
+                table.routes.len(),
+                table.cluster_names.len()
+            ),
+        };
         log(
             LogLevel::Info,
             &format!(
-                "serving {} Ingresses, {} clusters{}; configured in {} ms ({} bytes, {} ms of them reading the JSON)",
-                table.ingresses.len(),
-                table.clusters.len(),
-                excluded.as_ref().map_or(String::new(), |e| format!("; invalid Ingresses left out: {e}")),
+                "serving {serving}; configured in {} ms ({} bytes, {} ms of them reading the JSON)",
                 ms(started),
                 bytes.len(),
                 read.duration_since(started).map_or(0, |d| d.as_millis()),
@@ -196,8 +213,11 @@ impl RootContext for Root {
         );
         self.set_tick_period(Duration::from_secs(1));
         self.shared = Some(Rc::new(Shared {
-            header_names: table.header_names(),
-            table,
+            header_names: match &routing {
+                Routing::Ingress(table) => table.header_names(),
+                Routing::Gateway(table) => table.header_names.clone(),
+            },
+            routing,
             metrics,
             routing_header: config.routing_header,
             debug_header: config.debug_header,
@@ -218,6 +238,7 @@ impl RootContext for Root {
             shared: self.shared.clone(),
             clear_route_cache: self.clear_route_cache.clone(),
             matched: None,
+            gateway_matched: None,
         }))
     }
 
@@ -230,8 +251,10 @@ struct Filter {
     /// `None` only if Envoy sends requests to a VM that never configured (it does not).
     shared: Option<Rc<Shared>>,
     clear_route_cache: Rc<Cell<Option<bool>>>,
-    /// For the debug header: what answered, as [`Table::matched`] numbers it.
+    /// For the debug header: what answered, as [`Table::matched`](crate::routing::Table::matched) numbers it.
     matched: Option<usize>,
+    /// For the debug header on the Gateway API path: the core's decision in one line.
+    gateway_matched: Option<String>,
 }
 
 impl Context for Filter {}
@@ -241,6 +264,10 @@ impl HttpContext for Filter {
         let Some(shared) = self.shared.clone() else {
             self.local_reply(503, "filter not configured", &[], b"ingress-router is not configured\n");
             return Action::Pause;
+        };
+        let table = match &shared.routing {
+            Routing::Ingress(table) => table,
+            Routing::Gateway(gateway) => return self.gateway_request(&shared, gateway),
         };
         // Host-owned buffers: the only allocations of a request with the spec profile (the core
         // allocates none). The scheme and other headers only when the core says the table reads
@@ -254,10 +281,10 @@ impl HttpContext for Filter {
             .collect();
         let headers: Vec<(&str, &str)> = values.iter().map(|(name, value)| (*name, value.as_str())).collect();
         let mut request = Request::from_bytes(&host, &path).with_headers(&headers);
-        if shared.table.reads_scheme() && self.https() {
+        if table.reads_scheme() && self.https() {
             request = request.with_scheme(Scheme::Https);
         }
-        match shared.table.route(&request, shared.draw()) {
+        match table.route(&request, shared.draw()) {
             Outcome::Backend { cluster, ingress, via_default, answer, rewritten_path } => {
                 // Replaces any client-supplied value: the client never picks the cluster.
                 self.set_http_request_header_bytes(&shared.routing_header, Some(cluster.as_bytes()));
@@ -294,8 +321,13 @@ impl HttpContext for Filter {
     }
 
     fn on_http_response_headers(&mut self, _headers: usize, _end_of_stream: bool) -> Action {
-        if let (Some(matched), Some(shared)) = (self.matched, self.shared.as_deref()) {
-            self.set_http_response_header(DEBUG_HEADER, Some(shared.table.matched(matched)));
+        if let Some(matched) = &self.gateway_matched {
+            self.set_http_response_header(DEBUG_HEADER, Some(matched));
+        }
+        if let (Some(matched), Some(shared)) = (self.matched, self.shared.as_deref())
+            && let Routing::Ingress(table) = &shared.routing
+        {
+            self.set_http_response_header(DEBUG_HEADER, Some(table.matched(matched)));
             if let Some(excluded) = &shared.excluded {
                 self.set_http_response_header(EXCLUDED_HEADER, Some(excluded));
             }
@@ -305,6 +337,73 @@ impl HttpContext for Filter {
 }
 
 impl Filter {
+    /// The Gateway API path. Reads `:authority`, `:path`, `:method`, the scheme (as the Ingress
+    /// path does) and the headers the routes match on; the core decides, and its changes to the
+    /// request (URLRewrite, RequestHeaderModifier) are applied as it lists them.
+    fn gateway_request(&mut self, shared: &Shared, table: &GatewayTable) -> Action {
+        // Host-owned buffers copied out: host, path, method, and the matched headers' values only
+        // when a route matches on a header (then the whole map: a repeated header matches when any
+        // of its values does, and a single-header read gives only the first).
+        let text = |bytes: Option<Vec<u8>>| {
+            String::from_utf8(bytes.unwrap_or_default())
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into())
+        };
+        let host = text(self.get_http_request_header_bytes(":authority"));
+        let path = text(self.get_http_request_header_bytes(":path"));
+        let method = text(self.get_http_request_header_bytes(":method"));
+        let values: Vec<(String, String)> = if table.header_names.is_empty() {
+            Vec::new()
+        } else {
+            self.get_http_request_headers_bytes()
+                .into_iter()
+                .filter(|(name, _)| table.header_names.binary_search(name).is_ok())
+                .map(|(name, value)| (name, text(Some(value))))
+                .collect()
+        };
+        let headers: Vec<(&str, &str)> = values.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+        let scheme = if self.https() { "https" } else { "http" };
+        // The port is the Host header's (else 80 or 443 by scheme): the port the client addressed,
+        // which a Service in front of Envoy maps to Envoy's own.
+        let request = GatewayRequest::new(&host, &path).with_method(&method).with_scheme(scheme).with_headers(&headers);
+        let m = &shared.metrics;
+        match table.route(&request, shared.draw()) {
+            GatewayOutcome::Forward { cluster, modifications } => {
+                for action in &modifications.headers {
+                    match *action {
+                        HeaderAction::Set { name, value } => self.set_http_request_header(name, Some(value)),
+                        HeaderAction::Add { name, value } => self.add_http_request_header(name, value),
+                        HeaderAction::Remove { name } => self.set_http_request_header(name, None),
+                    }
+                }
+                if let Some(host) = modifications.host {
+                    self.set_http_request_header(":authority", Some(host));
+                }
+                if let Some(path) = &modifications.path {
+                    self.set_http_request_header(":path", Some(path));
+                }
+                // Last, so that no header modifier can name the cluster: the client never picks it.
+                self.set_http_request_header_bytes(&shared.routing_header, Some(cluster.as_bytes()));
+                self.clear_route_cache();
+                m.routed.add();
+                if shared.debug_header {
+                    self.gateway_matched = Some(table.matched(&request));
+                }
+                Action::Continue
+            }
+            GatewayOutcome::Redirect { status, location } => {
+                m.redirected.add();
+                self.local_reply(status, "redirect", &[("location", &location)], b"");
+                Action::Pause
+            }
+            GatewayOutcome::Local { status, reason } => {
+                if status == 404 { &m.not_found } else { &m.rejected }.add();
+                let body = format!("{status} {reason}\n");
+                self.local_reply(status, reason, &[], body.as_bytes());
+                Action::Pause
+            }
+        }
+    }
+
     fn clear_route_cache(&self) {
         crate::clear_route_cache(&self.clear_route_cache);
     }

@@ -9,6 +9,7 @@ use ingress_router::model::Object;
 use ingress_router::{ClusterNames, Decision, Request, Router, Via, compile_seeded, input};
 
 use crate::config::PluginConfig;
+use crate::gateway::GatewayTable;
 
 /// The Ingresses the table leaves out for a reason other than an error (another class), in the
 /// core's words: what a filter without the linter logs.
@@ -90,32 +91,19 @@ impl Table {
     /// field (or the configuration key), so that the log says what to fix.
     pub fn build(config: &PluginConfig, seed: u64) -> (Option<Table>, Report) {
         let mut report = Report::default();
-        let texts = match config.manifest_texts() {
-            Ok(texts) => texts,
-            Err(e) => {
-                report.errors.push(e);
-                return (None, report);
-            }
-        };
-        let mut objects: Vec<Object> = Vec::new();
-        for (name, text) in &texts {
-            match input::parse(name, text) {
-                Ok(parsed) => {
-                    report.warnings.extend(parsed.notes.iter().map(|n| n.to_string()));
-                    objects.extend(parsed.into_objects());
-                }
-                Err(e) => report.errors.push(input_error(&e)),
-            }
+        match read(config, &mut report) {
+            Some((objects, _)) => (Table::compile(config, seed, &objects, &mut report), report),
+            None => (None, report),
         }
-        if !report.errors.is_empty() {
-            return (None, report);
-        }
+    }
+
+    fn compile(config: &PluginConfig, seed: u64, objects: &[Object], report: &mut Report) -> Option<Table> {
         if !objects.iter().any(|o| matches!(o, Object::Ingress(_))) {
             report.errors.push("the manifests hold no Ingress: nothing to route".into());
-            return (None, report);
+            return None;
         }
 
-        let router = compile_seeded(&objects, &config.options, seed);
+        let router = compile_seeded(objects, &config.options, seed);
         let view = router.table();
         // An Ingress the apiserver would reject is never half-served: the core leaves it out whole.
         // By default the others serve (one tenant's mistake must not freeze every other tenant's
@@ -141,21 +129,21 @@ impl Table {
         // The linter's warnings and notes with the `lint` feature (the unit tests, run with it,
         // check them); without it, what the table itself says: which Ingresses are left out, and why.
         #[cfg(any(test, feature = "lint"))]
-        for diagnostic in router.lint(&objects).iter().filter(|d| d.severity != ingress_router::Severity::Error) {
+        for diagnostic in router.lint(objects).iter().filter(|d| d.severity != ingress_router::Severity::Error) {
             let objects: Vec<String> = diagnostic.objects.iter().map(|o| o.to_string()).collect();
             report.warnings.push(format!("{diagnostic} [{}]", objects.join(", ")));
         }
         #[cfg(not(any(test, feature = "lint")))]
         report.warnings.extend(left_out(&view));
         if !report.errors.is_empty() {
-            return (None, report);
+            return None;
         }
         let ingresses = view.ingresses.iter().map(|i| i.key()).collect();
         match Table::with_targets(router, ingresses, &config.cluster_names) {
-            Ok(table) => (Some(table), report),
+            Ok(table) => Some(table),
             Err(e) => {
                 report.errors.push(e);
-                (None, report)
+                None
             }
         }
     }
@@ -226,6 +214,58 @@ impl Table {
             via_default: decision.via() == Via::DefaultBackend,
             rewritten_path: decision.upstream_path().map(str::to_owned),
         }
+    }
+}
+
+/// The manifests read: the objects (Ingresses, Services, ...) and the Gateway API objects as
+/// values. `None` when any text cannot be read (the report says where).
+fn read(config: &PluginConfig, report: &mut Report) -> Option<(Vec<Object>, Vec<serde_json::Value>)> {
+    let texts = match config.manifest_texts() {
+        Ok(texts) => texts,
+        Err(e) => {
+            report.errors.push(e);
+            return None;
+        }
+    };
+    let mut objects: Vec<Object> = Vec::new();
+    let mut gateway_api = Vec::new();
+    for (name, text) in &texts {
+        match input::parse(name, text) {
+            Ok(mut parsed) => {
+                report.warnings.extend(parsed.notes.iter().map(|n| n.to_string()));
+                gateway_api.extend(std::mem::take(&mut parsed.gateway_api).into_iter().map(|v| v.value));
+                objects.extend(parsed.into_objects());
+            }
+            Err(e) => report.errors.push(input_error(&e)),
+        }
+    }
+    report.errors.is_empty().then_some((objects, gateway_api))
+}
+
+/// What a configuration routes with: its Ingresses, or its Gateway API objects (the core's
+/// [`gateway::wanted`](ingress_router::gateway::wanted): when the configuration's `gateway` names
+/// a Gateway, or when the manifests hold a Gateway and no Ingress).
+pub enum Routing {
+    Ingress(Box<Table>),
+    Gateway(Box<GatewayTable>),
+}
+
+impl Routing {
+    /// Reads the manifests and compiles the table the core says they route with.
+    pub fn build(config: &PluginConfig, seed: u64) -> (Option<Routing>, Report) {
+        let mut report = Report::default();
+        let Some((objects, gateway_api)) = read(config, &mut report) else { return (None, report) };
+        let gateway = config.options.gateway.as_deref();
+        let routing = if ingress_router::gateway::wanted(gateway, &gateway_api, &objects) {
+            GatewayTable::build(&gateway_api, &objects, gateway, &config.cluster_names, config.strict, &mut report)
+                .map(|t| Routing::Gateway(Box::new(t)))
+        } else {
+            Table::compile(config, seed, &objects, &mut report).map(|t| Routing::Ingress(Box::new(t)))
+        };
+        if !report.errors.is_empty() {
+            return (None, report);
+        }
+        (routing, report)
     }
 }
 

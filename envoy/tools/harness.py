@@ -324,10 +324,10 @@ def complete(data):
     return match is not None and len(body) >= int(match.group(1))
 
 
-def raw_request(port, host, path, headers=(), timeout=5, version="HTTP/1.1"):
+def raw_request(port, host, path, headers=(), timeout=5, version="HTTP/1.1", method="GET"):
     """One request with exactly these bytes on the wire (odd paths and Host headers included).
     Returns (status, headers dict lower-cased, body)."""
-    lines = [f"GET {path} {version}"]
+    lines = [f"{method} {path} {version}"]
     if host is not None:
         lines.append(f"Host: {host}")
     lines += [f"{k}: {v}" for k, v in headers]

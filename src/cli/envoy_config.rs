@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 use ingress_router::model::{Object, Service};
 use ingress_router::{
     BackendRef, ClusterNames, CompileOptions, Decision, EscapedSlashes, HostView, MatchKind, Profile, Router,
@@ -102,6 +102,11 @@ pub struct EnvoyConfigArgs {
     /// What Envoy does when the filter fails: FAIL_RELOAD, FAIL_CLOSED or FAIL_OPEN.
     #[arg(long, value_name = "POLICY", default_value = "FAIL_RELOAD")]
     failure_policy: String,
+    /// Route through the input's Gateway API objects at this Gateway (NAMESPACE/NAME, or NAME):
+    /// the filter routes with Gateway API semantics, a cluster per backendRef. Without it, Gateway
+    /// API input with no Ingress routes through its only Gateway.
+    #[arg(long, value_name = "NS/NAME")]
+    gateway: Option<String>,
 }
 
 /// One Envoy cluster: its name (as the filter names it), where it points, and the Service
@@ -120,6 +125,10 @@ pub fn run(args: &EnvoyConfigArgs) -> Result<i32, Failure> {
         )));
     }
     let loaded = load::load(&args.common.files)?;
+    let gateway = super::gateway_option(&args.common, args.gateway.as_deref());
+    if super::gateway::chosen(&loaded, gateway.as_deref()) {
+        return run_gateway(args, &loaded, gateway);
+    }
     loaded.require_ingress("nothing to route")?;
     let objects = loaded.objects();
     let options = load::options(&args.common, &CompileOptions::default());
@@ -148,8 +157,7 @@ pub fn run(args: &EnvoyConfigArgs) -> Result<i32, Failure> {
     let route_config = if args.native {
         native_routes(&router.table(), &answer_clusters(&router, &names))
     } else {
-        json!({"name": "ingress", "virtual_hosts": [{"name": "ingress", "domains": ["*"],
-            "routes": [{"match": {"prefix": "/"}, "route": {"cluster_header": args.routing_header}}]}]})
+        header_route(args)
     };
     let mut plugin = Map::new();
     plugin.insert(
@@ -174,12 +182,7 @@ pub fn run(args: &EnvoyConfigArgs) -> Result<i32, Failure> {
     let plugin = Value::Object(plugin);
     match args.format {
         Format::Bootstrap => print(&show::json(&bootstrap(args, route_config, &plugin, &clusters)?)),
-        Format::Ecds => {
-            let config = wasm_config(args, &plugin)?;
-            // The version names the content: the same configuration, the same version.
-            let version = sha256_hex(config.to_string().as_bytes())[..16].to_string();
-            print(&show::json(&mesh::ecds_file(&config, &version)));
-        }
+        Format::Ecds => print(&ecds(args, &plugin)?),
         format => {
             let destinations = destinations(&clusters);
             let text = mesh::resources(
@@ -192,6 +195,78 @@ pub fn run(args: &EnvoyConfigArgs) -> Result<i32, Failure> {
             )?;
             print(&text);
         }
+    }
+    Ok(0)
+}
+
+/// The ECDS resource file carrying the filter's configuration.
+fn ecds(args: &EnvoyConfigArgs, plugin: &Value) -> Result<String, Failure> {
+    let config = wasm_config(args, plugin)?;
+    // The version names the content: the same configuration, the same version.
+    let version = sha256_hex(config.to_string().as_bytes())[..16].to_string();
+    Ok(show::json(&mesh::ecds_file(&config, &version)))
+}
+
+/// The one route of a filter bootstrap: the cluster the routing header names.
+fn header_route(args: &EnvoyConfigArgs) -> Value {
+    json!({"name": "ingress", "virtual_hosts": [{"name": "ingress", "domains": ["*"],
+        "routes": [{"match": {"prefix": "/"}, "route": {"cluster_header": args.routing_header}}]}]})
+}
+
+/// Gateway API input: the filter's configuration carries the Gateway API objects (with the
+/// Services, which decide whether a backendRef is valid) and `gateway`, the Gateway the core
+/// chose; a cluster per valid backendRef of an attached route, named as the filter names it.
+fn run_gateway(args: &EnvoyConfigArgs, loaded: &load::Loaded, gateway: Option<String>) -> Result<i32, Failure> {
+    if args.native {
+        return Err(Failure(
+            "--native writes Ingress routes; Gateway API input routes through the filter: leave out --native".into(),
+        ));
+    }
+    if !matches!(args.format, Format::Bootstrap | Format::Ecds) {
+        return Err(Failure(format!(
+            "--format {}: Gateway API input is written as a bootstrap or an ECDS resource (--format bootstrap, \
+             --format ecds); control planes route Gateway API objects themselves",
+            args.format.to_possible_value().map_or_else(String::new, |v| v.get_name().to_string())
+        )));
+    }
+    let router = super::gateway::router(loaded, gateway)?;
+    let table = router.table();
+    let names = ClusterNames::default();
+    let mut found: BTreeMap<String, Cluster> = BTreeMap::new();
+    let attached = table.listeners.iter().flat_map(|l| &l.routes).filter(|r| r.not_attached.is_none());
+    for backend in attached.flat_map(|r| &r.rules).flat_map(|r| &r.backends) {
+        // Invalid backendRefs answer 500 for their share: the filter never names their cluster.
+        let (None, Some(port)) = (&backend.invalid, backend.port) else { continue };
+        let name = names.name(&BackendRef::Service {
+            namespace: &backend.namespace,
+            name: &backend.name,
+            port: Some(ServicePort::Number(port)),
+        });
+        let text = args
+            .upstream
+            .replace("{service}", &backend.name)
+            .replace("{namespace}", &backend.namespace)
+            .replace("{port}", &port.to_string());
+        let address = Some(address(&text, "--upstream")?);
+        let service = Some((backend.namespace.clone(), backend.name.clone()));
+        found.insert(name.clone(), Cluster { name, address, service });
+    }
+    let clusters: Vec<Cluster> = found.into_values().collect();
+    let mut manifests: Vec<Value> = loaded.gateway_api.iter().map(|g| g.value.clone()).collect();
+    let objects = loaded.objects();
+    manifests.extend(objects.iter().filter(|o| matches!(o, Object::Service(_))).map(|o| json!(o)));
+    let mut plugin = Map::new();
+    plugin.insert("manifests".into(), Value::Array(manifests));
+    plugin.insert("gateway".into(), json!(table.gateway));
+    plugin.insert("routingHeader".into(), json!(args.routing_header));
+    plugin.insert("debugHeader".into(), json!(args.debug_header));
+    if args.strict {
+        plugin.insert("strict".into(), json!(true));
+    }
+    let plugin = Value::Object(plugin);
+    match args.format {
+        Format::Ecds => print(&ecds(args, &plugin)?),
+        _ => print(&show::json(&bootstrap(args, header_route(args), &plugin, &clusters)?)),
     }
     Ok(0)
 }

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::attach::{NoListener, key_of};
 use super::backends::{self, Backend, Invalid};
-use super::filters::{self, RuleAction, Upstream};
+use super::filters::{self, Modifications, RuleAction, Upstream};
 use super::model::{Gateway, HttpRoute, HttpRouteMatch, HttpRouteRule, Listener, RequestRedirect};
 use super::request::GatewayRequest;
 
@@ -121,21 +121,49 @@ impl<'r> GatewayDecision<'r> {
         }
     }
 
+    /// How the request was answered, as [`DecisionView::via`] names it: `backend`, `redirect`,
+    /// `no-match`, `no-listener`, `no-gateway`, `filter-error`, `no-valid-backend`.
+    pub fn via(&self) -> &'static str {
+        match self.outcome {
+            Outcome::NoGateway(_) => "no-gateway",
+            Outcome::NoListener(_) => "no-listener",
+            Outcome::NotFound => "no-match",
+            Outcome::Redirect(_) => "redirect",
+            Outcome::FilterError => "filter-error",
+            Outcome::NoValidBackend => "no-valid-backend",
+            Outcome::Forward => "backend",
+        }
+    }
+
+    /// The redirect's `Location` (an absolute URL, as [`DecisionView::redirect`] has it); `None`
+    /// unless the proxy answers a redirect.
+    pub fn location(&self, request: &GatewayRequest<'_>) -> Option<String> {
+        match (self.outcome, self.winner) {
+            (Outcome::Redirect(r), Some(w)) => {
+                let port = self.listener.map_or(request.effective_port(), |l| l.port);
+                Some(filters::redirect_location(r, request, port, w.matched))
+            }
+            _ => None,
+        }
+    }
+
+    /// What the proxy changes on the request it forwards to `backend` (one [`pick`](Self::pick)
+    /// chose): the rule's URLRewrite and RequestHeaderModifier filters, then the backend's own;
+    /// the same changes [`view`](Self::view)'s `upstream` shows. Empty unless forwarded. Allocates
+    /// only for a rewritten path and a rule with header modifiers.
+    pub fn modifications(&self, request: &GatewayRequest<'_>, backend: Option<&Backend>) -> Modifications<'r> {
+        let (Outcome::Forward, Some(w)) = (self.outcome, self.winner) else { return Modifications::default() };
+        let own = backend.and_then(|b| w.rule.backend_refs.get(b.index)).map(|b| b.filters.as_slice()).unwrap_or(&[]);
+        Modifications::of(w.rule.filters.iter().chain(own), request, w.matched)
+    }
+
     /// An owned, serialisable view; computes the redirect's `Location` and what the backend
     /// receives (this allocates; [`route`](super::GatewayRouter::route) does not).
     pub fn view(&self, request: &GatewayRequest<'_>) -> DecisionView {
         let winner = self.winner;
         let mut view = DecisionView {
             status: self.status(),
-            via: match self.outcome {
-                Outcome::NoGateway(_) => "no-gateway",
-                Outcome::NoListener(_) => "no-listener",
-                Outcome::NotFound => "no-match",
-                Outcome::Redirect(_) => "redirect",
-                Outcome::FilterError => "filter-error",
-                Outcome::NoValidBackend => "no-valid-backend",
-                Outcome::Forward => "backend",
-            },
+            via: self.via(),
             gateway: self.gateway.map(|g| key_of(&g.metadata.namespace, &g.metadata.name)),
             listener: self.listener.map(|l| l.name.clone()),
             route: winner.map(|w| key_of(&w.route.metadata.namespace, &w.route.metadata.name)),
@@ -334,5 +362,41 @@ mod tests {
         let none = router.route(&GatewayRequest::new("h", "/none"));
         assert_eq!(none.status(), 404);
         assert_eq!(none.view(&GatewayRequest::new("h", "/none")).to_string(), "404 (no-match)");
+        assert_eq!((split.via(), moved.via(), none.via()), ("backend", "redirect", "no-match"));
+        assert_eq!(moved.location(&GatewayRequest::new("h", "/moved?x")).as_deref(), Some("http://h/moved?x"));
+        assert_eq!(split.location(&GatewayRequest::new("h", "/split")), None);
+        assert!(router.header_names().is_empty());
+    }
+
+    /// The changes listed for a proxy are the ones the view's `upstream` shows: rule-level
+    /// filters, then the picked backend's own.
+    #[test]
+    fn modifications_are_the_views_upstream() {
+        let o = Objects::from_values(&[
+            json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway", "metadata": {"name": "gw", "namespace": "apps"},
+                   "spec": {"gatewayClassName": "c", "listeners": [{"name": "l", "port": 80, "protocol": "HTTP"}]}}),
+            json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute", "metadata": {"name": "r", "namespace": "apps"},
+                   "spec": {"parentRefs": [{"name": "gw"}], "rules": [
+                       {"matches": [{"path": {"value": "/old"}, "headers": [{"name": "X-Env", "value": "a"}]}],
+                        "filters": [
+                            {"type": "URLRewrite", "urlRewrite": {"hostname": "new.h", "path": {"type": "ReplacePrefixMatch", "replacePrefixMatch": "/new"}}},
+                            {"type": "RequestHeaderModifier", "requestHeaderModifier": {"set": [{"name": "x-env", "value": "b"}], "remove": ["drop"]}}],
+                        "backendRefs": [{"name": "a", "port": 80, "filters": [
+                            {"type": "RequestHeaderModifier", "requestHeaderModifier": {"add": [{"name": "x-backend", "value": "a"}]}}]}]}]}}),
+            json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute", "metadata": {"name": "other", "namespace": "apps"},
+                   "spec": {"parentRefs": [{"name": "elsewhere"}], "rules": [{"matches": [{"headers": [{"name": "x-unattached", "value": "1"}]}]}]}}),
+        ]);
+        let router = compile(&o, &GatewayOptions::default());
+        assert_eq!(router.header_names(), ["x-env"], "names of attached routes only, lower-case");
+        let headers = [("X-Env", "a"), ("drop", "1")];
+        let request = GatewayRequest::new("h", "/old/x?q=1").with_headers(&headers);
+        let decision = router.route(&request);
+        let m = decision.modifications(&request, decision.pick(0));
+        assert_eq!((m.host, m.path.as_deref(), m.headers.len()), (Some("new.h"), Some("/new/x?q=1"), 3));
+        let mut upstream = crate::gateway::Upstream::of(&request);
+        m.apply_to(&mut upstream);
+        assert_eq!(Some(upstream), decision.view(&request).upstream);
+        let none = router.route(&GatewayRequest::new("h", "/none"));
+        assert!(none.modifications(&request, None).is_empty());
     }
 }

@@ -183,6 +183,84 @@ impl Upstream {
     }
 }
 
+/// One change to the headers of a forwarded request (a RequestHeaderModifier's `set`, `add` or
+/// `remove`), as a proxy applies it with its own header calls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeaderAction<'r> {
+    /// Replaces every value of the name with this one.
+    Set { name: &'r str, value: &'r str },
+    /// Appends another value (a separate field line).
+    Add { name: &'r str, value: &'r str },
+    /// Drops every value of the name.
+    Remove { name: &'r str },
+}
+
+/// What a proxy changes on a request it forwards to one backend: URLRewrite's host and path, and
+/// the RequestHeaderModifier actions in the order they apply (the same order and results as
+/// [`Upstream::apply`]). For proxies that change the request in place rather than build an
+/// [`Upstream`]: only the actions are listed, the request's own headers are not copied.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Modifications<'r> {
+    /// The `Host` (`:authority`) the backend receives instead of the request's.
+    pub host: Option<&'r str>,
+    /// The path and query the backend receives instead of the request's.
+    pub path: Option<String>,
+    pub headers: Vec<HeaderAction<'r>>,
+}
+
+impl<'r> Modifications<'r> {
+    /// Collects the changes of `filters` (rule-level, then the backend's), in order.
+    pub fn of(
+        filters: impl Iterator<Item = &'r HttpRouteFilter>,
+        request: &GatewayRequest<'_>,
+        matched: &HttpRouteMatch,
+    ) -> Modifications<'r> {
+        let mut out = Modifications::default();
+        for filter in filters {
+            if let Some(rewrite) = filter.url_rewrite.as_ref().filter(|_| filter.kind == "URLRewrite") {
+                if let Some(host) = &rewrite.hostname {
+                    out.host = Some(host);
+                }
+                if let Some(modifier) = &rewrite.path {
+                    out.path = Some(with_query(modify_path(modifier, request.path_only(), matched), request.query()));
+                }
+            }
+            if let Some(m) = filter.request_header_modifier.as_ref().filter(|_| filter.kind == "RequestHeaderModifier")
+            {
+                out.headers.extend(m.set.iter().map(|h| HeaderAction::Set { name: &h.name, value: &h.value }));
+                out.headers.extend(m.add.iter().map(|h| HeaderAction::Add { name: &h.name, value: &h.value }));
+                out.headers.extend(m.remove.iter().map(|name| HeaderAction::Remove { name }));
+            }
+        }
+        out
+    }
+
+    /// Whether the request goes to the backend as it came.
+    pub fn is_empty(&self) -> bool {
+        self.host.is_none() && self.path.is_none() && self.headers.is_empty()
+    }
+
+    /// Applies the changes to `upstream` (what each action means, names compared without case).
+    pub fn apply_to(&self, upstream: &mut Upstream) {
+        if let Some(host) = self.host {
+            upstream.host = host.to_owned();
+        }
+        if let Some(path) = &self.path {
+            upstream.path.clone_from(path);
+        }
+        for action in &self.headers {
+            match *action {
+                HeaderAction::Set { name, value } => {
+                    upstream.headers.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+                    upstream.headers.push((name.to_owned(), value.to_owned()));
+                }
+                HeaderAction::Add { name, value } => upstream.headers.push((name.to_owned(), value.to_owned())),
+                HeaderAction::Remove { name } => upstream.headers.retain(|(n, _)| !n.eq_ignore_ascii_case(name)),
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -268,6 +346,13 @@ mod tests {
         let pairs: Vec<(&str, &str)> = upstream.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
         assert_eq!(pairs, vec![("keep", "y"), ("my-header", "bar"), ("keep", "z")]);
         assert_eq!(rule_action(&filters), RuleAction::Forward);
+        // The same changes as a list of actions, applied in order, give the same request.
+        let mut listed = Upstream::of(&request);
+        let m = Modifications::of(filters.iter(), &request, &prefix("/foo"));
+        assert_eq!((m.host, m.path.as_deref(), m.headers.len()), (Some("b.com"), Some("/xyz/bar?q=1"), 3));
+        m.apply_to(&mut listed);
+        assert_eq!(listed, upstream);
+        assert!(Modifications::of([].iter(), &request, &prefix("/")).is_empty());
         let ext = HttpRouteFilter { kind: "ExtensionRef".to_string(), ..Default::default() };
         assert_eq!(rule_action(&[ext]), RuleAction::FilterError { filter: 0 });
     }

@@ -104,7 +104,7 @@ pub use attach::{NoListener, NotAttached};
 pub use backends::{Backend, Invalid};
 pub use decision::{BackendView, DecisionView, GatewayDecision, NoGateway, Outcome, RedirectView, SplitView, Winner};
 pub use explain::{CandidateOutcome, CandidateView, Explanation, ListenerView, RouteView};
-pub use filters::{RuleAction, Upstream};
+pub use filters::{HeaderAction, Modifications, RuleAction, Upstream};
 pub use listing::{GatewayTableView, ListenerTableView, RouteTableView, RuleTableView};
 pub use matching::Mismatch;
 pub use model::Objects;
@@ -204,6 +204,22 @@ impl GatewayRouter {
     /// one missing); `None` when one does.
     pub fn no_gateway(&self) -> Option<&NoGateway> {
         self.gateway.as_ref().err()
+    }
+
+    /// The request headers the routes attached to the Gateway's listeners match on, lower-case,
+    /// sorted, each once: a proxy reads these and no others. Empty when no match reads a header.
+    pub fn header_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = Vec::new();
+        for (r, route) in self.objects.routes.iter().enumerate() {
+            if !self.listeners.iter().any(|l| l.attachment.get(r).is_some_and(Result::is_ok)) {
+                continue;
+            }
+            let matches = route.spec.rules.iter().flat_map(|rule| &rule.matches);
+            names.extend(matches.flat_map(|m| &m.headers).map(|h| h.name.to_ascii_lowercase()));
+        }
+        names.sort();
+        names.dedup();
+        names
     }
 
     /// Routes one request, without allocating.
