@@ -43,7 +43,7 @@ function outcomeText(o) {
     case "hostnameDidNotMatch":
       return ["other", "hostname", "none of the route's hostnames on this listener matches the request's host"];
     case "mismatch":
-      return ["nomatch", "no match", `${o.mismatch ?? ""}${o.detail ? `: ${o.detail}` : ""}`];
+      return ["nomatch", "no match", `its ${o.mismatch?.failed ?? "condition"} does not match${o.detail ? ` (wants ${o.detail})` : ""}`];
     case "lostOn":
       return ["lost", "✗ lost", `matched, and lost to the winner on ${keyText(o.key)}`];
     default:
@@ -51,8 +51,9 @@ function outcomeText(o) {
   }
 }
 
+/** A precedence key as words: `pathLength` → `path length`. */
 function keyText(key) {
-  return typeof key === "string" ? key : JSON.stringify(key);
+  return typeof key === "string" ? key.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`) : JSON.stringify(key);
 }
 
 function reasonText(notAttached) {
@@ -188,6 +189,14 @@ function parentText(ref) {
   return `${ref.namespace ? `${ref.namespace}/` : ""}${ref.name}${ref.sectionName ? ` (${ref.sectionName})` : ""}${ref.port ? ` :${ref.port}` : ""}`;
 }
 
+function pretty(body) {
+  try {
+    return JSON.stringify(typeof body === "string" ? JSON.parse(body) : body, null, 2);
+  } catch {
+    return String(body);
+  }
+}
+
 /** The status a Gateway API controller would write (`gatewayStatus`). */
 export function renderGatewayStatus(el, report, error) {
   el.hidden = false;
@@ -218,7 +227,11 @@ export function renderGatewayStatus(el, report, error) {
       body = conditionsList(s.conditions);
     }
     const notes = (o.notes ?? []).map((n) => `<li>${esc(n)}</li>`).join("");
-    return `<div class="gw-object" data-kind="${esc(o.kind)}" data-name="${esc(name)}"><h4>${esc(o.kind)} <code>${esc(name)}</code></h4>${body}${notes ? `<ul class="hint">${notes}</ul>` : ""}</div>`;
+    const u = o.update;
+    const put = u?.action === "put"
+      ? `<details class="put"><summary><code>${esc(u.method)} ${esc(u.path)}</code></summary><pre><code>${esc(`${u.method} ${u.path}\nContent-Type: application/json\n\n${pretty(u.body)}`)}</code></pre></details>`
+      : "";
+    return `<div class="gw-object" data-kind="${esc(o.kind)}" data-name="${esc(name)}"><h4>${esc(o.kind)} <code>${esc(name)}</code></h4>${body}${notes ? `<ul class="hint">${notes}</ul>` : ""}${put}</div>`;
   });
   el.innerHTML = `<h3>Gateway API status <span class="hint">what controller <code>${esc(report.controllerName)}</code> writes into each object</span></h3>` +
     (blocks.join("") || `<p class="empty">No GatewayClass, Gateway or HTTPRoute.</p>`);
@@ -228,7 +241,9 @@ function answerText(a) {
   if (!a) return "";
   if (a.redirect) return `${a.status} → ${a.redirect}`;
   if (a.split) return `${a.status} ${a.split.map(([b, p]) => `${b} ${p}%`).join(" · ")}`;
-  return `${a.status}${a.backend ? ` ${a.backend}` : ""}${a.upstreamPath ? ` (upstream ${a.upstreamPath})` : ""}`;
+  // The package's MigrationAnswer has upstreamPath in its types, upstream_path in its results.
+  const upstream = a.upstreamPath ?? a.upstream_path;
+  return `${a.status}${a.backend ? ` ${a.backend}` : ""}${upstream ? ` · upstream ${upstream}` : ""}`;
 }
 
 function sideCell(a, side, index) {
