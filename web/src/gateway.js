@@ -180,7 +180,7 @@ export function renderGatewayTable(el, table) {
 function conditionsList(conditions) {
   if (!conditions?.length) return `<span class="hint">no conditions</span>`;
   return `<ul class="conditions">${conditions
-    .map((c) => `<li class="${c.status === "True" ? "ok" : "bad"}"><strong>${esc(c.type)}</strong>=${esc(c.status)} <code>${esc(c.reason)}</code>${c.message ? ` <span class="message">${esc(c.message)}</span>` : ""}</li>`)
+    .map((c) => `<li><strong>${esc(c.type)}</strong>=${esc(c.status)} <code>${esc(c.reason)}</code>${c.message ? ` <span class="message">${esc(c.message)}</span>` : ""}</li>`)
     .join("")}</ul>`;
 }
 

@@ -224,6 +224,7 @@ function currentRequest() {
  * views. A new request always changes the explanation; a new router often does not.
  */
 function reroute({ sameRequest = false } = {}) {
+  els.decision.querySelector("#upstream-request").hidden = true; // a Gateway API decision shows it again
   if (!router) {
     renderDecision(els.decision, null, `The manifests cannot be read: ${errorText(compileError)}`);
     showMatch(view, null);
@@ -244,7 +245,6 @@ function reroute({ sameRequest = false } = {}) {
     showGatewayDecision(decision, explanation, sameRequest);
     return;
   }
-  els.decision.querySelector("#upstream-request").hidden = true;
   renderDecision(els.decision, decision, null);
   if (!sameRequest || changed("flow", explanation)) renderFlow(els.flow, explanation);
   if (!sameRequest) delete drawn.flow;
