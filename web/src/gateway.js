@@ -247,7 +247,7 @@ function answerText(a) {
 }
 
 function sideCell(a, side, index) {
-  return `<td><code class="answer">${esc(answerText(a))}</code>${a.rule ? `<br><span class="field">${esc(a.rule)}</span>` : ""}` +
+  return `<td data-label="${side === "ingress" ? "Ingress" : "Gateway API"}"><code class="answer">${esc(answerText(a))}</code>${a.rule ? `<br><span class="field">${esc(a.rule)}</span>` : ""}` +
     `${a.reason ? `<br><span class="reason">${esc(a.reason)}</span>` : ""}<br><button type="button" class="explain-side" data-index="${index}" data-side="${side}">Explain the ${side === "ingress" ? "Ingress" : "Gateway"} side</button></td>`;
 }
 

@@ -607,6 +607,14 @@ test("narrow screen: no sideways scrolling", async (page) => {
   await page.addScriptTag({ content: axeSource });
   const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
   assert.deepEqual(result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id), []);
+  // The Gateway API and migration views fit too.
+  for (const id of ["gateway-precedence", "migration-ingress-nginx"]) {
+    await loadExample(page, id);
+    await page.waitForFunction(() => window.playground.settled());
+    const wider = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(wider <= 0, `${id}: page is ${wider}px wider than the screen`);
+  }
+  await screenshotOf(page, "#migration-pane", "narrow-migration");
 }, { viewport: { width: 390, height: 844 }, colorScheme: "dark" });
 
 // ---- run ----
