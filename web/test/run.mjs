@@ -490,6 +490,10 @@ test("Gateway API: the decision for a method and headers, and why every other ca
   await typeUrl(page, `${url}?v=2`);
   assert.equal((await decision(page)).backend, "shop/api-v2:8080");
   await screenshot(page, "gateway-precedence");
+  // The requests list, exported with its methods, replays in the CLI through the Gateway.
+  const { report, testsFile } = await exportAndRun(page, await mkdtemp(join(tmpdir(), "playground-")), "gateway-precedence");
+  assert.deepEqual([report.passed, report.failed], [6, 0], JSON.stringify(report).slice(0, 300));
+  assert.match(await readFile(testsFile, "utf8"), /method: POST/);
 
   // Filters: what the upstream receives, and a redirect.
   await loadExample(page, "gateway-redirects-rewrites");
@@ -509,7 +513,7 @@ test("Gateway API: the decision for a method and headers, and why every other ca
   assert.match(await page.textContent("#flow .candidates"), /web\/blocked[\s\S]*namespaceNotAllowed/);
 });
 
-test("Gateway API: the Gateway selector picks among several Gateways", async (page) => {
+test("Gateway API: the Gateway selector picks among several Gateways", async (page, { browser, url }) => {
   const dir = join(repo, "examples/gateway/manifests");
   const files = ["gateways.yaml", "routes.yaml", "services.yaml"].map((f) => join(dir, f));
   const text = (await Promise.all(files.map((f) => readFile(f, "utf8")))).join("---\n");
@@ -528,6 +532,16 @@ test("Gateway API: the Gateway selector picks among several Gateways", async (pa
     assert.equal((await decision(page)).backend, expected.label, gateway);
   }
   assert.equal((await decision(page)).backend, "shop/cart-staging:8080");
+  // A shared link keeps the chosen Gateway.
+  await page.click("#share");
+  await page.waitForFunction(() => /Link copied|address bar/.test(document.getElementById("share-note").textContent));
+  const other = await openPage(browser, url);
+  await other.goto(await page.evaluate(() => location.href));
+  await other.waitForSelector("body[data-ready]");
+  await other.waitForFunction(() => document.getElementById("gateway").value === "infra/staging");
+  assert.equal((await decision(other)).backend, "shop/cart-staging:8080");
+  assert.deepEqual(other.errors, []);
+  await other.context().close();
 });
 
 test("Gateway API status: each route's parents and each listener's attached routes", async (page) => {
