@@ -68,9 +68,8 @@ export function renderGatewayFlow(el, x, request) {
   const d = x.decision;
   const chosen = x.listeners.find((l) => l.outcome === "chosen");
   const winnerRoute = x.routes.find((r) => r.route === d.route);
-  const winner = winnerRoute?.candidates?.find((c) => c.outcome.outcome === "won");
   const backendKind = d.redirect ? "defaultBackend" : d.status === 200 ? "rule" : "none";
-  let backendStage = `<code class="backend" data-kind="${d.redirect ? "redirect" : d.status === 200 ? "rule" : "none"}">${esc(gatewayAnswerLabel(d))}</code><p>via ${esc(d.via)}</p>`;
+  let backendStage = `<code class="backend" data-kind="${d.redirect ? "redirect" : backendKind}">${esc(gatewayAnswerLabel(d))}</code><p>via ${esc(d.via)}</p>`;
   if (d.upstream) {
     backendStage += `<p>upstream receives</p><code>Host: ${esc(d.upstream.host)}</code><code>${esc(d.upstream.path)}</code>` +
       d.upstream.headers.map(([n, v]) => `<code>${esc(n)}: ${esc(v)}</code>`).join("");
@@ -117,7 +116,6 @@ export function renderGatewayFlow(el, x, request) {
       if (won.offsetTop + won.offsetHeight > box.clientHeight) box.scrollTop = Math.max(0, won.offsetTop - 40);
     });
   }
-  void winner;
 }
 
 function noGatewayText(n) {
