@@ -25,3 +25,23 @@ export function hostLabel(host) {
 export function errorText(error) {
   return error?.message ?? String(error);
 }
+
+/**
+ * What a Gateway API decision answers, for the page: the backend (`ns/name:port`), each side of a
+ * split with its share of the weights, the redirect, or the status alone (404, 500).
+ */
+export function gatewayAnswerLabel(d) {
+  const name = (b) => `${b.namespace}/${b.name}${b.port != null ? `:${b.port}` : ""}`;
+  if (d.redirect) return `redirect ${d.redirect.status} ${d.redirect.location}`;
+  if (d.split?.length) {
+    const total = d.split.reduce((sum, b) => sum + b.weight, 0) || 1;
+    return d.split.map((b) => `${name(b)}${b.status !== 200 ? ` (${b.status})` : ""} ${Math.round((b.weight * 1000) / total) / 10}%`).join(" · ");
+  }
+  if (d.backend && d.status === 200) return name(d.backend);
+  return String(d.status);
+}
+
+/** Whether a router's decision is a Gateway API one. */
+export function isGatewayDecision(d) {
+  return d != null && "listener" in d && "status" in d;
+}

@@ -10,6 +10,12 @@ import ingressClass from "../gallery/ingress-class.yaml";
 import loadBalancerStatus from "../gallery/loadbalancer-status.yaml";
 import invalid from "../gallery/invalid.yaml";
 import ingressNginxRegex from "../gallery/ingress-nginx-regex.yaml";
+import gatewayListeners from "../gallery/gateway-listeners.yaml";
+import gatewayPrecedence from "../gallery/gateway-precedence.yaml";
+import gatewayRedirectsRewrites from "../gallery/gateway-redirects-rewrites.yaml";
+import gatewayWeights from "../gallery/gateway-weights.yaml";
+import gatewayReferenceGrant from "../gallery/gateway-reference-grant.yaml";
+import migrationIngressNginx from "../gallery/migration-ingress-nginx.yaml";
 
 const TEXTS = {
   "docs-path-matching.yaml": docsPathMatching,
@@ -22,9 +28,15 @@ const TEXTS = {
   "loadbalancer-status.yaml": loadBalancerStatus,
   "invalid.yaml": invalid,
   "ingress-nginx-regex.yaml": ingressNginxRegex,
+  "gateway-listeners.yaml": gatewayListeners,
+  "gateway-precedence.yaml": gatewayPrecedence,
+  "gateway-redirects-rewrites.yaml": gatewayRedirectsRewrites,
+  "gateway-weights.yaml": gatewayWeights,
+  "gateway-reference-grant.yaml": gatewayReferenceGrant,
+  "migration-ingress-nginx.yaml": migrationIngressNginx,
 };
 
-/** Every example: `{id, title, note, manifests, url, requests, options, publishService}`. */
+/** Every example: `{id, title, note, manifests, url, method, headers, requests, options, publishService}`. */
 export const gallery = index.map((entry) => {
   if (!(entry.file in TEXTS)) throw new Error(`gallery/index.json names ${entry.file}, which gallery.js does not import`);
   return {
@@ -33,8 +45,10 @@ export const gallery = index.map((entry) => {
     note: entry.note ?? "",
     manifests: TEXTS[entry.file],
     url: entry.url,
+    method: entry.method ?? "GET",
+    headers: entry.headers ?? "",
     requests: entry.requests ?? [],
-    options: { ingressClass: "", implementationSpecific: "prefix", profile: "spec", ...entry.options },
+    options: { ingressClass: "", implementationSpecific: "prefix", profile: "spec", gateway: "", ...entry.options },
     publishService: entry.publishService ?? "",
   };
 });

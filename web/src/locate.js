@@ -15,7 +15,7 @@ export function fieldPath(field) {
   return keys;
 }
 
-const CLUSTER_SCOPED = new Set(["IngressClass"]);
+const CLUSTER_SCOPED = new Set(["IngressClass", "GatewayClass"]);
 const MAPPINGS = new Set(["BlockMapping", "FlowMapping"]);
 const SEQUENCES = new Set(["BlockSequence", "FlowSequence"]);
 const WRAPPERS = new Set(["Tagged", "Anchored"]);
@@ -168,5 +168,17 @@ export class Locator {
     const services = [...this.objects().values()].filter((o) => o.kind === "Service");
     services.sort((a, b) => Number(b.type === "LoadBalancer") - Number(a.type === "LoadBalancer"));
     return services.map((o) => `${o.namespace}/${o.name}`);
+  }
+
+  /** How many objects of each kind the text holds (which views apply: Gateway API, migration). */
+  kinds() {
+    const counts = {};
+    for (const o of this.objects().values()) counts[o.kind] = (counts[o.kind] ?? 0) + 1;
+    return counts;
+  }
+
+  /** `namespace/name` of every Gateway, for the Gateway selector. */
+  gateways() {
+    return [...this.objects().values()].filter((o) => o.kind === "Gateway").map((o) => `${o.namespace}/${o.name}`);
   }
 }

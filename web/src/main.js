@@ -1,10 +1,11 @@
 // The playground: wires the editor, the request fields and the panels to the ingress-router
 // package. Every answer shown comes from the package (a Workspace's update → route / explain /
 // table / diagnostics, validate, ingressStatus, serviceStatus), used exactly as an outside user would.
-import { Workspace, ingressStatus, readTests, serviceStatus, validate, version } from "ingress-router";
+import { Workspace, gatewayStatus, ingressStatus, migrate, readTests, serviceStatus, validate, version } from "ingress-router";
 import "./style.css";
 import { createEditor, reveal, setText, showMatch, showProblems } from "./editor.js";
-import { errorText } from "./format.js";
+import { errorText, gatewayAnswerLabel, isGatewayDecision } from "./format.js";
+import { renderGatewayDecision, renderGatewayFlow, renderGatewayStatus, renderGatewayTable, renderMigration, ruleKey } from "./gateway.js";
 import { gallery } from "./gallery.js";
 import { Locator } from "./locate.js";
 import { Problems } from "./problems.js";
@@ -24,6 +25,9 @@ const els = {
   requests: $("requests"), batchResults: $("batch-results"), exportButton: $("export"), importInput: $("import"),
   batchNote: $("batch-note"), publishService: $("publish-service"), services: $("services"), status: $("status"),
   version: $("version"), exampleNote: $("example-note"),
+  gateway: $("gateway"), gatewayField: $("gateway-field"), gatewayStatus: $("gateway-status"),
+  migrationPane: $("migration-pane"), migration: $("migration"), migrationTests: $("migration-tests"),
+  migrationNote: $("migration-note"),
 };
 
 /** What a shared link holds. */
@@ -38,7 +42,7 @@ const state = {
   headers: "",
   requests: "",
   expected: [],
-  options: { ingressClass: "", implementationSpecific: "prefix", profile: "spec" },
+  options: { ingressClass: "", implementationSpecific: "prefix", profile: "spec", gateway: "" },
   publishService: "",
 };
 
@@ -50,7 +54,7 @@ let tableRow = () => null;
 let winnerRow = null;
 
 /** Timings (performance.now(), ms) of the last updates, read by the browser tests. */
-const timings = { route: 0, manifests: 0, interactive: 0, started: 0, complete: 0, manifestParts: {} };
+const timings = { route: 0, manifests: 0, interactive: 0, started: 0, complete: 0, manifestParts: {}, migrations: 0 };
 
 const view = createEditor(els.editor, "", (text, typing) => {
   state.manifests = text;
@@ -88,6 +92,7 @@ function compileManifests() {
 function compileOptions() {
   const o = { implementationSpecific: state.options.implementationSpecific, profile: state.options.profile };
   if (state.options.ingressClass) o.ingressClass = state.options.ingressClass;
+  if (state.options.gateway) o.gateway = state.options.gateway;
   return o;
 }
 
@@ -141,7 +146,8 @@ function recompile({ soon = false } = {}) {
   if (router) {
     const table = router.table();
     if (changed("table", table)) {
-      tableRow = renderTable(els.table, table);
+      // A Gateway API router's table lists listeners; an Ingress router's, host tiers.
+      tableRow = table.listeners ? renderGatewayTable(els.table, table) : renderTable(els.table, table);
       winnerRow?.classList.remove("winner");
       winnerRow = null;
     }
@@ -155,6 +161,7 @@ function recompile({ soon = false } = {}) {
   timings.manifestParts = parts;
   clearTimeout(problemsTimer);
   clearTimeout(statusTimer);
+  clearTimeout(migrationTimer);
   if (soon) {
     settled = new Promise((resolve) => {
       problemsTimer = setTimeout(() => {
@@ -163,9 +170,11 @@ function recompile({ soon = false } = {}) {
       }, 0);
     });
     statusTimer = setTimeout(refreshStatus, 150);
+    migrationTimer = setTimeout(refreshMigration, 300);
   } else {
     refreshProblems();
     refreshStatus();
+    refreshMigration();
     settled = Promise.resolve();
   }
 }
@@ -215,6 +224,7 @@ function currentRequest() {
  * views. A new request always changes the explanation; a new router often does not.
  */
 function reroute({ sameRequest = false } = {}) {
+  els.decision.querySelector("#upstream-request").hidden = true; // a Gateway API decision shows it again
   if (!router) {
     renderDecision(els.decision, null, `The manifests cannot be read: ${errorText(compileError)}`);
     showMatch(view, null);
@@ -229,6 +239,10 @@ function reroute({ sameRequest = false } = {}) {
   } catch (error) {
     renderDecision(els.decision, null, errorText(error));
     showMatch(view, null);
+    return;
+  }
+  if (isGatewayDecision(decision)) {
+    showGatewayDecision(decision, explanation, sameRequest);
     return;
   }
   renderDecision(els.decision, decision, null);
@@ -252,6 +266,22 @@ function reroute({ sameRequest = false } = {}) {
   }
 }
 
+/** A Gateway API decision: the answer, the picture, the winning rule in the table and the editor. */
+function showGatewayDecision(decision, explanation, sameRequest) {
+  renderGatewayDecision(els.decision, decision);
+  if (!sameRequest || changed("flow", explanation)) renderGatewayFlow(els.flow, explanation, currentRequest());
+  if (!sameRequest) delete drawn.flow;
+  winnerRow?.classList.remove("winner");
+  winnerRow = decision.route != null && decision.rule != null ? tableRow(ruleKey(decision.listener, decision.route, decision.rule)) : null;
+  winnerRow?.classList.add("winner");
+  if (decision.route != null && decision.rule != null) {
+    const [namespace, name] = decision.route.split("/");
+    showMatch(view, locator.rangeOf("HTTPRoute", namespace, name, `spec.rules[${decision.rule}]`));
+  } else {
+    showMatch(view, null);
+  }
+}
+
 let batchResults = [];
 function rerouteBatch() {
   batchResults = [];
@@ -262,7 +292,7 @@ function rerouteBatch() {
       try {
         const spec = requestSpec(request, parseHeaders(state.headers));
         const decision = router.route(spec);
-        batchResults.push({ request, spec, decision, backend: decision.label });
+        batchResults.push({ request, spec, decision, backend: isGatewayDecision(decision) ? gatewayAnswerLabel(decision) : decision.label });
       } catch (error) {
         batchResults.push({ request, error: errorText(error) });
       }
@@ -272,6 +302,7 @@ function rerouteBatch() {
 }
 
 function refreshStatus() {
+  refreshGatewayStatus();
   const publish = state.publishService.trim();
   if (!publish || compileError) {
     renderStatus(els.status, { error: compileError ? "Fix the manifests first." : null });
@@ -295,6 +326,79 @@ function refreshStatus() {
   renderStatus(els.status, { report, service, serviceError });
 }
 
+/** The status a Gateway API controller would write, when the manifests hold Gateway API objects. */
+function refreshGatewayStatus() {
+  const kinds = locator.kinds();
+  if (!(kinds.Gateway || kinds.HTTPRoute || kinds.GatewayClass)) {
+    els.gatewayStatus.hidden = true;
+    els.gatewayStatus.innerHTML = "";
+    return;
+  }
+  try {
+    renderGatewayStatus(els.gatewayStatus, gatewayStatus(state.manifests), null);
+  } catch (error) {
+    renderGatewayStatus(els.gatewayStatus, null, errorText(error));
+  }
+}
+
+// The migration report: when the manifests hold Ingresses and HTTPRoutes. It runs when the
+// manifests or options change (a moment after typing stops), never per URL keystroke.
+let migrationTimer = 0;
+let migrationTests = null;
+let migrationGateway = null; // the Gateway the last report compared with
+function refreshMigration() {
+  const kinds = locator.kinds();
+  const shown = Boolean(kinds.Ingress && kinds.HTTPRoute);
+  els.migrationPane.hidden = !shown;
+  if (migrationTests) URL.revokeObjectURL(migrationTests);
+  migrationTests = null;
+  els.migrationTests.hidden = true;
+  if (!shown) {
+    els.migration.innerHTML = "";
+    return;
+  }
+  const options = { ...compileOptions(), from: state.options.profile };
+  delete options.profile;
+  let report;
+  timings.migrations += 1;
+  try {
+    report = migrate(state.manifests, options);
+  } catch (error) {
+    renderMigration(els.migration, null, errorText(error), null);
+    return;
+  }
+  migrationGateway = report.gateway;
+  migrationTests = URL.createObjectURL(new Blob([report.tests], { type: "text/yaml" }));
+  els.migrationTests.href = migrationTests;
+  els.migrationTests.hidden = false;
+  renderMigration(els.migration, report, null, pickDifference);
+}
+
+/** A migration row chosen: its request in the fields; `side` also picks which router explains it. */
+function pickDifference(difference, side) {
+  const p = difference.probe;
+  state.url = els.url.value = p.url;
+  state.requestSource = "url";
+  state.method = p.method;
+  if (![...els.method.options].some((o) => o.value === p.method)) els.method.append(new Option(p.method));
+  els.method.value = p.method;
+  state.headers = els.headers.value = (p.headers ?? []).map(([n, v]) => `${n}: ${v}`).join("\n");
+  if (state.headers) els.headers.closest("details").open = true;
+  els.migrationNote.textContent = `Loaded ${p.method} ${p.url}${side ? `, explained by the ${side === "ingress" ? "Ingresses" : "Gateway API objects"}` : ""}.`;
+  if (side) {
+    const gateway = side === "ingress" ? "" : (migrationGateway ?? state.options.gateway);
+    if (gateway !== state.options.gateway) {
+      state.options.gateway = els.gateway.value = gateway;
+      recompile();
+      saveSoon();
+      els.url.focus();
+      return;
+    }
+  }
+  requestChanged();
+  els.url.focus();
+}
+
 function fillSuggestions() {
   const classes = locator.classNames();
   const services = locator.services();
@@ -303,6 +407,17 @@ function fillSuggestions() {
   if (els.classes.innerHTML !== classHtml) els.classes.innerHTML = classHtml;
   const serviceHtml = options(services);
   if (els.services.innerHTML !== serviceHtml) els.services.innerHTML = serviceHtml;
+  // The Gateway selector: "" lets the package choose (the Ingresses when there are any, else the only Gateway).
+  const gateways = locator.gateways();
+  if (state.options.gateway && !gateways.includes(state.options.gateway)) gateways.push(state.options.gateway);
+  const kinds = locator.kinds();
+  const auto = kinds.Ingress ? "Ingresses" : gateways.length === 1 ? `Gateway ${gateways[0]}` : "(choose a Gateway)";
+  const gatewayHtml = [`<option value="">${auto}</option>`, ...gateways.map((g) => `<option value="${g.replace(/"/g, "&quot;")}">Gateway ${g.replace(/</g, "&lt;")}</option>`)].join("");
+  if (els.gateway.innerHTML !== gatewayHtml) {
+    els.gateway.innerHTML = gatewayHtml;
+    els.gateway.value = state.options.gateway;
+  }
+  els.gatewayField.hidden = gateways.length === 0;
 }
 
 // ---- state ↔ fields ----
@@ -315,6 +430,7 @@ function showState() {
   els.ingressClass.value = state.options.ingressClass;
   els.implementationSpecific.value = state.options.implementationSpecific;
   els.profile.value = state.options.profile;
+  els.gateway.value = state.options.gateway;
   els.url.value = state.url;
   els.host.value = state.host;
   els.path.value = state.path;
@@ -341,8 +457,8 @@ function loadExample(id) {
     host: "",
     path: "",
     requestSource: "url",
-    method: "GET",
-    headers: "",
+    method: example.method,
+    headers: example.headers,
     requests: example.requests.join("\n"),
     expected: [],
     options: example.options,
@@ -390,7 +506,7 @@ on(els.gallery, "change", () => {
   loadExample(els.gallery.value);
   saveSoon();
 });
-for (const [el, key] of [[els.ingressClass, "ingressClass"], [els.implementationSpecific, "implementationSpecific"], [els.profile, "profile"]]) {
+for (const [el, key] of [[els.ingressClass, "ingressClass"], [els.implementationSpecific, "implementationSpecific"], [els.profile, "profile"], [els.gateway, "gateway"]]) {
   on(el, el.tagName === "SELECT" ? "change" : "input", () => {
     state.options[key] = el.value.trim();
     recompile();
@@ -472,13 +588,14 @@ on(els.importInput, "change", async () => {
     state.requests = els.requests.value = imported.lines.join("\n");
     state.expected = imported.expected;
     state.headers = els.headers.value = imported.headers;
-    for (const key of ["ingressClass", "implementationSpecific", "profile"]) {
+    for (const key of ["ingressClass", "implementationSpecific", "profile", "gateway"]) {
       if (imported.options[key]) state.options[key] = String(imported.options[key]);
     }
     els.ingressClass.value = state.options.ingressClass;
     els.implementationSpecific.value = state.options.implementationSpecific;
     els.profile.value = state.options.profile;
-    recompile();
+    recompile(); // fills the Gateway selector
+    els.gateway.value = state.options.gateway;
     els.batchNote.textContent = `Imported ${imported.lines.length} test${imported.lines.length === 1 ? "" : "s"} from ${file.name}.`;
     saveSoon();
   } catch (error) {

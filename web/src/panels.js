@@ -17,12 +17,18 @@ export function renderBatch(el, results, expected) {
       const verdict = exp == null ? "" : exp === r.backend ? "as expected" : `expected ${exp}`;
       return `<tr class="${exp != null && exp !== r.backend ? "mismatch" : ""}"><td>${i + 1}</td><td><code>${esc(r.request.text)}</code></td>` +
         `<td><code class="backend">${esc(r.backend)}</code></td><td>${esc(r.decision.via)}</td>` +
-        `<td>${m ? `${esc(m.ingress)} · ${esc(hostLabel(m.host))} · <code>${esc(m.pathType)} ${esc(m.path)}</code>` : r.decision.defaultFrom ? `defaultBackend of ${esc(r.decision.defaultFrom)}` : "—"}</td>` +
+        `<td>${m ? `${esc(m.ingress)} · ${esc(hostLabel(m.host))} · <code>${esc(m.pathType)} ${esc(m.path)}</code>` : r.decision.defaultFrom ? `defaultBackend of ${esc(r.decision.defaultFrom)}` : gatewayRule(r.decision)}</td>` +
         (withExpected ? `<td>${esc(verdict)}</td>` : "") + `</tr>`;
     })
     .join("");
   el.innerHTML = `<table class="results"><caption>${results.length} request${results.length === 1 ? "" : "s"}</caption><thead><tr><th scope="col">#</th><th scope="col">Request</th>` +
     `<th scope="col">Backend</th><th scope="col">Via</th><th scope="col">Matched rule</th>${withExpected ? `<th scope="col">Tests file</th>` : ""}</tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+/** A Gateway API decision's rule, for the requests table (`—` for an Ingress decision without one). */
+function gatewayRule(d) {
+  if (d.route == null) return "—";
+  return `HTTPRoute ${esc(d.route)} · <code>rules[${esc(d.rule)}]${d.ruleName ? ` ${esc(d.ruleName)}` : ""}</code> · listener ${esc(d.listener)}`;
 }
 
 function addressText(addresses) {

@@ -9,16 +9,25 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launch, openPage, screenshot, screenshotOf, shotsDir, startServer, webDir } from "./harness.mjs";
 import { speed } from "./speed.mjs";
+import { gatewayAnswerLabel } from "../src/format.js";
 
 const repo = join(webDir, "..");
 const cli = process.env.INGRESS_ROUTER_CLI ?? join(repo, "target/debug/ingress-router");
 const gallery = JSON.parse(await readFile(join(webDir, "gallery/index.json"), "utf8"));
 const axeSource = await readFile(join(webDir, "node_modules/axe-core/axe.min.js"), "utf8");
 
-/** The CLI's decision for `url` over a manifests file. */
-function cliRoute(file, url, options = {}) {
+/**
+ * The CLI's decision for `url` (a requests-list line: `[METHOD] URL`) over a manifests file; a
+ * Gateway API decision (`options.gateway`, or a Gateway and no Ingress) gets the page's `label`.
+ */
+function cliRoute(file, line, options = {}, headers = "") {
+  const [method, url] = line.includes(" ") ? line.split(/\s+/) : [null, line];
   const args = ["route", "--json", "-f", file, url, "--options", JSON.stringify(options)];
-  return JSON.parse(execFileSync(cli, args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
+  if (method) args.push("-X", method);
+  for (const h of headers.split("\n").filter(Boolean)) args.push("-H", h);
+  const d = JSON.parse(execFileSync(cli, args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
+  if ("listener" in d) d.label = gatewayAnswerLabel(d);
+  return d;
 }
 
 async function decision(page) {
@@ -61,12 +70,19 @@ test("every gallery example loads and shows the CLI's decisions", async (page) =
     const file = join(webDir, "gallery", example.file);
     assert.equal(await editorText(page), await readFile(file, "utf8"), `${id}: editor holds the example`);
     const shown = await decision(page);
-    const expected = cliRoute(file, example.url, example.options);
+    const expected = cliRoute(file, example.url, example.options, example.headers);
     assert.equal(shown.backend, expected.label, `${id}: ${example.url}`);
     assert.ok(shown.via.startsWith(expected.via), `${id}: via ${shown.via} vs ${expected.via}`);
     const rows = await page.$$eval(".results tbody tr", (trs) => trs.map((tr) => tr.querySelectorAll("td")[2]?.textContent.trim()));
     assert.equal(rows.length, example.requests.length, `${id}: one result per request`);
-    example.requests.forEach((url, i) => assert.equal(rows[i], cliRoute(file, url, example.options).label, `${id}: ${url}`));
+    example.requests.forEach((url, i) => assert.equal(rows[i], cliRoute(file, url, example.options, example.headers).label, `${id}: ${url}`));
+    if (expected.rule != null) {
+      // A Gateway API decision: the winning rule of the HTTPRoute is highlighted.
+      const lines = await matchedLines(page);
+      assert.ok(lines.length > 0, `${id}: the winning rule is highlighted`);
+      if (expected.ruleName) assert.ok(lines.join("\n").includes(expected.ruleName), `${id}: rule ${expected.ruleName} highlighted (got ${lines})`);
+      assert.match(shown.matched, new RegExp(`HTTPRoute ${expected.route} · rules\\[${expected.rule}\\]`));
+    }
     if (expected.matched) {
       const lines = (await matchedLines(page)).join("\n");
       assert.ok(lines.includes(expected.matched.path), `${id}: the matched rule ${expected.matched.path} is highlighted (got ${lines})`);
@@ -443,9 +459,147 @@ test("no layout jumps while typing", async (page) => {
   }
 });
 
+const galleryFile = (name) => join(webDir, "gallery", name);
+
+test("Gateway API: the decision for a method and headers, and why every other candidate lost", async (page) => {
+  const file = galleryFile("gateway-precedence.yaml");
+  await loadExample(page, "gateway-precedence");
+  const url = "http://api.example.com/api/orders";
+  assert.equal((await decision(page)).backend, cliRoute(file, url).label);
+  assert.equal((await decision(page)).backend, "shop/api:8080");
+  assert.match((await decision(page)).matched, /Gateway infra\/public · listener http · HTTPRoute shop\/api · rules\[1\] \(api\)/);
+  assert.ok((await matchedLines(page)).some((l) => l.includes("name: api")), "the rule is highlighted");
+  assert.match(await page.textContent("#table tr.winner"), /rules\[1\]/);
+  // Every candidate is listed with its outcome: the winner, those that lost on precedence, those that did not match.
+  const rows = await page.$$eval("#flow .candidates tbody tr", (trs) => trs.map((tr) => [tr.className, tr.textContent]));
+  assert.equal(rows.filter(([c]) => c === "winner").length, 1);
+  assert.ok(rows.some(([c, t]) => c === "lost" && t.includes("(everything)")), JSON.stringify(rows));
+  assert.ok(rows.some(([c, t]) => c === "nomatch" && t.includes("(writes)") && /method/i.test(t)), JSON.stringify(rows));
+  assert.ok(rows.some(([c, t]) => c === "nomatch" && t.includes("(canary)") && /x-env/i.test(t)), JSON.stringify(rows));
+  assert.match(await page.textContent("#flow .listeners"), /chosen/);
+
+  await page.selectOption("#method", "POST");
+  assert.equal((await decision(page)).backend, cliRoute(file, `POST ${url}`).label);
+  assert.equal((await decision(page)).backend, "shop/api-writer:8080");
+  await page.selectOption("#method", "GET");
+  await page.click("details.headers summary");
+  await page.fill("#headers", "x-env: canary");
+  assert.equal((await decision(page)).backend, cliRoute(file, url, {}, "x-env: canary").label);
+  assert.equal((await decision(page)).backend, "shop/api-canary:8080");
+  await page.fill("#headers", "");
+  await typeUrl(page, `${url}?v=2`);
+  assert.equal((await decision(page)).backend, "shop/api-v2:8080");
+  await screenshot(page, "gateway-precedence");
+  // The requests list, exported with its methods, replays in the CLI through the Gateway.
+  const { report, testsFile } = await exportAndRun(page, await mkdtemp(join(tmpdir(), "playground-")), "gateway-precedence");
+  assert.deepEqual([report.passed, report.failed], [6, 0], JSON.stringify(report).slice(0, 300));
+  assert.match(await readFile(testsFile, "utf8"), /method: POST/);
+
+  // Filters: what the upstream receives, and a redirect.
+  await loadExample(page, "gateway-redirects-rewrites");
+  const rewrite = cliRoute(galleryFile("gateway-redirects-rewrites.yaml"), "http://www.example.com/old/report?id=7");
+  const upstream = await page.textContent("#upstream-request code");
+  assert.ok(upstream.includes(`Host ${rewrite.upstream.host} · ${rewrite.upstream.path}`), upstream);
+  assert.match(upstream, /\/new\/report\?id=7/);
+  await typeUrl(page, "http://www.example.com/account/settings");
+  assert.equal((await decision(page)).backend, cliRoute(galleryFile("gateway-redirects-rewrites.yaml"), "http://www.example.com/account/settings").label);
+  assert.match((await decision(page)).backend, /^redirect 301 https:\/\/www\.example\.com\/account\/settings/);
+
+  // The most specific listener, and a route its listener does not allow.
+  await loadExample(page, "gateway-listeners");
+  const listeners = await page.$$eval("#flow .listeners tbody tr", (trs) => trs.map((tr) => tr.textContent));
+  assert.ok(listeners.some((t) => t.includes("chosen") && t.includes("shop")), listeners.join("\n"));
+  assert.ok(listeners.some((t) => t.includes("wildcard") && !t.includes("chosen")), listeners.join("\n"));
+  assert.match(await page.textContent("#flow .candidates"), /web\/blocked[\s\S]*namespaceNotAllowed/);
+});
+
+test("Gateway API: the Gateway selector picks among several Gateways", async (page, { browser, url }) => {
+  const dir = join(repo, "examples/gateway/manifests");
+  const files = ["gateways.yaml", "routes.yaml", "services.yaml"].map((f) => join(dir, f));
+  const text = (await Promise.all(files.map((f) => readFile(f, "utf8")))).join("---\n");
+  const all = join(await mkdtemp(join(tmpdir(), "playground-")), "gateway.yaml");
+  await writeFile(all, text);
+  await pasteManifests(page, text);
+  await page.waitForSelector("#gateway-field:not([hidden])");
+  const options = await page.$$eval("#gateway option", (os) => os.map((o) => o.value));
+  assert.deepEqual(options, ["", "infra/public", "infra/staging"]);
+  await typeUrl(page, "http://shop.example.com/cart");
+  // Several Gateways and no Ingress: the package asks which one.
+  assert.match((await decision(page)).matched, /several Gateways \(infra\/public, infra\/staging\)/);
+  for (const gateway of ["infra/public", "infra/staging"]) {
+    await page.selectOption("#gateway", gateway);
+    const expected = cliRoute(all, "http://shop.example.com/cart", { gateway });
+    assert.equal((await decision(page)).backend, expected.label, gateway);
+  }
+  assert.equal((await decision(page)).backend, "shop/cart-staging:8080");
+  // A shared link keeps the chosen Gateway.
+  await page.click("#share");
+  await page.waitForFunction(() => /Link copied|address bar/.test(document.getElementById("share-note").textContent));
+  const other = await openPage(browser, url);
+  await other.goto(await page.evaluate(() => location.href));
+  await other.waitForSelector("body[data-ready]");
+  await other.waitForFunction(() => document.getElementById("gateway").value === "infra/staging");
+  assert.equal((await decision(other)).backend, "shop/cart-staging:8080");
+  assert.deepEqual(other.errors, []);
+  await other.context().close();
+});
+
+test("Gateway API status: each route's parents and each listener's attached routes", async (page) => {
+  await loadExample(page, "gateway-listeners");
+  await page.waitForSelector("#gateway-status .gw-object");
+  const blocked = await page.textContent('.gw-object[data-kind="HTTPRoute"][data-name="web/blocked"]');
+  assert.match(blocked, /Accepted=False NotAllowedByListeners/);
+  assert.match(await page.textContent('.gw-object[data-kind="HTTPRoute"][data-name="web/sites"]'), /Accepted=True Accepted/);
+  const attached = await page.$$eval('.gw-object[data-kind="Gateway"] tbody tr', (trs) => trs.map((tr) => [tr.querySelector("code").textContent, tr.querySelector(".attached").textContent]));
+  assert.deepEqual(attached, [["wildcard", "1"], ["shop", "1"], ["internal", "1"]]);
+  await screenshotOf(page, "#gateway-status", "gateway-status");
+
+  await loadExample(page, "gateway-reference-grant");
+  assert.equal((await decision(page)).backend, "500");
+  assert.match(await page.textContent('.gw-object[data-kind="HTTPRoute"][data-name="shop/shop"]'), /ResolvedRefs=False RefNotPermitted/);
+});
+
+test("migration view: the differences by cause, a chosen row loads its request, the tests download", async (page) => {
+  const file = galleryFile("migration-ingress-nginx.yaml");
+  await loadExample(page, "migration-ingress-nginx");
+  await page.waitForSelector("#migration-pane:not([hidden]) .cause");
+  const causes = await page.$$eval("#migration .cause", (cs) => cs.map((c) => c.dataset.cause));
+  assert.ok(causes.includes("rewrite-capture-dropped"), causes.join(", "));
+  const cause = page.locator('.cause[data-cause="rewrite-capture-dropped"]');
+  assert.match(await cause.locator(".advice").textContent(), /\S/);
+  // Choosing a row loads its request; each side's button routes it through that side.
+  const first = cause.locator("button.load-request").first();
+  const request = (await first.textContent()).trim();
+  await first.click();
+  const [method, url] = request.split(" ");
+  assert.equal(await page.inputValue("#url"), url);
+  assert.equal(await page.inputValue("#method"), method);
+  assert.match((await decision(page)).matched, /^Ingress shop\//);
+  await cause.locator('button[data-side="gateway"]').first().click();
+  await page.waitForFunction(() => document.getElementById("gateway").value === "infra/public");
+  assert.equal(await page.inputValue("#url"), url);
+  const gateway = cliRoute(file, url, { gateway: "infra/public" });
+  assert.equal((await decision(page)).backend, gateway.label);
+  assert.match((await decision(page)).matched, /HTTPRoute shop\/shop/);
+  await page.locator('#migration button[data-side="ingress"]').first().click();
+  await page.waitForFunction(() => document.getElementById("gateway").value === "");
+  // The agreed answers, as a tests file the CLI runs.
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#migration-tests")]);
+  const dir = await mkdtemp(join(tmpdir(), "playground-"));
+  const testsFile = join(dir, "gateway-api-tests.yaml");
+  await download.saveAs(testsFile);
+  const report = JSON.parse(execFileSync(cli, ["test", "-f", file, testsFile, "--json"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }));
+  assert.ok(report.passed > 0 && report.failed === 0, JSON.stringify(report).slice(0, 400));
+  await screenshotOf(page, "#migration-pane", "migration");
+  // The migration runs when the manifests change, not per URL keystroke.
+  const before = await page.evaluate(() => window.playground.timings.migrations);
+  await typeUrl(page, "http://shop.example.com/x");
+  assert.equal(await page.evaluate(() => window.playground.timings.migrations), before);
+});
+
 for (const scheme of ["light", "dark"]) {
   test(`axe finds no serious or critical violation (${scheme})`, async (page) => {
-    for (const id of ["merged-conflict", "invalid", "loadbalancer-status"]) {
+    for (const id of ["merged-conflict", "invalid", "loadbalancer-status", "gateway-precedence", "gateway-listeners", "migration-ingress-nginx"]) {
       await loadExample(page, id);
       await page.addScriptTag({ content: axeSource });
       const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
@@ -467,6 +621,14 @@ test("narrow screen: no sideways scrolling", async (page) => {
   await page.addScriptTag({ content: axeSource });
   const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
   assert.deepEqual(result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id), []);
+  // The Gateway API and migration views fit too.
+  for (const id of ["gateway-precedence", "migration-ingress-nginx"]) {
+    await loadExample(page, id);
+    await page.waitForFunction(() => window.playground.settled());
+    const wider = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(wider <= 0, `${id}: page is ${wider}px wider than the screen`);
+  }
+  await screenshotOf(page, "#migration-pane", "narrow-migration");
 }, { viewport: { width: 390, height: 844 }, colorScheme: "dark" });
 
 // ---- run ----

@@ -1,0 +1,286 @@
+// The page's views of the Gateway API answers: the decision, the picture (listener → route →
+// rule → backend, and why every other listener, route and candidate lost), the listeners table,
+// the status each object would get, and the migration report. They only arrange and format; every
+// fact comes from `route`, `explain`, `table`, `gatewayStatus` and `migrate`.
+import { esc, gatewayAnswerLabel } from "./format.js";
+
+const MAX_CANDIDATES = 60;
+const MAX_MIGRATION_ROWS = 40; // per cause; the download holds the agreed tests, the list the differences
+
+/** Key of a rule's row in the listeners table, to mark the winner without drawing again. */
+export function ruleKey(listener, route, rule) {
+  return `${listener} ${route} ${rule}`; // none holds a space
+}
+
+/** The decision region for a Gateway API decision. */
+export function renderGatewayDecision(el, d) {
+  const backend = el.querySelector("#backend");
+  const via = el.querySelector("#via");
+  const matched = el.querySelector("#matched");
+  const upstream = el.querySelector("#upstream-request");
+  el.classList.remove("failed");
+  el.querySelector("#upstream").hidden = true;
+  backend.textContent = gatewayAnswerLabel(d);
+  backend.dataset.kind = d.redirect ? "redirect" : d.split ? "split" : d.status === 200 ? "service" : "none";
+  via.textContent = `${d.via} · HTTP ${d.status}`;
+  const place = [];
+  if (d.gateway) place.push(`Gateway ${d.gateway}`);
+  if (d.listener) place.push(`listener ${d.listener}`);
+  if (d.route) place.push(`HTTPRoute ${d.route}`);
+  if (d.rule != null) place.push(`rules[${d.rule}]${d.ruleName ? ` (${d.ruleName})` : ""}${d.match != null ? `.matches[${d.match}]` : ""}`);
+  matched.textContent = place.length ? place.join(" · ") : "no Gateway answers";
+  upstream.hidden = !d.upstream;
+  if (d.upstream) {
+    const headers = d.upstream.headers.map(([n, v]) => `${n}: ${v}`).join(", ");
+    upstream.querySelector("code").textContent = `Host ${d.upstream.host} · ${d.upstream.path}${headers ? ` · ${headers}` : ""}`;
+  }
+}
+
+function outcomeText(o) {
+  switch (o.outcome) {
+    case "won":
+      return ["winner", "✔ chosen", "every condition holds, and it comes first in precedence"];
+    case "hostnameDidNotMatch":
+      return ["other", "hostname", "none of the route's hostnames on this listener matches the request's host"];
+    case "mismatch":
+      return ["nomatch", "no match", `its ${o.mismatch?.failed ?? "condition"} does not match${o.detail ? ` (wants ${o.detail})` : ""}`];
+    case "lostOn":
+      return ["lost", "✗ lost", `matched, and lost to the winner on ${keyText(o.key)}`];
+    default:
+      return ["other", o.outcome, JSON.stringify(o)];
+  }
+}
+
+/** A precedence key as words: `pathLength` → `path length`. */
+function keyText(key) {
+  return typeof key === "string" ? key.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`) : JSON.stringify(key);
+}
+
+function reasonText(notAttached) {
+  if (!notAttached) return "";
+  const { reason, ...rest } = notAttached;
+  const more = Object.entries(rest).map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`).join(", ");
+  return `${reason}${more ? ` (${more})` : ""}`;
+}
+
+/** The picture for a Gateway API explanation. */
+export function renderGatewayFlow(el, x, request) {
+  const d = x.decision;
+  const chosen = x.listeners.find((l) => l.outcome === "chosen");
+  const winnerRoute = x.routes.find((r) => r.route === d.route);
+  const backendKind = d.redirect ? "defaultBackend" : d.status === 200 ? "rule" : "none";
+  let backendStage = `<code class="backend" data-kind="${d.redirect ? "redirect" : backendKind}">${esc(gatewayAnswerLabel(d))}</code><p>via ${esc(d.via)}</p>`;
+  if (d.upstream) {
+    backendStage += `<p>upstream receives</p><code>Host: ${esc(d.upstream.host)}</code><code>${esc(d.upstream.path)}</code>` +
+      d.upstream.headers.map(([n, v]) => `<code>${esc(n)}: ${esc(v)}</code>`).join("");
+  }
+  const attached = x.routes.filter((r) => !r.notAttached).length;
+  let html = `<ol class="stages gateway">
+    <li class="stage"><h3>Request</h3><code>${esc(request.method ?? "GET")} ${esc(request.url ?? `${request.host}${request.path}`)}</code>${x.gateway ? `<p>at Gateway <code>${esc(x.gateway)}</code></p>` : ""}</li>
+    <li class="stage"><h3>Listener</h3>${chosen ? `<code>${esc(chosen.name)}</code><p>${esc(chosen.protocol)} ${esc(chosen.port)} · ${esc(chosen.hostname ?? "any hostname")}</p>` : `<span>none of ${x.listeners.length} takes it</span>`}${x.noGateway ? `<p class="reason">${esc(noGatewayText(x.noGateway))}</p>` : ""}</li>
+    <li class="stage"><h3>Route and rule</h3>${d.route ? `<code>${esc(d.route)}</code><p>rules[${esc(d.rule)}]${d.ruleName ? ` (${esc(d.ruleName)})` : ""}${d.match != null ? ` · matches[${esc(d.match)}]` : ""}</p>${winnerRoute?.matchedHostname ? `<p>hostname ${esc(winnerRoute.matchedHostname)}</p>` : ""}` : `<span>no rule matches</span><p>${attached} route${attached === 1 ? "" : "s"} attached</p>`}</li>
+    <li class="stage ${backendKind}"><h3>Answer</h3>${backendStage}</li>
+  </ol>`;
+  html += `<div class="candidates-box" tabindex="0" role="region" aria-label="Listeners, routes and candidates, and why each did or did not win">`;
+  if (x.listeners.length) {
+    html += `<table class="listeners"><caption>Listeners of ${esc(x.gateway ?? "the Gateway")}</caption><thead><tr><th scope="col">Outcome</th><th scope="col">Listener</th><th scope="col">Port, protocol, hostname</th></tr></thead><tbody>` +
+      x.listeners.map((l) => `<tr class="${l.outcome === "chosen" ? "winner" : "nomatch"}"><td class="mark">${esc(l.outcome === "chosen" ? "✔ chosen" : l.outcome)}</td><td><code>${esc(l.name)}</code></td><td>${esc(l.port)} ${esc(l.protocol)} · <code>${esc(l.hostname ?? "(any)")}</code></td></tr>`).join("") +
+      `</tbody></table>`;
+  }
+  const rows = [];
+  for (const r of x.routes) {
+    if (r.notAttached) {
+      rows.push(`<tr class="other"><td class="mark">not attached</td><td><code>${esc(r.route)}</code></td><td class="reason">${esc(reasonText(r.notAttached))}</td></tr>`);
+      continue;
+    }
+    if (!r.candidates?.length) {
+      rows.push(`<tr class="other"><td class="mark">no rules</td><td><code>${esc(r.route)}</code> <span class="field">${esc(r.hostnames?.join(", ") ?? "")}</span></td><td class="reason">attached; nothing to match</td></tr>`);
+      continue;
+    }
+    for (const c of r.candidates.slice(0, MAX_CANDIDATES)) {
+      const [cls, mark, why] = outcomeText(c.outcome);
+      rows.push(`<tr class="${cls}" data-rule="${esc(`${r.route} ${c.rule} ${c.match}`)}"><td class="mark">${esc(mark)}</td>` +
+        `<td><code>${esc(r.route)} rules[${c.rule}]${c.ruleName ? ` (${esc(c.ruleName)})` : ""}.matches[${c.match}]</code><br><span class="field">${esc(r.hostnames?.join(", ") || "(any hostname)")}</span></td>` +
+        `<td class="reason">${esc(why)}</td></tr>`);
+    }
+  }
+  if (rows.length) {
+    html += `<table class="candidates"><caption>HTTPRoutes on ${chosen ? `listener ${esc(chosen.name)}` : "the Gateway"}, and why each candidate did or did not win</caption><thead><tr><th scope="col">Outcome</th><th scope="col">Route, rule, match</th><th scope="col">Why</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
+  }
+  html += `</div>`;
+  el.innerHTML = html;
+  const box = el.querySelector(".candidates-box");
+  const won = box?.querySelector(".candidates tr.winner");
+  if (won) {
+    requestAnimationFrame(() => {
+      if (won.offsetTop + won.offsetHeight > box.clientHeight) box.scrollTop = Math.max(0, won.offsetTop - 40);
+    });
+  }
+}
+
+function noGatewayText(n) {
+  if (typeof n === "string") return n;
+  if (n.gateways) return `several Gateways (${n.gateways.join(", ")}): choose one in "Route through"`;
+  if (n.gateway) return `no Gateway ${n.gateway}`;
+  return JSON.stringify(n);
+}
+
+function matchText(m) {
+  const parts = [];
+  if (m.path) parts.push(`${m.path.type} ${m.path.value}`);
+  if (m.method) parts.push(m.method);
+  for (const h of m.headers ?? []) parts.push(`header ${h.name}${h.type && h.type !== "Exact" ? ` ~ ${h.value}` : `: ${h.value}`}`);
+  for (const q of m.queryParams ?? []) parts.push(`?${q.name}${q.type && q.type !== "Exact" ? ` ~ ${q.value}` : `=${q.value}`}`);
+  return parts.join(" · ");
+}
+
+function actionText(rule) {
+  const a = rule.action ?? {};
+  if (a.action === "redirect") return `redirect${a.statusCode ? ` ${a.statusCode}` : ""}`;
+  if (a.action === "filterError") return `500 (${a.reason ?? "filter error"})`;
+  const backends = rule.backends.map((b) => `${b.namespace}/${b.name}${b.port != null ? `:${b.port}` : ""}${rule.backends.length > 1 ? ` ${b.weight}` : ""}${b.invalid ? ` (invalid: ${b.invalid.reason})` : ""}`);
+  return backends.length ? `→ ${backends.join(", ")}` : "500 (no backendRefs)";
+}
+
+/**
+ * The listeners → routes → rules table. Returns `row(key)` (key from `ruleKey`): the row of a
+ * rule, to mark the winner.
+ */
+export function renderGatewayTable(el, table) {
+  let html = "";
+  if (table.noGateway) html += `<p class="error-text">${esc(noGatewayText(table.noGateway))}</p>`;
+  for (const l of table.listeners) {
+    const rows = [];
+    for (const r of l.routes) {
+      if (r.notAttached) {
+        rows.push(`<tr class="other"><td><code>${esc(r.route)}</code></td><td colspan="4">not attached: ${esc(reasonText(r.notAttached))}</td></tr>`);
+        continue;
+      }
+      for (const rule of r.rules) {
+        rows.push(`<tr data-key="${esc(ruleKey(l.name, r.route, rule.rule))}"><td><code>${esc(r.route)}</code><br><span class="field">${esc(r.hostnames.join(", ") || "(any hostname)")}</span></td>` +
+          `<td>rules[${rule.rule}]${rule.name ? ` <span class="field">${esc(rule.name)}</span>` : ""}</td>` +
+          `<td>${rule.matches.map((m) => `<code>${esc(matchText(m))}</code>`).join("<br>")}</td>` +
+          `<td>${esc(rule.filters.join(", "))}</td><td><code>${esc(actionText(rule))}</code></td></tr>`);
+      }
+    }
+    html += `<div class="host-table"><table class="gateway-table"><caption><span class="tier">listener</span> <code>${esc(l.name)}</code> <span class="hint">${esc(l.port)} ${esc(l.protocol)} · ${esc(l.hostname ?? "any hostname")}</span></caption>` +
+      `<thead><tr><th scope="col">HTTPRoute</th><th scope="col">Rule</th><th scope="col">Matches</th><th scope="col">Filters</th><th scope="col">Answer</th></tr></thead>` +
+      `<tbody>${rows.join("") || `<tr><td colspan="5" class="empty">No HTTPRoute</td></tr>`}</tbody></table></div>`;
+  }
+  if (!table.listeners.length && !table.noGateway) html += `<p class="empty">The Gateway has no listeners.</p>`;
+  el.innerHTML = html;
+  el.onclick = null;
+  const rows = new Map();
+  for (const tr of el.querySelectorAll("tr[data-key]")) rows.set(tr.dataset.key, tr);
+  return (key) => rows.get(key) ?? null;
+}
+
+function conditionsList(conditions) {
+  if (!conditions?.length) return `<span class="hint">no conditions</span>`;
+  return `<ul class="conditions">${conditions
+    .map((c) => `<li><strong>${esc(c.type)}</strong>=${esc(c.status)} <code>${esc(c.reason)}</code>${c.message ? ` <span class="message">${esc(c.message)}</span>` : ""}</li>`)
+    .join("")}</ul>`;
+}
+
+function parentText(ref) {
+  if (!ref) return "";
+  return `${ref.namespace ? `${ref.namespace}/` : ""}${ref.name}${ref.sectionName ? ` (${ref.sectionName})` : ""}${ref.port ? ` :${ref.port}` : ""}`;
+}
+
+function pretty(body) {
+  try {
+    return JSON.stringify(typeof body === "string" ? JSON.parse(body) : body, null, 2);
+  } catch {
+    return String(body);
+  }
+}
+
+/** The status a Gateway API controller would write (`gatewayStatus`). */
+export function renderGatewayStatus(el, report, error) {
+  el.hidden = false;
+  if (error) {
+    el.innerHTML = `<h3>Gateway API status</h3><p class="error-text">${esc(error)}</p>`;
+    return;
+  }
+  const blocks = report.objects.map((o) => {
+    const name = `${o.namespace ? `${o.namespace}/` : ""}${o.name}`;
+    const s = o.status ?? {};
+    let body = "";
+    if (o.kind === "HTTPRoute") {
+      const parents = s.parents ?? [];
+      body = parents.length
+        ? `<table class="gw-status"><thead><tr><th scope="col">Parent</th><th scope="col">Conditions</th></tr></thead><tbody>${parents
+            .map((p) => `<tr><td><code>${esc(parentText(p.parentRef))}</code></td><td>${conditionsList(p.conditions)}</td></tr>`)
+            .join("")}</tbody></table>`
+        : `<p class="hint">No parent served by this controller.</p>`;
+    } else if (o.kind === "Gateway") {
+      const listeners = s.listeners ?? [];
+      body = conditionsList(s.conditions) +
+        (listeners.length
+          ? `<table class="gw-status"><thead><tr><th scope="col">Listener</th><th scope="col">Attached routes</th><th scope="col">Conditions</th></tr></thead><tbody>${listeners
+              .map((l) => `<tr><td><code>${esc(l.name)}</code></td><td class="attached">${esc(l.attachedRoutes)}</td><td>${conditionsList(l.conditions)}</td></tr>`)
+              .join("")}</tbody></table>`
+          : "");
+    } else {
+      body = conditionsList(s.conditions);
+    }
+    const notes = (o.notes ?? []).map((n) => `<li>${esc(n)}</li>`).join("");
+    const u = o.update;
+    const put = u?.action === "put"
+      ? `<details class="put"><summary><code>${esc(u.method)} ${esc(u.path)}</code></summary><pre><code>${esc(`${u.method} ${u.path}\nContent-Type: application/json\n\n${pretty(u.body)}`)}</code></pre></details>`
+      : "";
+    return `<div class="gw-object" data-kind="${esc(o.kind)}" data-name="${esc(name)}"><h4>${esc(o.kind)} <code>${esc(name)}</code></h4>${body}${notes ? `<ul class="hint">${notes}</ul>` : ""}${put}</div>`;
+  });
+  el.innerHTML = `<h3>Gateway API status <span class="hint">what controller <code>${esc(report.controllerName)}</code> writes into each object</span></h3>` +
+    (blocks.join("") || `<p class="empty">No GatewayClass, Gateway or HTTPRoute.</p>`);
+}
+
+function answerText(a) {
+  if (!a) return "";
+  if (a.redirect) return `${a.status} → ${a.redirect}`;
+  if (a.split) return `${a.status} ${a.split.map(([b, p]) => `${b} ${p}%`).join(" · ")}`;
+  // The package's MigrationAnswer has upstreamPath in its types, upstream_path in its results.
+  const upstream = a.upstreamPath ?? a.upstream_path;
+  return `${a.status}${a.backend ? ` ${a.backend}` : ""}${upstream ? ` · upstream ${upstream}` : ""}`;
+}
+
+function sideCell(a, side, index) {
+  return `<td data-label="${side === "ingress" ? "Ingress" : "Gateway API"}"><code class="answer">${esc(answerText(a))}</code>${a.rule ? `<br><span class="field">${esc(a.rule)}</span>` : ""}` +
+    `${a.reason ? `<br><span class="reason">${esc(a.reason)}</span>` : ""}<br><button type="button" class="explain-side" data-index="${index}" data-side="${side}">Explain the ${side === "ingress" ? "Ingress" : "Gateway"} side</button></td>`;
+}
+
+/**
+ * The migration report (`migrate`). `onPick(difference, side)` loads a difference's request
+ * (`side`: null, "ingress" or "gateway": which router explains it).
+ */
+export function renderMigration(el, report, error, onPick) {
+  if (error) {
+    el.innerHTML = `<p class="error-text">${esc(error)}</p>`;
+    el.onclick = null;
+    return;
+  }
+  const picks = [];
+  const summary = `<p class="summary">${esc(report.probes)} requests tried from the Ingresses (as <code>${esc(report.from)}</code> routes them) against Gateway <code>${esc(report.gateway ?? "(none)")}</code>: ` +
+    `${report.differences ? `<strong>${esc(report.differences)} answer${report.differences === 1 ? "" : "s"} differ</strong>` : "every answer agrees"}.</p>`;
+  const causes = report.causes.map((c) => {
+    const shown = c.differences.slice(0, MAX_MIGRATION_ROWS);
+    const rows = shown.map((d) => {
+      const i = picks.push(d) - 1;
+      const p = d.probe;
+      const headers = (p.headers ?? []).map(([n, v]) => `${n}: ${v}`).join(", ");
+      return `<tr><td><button type="button" class="load-request" data-index="${i}"><code>${esc(p.method)} ${esc(p.url)}</code></button>` +
+        `${headers ? `<br><span class="field">${esc(headers)}</span>` : ""}<br><span class="field">${esc(p.kind)}: ${esc(p.from)}</span></td>` +
+        sideCell(d.ingress, "ingress", i) + sideCell(d.gateway, "gateway", i) + `</tr>`;
+    });
+    const more = c.differences.length - shown.length;
+    return `<div class="cause" data-cause="${esc(c.cause)}"><h3>${esc(c.title)} <span class="count">${c.differences.length}</span> <code class="hint">${esc(c.cause)}</code></h3><p class="advice">${esc(c.advice)}</p>` +
+      `<table class="migration-table"><caption class="sr-only">${esc(c.title)}: the requests and both answers</caption><thead><tr><th scope="col">Request (choose to load it)</th><th scope="col">Ingress answer</th><th scope="col">Gateway API answer</th></tr></thead><tbody>${rows.join("")}</tbody></table>` +
+      (more > 0 ? `<p class="hint">and ${more} more</p>` : "") + `</div>`;
+  });
+  el.innerHTML = summary + causes.join("");
+  el.onclick = (event) => {
+    const button = event.target.closest("button[data-index]");
+    if (!button) return;
+    onPick(picks[Number(button.dataset.index)], button.dataset.side ?? null);
+  };
+}
