@@ -558,14 +558,54 @@ export interface GatewayDecision {
 }
 
 /** A compiled routing table: Ingresses, or a Gateway's HTTPRoutes (`options.gateway`, or a Gateway and no Ingress). Free it with `free()` (or `using`); otherwise the garbage collector does, eventually. */
+/** Why a Gateway API explanation's candidate (one match of one rule) did or did not win. */
+export interface GatewayCandidate {
+  rule: number;
+  ruleName?: string;
+  match: number;
+  outcome: { outcome: "won" | "mismatch" | "lostOn" | "hostnameDidNotMatch"; [key: string]: JsonValue };
+}
+
+/** `ingress-router explain --gateway ... --json`: the listener, route and rule that won, and why every other lost. */
+export interface GatewayExplanation {
+  decision: GatewayDecision;
+  gateway: string | null;
+  noGateway?: { reason: string; [key: string]: JsonValue };
+  listeners: { name: string; port: number; protocol: string; hostname: string | null; outcome: JsonValue }[];
+  routes: {
+    route: string;
+    notAttached?: { reason: string; [key: string]: JsonValue };
+    hostnames: string[];
+    matchedHostname?: string | null;
+    candidates: GatewayCandidate[];
+  }[];
+}
+
+/** `ingress-router table --gateway ... --json`: the Gateway's listeners, the routes attached to each, their rules. */
+export interface GatewayTable {
+  gateway: string | null;
+  noGateway?: { reason: string; [key: string]: JsonValue };
+  listeners: {
+    name: string;
+    port: number;
+    protocol: string;
+    hostname: string | null;
+    routes: { route: string; notAttached?: JsonValue; hostnames: string[]; rules: { [key: string]: JsonValue }[] }[];
+  }[];
+}
+
+/** The explanation and table that go with a router's decisions. */
+type ExplanationOf<D> = D extends GatewayDecision ? GatewayExplanation : Explanation;
+type TableOf<D> = D extends GatewayDecision ? GatewayTable : Table;
+
 export declare class Router<D = Decision> {
   private constructor();
   /** Which backend serves the request (a `GatewayDecision` when the router routes the Gateway API: `Router<GatewayDecision>`). */
   route(request: RouteRequest): D;
   /** The whole decision, step by step (for the Gateway API: listeners, routes, and why each candidate lost). */
-  explain(request: RouteRequest): Explanation;
+  explain(request: RouteRequest): ExplanationOf<D>;
   /** Host tiers and their paths in precedence order (for the Gateway API: listeners, routes, rules). */
-  table(): Table;
+  table(): TableOf<D>;
   /** What compiling found wrong or worth knowing. */
   readonly diagnostics: Diagnostic[];
   /**
@@ -586,11 +626,11 @@ export declare class Router<D = Decision> {
  * `---` lines) whose text did not change since an earlier update are not read, validated or
  * linted again. Free it with `free()` (or `using`); the routers it returned are freed on their own.
  */
-export declare class Workspace {
+export declare class Workspace<D = Decision> {
   /** A workspace compiling with `options` (those of `compile`). Throws IngressRouterError ("options"). */
   constructor(options?: CompileOptions);
-  /** The router for the whole new text (objects are compiled as `compile` compiles them). */
-  update(manifests: Manifests): Router;
+  /** The router for the whole new text (objects are compiled as `compile` compiles them: a `Router<GatewayDecision>` when they route through the Gateway API). */
+  update(manifests: Manifests): Router<D>;
   /** Releases what the workspace keeps now; calling it twice is harmless, `update` afterwards throws. */
   free(): void;
   [Symbol.dispose](): void;

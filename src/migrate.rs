@@ -41,6 +41,7 @@ pub struct MigrationProbe {
 
 /// One side's answer, in the terms both APIs share.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Answer {
     /// The HTTP status the proxy answers (200 when forwarded).

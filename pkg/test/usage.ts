@@ -105,4 +105,9 @@ const statusReport: GatewayStatusReport = gatewayStatus(yaml, { controllerName: 
 const migration: MigrationReport = migrate(yaml, { from: "ingress-nginx", gateway: "infra/public" });
 const firstCause: string | undefined = migration.causes[0]?.cause;
 const migrationTests: string = migration.tests;
-void [location, upstreamPath, share, statusReport, firstCause, migrationTests];
+const gatewayWorkspace = new Workspace<GatewayDecision>({ gateway: "infra/public" });
+const fromWorkspace: GatewayDecision = gatewayWorkspace.update(yaml).route("http://shop.example.com/");
+const why: string | null = gatewayRouter.explain("http://shop.example.com/").decision.route;
+const listenerCount: number = gatewayRouter.table().listeners.length;
+const upstreamOfMigration: string | undefined = migration.causes[0]?.differences[0]?.gateway.upstreamPath;
+void [location, upstreamPath, share, statusReport, firstCause, migrationTests, fromWorkspace, why, listenerCount, upstreamOfMigration];

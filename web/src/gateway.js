@@ -239,8 +239,7 @@ function answerText(a) {
   if (!a) return "";
   if (a.redirect) return `${a.status} → ${a.redirect}`;
   if (a.split) return `${a.status} ${a.split.map(([b, p]) => `${b} ${p}%`).join(" · ")}`;
-  // The package's MigrationAnswer has upstreamPath in its types, upstream_path in its results.
-  const upstream = a.upstreamPath ?? a.upstream_path;
+  const upstream = a.upstreamPath;
   return `${a.status}${a.backend ? ` ${a.backend}` : ""}${upstream ? ` · upstream ${upstream}` : ""}`;
 }
 
