@@ -389,8 +389,9 @@ pub fn parse_yaml(source: &str, text: &str) -> Result<Input, InputError> {
 /// `input.errors`, a syntax error (which ends the stream) is returned.
 #[cfg(feature = "yaml")]
 fn parse_yaml_into(input: &mut Input, source: &str, text: &str) -> Result<(), InputError> {
-    // Only flow collections make libyaml's scan slow, and flow nesting is at most the number of
-    // `[` and `{` in the text: most manifests (block style) skip the extra pass.
+    // Too deep a nesting is refused for the whole stream, naming the limit, before any document
+    // is read. Flow nesting is at most the number of `[` and `{` in the text: most manifests
+    // (block style) skip the extra pass; deep block nesting is refused by the reader itself.
     let flow_openers = text.bytes().filter(|b| matches!(b, b'[' | b'{')).count();
     if flow_openers > MAX_YAML_DEPTH
         && let Some((line, column)) = nesting_too_deep(text, MAX_YAML_DEPTH)

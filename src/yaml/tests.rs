@@ -432,6 +432,11 @@ fn messages_name_what_and_where_as_before() {
         YamlError { message: String::from("mapping values are not allowed in this context"), place: Some((4, 10)) }
     );
     assert_eq!(error("a: *nothing\n").message, "unknown anchor");
+    // Flow collections cut short: the line of the end, as the npm package's tests check.
+    for text in ["kind: [x\n", "kind: Ingress\nmetadata: {name: [x\n", "a: {b: 1\n\n"] {
+        let (line, _) = error(text).place.expect("a place");
+        assert_eq!(Some(line), old_error(text).1.map(|(line, _)| line), "{text:?}");
+    }
 }
 
 /// Trees of mappings and sequences, block and flow, with scalars from [`SCALARS`] plain, quoted
