@@ -259,8 +259,10 @@ const FIELD_ORDER: &[&str] = &[
     "name",
     "request",
     "url",
+    "ingress",
     "host",
     "path",
+    "pathType",
     "method",
     "scheme",
     "headers",
@@ -268,8 +270,6 @@ const FIELD_ORDER: &[&str] = &[
     "backend",
     "via",
     "matched",
-    "ingress",
-    "pathType",
     "upstreamPath",
 ];
 
