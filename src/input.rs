@@ -426,7 +426,7 @@ pub(crate) fn read_yaml_documents(input: &mut Input, source: &str, text: &str) -
             }
             err
         })?;
-        if matches!(yaml, crate::yaml::Yaml::Null) {
+        if yaml.is_null() {
             continue; // an empty document, as between `---` separators
         }
         let value = match yaml.into_json() {

@@ -546,6 +546,15 @@ fn float_text(f: f64) -> String {
 }
 
 impl Yaml {
+    /// Whether the value is null under its tags (`~`, `!t ~`): an empty document, to the reader.
+    pub(crate) fn is_null(&self) -> bool {
+        match self {
+            Yaml::Null => true,
+            Yaml::Tagged(_, value) => value.is_null(),
+            _ => false,
+        }
+    }
+
     /// The value as JSON, as `serde_json::to_value` gives it: non-finite floats become null,
     /// integer, boolean and float keys strings, a tagged value `{"!t": value}`. Other keys (null,
     /// collections) are errors, serde_json's messages.
