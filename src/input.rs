@@ -389,8 +389,9 @@ pub fn parse_yaml(source: &str, text: &str) -> Result<Input, InputError> {
 /// `input.errors`, a syntax error (which ends the stream) is returned.
 #[cfg(feature = "yaml")]
 fn parse_yaml_into(input: &mut Input, source: &str, text: &str) -> Result<(), InputError> {
-    // Only flow collections make libyaml's scan slow, and flow nesting is at most the number of
-    // `[` and `{` in the text: most manifests (block style) skip the extra pass.
+    // Too deep a nesting is refused for the whole stream, naming the limit, before any document
+    // is read. Flow nesting is at most the number of `[` and `{` in the text: most manifests
+    // (block style) skip the extra pass; deep block nesting is refused by the reader itself.
     let flow_openers = text.bytes().filter(|b| matches!(b, b'[' | b'{')).count();
     if flow_openers > MAX_YAML_DEPTH
         && let Some((line, column)) = nesting_too_deep(text, MAX_YAML_DEPTH)
@@ -412,24 +413,23 @@ fn parse_yaml_into(input: &mut Input, source: &str, text: &str) -> Result<(), In
 /// empty stream counts as one empty document), or the syntax error that ends the stream.
 #[cfg(feature = "yaml")]
 pub(crate) fn read_yaml_documents(input: &mut Input, source: &str, text: &str) -> Result<usize, InputError> {
-    use serde::Deserialize;
     let mut documents = 0;
-    for (index, document) in serde_norway::Deserializer::from_str(text).enumerate() {
+    for (index, document) in crate::yaml::documents(text).enumerate() {
         documents = index + 1;
         let number = index + 1;
-        let yaml = serde_norway::Value::deserialize(document).map_err(|e| {
-            let mut err = InputError::new(InputErrorKind::Syntax, source, yaml_message(&e));
+        let yaml = document.map_err(|e| {
+            let mut err = InputError::new(InputErrorKind::Syntax, source, e.message);
             err.document = Some(number);
-            if let Some(loc) = e.location() {
-                err.line = Some(loc.line());
-                err.column = Some(loc.column());
+            if let Some((line, column)) = e.place {
+                err.line = Some(line);
+                err.column = Some(column);
             }
             err
         })?;
         if yaml.is_null() {
             continue; // an empty document, as between `---` separators
         }
-        let value = match serde_json::to_value(&yaml) {
+        let value = match yaml.into_json() {
             Ok(value) => value,
             Err(e) => {
                 let mut err = InputError::new(
@@ -455,15 +455,14 @@ pub(crate) fn read_yaml_documents(input: &mut Input, source: &str, text: &str) -
     Ok(documents)
 }
 
-/// Deepest nesting the YAML reader accepts: serde_norway's own recursion limit.
+/// Deepest nesting the YAML reader accepts (serde_norway's recursion limit, kept by `yaml`).
 #[cfg(feature = "yaml")]
 pub const MAX_YAML_DEPTH: usize = 128;
 
 /// Where collections first nest deeper than `limit` (1-based line and column), read with
-/// saphyr-parser's event parser in linear time. serde_norway applies the same limit only after
-/// libyaml has scanned the whole document, and libyaml's scan is quadratic in the depth of flow
-/// collections (`{a: {a: …` takes a minute for 400 KB). A syntax error saphyr reports for
-/// another reason ends the check (serde_norway then reports its own message); saphyr refuses flow
+/// saphyr-parser's event parser in linear time, before any document is read (the reader applies
+/// the same limit per document, after reading the document's events). A syntax error saphyr
+/// reports for another reason ends the check (the reader then reports it); saphyr refuses flow
 /// nesting deeper than 255 itself, which counts as too deep.
 #[cfg(feature = "yaml")]
 fn nesting_too_deep(text: &str, limit: usize) -> Option<(usize, usize)> {
@@ -507,16 +506,6 @@ pub(crate) fn nesting(text: &str, limit: usize) -> Nesting {
         }
     }
     Nesting::Within
-}
-
-/// serde_norway's message without its own location suffix.
-#[cfg(feature = "yaml")]
-fn yaml_message(e: &serde_norway::Error) -> String {
-    let full = e.to_string();
-    match full.find(" at line ") {
-        Some(at) => full[..at].to_string(),
-        None => full,
-    }
 }
 
 #[cfg(not(feature = "yaml"))]

@@ -205,6 +205,8 @@ pub mod validation;
 pub mod views;
 #[cfg(feature = "yaml")]
 pub mod workspace;
+#[cfg(feature = "yaml")]
+mod yaml;
 
 pub use class::Participation;
 pub use cluster::{ClusterNames, TemplateError};

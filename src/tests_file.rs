@@ -278,25 +278,13 @@ impl core::fmt::Display for Expect {
 /// without a target or with a URL that cannot be read; each error names its line and field.
 pub fn parse(source: &str, text: &str) -> Result<TestsFile, InputError> {
     let text = text.trim_start_matches('\u{feff}');
-    // Read as the manifests are (YAML to a JSON `Value`, then typed from it): one set of generic
-    // decoding code in a WebAssembly module, not a second one for serde_norway's deserializer.
-    let yaml = serde_norway::Value::deserialize(serde_norway::Deserializer::from_str(text)).map_err(|e| {
-        let message = e.to_string();
-        let message = message.find(" at line ").map_or(message.as_str(), |at| &message[..at]);
-        let error = InputError::new(InputErrorKind::Syntax, source, message);
-        match e.location() {
-            Some(place) => error.at_line(place.line(), place.column()),
-            None => error,
-        }
-    })?;
-    let value = serde_json::to_value(&yaml)
-        .map_err(|e| InputError::new(InputErrorKind::Shape, source, format!("not a tests file: {e}")))?;
+    let value = read_value(source, text)?;
     let file = match TestsFile::deserialize(value) {
         Ok(file) => file,
         Err(e) => {
             let mut error = InputError::new(InputErrorKind::Shape, source, e.to_string());
             // Only a file that does not read needs its value again, to find the part at fault.
-            let value = serde_json::to_value(&yaml).unwrap_or_default();
+            let value = read_value(source, text).unwrap_or_default();
             if let Some(part) = failing_part(&value) {
                 if let Some(at) = Positions::new(text).locate(1, &part) {
                     error = error.at_line(at.line, at.column);
@@ -343,6 +331,27 @@ pub fn check_gateway_requests(source: &str, file: &TestsFile) -> Result<(), Inpu
     Ok(())
 }
 
+/// The file's one YAML document as JSON. Read as the manifests are (YAML to a JSON `Value`, then
+/// typed from it): one set of generic decoding code in a WebAssembly module.
+fn read_value(source: &str, text: &str) -> Result<Value, InputError> {
+    let mut documents = crate::yaml::documents(text);
+    let yaml = documents.next().unwrap_or(Ok(crate::yaml::Yaml::Null)).map_err(|e| {
+        let error = InputError::new(InputErrorKind::Syntax, source, e.message);
+        match e.place {
+            Some((line, column)) => error.at_line(line, column),
+            None => error,
+        }
+    })?;
+    if documents.next().is_some() {
+        return Err(InputError::new(
+            InputErrorKind::Syntax,
+            source,
+            "deserializing from YAML containing more than one document is not supported",
+        ));
+    }
+    yaml.into_json().map_err(|e| InputError::new(InputErrorKind::Shape, source, format!("not a tests file: {e}")))
+}
+
 /// The part of a tests file that does not read (`options`, `tests[3].request`, ...), found by
 /// reading the parts one by one; `None` for the file's own keys.
 fn failing_part(value: &Value) -> Option<String> {
@@ -365,11 +374,40 @@ fn failing_part(value: &Value) -> Option<String> {
     None
 }
 
+/// The fields of a tests file in the order its types declare them (a JSON object sorts its keys).
+const FIELD_ORDER: &[&str] = &[
+    "options",
+    "ingressClass",
+    "implementationSpecific",
+    "profile",
+    "normalizePath",
+    "mergeSlashes",
+    "escapedSlashes",
+    "defaultBackend",
+    "tests",
+    "name",
+    "request",
+    "url",
+    "ingress",
+    "host",
+    "path",
+    "pathType",
+    "method",
+    "scheme",
+    "headers",
+    "expect",
+    "backend",
+    "via",
+    "matched",
+    "upstreamPath",
+];
+
 /// The file as YAML, with `comment` (one or more lines) on top as `#` lines.
 pub fn write(file: &TestsFile, comment: &str) -> String {
     let mut out: String = comment.lines().map(|l| format!("# {l}\n")).collect();
-    // Serialising plain data to YAML cannot fail; an empty file would be refused by `parse`.
-    out.push_str(&serde_norway::to_string(file).unwrap_or_default());
+    // Serialising plain data to a JSON value cannot fail; an empty file would be refused by `parse`.
+    let value = serde_json::to_value(file).unwrap_or_default();
+    out.push_str(&crate::yaml::write(&value, FIELD_ORDER));
     out
 }
 

@@ -26,13 +26,14 @@
 //!
 //! # Why the result equals a reading from scratch
 //!
-//! The YAML reader (libyaml's scanner) ends a document at every `---` at column 0 followed by a
-//! space, a tab or a line break: between two such lines its state starts afresh, so a document's
-//! objects, notes and errors depend on its own text only; they are cached by that text, numbered
-//! from 1 and from line 1, and renumbered by the documents and lines before them. A text where
-//! that is not certain is read whole, as [`input::parse_all`] reads it: JSON, a text over the size
-//! limit or over [`MAX_SPLIT_BYTES`], a template, line breaks other than `\n` (libyaml also breaks
-//! lines at `\r`, NEL, LS and PS), a byte-order mark past the start, a directive (`%` at column 0),
+//! The YAML reader (saphyr-parser's scanner, as libyaml's) ends a document at every `---` at
+//! column 0 followed by a space, a tab or a line break: between two such lines its state starts
+//! afresh, so a document's objects, notes and errors depend on its own text only; they are cached
+//! by that text, numbered from 1 and from line 1, and renumbered by the documents and lines before
+//! them. A text where that is not certain is read whole, as [`input::parse_all`] reads it: JSON, a
+//! text over the size limit or over [`MAX_SPLIT_BYTES`], a template, line breaks other than `\n`
+//! (YAML readers also break lines at `\r`, libyaml at NEL, LS and PS), a byte-order mark past the
+//! start, a directive (`%` at column 0),
 //! a document with a syntax error (it ends the stream, and its message may depend on what
 //! follows), and collections nested too deep. A text with only comments before its first `---`
 //! counts no document there, as the reader does.
