@@ -141,17 +141,22 @@ fn gateway_coverage_text(
         .filter(|r| !chosen.contains(r))
         .map(|(route, rule)| vec![format!("HTTPRoute {route}"), format!("rules[{rule}]")])
         .collect();
-    let total = rules.len();
+    coverage_lines(rules.len(), &missed, ("every HTTPRoute rule", "HTTPRoute rules"))
+}
+
+/// `coverage: every <all> (N) was chosen by a test`, or how many of `total` were and the
+/// `missed` rows as columns.
+fn coverage_lines(total: usize, missed: &[Vec<String>], (all, some): (&str, &str)) -> String {
     let mut out = String::new();
     if missed.is_empty() {
-        let _ = writeln!(out, "coverage: every HTTPRoute rule ({total}) was chosen by a test");
+        let _ = writeln!(out, "coverage: {all} ({total}) was chosen by a test");
     } else {
         let _ = writeln!(
             out,
-            "coverage: {} of {total} HTTPRoute rules chosen by a test; not chosen by any test:",
+            "coverage: {} of {total} {some} chosen by a test; not chosen by any test:",
             total - missed.len()
         );
-        out.push_str(&indent(&show::columns(&missed), "  "));
+        out.push_str(&indent(&show::columns(missed), "  "));
     }
     out
 }
@@ -184,17 +189,5 @@ fn coverage_text(router: &ingress_router::Router, report: &TestsReport) -> Strin
             ]
         })
         .collect();
-    let total = paths.len();
-    let mut out = String::new();
-    if missed.is_empty() {
-        let _ = writeln!(out, "coverage: every path ({total}) was chosen by a test");
-    } else {
-        let _ = writeln!(
-            out,
-            "coverage: {} of {total} paths chosen by a test; not chosen by any test:",
-            total - missed.len()
-        );
-        out.push_str(&indent(&show::columns(&missed), "  "));
-    }
-    out
+    coverage_lines(paths.len(), &missed, ("every path", "paths"))
 }

@@ -8,6 +8,7 @@ use ingress_router::diff::DiffReport;
 use ingress_router::gateway::GatewayOptions;
 use ingress_router::migrate::MigrationReport;
 use ingress_router::{CompileOptions, Profile};
+use serde::Serialize;
 use serde_json::Value;
 
 use super::{Failure, load, print};
@@ -87,20 +88,30 @@ pub fn run(args: &DiffArgs) -> Result<i32, Failure> {
         None => Profile::Spec,
     };
     let report = ingress_router::diff(&loaded.objects(), &options, args.from, to);
+    finish(args, (&report.pinned, || report.tests_file()), (&report, || text(&report)), report.differences())
+}
+
+/// Writes `--tests` (YAML with a comment on top, or JSON for a `.json` name), prints the report
+/// (JSON, or the text), and says the exit code: 1 when some request is answered differently.
+fn finish<P: Serialize, R: Serialize>(
+    args: &DiffArgs,
+    (pinned, tests_yaml): (&P, impl FnOnce() -> String),
+    (report, report_text): (&R, impl FnOnce() -> String),
+    differences: usize,
+) -> Result<i32, Failure> {
     if let Some(path) = &args.tests {
-        // The same file either way: YAML with a comment on top, or JSON for a `.json` name.
         let json = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"));
-        let text = if json { super::show::json(&report.pinned) } else { report.tests_file() };
+        let text = if json { super::show::json(pinned) } else { tests_yaml() };
         std::fs::write(path, text)
             .map_err(|e| Failure(format!("cannot write the tests file {}: {e}", path.display())))?;
     }
     let text = if args.json {
-        serde_json::to_string_pretty(&report).map_err(|e| Failure(e.to_string()))? + "\n"
+        serde_json::to_string_pretty(report).map_err(|e| Failure(e.to_string()))? + "\n"
     } else {
-        text(&report)
+        report_text()
     };
     print(&text);
-    Ok(if report.differences() > 0 { 1 } else { 0 })
+    Ok(if differences > 0 { 1 } else { 0 })
 }
 
 fn text(report: &DiffReport) -> String {
@@ -135,19 +146,7 @@ fn migration(args: &DiffArgs, loaded: &load::Loaded, options: &CompileOptions) -
     }
     let gateway = GatewayOptions { gateway: args.gateway.clone(), ..GatewayOptions::default() };
     let report = ingress_router::migrate(&loaded.objects(), &values, options, args.from, &gateway);
-    if let Some(path) = &args.tests {
-        let json = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"));
-        let text = if json { super::show::json(&report.pinned) } else { report.tests_file() };
-        std::fs::write(path, text)
-            .map_err(|e| Failure(format!("cannot write the tests file {}: {e}", path.display())))?;
-    }
-    let text = if args.json {
-        serde_json::to_string_pretty(&report).map_err(|e| Failure(e.to_string()))? + "\n"
-    } else {
-        migration_text(&report)
-    };
-    print(&text);
-    Ok(if report.differences() > 0 { 1 } else { 0 })
+    finish(args, (&report.pinned, || report.tests_file()), (&report, || migration_text(&report)), report.differences())
 }
 
 fn migration_text(report: &MigrationReport) -> String {
