@@ -40,7 +40,12 @@ cp ../tests/cases/routing.json "$work/routing.json"
 cp ../tests/cases/gateway.json "$work/gateway.json"
 mkdir -p "$work/migration"
 for f in ../examples/migration/*.yaml; do echo "---"; cat "$f"; done > "$work/migration/careful.yaml"
-for f in ../tests/cases/migration/trailing-slash/*.yaml; do echo "---"; cat "$f"; done > "$work/migration/trailing-slash.yaml"
+# Every migration pair in the folder: its manifests as one stream, and the causes it must be found under.
+for dir in ../tests/cases/migration/*/; do
+  name=$(basename "$dir")
+  for f in "$dir"*.yaml; do echo "---"; cat "$f"; done > "$work/migration/$name.yaml"
+  cp "$dir/expected-causes" "$work/migration/$name.expected-causes"
+done
 cp test/consumer.mjs test/nginx.yaml test/usage.ts test/must-fail.ts test/tsconfig.json "$work/"
 (
   cd "$work"
