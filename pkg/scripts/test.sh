@@ -57,7 +57,10 @@ cp test/consumer.mjs test/nginx.yaml test/usage.ts test/must-fail.ts test/tsconf
   if "$PKG/node_modules/.bin/tsc" --strict --noEmit --module nodenext --target es2022 --lib es2022,esnext.disposable must-fail.ts > must-fail.log; then
     echo "must-fail.ts type-checked: the types are too loose"; exit 1
   fi
-  grep -q "must-fail.ts(.*error TS2322" must-fail.log || { cat must-fail.log; exit 1; }
+  # Refused for the mode: compile's overloads (Router<GatewayDecision> with a gateway) make it TS2769
+  # "No overload matches this call", each overload naming the type "regex" is not.
+  grep -q "must-fail.ts(3,.*error TS\(2322\|2769\)" must-fail.log && grep -q "\"regex\"' is not assignable to type 'ImplementationSpecificMode" must-fail.log \
+    || { cat must-fail.log; exit 1; }
   echo "tsc --strict: must-fail.ts is refused as it should be"
 )
 
