@@ -40,7 +40,12 @@ cp ../tests/cases/routing.json "$work/routing.json"
 cp ../tests/cases/gateway.json "$work/gateway.json"
 mkdir -p "$work/migration"
 for f in ../examples/migration/*.yaml; do echo "---"; cat "$f"; done > "$work/migration/careful.yaml"
-for f in ../tests/cases/migration/trailing-slash/*.yaml; do echo "---"; cat "$f"; done > "$work/migration/trailing-slash.yaml"
+# Every migration pair in the folder: its manifests as one stream, and the causes it must be found under.
+for dir in ../tests/cases/migration/*/; do
+  name=$(basename "$dir")
+  for f in "$dir"*.yaml; do echo "---"; cat "$f"; done > "$work/migration/$name.yaml"
+  cp "$dir/expected-causes" "$work/migration/$name.expected-causes"
+done
 cp test/consumer.mjs test/nginx.yaml test/usage.ts test/must-fail.ts test/tsconfig.json "$work/"
 (
   cd "$work"
@@ -52,7 +57,10 @@ cp test/consumer.mjs test/nginx.yaml test/usage.ts test/must-fail.ts test/tsconf
   if "$PKG/node_modules/.bin/tsc" --strict --noEmit --module nodenext --target es2022 --lib es2022,esnext.disposable must-fail.ts > must-fail.log; then
     echo "must-fail.ts type-checked: the types are too loose"; exit 1
   fi
-  grep -Eq "must-fail.ts\(.*error TS(2322|2769)" must-fail.log || { cat must-fail.log; exit 1; }
+  # Refused for the mode: compile's overloads (Router<GatewayDecision> with a gateway) make it TS2769
+  # "No overload matches this call", each overload naming the type "regex" is not.
+  grep -q "must-fail.ts(3,.*error TS\(2322\|2769\)" must-fail.log && grep -q "\"regex\"' is not assignable to type 'ImplementationSpecificMode" must-fail.log \
+    || { cat must-fail.log; exit 1; }
   echo "tsc --strict: must-fail.ts is refused as it should be"
 )
 

@@ -4,7 +4,7 @@
 // Writes outputs.ts: the real outputs typed with the package's types, for tsc --strict.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -387,9 +387,15 @@ if (cli && gatewayCasesFile) {
   console.log(`consumer test: ${routed} Gateway API cases route deep-equal in npm and the CLI (${others.length} use core-only options)`);
 }
 
-// ---- the migration: migrate() finds what `diff --to gateway-api` finds, and pins the rest.
+// ---- the migration: every pair test.sh put in the migration folder (examples/migration as
+// careful.yaml, each tests/cases/migration/<name> as <name>.yaml beside its <name>.expected-causes):
+// migrate() finds what `diff --to gateway-api` finds, the expected causes among them, and the
+// agreed answers it pins pass.
 if (cli && migrationDir) {
-  for (const name of ["careful", "trailing-slash"]) {
+  const pairs = readdirSync(migrationDir).filter((f) => f.endsWith(".yaml")).map((f) => f.slice(0, -".yaml".length)).sort();
+  assert.ok(pairs.includes("careful") && pairs.length > 1, `the careful translation and the mistakes: ${pairs}`);
+  let differing = 0;
+  for (const name of pairs) {
     const text = readFileSync(join(migrationDir, `${name}.yaml`), "utf8");
     const report = migrate(text);
     const file = join(tmpdir(), `consumer-migration-${process.pid}.yaml`);
@@ -398,11 +404,22 @@ if (cli && migrationDir) {
     try {
       native = JSON.parse(execFileSync(cli, ["diff", "--to", "gateway-api", "-f", file, "--json"], { encoding: "utf8" }));
     } catch (e) {
+      assert.equal(e.status, 1, `${name}: diff exits 1 on a difference, and only then fails`);
       native = JSON.parse(e.stdout);
     }
     const { tests, differences, ...rest } = report;
     assert.deepEqual(rest, native, `${name}: migrate() and diff --to gateway-api --json`);
-    assert.equal(differences, name === "careful" ? 0 : 1, name);
+    const found = report.causes.map((c) => c.cause);
+    if (name === "careful") {
+      // The careful translation changes no answer.
+      assert.deepEqual([differences, found], [0, []], name);
+    } else {
+      const { causes: expected } = JSON.parse(readFileSync(join(migrationDir, `${name}.expected-causes`), "utf8"));
+      assert.ok(expected.length > 0, `${name}: expected-causes names a cause`);
+      for (const cause of expected) assert.ok(found.includes(cause), `${name}: ${cause} not among ${found}`);
+      assert.ok(differences > 0, `${name}: a mistake changes an answer`);
+      differing++;
+    }
     // The agreed answers, pinned for the Gateway API routing, pass.
     const replay = runTests(text, tests);
     assert.ok(replay.passed > 0 && replay.failed === 0, `${name}: ${JSON.stringify(replay.results.filter((r) => !r.passed))}`);
@@ -411,6 +428,7 @@ if (cli && migrationDir) {
       assert.equal(report.causes[0].differences[0].ingress.redirect, "http://docs.example.com/guide/");
     }
   }
+  console.log(`consumer test: ${pairs.length} migration pairs (the careful one and ${differing} mistakes) give deep-equal migrate() and diff --to gateway-api, their expected causes, and passing pinned tests`);
   // gatewayStatus: the status the CLI's `status --json` writes for the same objects.
   const text = readFileSync(join(migrationDir, "careful.yaml"), "utf8");
   const status = gatewayStatus(text, { transitionTime: "2026-01-02T03:04:05Z" });

@@ -3,15 +3,17 @@
 // compared with the CLI's answers for the same manifests, and a few with the Kubernetes
 // documentation's. Screenshots go to web/screenshots/, speed figures to web/screenshots/speed.json.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { execFile, execFileSync } from "node:child_process";
+import { mkdtemp, readFile, readdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { launch, openPage, screenshot, screenshotOf, shotsDir, startServer, webDir } from "./harness.mjs";
 import { speed } from "./speed.mjs";
 import { gatewayAnswerLabel } from "../src/format.js";
 
 const repo = join(webDir, "..");
+const execFileAsync = promisify(execFile);
 const cli = process.env.INGRESS_ROUTER_CLI ?? join(repo, "target/debug/ingress-router");
 const gallery = JSON.parse(await readFile(join(webDir, "gallery/index.json"), "utf8"));
 const axeSource = await readFile(join(webDir, "node_modules/axe-core/axe.min.js"), "utf8");
@@ -595,6 +597,210 @@ test("migration view: the differences by cause, a chosen row loads its request, 
   const before = await page.evaluate(() => window.playground.timings.migrations);
   await typeUrl(page, "http://shop.example.com/x");
   assert.equal(await page.evaluate(() => window.playground.timings.migrations), before);
+});
+
+// ---- the project's Gateway API cases (tests/cases/gateway.json) and migration pairs, through the page
+
+const gatewayCases = JSON.parse(await readFile(join(repo, "tests/cases/gateway.json"), "utf8")).cases;
+
+/**
+ * Whether the page can say a case's request and options: a Gateway to route through (the "Route
+ * through" selector) but no core-only option (regexOrder, checkServices), and one value per header
+ * name as the page's `Name: value` lines hold them.
+ */
+function pageCanExpress(c) {
+  if (!Object.keys(c.options ?? {}).every((k) => k === "gateway")) return false;
+  const names = (c.request.headers ?? []).map(([n]) => n.toLowerCase());
+  return new Set(names).size === names.length && (c.request.headers ?? []).every(([n, v]) => n === n.trim() && v === v.trim() && !/[\n:]/.test(n) && !v.includes("\n"));
+}
+
+/** `ingress-router route --json` for a case over `file`; `{refused}` when the CLI refuses it (a non-zero exit). */
+async function cliCase(file, c) {
+  const args = ["route", "--json", "-f", file, c.request.url, "-X", c.request.method ?? "GET"];
+  for (const [name, value] of c.request.headers ?? []) args.push("-H", `${name}: ${value}`);
+  if (c.options?.gateway) args.push("--gateway", c.options.gateway);
+  try {
+    return JSON.parse((await execFileAsync(cli, args, { encoding: "utf8" })).stdout);
+  } catch (e) {
+    if (typeof e.code !== "number" || e.code === 0) throw e;
+    return { refused: String(e.stderr).trim() };
+  }
+}
+
+/** What the decision region shows (read in the page). */
+function readDecision() {
+  const upstream = document.getElementById("upstream-request");
+  return {
+    failed: document.getElementById("decision").classList.contains("failed"),
+    backend: document.getElementById("backend").textContent.trim(),
+    via: document.getElementById("via").textContent.trim(),
+    matched: document.getElementById("matched").textContent.trim(),
+    upstream: upstream.hidden ? null : upstream.querySelector("code").textContent,
+    highlighted: document.querySelectorAll(".cm-line[data-matched-rule]").length,
+  };
+}
+
+/**
+ * Enters a case in the page in one round trip (run in the page): the text as a paste into the
+ * editor, then each field's value with the event a person's input fires (`change` for the
+ * selects, `input` for the fields), so the page's own handlers route it; then reads the decision.
+ */
+function enterInPage({ text, gateway, method, headers, url }) {
+  const { view } = window.playground;
+  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, userEvent: "input.paste" });
+  for (const [id, value, event] of [["gateway", gateway, "change"], ["method", method, "change"], ["headers", headers, "input"], ["url", url, "input"]]) {
+    const el = document.getElementById(id);
+    if (el.value === value) continue;
+    el.value = value;
+    if (el.value !== value) throw new Error(`#${id} has no ${value}`);
+    el.dispatchEvent(new Event(event));
+  }
+  return window.readDecision(); // readDecision, put in the page by the test
+}
+
+/** A case's request as the page's fields hold it. */
+function caseFields(c) {
+  return {
+    text: JSON.stringify(c.objects), // the same text in the editor and in the CLI's file: a JSON array
+    gateway: c.options?.gateway ?? "",
+    method: c.request.method ?? "GET",
+    headers: (c.request.headers ?? []).map(([name, value]) => `${name}: ${value}`).join("\n"),
+    url: c.request.url,
+  };
+}
+
+/** Asserts the page shows the CLI's answer (`expected`, from cliCase) for case `c`; returns whether it routed. */
+function assertShowsCli(c, shown, expected) {
+  const where = `${c.id}: ${JSON.stringify(shown)}`;
+  if (expected.refused !== undefined) {
+    // The CLI refuses it (bad input, no Gateway to choose): the page shows an error, no answer.
+    assert.ok(shown.failed && shown.backend === "—", `${where}; the CLI refuses it: ${expected.refused}`);
+    return false;
+  }
+  assert.ok(!shown.failed, where);
+  assert.ok("listener" in expected, `${c.id}: a Gateway API decision from the CLI`);
+  // The status and the backend (or the split, or the redirect with its location).
+  assert.equal(shown.backend, gatewayAnswerLabel(expected), where);
+  assert.equal(shown.via, `${expected.via} · HTTP ${expected.status}`, where);
+  if (expected.redirect) assert.ok(shown.backend.endsWith(` ${expected.redirect.location}`), where);
+  // Where the answer came from: the Gateway, the listener, the route and the rule.
+  for (const part of [expected.gateway && `Gateway ${expected.gateway}`, expected.listener && `listener ${expected.listener}`,
+    expected.route && `HTTPRoute ${expected.route}`, expected.rule != null && `rules[${expected.rule}]`]) {
+    if (part) assert.ok(shown.matched.includes(part), `${where}: ${part}`);
+  }
+  // What the upstream receives: its Host and path (and the headers the filters set).
+  if (expected.upstream) {
+    const headerText = expected.upstream.headers.map(([n, v]) => `${n}: ${v}`).join(", ");
+    assert.equal(shown.upstream, `Host ${expected.upstream.host} · ${expected.upstream.path}${headerText ? ` · ${headerText}` : ""}`, where);
+  } else {
+    assert.equal(shown.upstream, null, where);
+  }
+  // The winning rule is highlighted in the editor.
+  if (expected.route != null && expected.rule != null) assert.ok(shown.highlighted > 0, `${where}: the rule is highlighted`);
+  return true;
+}
+
+test("Gateway API: every case of tests/cases/gateway.json the page can express answers in the page as the CLI does", async (page) => {
+  const dir = await mkdtemp(join(tmpdir(), "playground-cases-"));
+  const cases = gatewayCases.filter(pageCanExpress);
+  const left = gatewayCases.filter((c) => !cases.includes(c));
+  // The cases left out are those with core-only options (no CLI flag, no npm option, no field in the page).
+  assert.ok(left.every((c) => Object.keys(c.options ?? {}).some((k) => k !== "gateway")), left.map((c) => c.id).join(", "));
+  assert.ok(cases.length >= 140, `most cases: ${cases.length}`);
+  // The CLI's answers, four at a time.
+  const expected = new Map();
+  const queue = cases.map((c, i) => [c, join(dir, `${i}.json`)]);
+  await Promise.all(Array.from({ length: 4 }, async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const [c, file] = next;
+      await writeFile(file, caseFields(c).text);
+      expected.set(c, await cliCase(file, c));
+    }
+  }));
+  // Every case, entered through the page's fields and events in one round trip each.
+  await page.evaluate(`window.readDecision = ${readDecision}`);
+  let routed = 0;
+  for (const c of cases) {
+    if (assertShowsCli(c, await page.evaluate(enterInPage, caseFields(c)), expected.get(c))) routed++;
+  }
+  assert.ok(routed >= 140, `most cases route: ${routed}`);
+  // A representative subset typed as a person would (paste, choose, type): the first case of each
+  // group, every one sending a method, headers or naming a Gateway, and the first answer of each
+  // kind (a redirect, a rewrite, a split, a refusal).
+  const subset = new Set();
+  const groups = new Set();
+  const kinds = new Set();
+  for (const c of cases) {
+    const group = c.id.split("/")[0];
+    const e = expected.get(c);
+    const kind = e.refused !== undefined ? "refused" : e.redirect ? "redirect" : e.upstream ? "upstream" : e.split ? "split" : null;
+    if (!groups.has(group) || c.request.method || c.request.headers || c.options?.gateway || (kind && !kinds.has(kind))) subset.add(c);
+    groups.add(group);
+    if (kind) kinds.add(kind);
+  }
+  await page.click("details.headers summary"); // the headers field stays open
+  for (const c of subset) {
+    const fields = caseFields(c);
+    await pasteManifests(page, fields.text);
+    if ((await page.inputValue("#gateway")) !== fields.gateway) await page.selectOption("#gateway", fields.gateway);
+    if ((await page.inputValue("#method")) !== fields.method) await page.selectOption("#method", fields.method);
+    if ((await page.inputValue("#headers")) !== fields.headers) await page.fill("#headers", fields.headers);
+    await page.fill("#url", fields.url);
+    assertShowsCli(c, await page.evaluate(readDecision), expected.get(c));
+  }
+  console.log(`     ${routed} Gateway API cases answered as the CLI does, ${cases.length - routed} refused by both, ${subset.size} of them typed in; ${left.length} use core-only options`);
+});
+
+/** Every migration pair: the careful translation (examples/migration) and each classic mistake (tests/cases/migration/<name>). */
+async function migrationPairs() {
+  const read = async (dir) => {
+    const files = (await readdir(dir)).filter((f) => f.endsWith(".yaml")).sort();
+    return (await Promise.all(files.map((f) => readFile(join(dir, f), "utf8")))).map((t) => `---\n${t}`).join("");
+  };
+  const pairs = [{ name: "careful", text: await read(join(repo, "examples/migration")), causes: [] }];
+  const cases = join(repo, "tests/cases/migration");
+  for (const name of (await readdir(cases)).sort()) {
+    const { causes } = JSON.parse(await readFile(join(cases, name, "expected-causes"), "utf8"));
+    pairs.push({ name, text: await read(join(cases, name)), causes });
+  }
+  return pairs;
+}
+
+test("migration: every pair's manifests, pasted, list the expected causes in the Migration panel, as diff --to gateway-api does", async (page) => {
+  const dir = await mkdtemp(join(tmpdir(), "playground-migration-"));
+  const pairs = await migrationPairs();
+  assert.ok(pairs.length >= 8, pairs.map((p) => p.name).join(", "));
+  await page.selectOption("#profile", "ingress-nginx"); // the CLI's --from by default
+  for (const pair of pairs) {
+    const file = join(dir, `${pair.name}.yaml`);
+    await writeFile(file, pair.text);
+    let native;
+    try {
+      native = JSON.parse(execFileSync(cli, ["diff", "--to", "gateway-api", "-f", file, "--json"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }));
+    } catch (e) {
+      if (e.status !== 1) throw e; // 1: an answer differs
+      native = JSON.parse(e.stdout);
+    }
+    const before = await page.evaluate(() => window.playground.timings.migrations);
+    await pasteManifests(page, pair.text);
+    // The migration runs a moment after the manifests change.
+    await page.waitForFunction((n) => window.playground.timings.migrations > n, before);
+    assert.equal(await page.isHidden("#migration-pane"), false, pair.name);
+    const listed = await page.$$eval("#migration .cause", (cs) => cs.map((c) => [c.dataset.cause, Number(c.querySelector(".count").textContent)]));
+    assert.deepEqual(listed, native.causes.map((c) => [c.cause, c.differences.length]), `${pair.name}: the causes and their counts, as the CLI`);
+    for (const cause of pair.causes) assert.ok(listed.some(([c]) => c === cause), `${pair.name}: ${cause} not among ${listed}`);
+    const summary = await page.textContent("#migration .summary");
+    assert.ok(summary.startsWith(`${native.probes} requests tried`), `${pair.name}: ${summary}`);
+    if (pair.name === "careful") {
+      assert.deepEqual(listed, [], "the careful translation: no cause");
+      assert.match(summary, /every answer agrees/);
+    } else {
+      assert.ok(pair.causes.length > 0, `${pair.name}: expected-causes names a cause`);
+      assert.match(summary, /answers? differs?/);
+    }
+    assert.equal(await page.isVisible("#migration-tests"), true, `${pair.name}: the agreed tests can be downloaded`);
+  }
+  console.log(`     ${pairs.length} migration pairs: the careful one agrees, ${pairs.length - 1} mistakes list their causes`);
 });
 
 for (const scheme of ["light", "dark"]) {
