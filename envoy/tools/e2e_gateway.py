@@ -126,14 +126,27 @@ def compare_upstream(what, seen, upstream, sent_names):
         check(got == want, f"{what}: upstream header {name} {got} == core {want}")
 
 
+def refused_by_apiserver(manifest):
+    """The objects of `manifest` the apiserver would refuse (`validate`): every home leaves them out
+    of routing, as a cluster never holds them, so the case's own expectation (written for the
+    router given them unchecked) does not apply; the answer is still compared with the core's."""
+    report = json.loads(cli("validate", "-f", manifest, "--json", check=False).stdout)
+    return [f"{o.get('kind')} {o.get('name')}" for o in report["objects"] if o.get("valid") is False]
+
+
 def run_case(front, case, manifest, gateway_flags, split_requests, stats):
     r = case["request"]
+    refused = refused_by_apiserver(manifest)
+    if refused:
+        stats["refused by the apiserver"] += 1
+        print(f"  {case['id']}: {', '.join(refused)} refused by the apiserver: compared with the core only")
     scheme, host, path = split_url(r["url"])
     method = r.get("method", "GET")
     headers = [tuple(h) for h in r.get("headers", [])]
     args = [a for k, v in headers for a in ("-H", f"{k}: {v}")]
     core = json.loads(cli("route", "-f", manifest, r["url"], "--json", "-X", method, *gateway_flags, *args).stdout)
-    expect = case["expect"]
+    # The case's own expectation holds for what a cluster would hold.
+    expect = {} if refused else case["expect"]
     what = case["id"]
     send = lambda: raw_request(front.port, host, path, [*headers, ("X-Forwarded-Proto", scheme)], method=method)
     sent_names = {k.lower() for k, _ in headers}
@@ -173,7 +186,8 @@ def run_case(front, case, manifest, gateway_flags, split_requests, stats):
 
     status, hdrs, body = send()
     check(status == core["status"], f"{what}: Envoy status {status} == core {core['status']}")
-    check(status == expect["status"], f"{what}: Envoy status {status} == expected {expect['status']}")
+    if "status" in expect:
+        check(status == expect["status"], f"{what}: Envoy status {status} == expected {expect['status']}")
     if core.get("redirect"):
         stats["redirect"] += 1
         location = hdrs.get("location")
@@ -261,7 +275,7 @@ def main():
         print(f"  not run: {case_id}: {NOT_RUN.get(case_id, why)}")
 
     envoys = Envoys()
-    stats = {"backend": 0, "redirect": 0, "split": 0, "404": 0, "500": 0}
+    stats = {"backend": 0, "redirect": 0, "split": 0, "404": 0, "500": 0, "refused by the apiserver": 0}
     ran = 0
     try:
         dynamic = Dynamic(os.path.join(workdir, "front"))
