@@ -37,6 +37,10 @@ export interface CompileOptions {
    * Ingress route through the Gateway API too. A tests file's `options.gateway` means the same.
    */
   gateway?: string;
+  /** Gateway API: where `RegularExpression` matches rank: `EnvoyGateway` (the default) or `Istio`. */
+  regexOrder?: "EnvoyGateway" | "Istio";
+  /** Gateway API: whether a backendRef to a Service (or port) missing from the manifests is invalid (default: when they hold any Service). */
+  checkServices?: boolean;
 }
 
 /** A request: a URL (`https://shop.example.com/cart?id=1`; its scheme is read: `https://` is TLS), or a `RequestSpec` as a tests file writes it. */

@@ -226,6 +226,14 @@ pub struct CompileOptions {
     /// `options.gateway`. The Ingress router ignores it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gateway: Option<String>,
+    /// Gateway API: where `RegularExpression` matches rank ([`RegexOrder`](crate::gateway::RegexOrder):
+    /// `EnvoyGateway`, the default, or `Istio`). The Ingress router ignores it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub regex_order: Option<crate::gateway::RegexOrder>,
+    /// Gateway API: whether a backendRef to a Service (or port) missing from the input is invalid
+    /// (default: when the input holds any Service). The Ingress router ignores it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub check_services: Option<bool>,
 }
 
 fn is_false(on: &bool) -> bool {
@@ -245,6 +253,12 @@ impl CompileOptions {
 
     pub fn with_implementation_specific(mut self, mode: ImplementationSpecific) -> Self {
         self.implementation_specific = mode;
+        self
+    }
+
+    /// These options with [`gateway`](Self::gateway) set: route through that Gateway.
+    pub fn with_gateway(mut self, gateway: Option<String>) -> Self {
+        self.gateway = gateway;
         self
     }
 

@@ -378,3 +378,32 @@ fn which_router_answers() {
     assert_eq!(through_gateway.json()["backend"]["name"], "cart");
     assert!(!through_gateway.stderr.contains("note"), "{}", through_gateway.stderr);
 }
+
+/// `regexOrder` and `checkServices` are compile options like `gateway`: `--options` carries them
+/// (as a tests file's `options`, npm's options and the filter's configuration do).
+#[test]
+fn regex_order_and_check_services_through_options() {
+    let objects = json!([
+        {"apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway", "metadata": {"name": "gw", "namespace": "infra"},
+         "spec": {"gatewayClassName": "c", "listeners": [{"name": "http", "port": 80, "protocol": "HTTP",
+                  "allowedRoutes": {"namespaces": {"from": "All"}}}]}},
+        {"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute", "metadata": {"name": "r", "namespace": "apps"},
+         "spec": {"parentRefs": [{"name": "gw", "namespace": "infra"}], "rules": [
+             {"matches": [{"path": {"type": "PathPrefix", "value": "/a"}}], "backendRefs": [{"name": "prefix", "port": 80}]},
+             {"matches": [{"path": {"type": "RegularExpression", "value": "/a/[0-9]+"}}], "backendRefs": [{"name": "regex", "port": 80}]}]}}
+    ]);
+    let file = write("regex-order.json", &objects.to_string());
+    let backend = |options: &str| {
+        let out = run(&["route", "-f", &file, "--options", options, "http://h.com/a/12", "--json"]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let json = out.json();
+        (json["status"].as_u64().unwrap(), json["backend"]["name"].as_str().map(String::from))
+    };
+    // Envoy Gateway ranks a regex above a prefix; Istio the prefix above the regex.
+    assert_eq!(backend("{}"), (200, Some("regex".into())));
+    assert_eq!(backend(r#"{"regexOrder": "Istio"}"#), (200, Some("prefix".into())));
+    // checkServices on, and no Service in the input: every backendRef is missing, 500.
+    assert_eq!(backend(r#"{"checkServices": true}"#), (500, None));
+    let bad = run(&["route", "-f", &file, "--options", r#"{"regexOrder": "Nginx"}"#, "http://h.com/", "--json"]);
+    assert_eq!(bad.code, 2, "an unknown order is refused: {}", bad.stdout);
+}

@@ -47,7 +47,7 @@ impl GatewayTable {
     pub fn build(
         gateway_api: &[Value],
         objects: &[ingress_router::model::Object],
-        gateway: Option<&str>,
+        options: &ingress_router::CompileOptions,
         cluster_names: &ClusterNames,
         strict: bool,
         report: &mut Report,
@@ -63,7 +63,7 @@ impl GatewayTable {
         if strict && !objects.skipped.is_empty() {
             return None;
         }
-        let options = gateway::GatewayOptions { gateway: gateway.map(String::from), ..Default::default() };
+        let options = gateway::GatewayOptions::from(options);
         let router = gateway::compile(&objects, &options);
         if let Some(problem) = router.no_gateway() {
             let names: Vec<String> =

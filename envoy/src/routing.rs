@@ -257,8 +257,15 @@ impl Routing {
         let Some((objects, gateway_api)) = read(config, &mut report) else { return (None, report) };
         let gateway = config.options.gateway.as_deref();
         let routing = if ingress_router::gateway::wanted(gateway, &gateway_api, &objects) {
-            GatewayTable::build(&gateway_api, &objects, gateway, &config.cluster_names, config.strict, &mut report)
-                .map(|t| Routing::Gateway(Box::new(t)))
+            GatewayTable::build(
+                &gateway_api,
+                &objects,
+                &config.options,
+                &config.cluster_names,
+                config.strict,
+                &mut report,
+            )
+            .map(|t| Routing::Gateway(Box::new(t)))
         } else {
             Table::compile(config, seed, &objects, &mut report).map(|t| Routing::Ingress(Box::new(t)))
         };

@@ -40,21 +40,12 @@ from harness import ROOT, ROUTING_HEADER, Dynamic, Envoys, cli, raw_request  # n
 
 CASES = os.path.join(ROOT, "tests", "cases", "gateway.json")
 
-# The cases this harness does not run, and why. Their options are the core's GatewayOptions that
-# neither the plugin configuration (the core's CompileOptions: `gateway` only) nor the CLI's
-# `route` carries, so neither Envoy nor the reference decision can be set up as the case says.
-NOT_RUN = {
-    "backends/services-checked-on-request":
-        "options.checkServices: the filter checks Services when the manifests hold any (the default); "
-        "forcing it on without a Service is not a plugin configuration key",
-    "regex/istio-prefix-before-regex":
-        "options.regexOrder Istio: the filter ranks regexes as Envoy Gateway does (the default); "
-        "regexOrder is not a plugin configuration key",
-    "regex/istio-header-regex-counts-as-exact":
-        "options.regexOrder Istio: as above",
-}
-# Plugin configuration keys a case's options may carry (CompileOptions' Gateway API key).
-CARRIED_OPTIONS = {"gateway"}
+# The cases this harness does not run, and why: none. Every case's options are the core's
+# CompileOptions (`gateway`, `regexOrder`, `checkServices`), which both the plugin configuration
+# (written by `envoy-config --options`) and the CLI's `route --options` carry.
+NOT_RUN = {}
+# Plugin configuration keys a case's options may carry (CompileOptions' Gateway API keys).
+CARRIED_OPTIONS = {"gateway", "regexOrder", "checkServices"}
 
 failures = []
 
@@ -246,14 +237,16 @@ def main():
         if extra:
             not_run.append((case["id"], f"options {sorted(extra)}"))
             continue
-        key = json.dumps([case["objects"], options.get("gateway")], sort_keys=True)
-        groups.setdefault(key, (case["objects"], options.get("gateway"), []))[2].append(case)
+        key = json.dumps([case["objects"], options], sort_keys=True)
+        groups.setdefault(key, (case["objects"], options, []))[2].append(case)
     runs, clusters = [], set()
-    for i, (objects, gateway, group) in enumerate(groups.values()):
+    for i, (objects, options, group) in enumerate(groups.values()):
         manifest = os.path.join(workdir, f"case-{i}.json")
         with open(manifest, "w") as f:
             json.dump(objects, f)
-        flags = ["--gateway", gateway] if gateway else []
+        gateway = options.get("gateway")
+        rest = {k: v for k, v in options.items() if k != "gateway"}
+        flags = (["--gateway", gateway] if gateway else []) + (["--options", json.dumps(rest)] if rest else [])
         made = cli("envoy-config", "--wasm", wasm, "-f", manifest, "--upstream", f"127.0.0.1:{upstream}",
                    "--listen", "127.0.0.1:0", "--admin", "127.0.0.1:0", "--debug-header", *flags, check=False)
         if made.returncode != 0:

@@ -180,7 +180,7 @@ pub fn gateway_router(input: &Input, options: &CompileOptions) -> Result<Option<
     if !gateway::wanted(options.gateway.as_deref(), &values, &objects) {
         return Ok(None);
     }
-    let gateway_options = GatewayOptions { gateway: options.gateway.clone(), ..GatewayOptions::default() };
+    let gateway_options = GatewayOptions::from(options);
     let router = gateway::compile(&Objects::from_input(&values, &objects), &gateway_options);
     match router.no_gateway() {
         None => Ok(Some(router)),
@@ -214,7 +214,7 @@ pub fn gateway_status(input: &Input, options: StatusOptions) -> GatewayStatusRep
 /// `diff --to gateway-api`: the Ingresses of `input` against its Gateway API objects.
 pub fn migrate(input: &Input, options: &CompileOptions, from: ingress_router::Profile) -> MigrationReport {
     let objects: Vec<Object> = input.objects.iter().map(|o| o.object.clone()).collect();
-    let gateway_options = GatewayOptions { gateway: options.gateway.clone(), ..GatewayOptions::default() };
+    let gateway_options = GatewayOptions::from(options);
     let mut ingress_options = options.clone();
     ingress_options.gateway = None;
     ingress_router::migrate(&objects, &gateway_values(input), &ingress_options, from, &gateway_options)

@@ -52,7 +52,8 @@ pub fn run(
     let gateway = gateway.map(String::from).or(options.gateway.clone());
     if gateway::chosen(&loaded, gateway.as_deref()) {
         tests_file::check_gateway_requests(&file_name, &file).map_err(|e| Failure(e.to_string()))?;
-        return run_gateway(&gateway::router(&loaded, gateway)?, &file, coverage, json);
+        let options = options.with_gateway(gateway);
+        return run_gateway(&gateway::router(&loaded, &options)?, &file, coverage, json);
     }
     let router = load::router_from(&loaded, common, &file.options)?;
     let report = tests_file::run(&router, &file);

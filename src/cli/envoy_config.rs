@@ -127,7 +127,8 @@ pub fn run(args: &EnvoyConfigArgs) -> Result<i32, Failure> {
     let loaded = load::load(&args.common.files)?;
     let gateway = super::gateway_option(&args.common, args.gateway.as_deref());
     if super::gateway::chosen(&loaded, gateway.as_deref()) {
-        return run_gateway(args, &loaded, gateway);
+        let options = load::options(&args.common, &CompileOptions::default()).with_gateway(gateway);
+        return run_gateway(args, &loaded, &options);
     }
     loaded.require_ingress("nothing to route")?;
     let objects = loaded.objects();
@@ -216,7 +217,7 @@ fn header_route(args: &EnvoyConfigArgs) -> Value {
 /// Gateway API input: the filter's configuration carries the Gateway API objects (with the
 /// Services, which decide whether a backendRef is valid) and `gateway`, the Gateway the core
 /// chose; a cluster per valid backendRef of an attached route, named as the filter names it.
-fn run_gateway(args: &EnvoyConfigArgs, loaded: &load::Loaded, gateway: Option<String>) -> Result<i32, Failure> {
+fn run_gateway(args: &EnvoyConfigArgs, loaded: &load::Loaded, options: &CompileOptions) -> Result<i32, Failure> {
     if args.native {
         return Err(Failure(
             "--native writes Ingress routes; Gateway API input routes through the filter: leave out --native".into(),
@@ -229,7 +230,7 @@ fn run_gateway(args: &EnvoyConfigArgs, loaded: &load::Loaded, gateway: Option<St
             args.format.to_possible_value().map_or_else(String::new, |v| v.get_name().to_string())
         )));
     }
-    let router = super::gateway::router(loaded, gateway)?;
+    let router = super::gateway::router(loaded, options)?;
     let table = router.table();
     let names = ClusterNames::default();
     let mut found: BTreeMap<String, Cluster> = BTreeMap::new();
@@ -258,6 +259,13 @@ fn run_gateway(args: &EnvoyConfigArgs, loaded: &load::Loaded, gateway: Option<St
     let mut plugin = Map::new();
     plugin.insert("manifests".into(), Value::Array(manifests));
     plugin.insert("gateway".into(), json!(table.gateway));
+    // The other Gateway API options, as the filter reads them (the same names as `--options`).
+    if let Some(order) = options.regex_order {
+        plugin.insert("regexOrder".into(), json!(order));
+    }
+    if let Some(check) = options.check_services {
+        plugin.insert("checkServices".into(), json!(check));
+    }
     plugin.insert("routingHeader".into(), json!(args.routing_header));
     plugin.insert("debugHeader".into(), json!(args.debug_header));
     if args.strict {

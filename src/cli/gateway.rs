@@ -8,6 +8,7 @@ use std::fmt::Write;
 use std::path::PathBuf;
 
 use clap::Args;
+use ingress_router::CompileOptions;
 use ingress_router::RequestSpec;
 use ingress_router::gateway::{
     self, DecisionView, Explanation, GatewayOptions, GatewayRouter, GatewayTableView, NoGateway, Objects,
@@ -56,7 +57,8 @@ pub fn run(args: &GatewayArgs) -> Result<i32, Failure> {
     let mut spec = RequestSpec::url(args.url.as_str());
     spec.method = Some(args.method.clone());
     spec.headers = super::parse_headers(&args.headers)?;
-    let router = router(&loaded, args.gateway.clone())?;
+    let options = CompileOptions::default().with_gateway(args.gateway.clone());
+    let router = router(&loaded, &options)?;
     super::print(&request(&router, &spec, args.explain, args.json)?);
     Ok(0)
 }
@@ -81,7 +83,7 @@ pub fn chosen(loaded: &Loaded, gateway: Option<&str>) -> bool {
 /// Compiles the Gateway API objects for `gateway` (else the only Gateway). Bad input (exit 2) when
 /// there is no Gateway, when `gateway` names none of them, or when there are several and none is
 /// named: the message lists the input's Gateways.
-pub fn router(loaded: &Loaded, gateway: Option<String>) -> Result<GatewayRouter, Failure> {
+pub fn router(loaded: &Loaded, options: &CompileOptions) -> Result<GatewayRouter, Failure> {
     let values: Vec<Value> = loaded.gateway_api.iter().map(|g| g.value.clone()).collect();
     let objects = Objects::from_input(&values, &loaded.objects());
     for skipped in &objects.skipped {
@@ -94,7 +96,7 @@ pub fn router(loaded: &Loaded, gateway: Option<String>) -> Result<GatewayRouter,
             loaded.names()
         )));
     }
-    let router = gateway::compile(&objects, &GatewayOptions { gateway, ..GatewayOptions::default() });
+    let router = gateway::compile(&objects, &GatewayOptions::from(options));
     let names = || {
         let names: Vec<String> =
             router.objects().gateways.iter().map(|g| format!("{}/{}", g.metadata.namespace, g.metadata.name)).collect();

@@ -305,7 +305,8 @@ fn run(cli: Cli) -> Result<i32, Failure> {
             let loaded = load::load(&args.common.files)?;
             let gateway = gateway_option(&args.common, args.gateway.as_deref());
             if gateway::chosen(&loaded, gateway.as_deref()) {
-                let table = gateway::router(&loaded, gateway)?.table();
+                let options = load::options(&args.common, &CompileOptions::default()).with_gateway(gateway);
+                let table = gateway::router(&loaded, &options)?.table();
                 print(&if args.json { show::json(&table) } else { gateway::table_text(&table) });
                 return Ok(0);
             }
@@ -354,7 +355,8 @@ fn request_command(args: &RequestArgs, explain: bool) -> Result<i32, Failure> {
     let gateway = gateway_option(&args.common, args.gateway.as_deref());
     if gateway::chosen(&loaded, gateway.as_deref()) {
         spec.with_gateway(|_| ()).map_err(|e| Failure(e.to_string()))?;
-        let router = gateway::router(&loaded, gateway)?;
+        let options = load::options(&args.common, &CompileOptions::default()).with_gateway(gateway);
+        let router = gateway::router(&loaded, &options)?;
         print(&gateway::request(&router, &spec, explain, args.json)?);
         return Ok(0);
     }

@@ -139,6 +139,18 @@ pub struct GatewayOptions {
     pub regex_order: RegexOrder,
 }
 
+impl From<&crate::options::CompileOptions> for GatewayOptions {
+    /// The Gateway API part of the options every home reads (`gateway`, `regexOrder`,
+    /// `checkServices`).
+    fn from(options: &crate::options::CompileOptions) -> Self {
+        GatewayOptions {
+            gateway: options.gateway.clone(),
+            check_services: options.check_services,
+            regex_order: options.regex_order.unwrap_or_default(),
+        }
+    }
+}
+
 /// The compiled Gateway: route many requests.
 #[derive(Clone, Debug)]
 pub struct GatewayRouter {
