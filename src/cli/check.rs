@@ -61,20 +61,9 @@ pub fn run(
         super::print(&show::json(&report));
         return Ok(exit_code(&report));
     }
-    let mut out = String::new();
-    for (result, test) in report.results.iter().zip(&file.tests) {
-        if result.passed {
-            let _ = writeln!(out, "PASS {}", result.name);
-            continue;
-        }
-        let _ = writeln!(out, "FAIL {}", result.name);
-        let _ = writeln!(out, "  expected: {}", result.expect);
-        let _ = writeln!(out, "  actual:   {}", actual_text(&result.actual));
-        if let Ok(explanation) = test.request.with(|r| router.explain(r)) {
-            out.push_str("  trace:\n");
-            out.push_str(&indent(&show::explanation(&explanation), "    "));
-        }
-    }
+    let mut out = results_text(&report, &file.tests, actual_text, |test| {
+        test.request.with(|r| show::explanation(&router.explain(r))).ok()
+    });
     if coverage {
         out.push_str(&coverage_text(&router, &report));
     }
@@ -91,29 +80,21 @@ fn run_gateway(
     json: bool,
 ) -> Result<i32, Failure> {
     let report = tests_file::run_gateway(router, file);
-    let code = if report.failed == 0 { 0 } else { 1 };
+    let code = exit_code(&report);
     if json {
         super::print(&show::json(&report));
         return Ok(code);
     }
-    let mut out = String::new();
-    for (result, test) in report.results.iter().zip(&file.tests) {
-        if result.passed {
-            let _ = writeln!(out, "PASS {}", result.name);
-            continue;
-        }
-        let _ = writeln!(out, "FAIL {}", result.name);
-        let _ = writeln!(out, "  expected: {}", result.expect);
-        let mut actual = gateway::decision_text(&result.actual);
-        if let Some(upstream) = &result.actual.upstream {
+    let actual = |decision: &ingress_router::gateway::DecisionView| {
+        let mut actual = gateway::decision_text(decision);
+        if let Some(upstream) = &decision.upstream {
             let _ = write!(actual, ", upstream host {} path {}", upstream.host, upstream.path);
         }
-        let _ = writeln!(out, "  actual:   {actual}");
-        if let Ok(explanation) = test.request.with_gateway(|r| router.explain(r)) {
-            out.push_str("  trace:\n");
-            out.push_str(&indent(&gateway::explanation_text(&explanation), "    "));
-        }
-    }
+        actual
+    };
+    let mut out = results_text(&report, &file.tests, actual, |test| {
+        test.request.with_gateway(|r| gateway::explanation_text(&router.explain(r))).ok()
+    });
     if coverage {
         out.push_str(&gateway_coverage_text(router, &report));
     }
@@ -162,7 +143,32 @@ fn coverage_lines(total: usize, missed: &[Vec<String>], (all, some): (&str, &str
     out
 }
 
-fn exit_code(report: &TestsReport) -> i32 {
+/// `PASS name`, or `FAIL name` with what it expected, what it got (`actual`) and the trace
+/// (`trace`: the explanation as text), for each test.
+fn results_text<A>(
+    report: &TestsReport<A>,
+    tests: &[tests_file::Test],
+    actual: impl Fn(&A) -> String,
+    trace: impl Fn(&tests_file::Test) -> Option<String>,
+) -> String {
+    let mut out = String::new();
+    for (result, test) in report.results.iter().zip(tests) {
+        if result.passed {
+            let _ = writeln!(out, "PASS {}", result.name);
+            continue;
+        }
+        let _ = writeln!(out, "FAIL {}", result.name);
+        let _ = writeln!(out, "  expected: {}", result.expect);
+        let _ = writeln!(out, "  actual:   {}", actual(&result.actual));
+        if let Some(trace) = trace(test) {
+            out.push_str("  trace:\n");
+            out.push_str(&indent(&trace, "    "));
+        }
+    }
+    out
+}
+
+fn exit_code<A>(report: &TestsReport<A>) -> i32 {
     if report.failed == 0 { 0 } else { 1 }
 }
 
