@@ -662,8 +662,10 @@ export type ErrorKind =
   | "not-found"
   /** The Router (or Workspace) was freed. */
   | "freed"
-  /** The .wasm could not be loaded (browser entry). */
+  /** The .wasm could not be loaded (browser entry; for the second module, `load()`). */
   | "load"
+  /** The call needs the second module (the ingress-nginx profile, Gateway API objects or options, `gatewayStatus`, `migrate`), which a browser has not loaded yet: `await load()` first. Node loads it by itself. */
+  | "engine"
   /** `globalThis.crypto.getRandomValues` is missing (the table's hash seed comes from it). */
   | "environment"
   /** A bug in ingress-router: the WebAssembly module trapped (a Rust panic) or could not convert a result. After a trap the module is instantiated again. */
@@ -683,6 +685,14 @@ export declare class IngressRouterError extends Error {
   field?: string;
 }
 
+/**
+ * Loads the package's second module, which holds the ingress-nginx profile and the Gateway API
+ * (with `gatewayStatus` and `migrate`). A page that only uses the spec profile never downloads it.
+ * In a browser, await this once before the first call that needs it (such a call fails with the
+ * `"engine"` kind until then); Node loads it on that call by itself. A failed load (kind `"load"`)
+ * can be tried again.
+ */
+export declare function load(): Promise<void>;
 /** Compiles manifests into a routing table. Throws IngressRouterError. With `options.gateway`, the table routes through the Gateway API objects. */
 export declare function compile(manifests: Manifests, options: CompileOptions & { gateway: string }): Router<GatewayDecision>;
 export declare function compile(manifests: Manifests, options?: CompileOptions): Router;

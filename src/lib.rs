@@ -174,14 +174,16 @@ mod diagnostics;
 /// The requests two profiles answer differently, and why ([`diff()`]).
 #[cfg(all(feature = "nginx", feature = "yaml"))]
 pub mod diff;
+mod engines;
 mod explain;
+#[cfg(feature = "gateway")]
 pub mod gateway;
 mod hash;
 mod host;
 mod index;
 pub mod input;
 /// A migration proven per request: Ingresses against the HTTPRoutes replacing them ([`migrate()`]).
-#[cfg(all(feature = "nginx", feature = "yaml"))]
+#[cfg(all(feature = "nginx", feature = "yaml", feature = "gateway"))]
 pub mod migrate;
 pub mod model;
 #[cfg(feature = "nginx")]
@@ -215,12 +217,13 @@ pub use decision::{
     ServicePort, Via, WeightedBackend, WeightedView,
 };
 pub use diagnostics::{Code, Diagnostic, ObjectRef, Severity};
+pub use engines::{Engine, Missing};
 pub use explain::{
     Candidate, DefaultView, Explanation, HostStep, HostView, PathRef, PathView, StandingView, TableView,
 };
 pub use host::Tier;
 pub use normalize::MAX_NORMALIZED_PATH;
-pub use options::{CompileOptions, EscapedSlashes, ImplementationSpecific, Profile, UnknownValue};
+pub use options::{CompileOptions, EscapedSlashes, ImplementationSpecific, Profile, RegexOrder, UnknownValue};
 pub use path::{MatchKind, PathType};
 pub use request::{Request, RequestSpec, RequestSpecError, Scheme, UrlError};
 pub use router::{Router, compile_seeded};
@@ -240,5 +243,5 @@ pub use table::{ExcludedIngress, IngressInfo};
 /// [`diff()`]: the requests two profiles answer differently (a migration off ingress-nginx).
 #[cfg(all(feature = "nginx", feature = "yaml"))]
 pub use diff::diff;
-#[cfg(all(feature = "nginx", feature = "yaml"))]
+#[cfg(all(feature = "nginx", feature = "yaml", feature = "gateway"))]
 pub use migrate::migrate;

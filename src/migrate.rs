@@ -335,17 +335,15 @@ pub fn migrate(
             groups.entry(cause).or_default().push(MigrationDifference { probe: probe.clone(), ingress: a, gateway: b });
         }
     }
-    let chosen = gateway.route(&GatewayRequest::new("", "/")).gateway;
-    let chosen = chosen.map(|g| format!("{}/{}", g.metadata.namespace, g.metadata.name));
     let requests = agreed
         .iter()
         .map(|(probe, _)| (Some(format!("{} {} ({})", probe.kind, probe.url, probe.from)), probe.request()))
         .collect();
     // Probes are well-formed URLs: pinning them cannot fail.
-    let pinned = tests_file::pin_gateway(&gateway, chosen.as_deref().unwrap_or_default(), requests).unwrap_or_default();
+    let pinned = tests_file::pin_gateway(&gateway, &gateway.gateway_name(), requests).unwrap_or_default();
     MigrationReport {
         from,
-        gateway: chosen,
+        gateway: gateway.gateway().map(|_| gateway.gateway_name()),
         pinned,
         probes: probes.len(),
         causes: groups

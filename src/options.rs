@@ -226,14 +226,29 @@ pub struct CompileOptions {
     /// `options.gateway`. The Ingress router ignores it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gateway: Option<String>,
-    /// Gateway API: where `RegularExpression` matches rank ([`RegexOrder`](crate::gateway::RegexOrder):
+    /// Gateway API: where `RegularExpression` matches rank ([`RegexOrder`]:
     /// `EnvoyGateway`, the default, or `Istio`). The Ingress router ignores it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub regex_order: Option<crate::gateway::RegexOrder>,
+    pub regex_order: Option<RegexOrder>,
     /// Gateway API: whether a backendRef to a Service (or port) missing from the input is invalid
     /// (default: when the input holds any Service). The Ingress router ignores it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub check_services: Option<bool>,
+}
+
+/// Gateway API: where `RegularExpression` matches rank, as two implementations order them (a
+/// compile option, so it is read even by a build without the `gateway` feature).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RegexOrder {
+    /// Envoy Gateway v1.9.0 (`internal/gatewayapi/sort.go`, `XdsIRRoutes.Less`): path match type
+    /// `Exact` > `RegularExpression` > `PathPrefix`, then the path's characters (a regex counts its
+    /// pattern's); at equal header (query) counts, more `Exact` header (query) matches first.
+    #[default]
+    EnvoyGateway,
+    /// Istio 1.30.3 (`pilot/pkg/config/kube/gateway/conversion.go`, `sortHTTPRoutes` and
+    /// `getURIRank`): `Exact` > `PathPrefix` > `RegularExpression`, then the characters; a regex
+    /// header or query match counts like an exact one.
+    Istio,
 }
 
 fn is_false(on: &bool) -> bool {
@@ -298,6 +313,7 @@ mod tests {
     fn profile_without_nginx() {
         let error = "ingress-nginx".parse::<Profile>().unwrap_err().to_string();
         assert!(error.contains("lacks the `nginx` feature"), "{error}");
+        assert_eq!(crate::Engine::in_message(&error), Some(crate::Engine::IngressNginx));
         assert!(serde_json::from_str::<super::CompileOptions>(r#"{"profile": "ingress-nginx"}"#).is_err());
     }
 

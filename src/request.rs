@@ -175,6 +175,7 @@ impl RequestSpec {
         Ok(f(&request.with_scheme(scheme).with_headers(&headers)))
     }
 
+    #[cfg(feature = "gateway")]
     /// Calls `f` with the request a Gateway routes ([`crate::gateway::GatewayRequest`]): the
     /// URL's port picks the listener, and `method` (default `GET`) and `headers` are matched.
     pub fn with_gateway<T>(
@@ -208,6 +209,7 @@ pub enum RequestSpecError {
     /// The URL cannot be read.
     Url(String, UrlError),
     /// The URL cannot be read as a Gateway reads it (its scheme or port).
+    #[cfg(feature = "gateway")]
     GatewayUrl(String, crate::gateway::UrlError),
 }
 
@@ -218,6 +220,7 @@ impl fmt::Display for RequestSpecError {
         match self {
             RequestSpecError::Target => f.write_str("a request needs either `url`, or `host` and `path`"),
             RequestSpecError::Url(url, e) => write!(f, "bad URL {url:?}: {e}"),
+            #[cfg(feature = "gateway")]
             RequestSpecError::GatewayUrl(url, e) => write!(f, "bad URL {url:?}: {e}"),
         }
     }

@@ -59,6 +59,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
 use crate::decision::{DecisionView, Via};
+#[cfg(feature = "gateway")]
 use crate::gateway::{self, GatewayRouter};
 use crate::input::{InputError, InputErrorKind};
 use crate::options::CompileOptions;
@@ -209,6 +210,7 @@ impl Expect {
 impl Expect {
     /// Whether the Gateway API `decision` meets every expectation written (`via` and `matched`,
     /// which name an Ingress's parts, are never met).
+    #[cfg(feature = "gateway")]
     pub fn met_by_gateway(&self, decision: &gateway::DecisionView) -> bool {
         let upstream = decision.upstream.as_ref();
         let upstream_path = |want: &String| upstream.is_some_and(|u| u.path == *want);
@@ -312,12 +314,14 @@ pub fn parse(source: &str, text: &str) -> Result<TestsFile, InputError> {
             .at_field(format!("tests[{i}].expect")));
         }
     }
+    #[cfg(feature = "gateway")]
     if file.options.gateway.is_some() {
         check_gateway_requests(source, &file)?;
     }
     Ok(file)
 }
 
+#[cfg(feature = "gateway")]
 /// Every request of `file` as a Gateway reads it (a port that is not a number, a scheme other
 /// than http and https): the first that cannot be read, named by its field.
 pub fn check_gateway_requests(source: &str, file: &TestsFile) -> Result<(), InputError> {
@@ -424,6 +428,7 @@ pub fn pin(router: &Router, requests: Vec<(Option<String>, RequestSpec)>) -> Res
     Ok(TestsFile { options: router.options().clone(), tests })
 }
 
+#[cfg(feature = "gateway")]
 /// Pins the Gateway API `router`'s answers to `requests` (each with an optional name): the label,
 /// the status, the redirect's `Location` and the path the backend receives. `gateway` goes into
 /// the file's `options.gateway`, so that `test` routes it through the Gateway API objects.
@@ -497,6 +502,7 @@ pub fn run(router: &Router, file: &TestsFile) -> TestsReport {
     TestsReport { passed, failed: results.len() - passed, results }
 }
 
+#[cfg(feature = "gateway")]
 /// Runs every test of `file` through the Gateway API objects `router` compiled (for the Gateway
 /// the file's `options.gateway` names, or the caller's).
 pub fn run_gateway(router: &GatewayRouter, file: &TestsFile) -> TestsReport<gateway::DecisionView> {
@@ -533,6 +539,7 @@ pub fn run_gateway(router: &GatewayRouter, file: &TestsFile) -> TestsReport<gate
     TestsReport { passed, failed: results.len() - passed, results }
 }
 
+#[cfg(feature = "gateway")]
 /// The `(HTTPRoute, rule)` every Gateway API test chose (for coverage).
 pub fn chosen_rules(report: &TestsReport<gateway::DecisionView>) -> BTreeSet<(String, usize)> {
     report.results.iter().filter_map(|r| Some((r.actual.route.clone()?, r.actual.rule?))).collect()

@@ -9,6 +9,7 @@ use alloc::vec::Vec;
 use serde::Serialize;
 
 use crate::diagnostics::{Code, Diagnostic, Severity};
+#[cfg(feature = "gateway")]
 use crate::gateway::validation as gateway_validation;
 use crate::input::{self, Origin, SourcedObject, SourcedValue, UnknownFields, Unserved};
 use crate::model::{Ingress, Object};
@@ -172,6 +173,7 @@ pub fn validation_report(
     let mut checked: Vec<CheckedObject> = input.objects.iter().filter_map(|o| check(o, stored, locate)).collect();
     strict_decoding(&mut checked, input, locate);
     checked.extend(input.unserved.iter().map(unserved));
+    #[cfg(feature = "gateway")]
     checked.extend(input.gateway_api.iter().filter_map(|g| check_gateway_api(g, locate)));
     let diagnostics: Vec<Diagnostic> = diagnostics.into_iter().filter(|d| d.code != Code::InvalidIngress).collect();
     let invalid = checked.iter().filter(|c| !c.valid).count();
@@ -233,6 +235,7 @@ fn check(
 }
 
 /// A Gateway API object, validated as the apiserver validates its CRD on create.
+#[cfg(feature = "gateway")]
 fn check_gateway_api(
     object: &SourcedValue,
     locate: &mut dyn FnMut(&Origin, &str) -> Option<Position>,

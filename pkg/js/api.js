@@ -1,12 +1,66 @@
-// The public API over the wasm-bindgen glue: every call runs on the live instance (instance.js),
-// a trap is turned into an IngressRouterError, and a Router keeps the instance it was compiled in.
+// The public API over the wasm-bindgen glue: every call runs on a live instance (instance.js), a
+// trap is turned into an IngressRouterError, and a Router keeps the instance it was compiled in.
+// Calls go to the first module until one needs an optional engine (it fails with the `engine`
+// kind): from then on, to the second module, loaded synchronously where the platform can (Node)
+// or by `load()`.
 import { IngressRouterError } from "./error.js";
-import { contained, lost, run } from "./instance.js";
+import { contained, lost, modules } from "./instance.js";
 
 export { IngressRouterError };
 
 /** The package version (the Rust crates' version), set once the module is ready. */
 export let version = "";
+
+let loader = null; // the entry's { load(): Promise<WasmModule>, loadSync?(): WasmModule }
+let loading = null; // load()'s promise, while it runs and after it succeeded
+
+/** Called by the entry once the first module is instantiated, with how to load the second. */
+export function ready(module, secondLoader) {
+  modules.first = module;
+  loader = secondLoader;
+  version = run("version", (glue) => glue.version());
+}
+
+/**
+ * Loads the second module (the ingress-nginx profile and the Gateway API) if it is not loaded:
+ * a browser must await this once before the first call that needs it; Node loads it on that
+ * call by itself. Resolves when the module is ready; a failed load can be tried again.
+ */
+export function load() {
+  if (modules.second) return Promise.resolve();
+  loading ??= loader.load().then(
+    (module) => {
+      modules.second = module;
+    },
+    (e) => {
+      loading = null;
+      throw e;
+    },
+  );
+  return loading;
+}
+
+// The second module for a call `op` that the first refused with `e` (the `engine` kind).
+function secondModule(op, e) {
+  if (!modules.second && loader.loadSync) modules.second = loader.loadSync();
+  if (modules.second) return modules.second;
+  throw new IngressRouterError(
+    `ingress-router: ${op}(): ${e.message}. That is in the package's second module, loaded on demand: ` +
+      "`await load()` once before this call",
+    { kind: "engine", cause: e },
+  );
+}
+
+// Runs `call` in the module that can answer it.
+function run(op, call) {
+  if (modules.second) return modules.second.run(op, call);
+  try {
+    return modules.first.run(op, call);
+  } catch (e) {
+    if (e?.kind !== "engine") throw e;
+    return secondModule(op, e).run(op, call);
+  }
+}
 
 export function compile(manifests, options) {
   return run("compile", (glue, instance) => new Router(made, glue.compile(manifests, options), instance));
@@ -58,7 +112,10 @@ export class Workspace {
   #workspace;
   #instance;
 
+  #options;
+
   constructor(options) {
+    this.#options = options;
     run("Workspace", (glue, instance) => {
       this.#workspace = new glue.Workspace(options);
       this.#instance = instance;
@@ -71,6 +128,16 @@ export class Workspace {
     try {
       return new Router(made, this.#workspace.update(manifests), this.#instance);
     } catch (e) {
+      if (e?.kind === "engine" && this.#instance.owner === modules.first) {
+        // The text now needs the second module: the workspace moves there for good.
+        const module = secondModule("update", e);
+        this.free();
+        module.run("Workspace", (glue, instance) => {
+          this.#workspace = new glue.Workspace(this.#options);
+          this.#instance = instance;
+        });
+        return this.update(manifests);
+      }
       throw contained(this.#instance, "update", e);
     }
   }
@@ -178,9 +245,4 @@ if (Symbol.dispose) Router.prototype[Symbol.dispose] = Router.prototype.free;
 
 function freed() {
   return new IngressRouterError("this Router was freed (free() or `using`): compile again", { kind: "freed" });
-}
-
-/** Called by the entry once the WebAssembly module is instantiated. */
-export function ready() {
-  version = run("version", (glue) => glue.version());
 }

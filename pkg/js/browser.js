@@ -1,21 +1,33 @@
-// Browser and bundler entry: the module is fetched from beside this file and instantiated before
-// the import completes (top-level await), so `compile` is ready to call. Bundlers that rewrite
-// `new URL(..., import.meta.url)` (Vite, webpack, Parcel, Rollup with a plugin) emit the .wasm
-// themselves; with esbuild, copy `ingress_router_bg.wasm` next to the bundle.
-import { start } from "./instance.js";
+// Browser and bundler entry: the first module is fetched from beside this file and instantiated
+// before the import completes (top-level await), so `compile` is ready to call. The second (the
+// ingress-nginx profile and the Gateway API), with its glue, is fetched by load(): a page that
+// never needs it never downloads it. Bundlers that rewrite `new URL(..., import.meta.url)` (Vite,
+// webpack, Parcel, Rollup with a plugin) emit both .wasm files themselves; with esbuild, copy
+// `ingress_router_bg.wasm` and `ingress_router_engines_bg.wasm` next to the bundle.
+import { createGlue } from "./ingress_router.js";
+import { WasmModule } from "./instance.js";
 import { ready } from "./api.js";
 import { IngressRouterError } from "./error.js";
 
-const url = new URL("ingress_router_bg.wasm", import.meta.url);
-try {
-  await start(url);
-} catch (e) {
-  throw new IngressRouterError(
-    `ingress-router: cannot load ${url}: ${e && e.message}. Serve ingress_router_bg.wasm beside the module ` +
-      "that imports it, as application/wasm (with esbuild: copy node_modules/ingress-router/dist/ingress_router_bg.wasm next to the bundle).",
-    { kind: "load" },
-  );
+// Starts a module from `url`; a failure says where the file should be.
+async function start(createGlue, url) {
+  try {
+    return await new WasmModule(createGlue).start(url);
+  } catch (e) {
+    const file = url.pathname.split("/").pop();
+    throw new IngressRouterError(
+      `ingress-router: cannot load ${url}: ${e && e.message}. Serve ${file} beside the module ` +
+        `that imports it, as application/wasm (with esbuild: copy node_modules/ingress-router/dist/${file} next to the bundle).`,
+      { kind: "load", cause: e },
+    );
+  }
 }
-ready();
+
+ready(await start(createGlue, new URL("ingress_router_bg.wasm", import.meta.url)), {
+  load: async () => {
+    const glue = await import("./ingress_router_engines.js");
+    return start(glue.createGlue, new URL("ingress_router_engines_bg.wasm", import.meta.url));
+  },
+});
 
 export * from "./api.js";

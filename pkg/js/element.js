@@ -2,7 +2,7 @@
 // which backend serves a URL, and why, for documentation pages. Manifests come from `src` or from an
 // inline <script type="application/yaml"> child; `profile` is the compile option of that name.
 // No dependencies; the routing (and the check of the profile's name) is the package's.
-import { compile } from "./browser.js";
+import { compile, load } from "./browser.js";
 
 const STYLE = `
 :host { display: block; color-scheme: light dark; font: 14px/1.45 system-ui, sans-serif;
@@ -138,6 +138,16 @@ export class IngressRouteDemo extends HTMLElement {
       this.#router = compile(this.#text, profile === null ? {} : { profile });
     } catch (error) {
       this.#input.value = url;
+      if (error?.kind === "engine") {
+        // The ingress-nginx profile (or Gateway API objects): the package's second module is
+        // fetched now, the first time this page needs it; then the same text compiles again.
+        const text = this.#text;
+        load().then(
+          () => text === this.#text && this.getAttribute("profile") === profile && this.#compile(url),
+          (e) => this.#fail(e),
+        );
+        return;
+      }
       this.#fail(error);
       return;
     }

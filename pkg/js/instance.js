@@ -1,53 +1,95 @@
-// The WebAssembly instance behind the package, and what happens when it traps. A trap (a Rust
-// panic is `unreachable` on wasm32) should never happen; if one does, the instance is left in an
-// undefined state (borrows held, its stack pointer not restored), so it is never called again: the
-// compiled module is instantiated anew with a fresh copy of the glue, and the failed call throws.
-import { createGlue } from "./ingress_router.js";
+// The WebAssembly modules behind the package, and what happens when one traps. The first module
+// routes and checks Ingresses with the specification's semantics; the second adds the optional
+// engines (the ingress-nginx profile, the Gateway API) and is loaded the first time a call needs
+// it (api.js). A trap (a Rust panic is `unreachable` on wasm32) should never happen; if one does,
+// the instance is left in an undefined state (borrows held, its stack pointer not restored), so it
+// is never called again: the compiled module is instantiated anew with a fresh copy of the glue,
+// and the failed call throws.
 import { IngressRouterError } from "./error.js";
 
-let module; // the compiled WebAssembly.Module, kept to instantiate it again
-let current = null; // the live instance: { glue, live }
-let broken = null; // why no instance could be made again, when that failed
+/** The package's modules: `first`, started by the entry, and `second`, once loaded (api.js). */
+export const modules = { first: null, second: null };
 
-function adopt(glue) {
-  glue.setErrorClass(IngressRouterError);
-  current = { glue, live: true };
-}
+/** One of the package's modules: its compiled WebAssembly.Module and its live instance. */
+export class WasmModule {
+  #createGlue; // wasm-bindgen's glue as a factory (scripts/glue.mjs)
+  #module = null; // the compiled WebAssembly.Module, kept to instantiate it again
+  #current = null; // the live instance: { glue, live, owner }
+  #broken = null; // why no instance could be made again, when that failed
 
-/** Node's entry: instantiates the compiled module now. */
-export function startSync(compiled) {
-  module = compiled;
-  const glue = createGlue();
-  glue.initSync({ module });
-  adopt(glue);
-}
+  constructor(createGlue) {
+    this.#createGlue = createGlue;
+  }
 
-/** The browser entry: fetches, compiles and instantiates the .wasm at `url`. */
-export async function start(url) {
-  const glue = createGlue();
-  await glue.init({ module_or_path: url });
-  module = glue.module;
-  adopt(glue);
-}
+  #adopt(glue) {
+    glue.setErrorClass(IngressRouterError);
+    this.#current = { glue, live: true, owner: this };
+  }
 
-/** The live instance, for a new call of `op`. */
-function live(op) {
-  if (current) return current;
-  throw new IngressRouterError(
-    broken
-      ? `ingress-router: ${op}(): the WebAssembly module could not be instantiated again after an internal error: ${broken}`
-      : `ingress-router: ${op}(): the WebAssembly module is being instantiated again after an internal error; try again in a moment`,
-    { kind: "internal" },
-  );
-}
+  /** Instantiates the compiled module now (Node). */
+  startSync(compiled) {
+    this.#module = compiled;
+    const glue = this.#createGlue();
+    glue.initSync({ module: compiled });
+    this.#adopt(glue);
+    return this;
+  }
 
-/** Runs `call` on the live instance; a trap becomes an IngressRouterError. */
-export function run(op, call) {
-  const instance = live(op);
-  try {
-    return call(instance.glue, instance);
-  } catch (e) {
-    throw contained(instance, op, e);
+  /** Fetches, compiles and instantiates the .wasm at `url` (browsers, bundlers). */
+  async start(url) {
+    const glue = this.#createGlue();
+    await glue.init({ module_or_path: url });
+    this.#module = glue.module;
+    this.#adopt(glue);
+    return this;
+  }
+
+  /** The live instance, for a new call of `op`. */
+  live(op) {
+    if (this.#current) return this.#current;
+    throw new IngressRouterError(
+      this.#broken
+        ? `ingress-router: ${op}(): the WebAssembly module could not be instantiated again after an internal error: ${this.#broken}`
+        : `ingress-router: ${op}(): the WebAssembly module is being instantiated again after an internal error; try again in a moment`,
+      { kind: "internal" },
+    );
+  }
+
+  /** Whether `instance` is the live one (not yet replaced). */
+  isCurrent(instance) {
+    return this.#current === instance;
+  }
+
+  /** Runs `call` on the live instance; a trap becomes an IngressRouterError. */
+  run(op, call) {
+    const instance = this.live(op);
+    try {
+      return call(instance.glue, instance);
+    } catch (e) {
+      throw contained(instance, op, e);
+    }
+  }
+
+  // Synchronously where the platform allows it (Node, browsers), so that the next call works;
+  // otherwise asynchronously, and calls until then fail with a clear error (live()).
+  renew() {
+    this.#current = null;
+    try {
+      const glue = this.#createGlue();
+      glue.initSync({ module: this.#module });
+      this.#adopt(glue);
+    } catch {
+      const glue = this.#createGlue();
+      glue.init({ module_or_path: this.#module }).then(
+        () => this.#adopt(glue),
+        (e) => (this.#broken = e),
+      );
+    }
+  }
+
+  /** The live instance's memory (for the package's memory test). */
+  memory() {
+    return this.live("memory").glue.initSync().memory;
   }
 }
 
@@ -60,7 +102,7 @@ export function contained(instance, op, e) {
   if (!(e instanceof WebAssembly.RuntimeError || e instanceof RangeError)) return e;
   if (instance.live) {
     instance.live = false;
-    if (instance === current) renew();
+    if (instance.owner.isCurrent(instance)) instance.owner.renew();
   }
   return new IngressRouterError(
     `ingress-router: ${op}() failed inside the WebAssembly module (${e}). This is a bug in ingress-router: ` +
@@ -76,26 +118,4 @@ export function lost() {
     "ingress-router: this Router was lost when the WebAssembly module failed (an earlier \"internal\" error): compile again",
     { kind: "lost" },
   );
-}
-
-// Synchronously where the platform allows it (Node, browsers), so that the next call works;
-// otherwise asynchronously, and calls until then fail with a clear error (live()).
-function renew() {
-  current = null;
-  try {
-    const glue = createGlue();
-    glue.initSync({ module });
-    adopt(glue);
-  } catch {
-    const glue = createGlue();
-    glue.init({ module_or_path: module }).then(
-      () => adopt(glue),
-      (e) => (broken = e),
-    );
-  }
-}
-
-/** The live instance's memory (for the package's memory test). */
-export function memory() {
-  return live("memory").glue.initSync().memory;
 }

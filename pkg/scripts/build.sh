@@ -1,22 +1,29 @@
 #!/usr/bin/env bash
-# `make pkg`: builds the npm package into pkg/dist (the .wasm, the wasm-bindgen glue, the entries).
+# `make pkg`: builds the npm package into pkg/dist: its two .wasm modules (the first without the
+# optional engines, the second with the ingress-nginx profile and the Gateway API, loaded on
+# demand), the wasm-bindgen glue of each, the entries.
 source "$(dirname "$0")/tools.sh"
 ensure_wasm_target
 ensure_wasm_bindgen
 ensure_node_modules
 
 cd "$PKG"
-# Run inside pkg/ so cargo reads pkg/.cargo/config.toml (the release-wasm profile).
+# Run inside pkg/ so cargo reads pkg/.cargo/config.toml (the release-wasm profile). The first
+# module gets a target directory of its own: both builds would write the same output file, and a
+# build cargo finds fresh does not write it again.
+target=$(target_dir)
+first=$target/first-module
+cargo build --locked -p ingress-router-wasm --lib --profile release-wasm --target wasm32-unknown-unknown \
+  --no-default-features --target-dir "$first"
 cargo build --locked -p ingress-router-wasm --lib --profile release-wasm --target wasm32-unknown-unknown
-wasm=$(target_dir)/wasm32-unknown-unknown/release-wasm/ingress_router_wasm.wasm
 
-assemble_dist "$wasm" dist
-node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers \
-  --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
-  --enable-reference-types --enable-multivalue \
-  dist/ingress_router_bg.wasm -o dist/ingress_router_bg.wasm
+assemble_dist "$first/wasm32-unknown-unknown/release-wasm/ingress_router_wasm.wasm" \
+  "$target/wasm32-unknown-unknown/release-wasm/ingress_router_wasm.wasm" dist
+for wasm in dist/ingress_router_bg.wasm dist/ingress_router_engines_bg.wasm; do
+  node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers \
+    --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
+    --enable-reference-types --enable-multivalue \
+    "$wasm" -o "$wasm"
+  echo "pkg/$wasm: $(wc -c < "$wasm") bytes, $(gzip -9 -c "$wasm" | wc -c) bytes gzip -9"
+done
 cp ../LICENSE LICENSE # npm packs a LICENSE at the package root
-
-raw=$(wc -c < dist/ingress_router_bg.wasm)
-gz=$(gzip -9 -c dist/ingress_router_bg.wasm | wc -c)
-echo "pkg/dist/ingress_router_bg.wasm: $raw bytes, $gz bytes gzip -9"

@@ -16,7 +16,8 @@ sizes() { # FILE LABEL
   printf '| %s | %s | %s |\n' "$2" "$(wc -c < "$1")" "$(gzip -9 -c "$1" | wc -c)"
 }
 
-# The npm package: `make pkg` has built it; the cargo output before wasm-opt keeps the names.
+# The npm package: `make pkg` has built it; the cargo output before wasm-opt keeps the names (the
+# second module's, built last).
 named_pkg=$target/wasm32-unknown-unknown/release-wasm/ingress_router_wasm.wasm
 # The filter as `make envoy-wasm` builds it (the core without `yaml` and `lint`), keeping its names
 # and before its `wasm-opt` (envoy/tools/wasm-opt.sh), as the npm module's is measured.
@@ -26,7 +27,8 @@ named_filter=$target/size/wasm32-wasip1/release/ingress_router_envoy.wasm
 
 echo "| module | bytes | gzip -9 bytes |"
 echo "|---|---:|---:|"
-sizes pkg/dist/ingress_router_bg.wasm "npm package (pkg/dist, after wasm-opt)"
+sizes pkg/dist/ingress_router_bg.wasm "npm package, first module: spec profile (pkg/dist, after wasm-opt)"
+sizes pkg/dist/ingress_router_engines_bg.wasm "npm package, second module: + ingress-nginx, Gateway API (loaded on demand)"
 sizes "$target/wasm32-wasip1/release/ingress_router_envoy.wasm" "Envoy filter (make envoy-wasm)"
 echo
 node pkg/scripts/size.mjs "$TWIGGY" "$named_pkg" 14

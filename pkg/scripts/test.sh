@@ -25,7 +25,8 @@ trap 'rm -rf "$work"' EXIT
 echo "== a trap in the wasm is contained and the package recovers (a test build with the test-trap feature)"
 if grep -q __panicForTest dist/ingress_router.js; then echo "the package has the test-only __panicForTest"; exit 1; fi
 cargo build --locked -p ingress-router-wasm --lib --target wasm32-unknown-unknown --features test-trap
-assemble_dist "$(target_dir)/wasm32-unknown-unknown/debug/ingress_router_wasm.wasm" "$work/trap"
+trap_wasm=$(target_dir)/wasm32-unknown-unknown/debug/ingress_router_wasm.wasm
+assemble_dist "$trap_wasm" "$trap_wasm" "$work/trap"
 node --expose-gc test/trap.mjs "$work/trap" 2> "$work/trap.log" || { cat "$work/trap.log"; exit 1; }
 
 echo "== consumer: npm pack, install the tarball, Node ESM, tsc --strict"

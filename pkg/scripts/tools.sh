@@ -35,14 +35,16 @@ ensure_chromium() {
   $sudo apt-get install -y chromium chromium-driver
 }
 
-# A package folder from a .wasm built by cargo: wasm-bindgen's glue rewritten as a factory
+# A package folder from the two .wasm files built by cargo (the first module, without the optional
+# engines, and the second, with them): wasm-bindgen's glue of each rewritten as a factory
 # (scripts/glue.mjs: the module can be instantiated again after a trap), and the entries.
 assemble_dist() {
-  local wasm=$1 out=$2
+  local first=$1 second=$2 out=$3
   rm -rf "$out"
   mkdir -p "$out"
-  wasm-bindgen --target web --no-typescript --out-dir "$out" --out-name ingress_router "$wasm"
-  node "$PKG/scripts/glue.mjs" "$out/ingress_router.js" "$out/ingress_router.js"
+  wasm-bindgen --target web --no-typescript --out-dir "$out" --out-name ingress_router "$first"
+  wasm-bindgen --target web --no-typescript --out-dir "$out" --out-name ingress_router_engines "$second"
+  for glue in ingress_router ingress_router_engines; do node "$PKG/scripts/glue.mjs" "$out/$glue.js" "$out/$glue.js"; done
   cp "$PKG"/js/* "$out/"
 }
 

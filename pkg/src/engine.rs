@@ -11,9 +11,6 @@ use ingress_router::{
     Workspace,
 };
 
-use ingress_router::gateway::status::{GatewayStatusReport, StatusOptions};
-use ingress_router::gateway::{self, GatewayOptions, GatewayRouter, GatewayTableView, Objects};
-use ingress_router::migrate::MigrationReport;
 use serde::Deserialize;
 
 use crate::error::Failure;
@@ -34,7 +31,7 @@ pub fn compile_options(json: &str) -> Result<CompileOptions, Failure> {
     // Through `Value`, as the manifests are read: one set of `Deserialize` code in the .wasm.
     serde_json::from_str::<serde_json::Value>(json)
         .and_then(CompileOptions::deserialize)
-        .map_err(|e| Failure::new("options", format!("options: {e}")))
+        .map_err(|e| crate::gateway::engine_failure(Failure::new("options", format!("options: {e}"))))
 }
 
 /// Compiles with `seed` (from the platform's crypto: the core cannot reach it without `std`'s OS).
@@ -109,7 +106,7 @@ pub fn request_failure(e: RequestSpecError) -> Failure {
 const TESTS_SOURCE: &str = "<tests>";
 
 pub fn read_tests(text: &str) -> Result<TestsFile, Failure> {
-    Ok(tests_file::parse(TESTS_SOURCE, text)?)
+    tests_file::parse(TESTS_SOURCE, text).map_err(|e| crate::gateway::engine_failure(e.into()))
 }
 
 pub fn run_tests(router: &Router, file: &TestsFile) -> TestsReport {
@@ -164,58 +161,4 @@ pub fn service_status(objects: &[Object], service: &str) -> Result<ServiceView, 
 
 pub fn version() -> &'static str {
     env!("CARGO_PKG_VERSION")
-}
-
-/// The Gateway API objects of `input` as values.
-fn gateway_values(input: &Input) -> Vec<serde_json::Value> {
-    input.gateway_api.iter().map(|g| g.value.clone()).collect()
-}
-
-/// The Gateway API router when `input` routes through its Gateway API objects (the options'
-/// `gateway`, or a Gateway and no Ingress), as every home decides; an error when the Gateway
-/// cannot be chosen.
-pub fn gateway_router(input: &Input, options: &CompileOptions) -> Result<Option<GatewayRouter>, Failure> {
-    let values = gateway_values(input);
-    let objects: Vec<Object> = input.objects.iter().map(|o| o.object.clone()).collect();
-    if !gateway::wanted(options.gateway.as_deref(), &values, &objects) {
-        return Ok(None);
-    }
-    let gateway_options = GatewayOptions::from(options);
-    let router = gateway::compile(&Objects::from_input(&values, &objects), &gateway_options);
-    match router.no_gateway() {
-        None => Ok(Some(router)),
-        Some(why) => Err(Failure::new("options", format!("{SOURCE}: {why}"))),
-    }
-}
-
-pub fn gateway_table(router: &GatewayRouter) -> GatewayTableView {
-    router.table()
-}
-
-pub fn run_gateway_tests(router: &GatewayRouter, file: &TestsFile) -> TestsReport<gateway::DecisionView> {
-    tests_file::run_gateway(router, file)
-}
-
-pub fn write_gateway_tests(
-    router: &GatewayRouter,
-    gateway: &str,
-    requests: Vec<(Option<String>, RequestSpec)>,
-    comment: &str,
-) -> Result<String, Failure> {
-    let file = tests_file::pin_gateway(router, gateway, requests)?;
-    Ok(tests_file::write(&file, comment))
-}
-
-/// The status a Gateway API controller writes (`status --json`'s Gateway API objects).
-pub fn gateway_status(input: &Input, options: StatusOptions) -> GatewayStatusReport {
-    gateway::status::gateway_status(&gateway_values(input), &options)
-}
-
-/// `diff --to gateway-api`: the Ingresses of `input` against its Gateway API objects.
-pub fn migrate(input: &Input, options: &CompileOptions, from: ingress_router::Profile) -> MigrationReport {
-    let objects: Vec<Object> = input.objects.iter().map(|o| o.object.clone()).collect();
-    let gateway_options = GatewayOptions::from(options);
-    let mut ingress_options = options.clone();
-    ingress_options.gateway = None;
-    ingress_router::migrate(&objects, &gateway_values(input), &ingress_options, from, &gateway_options)
 }

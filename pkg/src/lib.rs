@@ -8,10 +8,10 @@
 
 mod engine;
 mod error;
+mod gateway;
 
 use std::cell::RefCell;
 
-use ingress_router::gateway::GatewayRouter;
 use ingress_router::input::Input;
 use ingress_router::model::Object;
 use ingress_router::views::ValidationReport;
@@ -21,6 +21,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use error::Failure;
+use gateway::GatewayRoutes;
 
 #[wasm_bindgen(start)]
 fn start() {
@@ -52,7 +53,7 @@ pub struct Router {
     router: CoreRouter,
     /// The Gateway API router, when the manifests route through their Gateway API objects (the
     /// options' `gateway`, or a Gateway and no Ingress): then every request goes to it.
-    gateway: Option<GatewayRouter>,
+    gateway: Option<GatewayRoutes>,
     diagnostics: Vec<Diagnostic>,
     /// The manifests as read, and their text: `validate()` reports on them without reading again.
     input: Input,
@@ -65,21 +66,13 @@ pub struct Router {
 impl Router {
     fn new(
         router: CoreRouter,
-        gateway: Option<GatewayRouter>,
+        gateway: Option<GatewayRoutes>,
         diagnostics: Vec<Diagnostic>,
         input: Input,
         text: String,
     ) -> Self {
         let decisions = RefCell::new(vec![None; engine::answers(&router)]);
         Router { router, gateway, diagnostics, input, text, decisions }
-    }
-
-    /// The Gateway API decision for `spec` (its view holds what the backend receives: never shared).
-    fn decide_gateway(gateway: &GatewayRouter, spec: &RequestSpec) -> Result<JsValue, Failure> {
-        let view = spec.with_gateway(|r| gateway.route(r).view(r)).map_err(engine::request_failure)?;
-        let value = to_js(&view)?;
-        deep_freeze(&value);
-        Ok(value)
     }
 
     fn decide(&self, request: &Request<'_>) -> Result<JsValue, Failure> {
@@ -98,7 +91,7 @@ impl Router {
     }
 }
 
-fn deep_freeze(value: &JsValue) {
+pub(crate) fn deep_freeze(value: &JsValue) {
     if let Some(object) = value.dyn_ref::<js_sys::Object>() {
         for child in js_sys::Object::values(object).iter() {
             deep_freeze(&child);
@@ -112,7 +105,7 @@ impl Router {
     /// Which backend serves `request` (`{host, path, method?, headers?}` or a URL).
     pub fn route(&self, request: JsValue) -> Result<JsValue, JsValue> {
         if let Some(gateway) = &self.gateway {
-            return Ok(Self::decide_gateway(gateway, &request_spec(&request)?)?);
+            return Ok(gateway.route(&request_spec(&request)?)?);
         }
         Ok(with_request(&request, |request| self.decide(request))??)
     }
@@ -132,7 +125,7 @@ impl Router {
     #[wasm_bindgen(js_name = routeParts)]
     pub fn route_parts(&self, host: &str, path: &str) -> Result<JsValue, JsValue> {
         if let Some(gateway) = &self.gateway {
-            return Ok(Self::decide_gateway(gateway, &RequestSpec::parts(host, path))?);
+            return Ok(gateway.route(&RequestSpec::parts(host, path))?);
         }
         Ok(self.decide(&Request::new(host, path))?)
     }
@@ -154,7 +147,7 @@ impl Router {
     #[wasm_bindgen(js_name = routeUrl)]
     pub fn route_url(&self, url: &str) -> Result<JsValue, JsValue> {
         if let Some(gateway) = &self.gateway {
-            return Ok(Self::decide_gateway(gateway, &RequestSpec::url(url))?);
+            return Ok(gateway.route(&RequestSpec::url(url))?);
         }
         let request = Request::from_url(url).map_err(|e| Failure::new("argument", format!("bad URL {url:?}: {e}")))?;
         Ok(self.decide(&request)?)
@@ -163,9 +156,7 @@ impl Router {
     /// The whole decision, step by step (`explain --json`).
     pub fn explain(&self, request: JsValue) -> Result<JsValue, JsValue> {
         if let Some(gateway) = &self.gateway {
-            let spec = request_spec(&request)?;
-            let explanation = spec.with_gateway(|r| gateway.explain(r)).map_err(engine::request_failure)?;
-            return Ok(to_js(&explanation)?);
+            return Ok(gateway.explain(&request_spec(&request)?)?);
         }
         let explanation = with_request(&request, |request| engine::explain(&self.router, request))?;
         Ok(to_js(&explanation)?)
@@ -174,7 +165,7 @@ impl Router {
     /// The compiled table (`table --json`).
     pub fn table(&self) -> Result<JsValue, JsValue> {
         if let Some(gateway) = &self.gateway {
-            return Ok(to_js(&engine::gateway_table(gateway))?);
+            return Ok(gateway.table()?);
         }
         Ok(to_js(&engine::table(&self.router))?)
     }
@@ -201,9 +192,7 @@ impl Router {
         let requests = named_requests(&requests)?;
         let comment = comment.as_string().unwrap_or_default();
         if let Some(gateway) = &self.gateway {
-            let chosen = gateway.route(&ingress_router::gateway::GatewayRequest::new("", "/")).gateway;
-            let name = chosen.map(|g| format!("{}/{}", g.metadata.namespace, g.metadata.name)).unwrap_or_default();
-            return Ok(engine::write_gateway_tests(gateway, &name, requests, &comment)?);
+            return Ok(gateway.write_tests(requests, &comment)?);
         }
         Ok(engine::write_tests(&self.router, requests, &comment)?)
     }
@@ -221,7 +210,7 @@ pub fn compile(manifests: JsValue, options: JsValue) -> Result<Router, JsValue> 
     let options = compile_options(&options)?;
     let (input, text) = read_manifests(&manifests)?;
     let objects = objects(&input);
-    let gateway = engine::gateway_router(&input, &options)?;
+    let gateway = GatewayRoutes::for_input(&input, &options)?;
     let (router, diagnostics) = engine::compile(&objects, &options, seed()?);
     Ok(Router::new(router, gateway, diagnostics, input, text))
 }
@@ -247,13 +236,13 @@ impl Workspace {
     pub fn update(&mut self, manifests: JsValue) -> Result<Router, JsValue> {
         let Some(s) = manifests.dyn_ref::<JsString>() else {
             let (input, text) = read_manifests(&manifests)?;
-            let gateway = engine::gateway_router(&input, &self.options)?;
+            let gateway = GatewayRoutes::for_input(&input, &self.options)?;
             let (router, diagnostics) = engine::compile(&objects(&input), &self.options, seed()?);
             return Ok(Router::new(router, gateway, diagnostics, input, text));
         };
         let text = bounded_text(s)?;
         let (input, router, diagnostics) = engine::update(&mut self.workspace, &text, &self.options, seed()?)?;
-        let gateway = engine::gateway_router(&input, &self.options)?;
+        let gateway = GatewayRoutes::for_input(&input, &self.options)?;
         Ok(Router::new(router, gateway, diagnostics, input, text))
     }
 }
@@ -274,6 +263,7 @@ pub fn validate(manifests: JsValue, options: JsValue) -> Result<JsValue, JsValue
         compile_options(&options)?
     };
     let (input, text) = read_manifests(&manifests)?;
+    gateway::check(&input, &compile)?;
     let report = engine::validate(&input, &text, &update, &compile, seed()?);
     Ok(to_js(&Validation { input_errors: [], ok: report.passes(strict), report })?)
 }
@@ -340,7 +330,7 @@ pub fn service_status(manifests: JsValue, service: JsValue) -> Result<JsValue, J
 // ------------------------------------------------------------------------------------------------
 
 /// Outputs as plain JavaScript objects, the shape of the CLI's `--json` (absent `Option`s: `null`).
-fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, Failure> {
+pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, Failure> {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .map_err(|e| Failure::new("internal", format!("cannot convert the result to JavaScript: {e}")))
@@ -513,8 +503,8 @@ fn named_requests(value: &JsValue) -> Result<Vec<(Option<String>, RequestSpec)>,
 pub fn run_tests(manifests: JsValue, tests: JsValue) -> Result<JsValue, JsValue> {
     let file = engine::read_tests(&text_argument(&tests, "tests")?)?;
     let (input, _) = read_manifests(&manifests)?;
-    if let Some(gateway) = engine::gateway_router(&input, &file.options)? {
-        return Ok(to_js(&engine::run_gateway_tests(&gateway, &file))?);
+    if let Some(gateway) = GatewayRoutes::for_input(&input, &file.options)? {
+        return Ok(gateway.run_tests(&file)?);
     }
     let (router, _) = engine::compile(&objects(&input), &file.options, seed()?);
     Ok(to_js(&engine::run_tests(&router, &file))?)
@@ -524,21 +514,29 @@ pub fn run_tests(manifests: JsValue, tests: JsValue) -> Result<JsValue, JsValue>
 /// (`status --json`'s Gateway API objects): `options` `{controllerName?, transitionTime?}`.
 #[wasm_bindgen(js_name = gatewayStatus)]
 pub fn gateway_status(manifests: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    let (input, _) = read_manifests(&manifests)?;
-    let get = |name: &str| {
-        if options.is_object() {
-            js_sys::Reflect::get(&options, &name.into()).ok().and_then(|v| v.as_string())
-        } else {
-            None
-        }
-    };
-    let defaults = ingress_router::gateway::status::StatusOptions::default();
-    let status_options = ingress_router::gateway::status::StatusOptions {
-        controller_name: get("controllerName"),
-        transition_time: get("transitionTime").unwrap_or(defaults.transition_time.clone()),
-        ..defaults
-    };
-    Ok(to_js(&engine::gateway_status(&input, status_options))?)
+    #[cfg(not(feature = "engines"))]
+    {
+        let _ = (manifests, options);
+        Err(gateway::missing(ingress_router::Engine::GatewayApi).into())
+    }
+    #[cfg(feature = "engines")]
+    {
+        let (input, _) = read_manifests(&manifests)?;
+        let get = |name: &str| {
+            if options.is_object() {
+                js_sys::Reflect::get(&options, &name.into()).ok().and_then(|v| v.as_string())
+            } else {
+                None
+            }
+        };
+        let defaults = ingress_router::gateway::status::StatusOptions::default();
+        let status_options = ingress_router::gateway::status::StatusOptions {
+            controller_name: get("controllerName"),
+            transition_time: get("transitionTime").unwrap_or(defaults.transition_time.clone()),
+            ..defaults
+        };
+        Ok(gateway::status(&input, &status_options)?)
+    }
 }
 
 /// The requests whose answer changes from the Ingresses to the Gateway API objects of the same
@@ -547,29 +545,29 @@ pub fn gateway_status(manifests: JsValue, options: JsValue) -> Result<JsValue, J
 /// compile options (`gateway`, `ingressClass`, ...).
 #[wasm_bindgen]
 pub fn migrate(manifests: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    let mut from = ingress_router::Profile::IngressNginx;
-    let mut rest = options.clone();
-    if options.is_object() && !js_sys::Array::is_array(&options) {
-        let copy = js_sys::Object::assign(&js_sys::Object::new(), options.unchecked_ref());
-        let value = js_sys::Reflect::get(&copy, &"from".into()).unwrap_or(JsValue::UNDEFINED);
-        if !value.is_undefined() {
-            let name = value.as_string().unwrap_or_default();
-            from = name.parse().map_err(|e| Failure::new("options", format!("options.from: {e}")))?;
-            let _ = js_sys::Reflect::delete_property(&copy, &"from".into());
+    #[cfg(not(feature = "engines"))]
+    {
+        let _ = (manifests, options);
+        Err(gateway::missing(ingress_router::Engine::GatewayApi).into())
+    }
+    #[cfg(feature = "engines")]
+    {
+        let mut from = ingress_router::Profile::IngressNginx;
+        let mut rest = options.clone();
+        if options.is_object() && !js_sys::Array::is_array(&options) {
+            let copy = js_sys::Object::assign(&js_sys::Object::new(), options.unchecked_ref());
+            let value = js_sys::Reflect::get(&copy, &"from".into()).unwrap_or(JsValue::UNDEFINED);
+            if !value.is_undefined() {
+                let name = value.as_string().unwrap_or_default();
+                from = name.parse().map_err(|e| Failure::new("options", format!("options.from: {e}")))?;
+                let _ = js_sys::Reflect::delete_property(&copy, &"from".into());
+            }
+            rest = copy.into();
         }
-        rest = copy.into();
+        let options = compile_options(&rest)?;
+        let (input, _) = read_manifests(&manifests)?;
+        Ok(gateway::migrate(&input, &options, from)?)
     }
-    let options = compile_options(&rest)?;
-    let (input, _) = read_manifests(&manifests)?;
-    let report = engine::migrate(&input, &options, from);
-    #[derive(Serialize)]
-    struct Migration<'a> {
-        #[serde(flatten)]
-        report: &'a ingress_router::migrate::MigrationReport,
-        differences: usize,
-        tests: String,
-    }
-    Ok(to_js(&Migration { report: &report, differences: report.differences(), tests: report.tests_file() })?)
 }
 
 /// Reads a tests file (YAML or JSON text) into `{options, tests: [{name?, request, expect}]}`.

@@ -18,8 +18,10 @@ cpSync(new URL("trap.html", here), join(root, "trap.html"));
 cpSync(new URL("./trap/scenario.js", import.meta.url), join(root, "trap-scenario.js"));
 mkdirSync(join(root, "out"), { recursive: true });
 await build({ entryPoints: [join(root, "app.js")], bundle: true, format: "esm", platform: "browser", outfile: join(root, "out/app.js"), absWorkingDir: root, logLevel: "warning" });
-// esbuild leaves `new URL("ingress_router_bg.wasm", import.meta.url)` alone: the .wasm goes beside the bundle.
-copyFileSync(join(root, "node_modules/ingress-router/dist/ingress_router_bg.wasm"), join(root, "out/ingress_router_bg.wasm"));
+// esbuild leaves `new URL("ingress_router_bg.wasm", import.meta.url)` alone: both .wasm files go beside the bundle.
+for (const wasm of ["ingress_router_bg.wasm", "ingress_router_engines_bg.wasm"]) {
+  copyFileSync(join(root, "node_modules/ingress-router/dist", wasm), join(root, "out", wasm));
+}
 
 const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".yaml": "text/yaml" };
 const server = createServer((req, res) => {
@@ -57,7 +59,16 @@ try {
   assert.deepEqual(result.error, { isIngressRouterError: true, kind: "syntax", line: 2 });
   assert.equal(result.after, "rule");
   assert.match(result.version, /^\d+\.\d+\.\d+/);
-  console.log("esbuild bundle in Chromium: ok");
+  // The second module: not fetched by a page that routes with the spec profile; a call that needs
+  // it before load() says so; after load() it answers.
+  assert.deepEqual(result.fetchedBeforeLoad, ["ingress_router_bg.wasm"]);
+  assert.equal(result.beforeLoad.isIngressRouterError, true);
+  assert.equal(result.beforeLoad.kind, "engine");
+  assert.match(result.beforeLoad.message, /^ingress-router: compile\(\): .*ingress-nginx profile.*`await load\(\)`/);
+  assert.deepEqual(result.fetchedAfterLoad, ["ingress_router_bg.wasm", "ingress_router_engines_bg.wasm"]);
+  assert.equal(result.nginx, "api:8080");
+  assert.equal(result.spec, "web:80");
+  console.log("esbuild bundle in Chromium (the second module fetched by load() only): ok");
 
   // ---- the element, in a plain page with one module import
   for (const scheme of ["light", "dark"]) {

@@ -54,7 +54,7 @@ try {
     await bundle(out);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const emitted = readdirSync(out, { recursive: true }).filter((f) => String(f).endsWith(".wasm"));
-    assert.equal(emitted.length, 1, `${name} emitted ${emitted.length} .wasm files: ${emitted}`);
+    assert.equal(emitted.length, 2, `${name} emitted ${emitted.length} .wasm files: ${emitted}`);
 
     const server = await serve(out);
     try {
@@ -73,13 +73,18 @@ try {
       const element = page.locator("#demo .backend");
       await element.waitFor({ timeout: 30_000 });
       assert.equal(await element.textContent(), "web:80");
-      assert.deepEqual(wasm, [200], `${name}: the .wasm requests`);
+      assert.deepEqual(wasm, [200], `${name}: the .wasm requests before the second module is needed`);
+      await page.locator("#gateway").click();
+      const second = page.locator("#second");
+      await second.filter({ hasText: "200" }).waitFor({ timeout: 30_000 });
+      assert.equal(await second.textContent(), "200 cart-api:8080");
+      assert.deepEqual(wasm, [200, 200], `${name}: the .wasm requests once the second module is loaded`);
       assert.deepEqual(errors, []);
       await page.close();
     } finally {
       process.kill(server.pid);
     }
-    console.log(`${name} production build (${seconds} s, emits ${emitted[0]}) in Chromium: ok`);
+    console.log(`${name} production build (${seconds} s, emits ${emitted.join(", ")}; the second fetched on demand) in Chromium: ok`);
   }
 } finally {
   await browser.close();

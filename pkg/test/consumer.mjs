@@ -8,7 +8,7 @@ import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { compile, validate, ingressStatus, serviceStatus, runTests, readTests, gatewayStatus, migrate, version, IngressRouterError, Router, Workspace } from "ingress-router";
+import { compile, validate, ingressStatus, serviceStatus, runTests, readTests, gatewayStatus, migrate, load, version, IngressRouterError, Router, Workspace } from "ingress-router";
 
 const [shopFile, invalidFile, cli, casesFile, gatewayCasesFile, migrationDir] = process.argv.slice(2);
 const shop = readFileSync(shopFile, "utf8");
@@ -152,6 +152,33 @@ throws(() => compile(shop).validate({ strict: "yes" }), "options");
   freed.free();
   freed.free();
   throws(() => freed.update(shop), "freed");
+}
+
+// ---- the second module: a Workspace whose text gains Gateway API objects (or whose options name
+// the ingress-nginx profile) moves there, Node loading it on that call; its answers stay compile()'s
+if (migrationDir) {
+  const careful = readFileSync(join(migrationDir, "careful.yaml"), "utf8");
+  const urls = ["https://shop.example.com/cart/1", "http://shop.example.com/", "http://unknown.example.org/x"];
+  const same = (a, b) => {
+    assert.deepEqual(a.table(), b.table());
+    assert.deepEqual(a.diagnostics, b.diagnostics);
+    for (const url of urls) assert.deepEqual(a.route(url), b.route(url));
+  };
+  for (const options of [{}, { profile: "ingress-nginx" }]) {
+    const workspace = new Workspace(options);
+    const before = workspace.update(shop);
+    same(before, compile(shop, options));
+    same(workspace.update(careful), compile(careful, options));
+    const gateway = new Workspace({ ...options, gateway: "infra/public" }).update(careful);
+    same(gateway, compile(careful, { ...options, gateway: "infra/public" }));
+    same(workspace.update(shop), compile(shop, options));
+    same(before, compile(shop, options)); // a router of the first module still answers
+    workspace.free();
+  }
+  const loading = load();
+  assert.ok(loading instanceof Promise);
+  assert.equal(await loading, undefined);
+  assert.equal(await load(), undefined);
 }
 
 // ---- status reports

@@ -4,9 +4,9 @@
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import { compile, validate } from "../dist/node.js";
-import { memory as liveMemory } from "../dist/instance.js";
+import { modules } from "../dist/instance.js";
 
-const memory = liveMemory();
+const memory = modules.first.memory();
 const dir = new URL("../../examples/shop/manifests/", import.meta.url);
 const shop = readdirSync(dir).map((f) => readFileSync(new URL(f, dir), "utf8")).join("\n---\n");
 

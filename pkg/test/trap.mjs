@@ -7,7 +7,7 @@ import { trapScenario } from "./trap/scenario.js";
 
 const dir = pathToFileURL(`${process.argv[2]}/`);
 const pkg = await import(new URL("node.js", dir));
-const instance = await import(new URL("instance.js", dir));
+const instance = (await import(new URL("instance.js", dir))).modules.first;
 const seen = trapScenario(pkg, instance);
 console.log(`trapped twice, recovered twice: ${seen[0]}`);
 

@@ -1,6 +1,7 @@
 // The whole API as a TypeScript user writes it; tsc --strict must accept it.
 import {
   compile,
+  load,
   validate,
   ingressStatus,
   serviceStatus,
@@ -111,3 +112,9 @@ const why: string | null = gatewayRouter.explain("http://shop.example.com/").dec
 const listenerCount: number = gatewayRouter.table().listeners.length;
 const upstreamOfMigration: string | undefined = migration.causes[0]?.differences[0]?.gateway.upstreamPath;
 void [location, upstreamPath, share, statusReport, firstCause, migrationTests, fromWorkspace, why, listenerCount, upstreamOfMigration];
+
+// The second module: a promise of nothing; "engine" is a kind an error can have.
+const loaded: Promise<void> = load();
+void loaded;
+const engineKind: ErrorKind = "engine";
+void engineKind;

@@ -212,6 +212,16 @@ impl GatewayRouter {
         &self.objects
     }
 
+    /// The Gateway requests arrive at, when one was chosen.
+    pub fn gateway(&self) -> Option<&model::Gateway> {
+        self.gateway.as_ref().ok().and_then(|&i| self.objects.gateways.get(i))
+    }
+
+    /// The chosen Gateway as `namespace/name` (a tests file's `options.gateway`), or "".
+    pub fn gateway_name(&self) -> String {
+        self.gateway().map(|g| alloc::format!("{}/{}", g.metadata.namespace, g.metadata.name)).unwrap_or_default()
+    }
+
     /// Why no Gateway takes requests (none in the input, several and none chosen, or the chosen
     /// one missing); `None` when one does.
     pub fn no_gateway(&self) -> Option<&NoGateway> {

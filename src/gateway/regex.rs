@@ -8,26 +8,12 @@
 
 use alloc::vec::Vec;
 
-use serde::{Deserialize, Serialize};
-
 use super::model::{HttpRouteMatch, PathMatchType, ValueMatch, ValueMatchType};
 
 /// Whether this build evaluates `RegularExpression` matches.
 pub const REGEX_SUPPORTED: bool = cfg!(feature = "nginx");
 
-/// Where `RegularExpression` matches rank, as two implementations order them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum RegexOrder {
-    /// Envoy Gateway v1.9.0 (`internal/gatewayapi/sort.go`, `XdsIRRoutes.Less`): path match type
-    /// `Exact` > `RegularExpression` > `PathPrefix`, then the path's characters (a regex counts its
-    /// pattern's); at equal header (query) counts, more `Exact` header (query) matches first.
-    #[default]
-    EnvoyGateway,
-    /// Istio 1.30.3 (`pilot/pkg/config/kube/gateway/conversion.go`, `sortHTTPRoutes` and
-    /// `getURIRank`): `Exact` > `PathPrefix` > `RegularExpression`, then the characters; a regex
-    /// header or query match counts like an exact one.
-    Istio,
-}
+pub use crate::options::RegexOrder;
 
 impl RegexOrder {
     /// The path class of a match: smaller first.

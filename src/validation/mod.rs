@@ -212,12 +212,14 @@ pub fn validate_ingress_class(class: &IngressClass) -> Vec<FieldError> {
     errs
 }
 
+#[cfg(feature = "gateway")]
 /// `ValidateObjectMetaAccessor` for a custom resource (`NameIsDNSSubdomain`), as far as the
 /// model reads metadata: name, namespace (namespaced kinds), labels and annotations.
 pub(crate) fn validate_object_meta_of_custom_resource(meta: &ObjectMeta, namespaced: bool) -> Vec<FieldError> {
     validate_object_meta(meta, namespaced, name_is_dns_subdomain, &FieldPath::new("metadata"))
 }
 
+#[cfg(feature = "gateway")]
 /// `netutils.ParseIPSloppy(s) != nil` (kube-openapi's `ipv4` and `ipv6` formats build on it).
 pub(crate) fn parses_as_ip(s: &str) -> bool {
     parse_ip_sloppy(s)

@@ -1,7 +1,7 @@
 // The playground: wires the editor, the request fields and the panels to the ingress-router
 // package. Every answer shown comes from the package (a Workspace's update → route / explain /
 // table / diagnostics, validate, ingressStatus, serviceStatus), used exactly as an outside user would.
-import { Workspace, gatewayStatus, ingressStatus, migrate, readTests, serviceStatus, validate, version } from "ingress-router";
+import { Workspace, gatewayStatus, ingressStatus, load, migrate, readTests, serviceStatus, validate, version } from "ingress-router";
 import "./style.css";
 import { createEditor, reveal, setText, showMatch, showProblems } from "./editor.js";
 import { errorText, gatewayAnswerLabel, isGatewayDecision } from "./format.js";
@@ -139,6 +139,10 @@ function recompile({ soon = false } = {}) {
   try {
     router = compileManifests();
   } catch (error) {
+    if (error?.kind === "engine") {
+      waitForSecondModule();
+      return;
+    }
     compileError = error;
   }
   lap("compile");
@@ -180,6 +184,29 @@ function recompile({ soon = false } = {}) {
 }
 let problemsTimer = 0;
 let settled = Promise.resolve();
+
+// The ingress-nginx profile and the Gateway API are in the package's second module, fetched the
+// first time the manifests or options need it (a page showing only spec-profile Ingresses never
+// downloads it). Until it is ready the page says so; then everything is compiled again.
+let secondModule = null;
+function waitForSecondModule() {
+  clearTimeout(problemsTimer);
+  clearTimeout(statusTimer);
+  clearTimeout(migrationTimer);
+  document.body.classList.add("stale");
+  renderDecision(els.decision, null, "Loading the ingress-nginx and Gateway API module…");
+  secondModule ??= load().then(
+    () => {
+      recompile();
+      return settled;
+    },
+    (error) => {
+      secondModule = null;
+      renderDecision(els.decision, null, errorText(error));
+    },
+  );
+  settled = secondModule;
+}
 
 /** Validation errors, diagnostics and input errors, in the editor and the problems list. */
 function refreshProblems() {
@@ -226,7 +253,9 @@ function currentRequest() {
 function reroute({ sameRequest = false } = {}) {
   els.decision.querySelector("#upstream-request").hidden = true; // a Gateway API decision shows it again
   if (!router) {
-    renderDecision(els.decision, null, `The manifests cannot be read: ${errorText(compileError)}`);
+    // No router and no error: the second module is loading (waitForSecondModule).
+    const why = compileError ? `The manifests cannot be read: ${errorText(compileError)}` : "Loading the ingress-nginx and Gateway API module…";
+    renderDecision(els.decision, null, why);
     showMatch(view, null);
     return;
   }
@@ -584,7 +613,16 @@ on(els.importInput, "change", async () => {
   const file = els.importInput.files?.[0];
   if (!file) return;
   try {
-    const imported = fromTestsFile(readTests(await file.text()));
+    const text = await file.text();
+    let read;
+    try {
+      read = readTests(text);
+    } catch (error) {
+      if (error?.kind !== "engine") throw error;
+      await load(); // a tests file with the ingress-nginx profile: read by the second module
+      read = readTests(text);
+    }
+    const imported = fromTestsFile(read);
     state.requests = els.requests.value = imported.lines.join("\n");
     state.expected = imported.expected;
     state.headers = els.headers.value = imported.headers;

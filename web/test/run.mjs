@@ -47,8 +47,12 @@ async function typeUrl(page, url) {
 
 const matchedLines = (page) => page.$$eval(".cm-line[data-matched-rule]", (lines) => lines.map((l) => l.textContent));
 
+/** Until the page has drawn everything for what it holds (the package's second module loaded, if needed). */
+const settled = (page) => page.evaluate(() => window.playground.settled());
+
 async function loadExample(page, id) {
   await page.selectOption("#gallery", id);
+  await settled(page);
 }
 
 const grantClipboard = (page) => page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
@@ -58,6 +62,7 @@ async function pasteManifests(page, text) {
   await page.click(".cm-content");
   await page.keyboard.press("Control+A");
   await page.keyboard.insertText(text);
+  await settled(page);
 }
 
 const editorText = (page) => page.evaluate(() => window.playground.view.state.doc.toString());
@@ -142,6 +147,21 @@ spec:
   await page.waitForFunction(() => document.getElementById("backend").textContent.includes("%"));
   assert.equal((await decision(page)).backend, "a:80 90% · b:80 10%");
   await screenshot(page, "profile-ingress-nginx");
+});
+
+test("the package's second module is fetched only when the page needs it: not for spec-profile Ingresses, then for ingress-nginx", async (page) => {
+  const wasm = () => page.evaluate(() => performance.getEntriesByType("resource").map((e) => e.name.split("/").pop()).filter((n) => n.endsWith(".wasm")));
+  await loadExample(page, "ingress-nginx-regex");
+  await typeUrl(page, "https://regex.example.com/api/users");
+  assert.equal((await decision(page)).backend, "web:80");
+  assert.deepEqual(await wasm(), ["ingress_router_bg.wasm"], "a spec-profile page loads the first module only");
+  await page.selectOption("#profile", "ingress-nginx");
+  await settled(page);
+  assert.equal((await decision(page)).backend, "api:8080");
+  assert.deepEqual(await wasm(), ["ingress_router_bg.wasm", "ingress_router_engines_bg.wasm"]);
+  // Once loaded, the spec profile answers from it as before.
+  await page.selectOption("#profile", "spec");
+  assert.equal((await decision(page)).backend, "web:80");
 });
 
 test("typing URLs shows the backend, the highlighted rule, the winner and why the others lost", async (page) => {
@@ -645,9 +665,10 @@ function readDecision() {
  * editor, then each field's value with the event a person's input fires (`change` for the
  * selects, `input` for the fields), so the page's own handlers route it; then reads the decision.
  */
-function enterInPage({ text, gateway, method, headers, url }) {
+async function enterInPage({ text, gateway, method, headers, url }) {
   const { view } = window.playground;
   view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, userEvent: "input.paste" });
+  await window.playground.settled(); // the package's second module, the first time
   for (const [id, value, event] of [["gateway", gateway, "change"], ["method", method, "change"], ["headers", headers, "input"], ["url", url, "input"]]) {
     const el = document.getElementById(id);
     if (el.value === value) continue;
