@@ -50,4 +50,20 @@ for (; waited < 500; waited++) {
 }
 assert.equal(pkg.compile(yaml).route("http://any/").via, "defaultBackend", "instantiated in the background");
 console.log(`instantiated in the background when synchronous instantiation is refused (within ${(waited + 1) * 10} ms): ok`);
+
+// The second module is contained and renewed on its own: its routers are lost, the first
+// module's are not, and both answer afterwards. (The test build's two modules are one build, with
+// the engines: load() puts the second in charge.)
+const { modules } = await import(new URL("instance.js", dir));
+const nginx = '{"kind": "Ingress", "metadata": {"name": "a", "annotations": {"nginx.ingress.kubernetes.io/ssl-redirect": "true"}}, "spec": {"tls": [{"hosts": ["a"]}], "rules": [{"host": "a", "http": {"paths": [{"path": "/", "pathType": "Prefix", "backend": {"service": {"name": "s", "port": {"number": 80}}}}]}}]}}';
+const firstRouter = pkg.compile(yaml);
+await pkg.load();
+assert.ok(modules.second && modules.second !== modules.first, "load() loaded the second module");
+const nginxRouter = pkg.compile(nginx, { profile: "ingress-nginx" });
+assert.equal(nginxRouter.route("http://a/").via, "redirect");
+assert.throws(() => modules.second.run("__panicForTest", (glue) => glue.__panicForTest()), (e) => e.kind === "internal");
+assert.throws(() => nginxRouter.route("http://a/"), (e) => e.kind === "lost");
+assert.equal(firstRouter.route("http://any/").via, "defaultBackend", "the first module's router lives on");
+assert.equal(pkg.compile(nginx, { profile: "ingress-nginx" }).route("http://a/").via, "redirect", "the second module answers again");
+console.log("a trap in the second module: contained, renewed; the first module's routers live on: ok");
 console.log("trap test (Node): ok");
