@@ -545,6 +545,8 @@ export interface GatewayUpstream {
 
 /** A Gateway API decision (`ingress-router route --gateway ... --json`). */
 export interface GatewayDecision {
+  /** The decision in one line, as a tests file's `expect.backend` compares it: `namespace/name:port`, `split(a:80 90, b:80 10)`, `redirect 301 <location>`, or the status (`404`, `500`). */
+  label: string;
   /** The HTTP status the proxy answers (200 when forwarded). */
   status: number;
   via: "backend" | "redirect" | "no-match" | "no-listener" | "no-gateway" | "filter-error" | "no-valid-backend";
@@ -568,6 +570,8 @@ export interface GatewayCandidate {
   ruleName?: string;
   match: number;
   outcome: { outcome: "won" | "mismatch" | "lostOn" | "hostnameDidNotMatch"; [key: string]: JsonValue };
+  /** The outcome in words: "matches, and wins", "does not match: wants path /api (PathPrefix)", "matches, but the winner has a longer path". */
+  reason: string;
 }
 
 /** `ingress-router explain --gateway ... --json`: the listener, route and rule that won, and why every other lost. */
@@ -579,6 +583,8 @@ export interface GatewayExplanation {
   routes: {
     route: string;
     notAttached?: { reason: string; [key: string]: JsonValue };
+    /** Why it is not attached, in words ("no parentRef names this Gateway"). */
+    reason?: string;
     hostnames: string[];
     matchedHostname?: string | null;
     candidates: GatewayCandidate[];
@@ -594,7 +600,7 @@ export interface GatewayTable {
     port: number;
     protocol: string;
     hostname: string | null;
-    routes: { route: string; notAttached?: JsonValue; hostnames: string[]; rules: { [key: string]: JsonValue }[] }[];
+    routes: { route: string; notAttached?: JsonValue; reason?: string; hostnames: string[]; rules: { [key: string]: JsonValue }[] }[];
   }[];
 }
 

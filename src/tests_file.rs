@@ -443,7 +443,7 @@ pub fn pin_gateway(
             InputError::new(InputErrorKind::Shape, "requests", e.to_string()).at_field(format!("[{i}]"))
         })?;
         let expect = Expect {
-            backend: Some(decision.label()),
+            backend: Some(decision.label.clone()),
             status: Some(decision.status),
             redirect: decision.redirect.as_ref().map(|r| r.location.clone()),
             via: None,
@@ -514,6 +514,7 @@ pub fn run_gateway(router: &GatewayRouter, file: &TestsFile) -> TestsReport<gate
             // A request a Gateway cannot read (see `check_gateway_requests`) fails its test as 400.
             let actual =
                 test.request.with_gateway(|r| router.route(r).view(r)).unwrap_or_else(|_| gateway::DecisionView {
+                    label: String::from("400"),
                     status: 400,
                     via: "bad-request",
                     gateway: None,

@@ -69,6 +69,8 @@ fn write(name: &str, text: &str) -> String {
 #[test]
 fn route_json_backend_and_its_shape() {
     let d = route(&[], "http://shop.example.com/cart/items?id=1");
+    // The decision in one line, as in the Ingress decision (a tests file's `expect.backend`).
+    assert_eq!(d["label"], "shop/cart:8080");
     assert_eq!(d["status"], 200);
     assert_eq!(d["via"], "backend");
     assert_eq!((d["gateway"].as_str(), d["listener"].as_str()), (Some(PUBLIC), Some("http")));
@@ -118,6 +120,7 @@ fn route_json_upstream_after_rewrite_and_header_modifiers() {
 fn route_json_404_and_500() {
     let none = route(&[], "http://www.example.com/cart");
     assert_eq!((none["status"].as_u64(), none["via"].as_str()), (Some(404), Some("no-match")));
+    assert_eq!(none["label"], "404");
     assert_eq!((none["backend"].clone(), none["upstream"].clone()), (Value::Null, Value::Null));
     let no_listener = route(&[], "http://shop.example.com:9999/cart");
     assert_eq!((no_listener["status"].as_u64(), no_listener["via"].as_str()), (Some(404), Some("no-listener")));
@@ -205,12 +208,20 @@ fn explain_json_names_the_winner_and_why_others_lost() {
     assert_eq!(outcome(2)["outcome"], "won");
     assert_eq!(outcome(3), json!({"outcome": "lostOn", "key": "method"}));
     assert_eq!(outcome(0)["outcome"], "mismatch");
+    // Each outcome in words, written by the core for every home.
+    let reason = |rule: u64| {
+        storefront["candidates"].as_array().unwrap().iter().find(|c| c["rule"] == rule).unwrap()["reason"].clone()
+    };
+    assert_eq!(reason(2), "matches, and wins");
+    assert_eq!(reason(3), "matches, but the winner has a method match");
+    assert_eq!(reason(0), "does not match: wants path /cart (PathPrefix)");
     // The routes of other listeners and Gateways say why they are not attached.
     let admin = routes.iter().find(|r| r["route"] == "shop/admin").unwrap();
     assert_eq!(admin["notAttached"], json!({"reason": "sectionName", "sectionName": "internal"}));
     let staging = routes.iter().find(|r| r["route"] == "shop/staging").unwrap();
     assert_eq!(staging["notAttached"]["reason"], "notAParent");
-    // Text: the decision line first.
+    assert_eq!(staging["reason"], "no parentRef names this Gateway");
+    // Text: the decision line first, then each listener, route and candidate with its reason.
     let text = run(&["explain", "-f", MANIFESTS, "--gateway", PUBLIC, "http://shop.example.com/cart"]);
     assert!(
         text.stdout
@@ -218,6 +229,14 @@ fn explain_json_names_the_winner_and_why_others_lost() {
         "{}",
         text.stdout
     );
+    for line in [
+        "  listener internal HTTP:8080 *: other port\n",
+        "  HTTPRoute shop/storefront (hostname shop.example.com)\n",
+        "    rules[0].matches[0] (cart)        matches, and wins\n",
+        "  HTTPRoute shop/staging: not attached: no parentRef names this Gateway\n",
+    ] {
+        assert!(text.stdout.contains(line), "{line:?} in\n{}", text.stdout);
+    }
 }
 
 #[test]
@@ -251,7 +270,11 @@ fn table_lists_listeners_routes_rules() {
     let text = run(&["table", "-f", MANIFESTS, "--gateway", PUBLIC]);
     assert!(text.stdout.contains("listener http HTTP:80 *.example.com"), "{}", text.stdout);
     assert!(text.stdout.contains("HTTPRoute shop/storefront hostnames shop.example.com"), "{}", text.stdout);
-    assert!(text.stdout.contains("HTTPRoute shop/staging not attached: notAParent"), "{}", text.stdout);
+    assert!(
+        text.stdout.contains("HTTPRoute shop/staging not attached: no parentRef names this Gateway"),
+        "{}",
+        text.stdout
+    );
 }
 
 #[test]

@@ -171,6 +171,7 @@ export class IngressRouteDemo extends HTMLElement {
   }
 
   #show(explanation) {
+    if ("listeners" in explanation) return this.#showGateway(explanation);
     const { decision } = explanation;
     const lead = decision.via === "redirect" ? "Answered with " : "Served by ";
     const summary = el("p", {}, lead, el("span", { class: "backend", part: "backend" }, decision.label));
@@ -216,6 +217,48 @@ export class IngressRouteDemo extends HTMLElement {
       el("summary", {}, `Why: ${considered.length} path${considered.length === 1 ? "" : "s"} competed`),
       list,
     );
+    this.#output.replaceChildren(summary, facts, details);
+  }
+
+  /** A Gateway API explanation: the listener, the HTTPRoute rule that won, and why every other lost. */
+  #showGateway(explanation) {
+    const { decision } = explanation;
+    const lead = decision.redirect ? "Answered with " : decision.status === 200 ? "Served by " : "Answered ";
+    const summary = el("p", {}, lead, el("span", { class: "backend", part: "backend" }, decision.label));
+    const facts = el("dl");
+    const fact = (term, value) => facts.append(el("dt", {}, term), el("dd", { class: "mono" }, value));
+    fact("status", `${decision.status} (${decision.via})`);
+    if (decision.gateway) fact("Gateway", decision.gateway);
+    if (decision.listener) fact("listener", decision.listener);
+    if (decision.route) {
+      fact("HTTPRoute", decision.route);
+      fact("rule", `rules[${decision.rule}]${decision.ruleName ? ` (${decision.ruleName})` : ""}.matches[${decision.match}]`);
+    }
+    if (decision.split) for (const b of decision.split) fact("split", `${b.namespace}/${b.name}:${b.port} weight ${b.weight}`);
+    if (decision.upstream) fact("upstream", `Host ${decision.upstream.host} · ${decision.upstream.path}`);
+
+    const list = el("ol", { "aria-label": "HTTPRoute rules, and why each did or did not win" });
+    let count = 0;
+    for (const route of explanation.routes) {
+      if (route.reason) {
+        list.append(el("li", {}, el("span", { class: "no" }, "✗ "), el("span", { class: "mono" }, route.route), el("span", { class: "reason" }, `not attached: ${route.reason}`)));
+        continue;
+      }
+      for (const c of route.candidates ?? []) {
+        count++;
+        const won = c.outcome.outcome === "won";
+        list.append(
+          el(
+            "li",
+            {},
+            el("span", { class: won ? "ok" : "no" }, won ? "✓ " : "✗ "),
+            el("span", { class: "mono" }, `${route.route} rules[${c.rule}]${c.ruleName ? ` (${c.ruleName})` : ""}`),
+            el("span", { class: "reason" }, c.reason),
+          ),
+        );
+      }
+    }
+    const details = el("details", {}, el("summary", {}, `Why: ${count} rule match${count === 1 ? "" : "es"} competed`), list);
     this.#output.replaceChildren(summary, facts, details);
   }
 }

@@ -156,6 +156,19 @@ try {
   assert.deepEqual(errors, []);
   console.log("<ingress-route-demo profile> in Chromium (ingress-nginx, spec, unknown): ok");
 
+  // ---- Gateway API manifests: the element loads the second module and shows the HTTPRoute rule
+  // that won, and in the package's words why the other lost.
+  const gateway = page.locator("#gateway");
+  await gateway.locator(".backend", { hasText: "app/cart-api:8080" }).waitFor({ timeout: 30_000 });
+  const gatewayFacts = await gateway.locator("dl").evaluate((dl) => [...dl.querySelectorAll("dt")].map((dt) => [dt.textContent, dt.nextElementSibling.textContent]));
+  assert.deepEqual(gatewayFacts.slice(0, 5), [["status", "200 (backend)"], ["Gateway", "infra/public"], ["listener", "http"], ["HTTPRoute", "app/shop"], ["rule", "rules[0].matches[0]"]]);
+  const reasons = await gateway.locator("details li").allTextContents();
+  assert.deepEqual(reasons, ["✓ app/shop rules[0]matches, and wins", "✗ app/shop rules[1]matches, but the winner has a longer path"]);
+  await gateway.evaluate((e) => e.route("http://shop.example.com/about"));
+  await gateway.locator(".backend", { hasText: "app/web:80" }).waitFor();
+  assert.deepEqual(errors, []);
+  console.log("<ingress-route-demo> with Gateway API manifests in Chromium: ok");
+
   // ---- a trap in the wasm (the test build): contained, and a fresh instance, synchronously, twice
   await page.goto(`${base}/trap.html`);
   await page.waitForFunction(() => window.trapResult, null, { timeout: 30_000 }).catch((e) => {

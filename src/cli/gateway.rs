@@ -153,14 +153,33 @@ pub fn decision_text(view: &DecisionView) -> String {
     }
 }
 
-/// The decision, then each listener's and route's part, as JSON lines a person can scan.
+/// The decision, then each listener (and why it was or was not chosen), each HTTPRoute (or why
+/// it is not attached) and each of its rule matches with why it won, lost or did not match.
 pub fn explanation_text(explanation: &Explanation) -> String {
     let mut out = decision_text(&explanation.decision) + "\n";
-    for listener in &explanation.listeners {
-        out.push_str(&format!("  listener {}\n", serde_json::to_string(listener).unwrap_or_default()));
+    if let Some(why) = &explanation.no_gateway {
+        let _ = writeln!(out, "  no Gateway: {why}");
+    }
+    for l in &explanation.listeners {
+        let hostname = l.hostname.as_deref().unwrap_or("*");
+        let _ = writeln!(out, "  listener {} {}:{} {hostname}: {}", l.name, l.protocol, l.port, l.outcome);
     }
     for route in &explanation.routes {
-        out.push_str(&format!("  route {}\n", serde_json::to_string(route).unwrap_or_default()));
+        if let Some(why) = &route.reason {
+            let _ = writeln!(out, "  HTTPRoute {}: not attached: {why}", route.route);
+            continue;
+        }
+        let hostname = route.matched_hostname.as_deref().map_or(String::new(), |h| format!(" (hostname {h})"));
+        let _ = writeln!(out, "  HTTPRoute {}{hostname}", route.route);
+        let rows: Vec<Vec<String>> = route
+            .candidates
+            .iter()
+            .map(|c| {
+                let name = c.rule_name.as_deref().map_or(String::new(), |n| format!(" ({n})"));
+                vec![format!("rules[{}].matches[{}]{name}", c.rule, c.match_index), c.reason.clone()]
+            })
+            .collect();
+        out.push_str(&indent(&show::columns(&rows), "    "));
     }
     out
 }
@@ -175,13 +194,7 @@ pub fn table_text(table: &GatewayTableView) -> String {
         let _ = writeln!(out, "listener {} {}:{} {hostname}", listener.name, listener.protocol, listener.port);
         for route in &listener.routes {
             if let Some(reason) = &route.not_attached {
-                let reason = serde_json::to_value(reason).unwrap_or_default();
-                let _ = writeln!(
-                    out,
-                    "  HTTPRoute {} not attached: {}",
-                    route.route,
-                    reason["reason"].as_str().unwrap_or("")
-                );
+                let _ = writeln!(out, "  HTTPRoute {} not attached: {reason}", route.route);
                 continue;
             }
             let _ = writeln!(out, "  HTTPRoute {} hostnames {}", route.route, route.hostnames.join(", "));

@@ -43,6 +43,27 @@ impl NotAttached {
     }
 }
 
+impl core::fmt::Display for NotAttached {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            NotAttached::NotAParent => f.write_str("no parentRef names this Gateway"),
+            NotAttached::SectionName { section_name } => {
+                write!(f, "its parentRef names listener {section_name}, not this one (sectionName)")
+            }
+            NotAttached::Port { port } => write!(f, "its parentRef names port {port}, not this listener's"),
+            NotAttached::KindNotAllowed => {
+                f.write_str("the listener does not allow HTTPRoutes (allowedRoutes.kinds or its protocol)")
+            }
+            NotAttached::NamespaceNotAllowed { from } => {
+                write!(f, "the listener's allowedRoutes.namespaces (from: {from:?}) leaves the route's namespace out")
+            }
+            NotAttached::NoMatchingListenerHostname => {
+                f.write_str("none of its hostnames intersects the listener's hostname")
+            }
+        }
+    }
+}
+
 /// Whether a listener serves HTTPRoutes: protocol `HTTP` or `HTTPS` (TLS terminated, then HTTP),
 /// and `allowedRoutes.kinds` empty or naming `gateway.networking.k8s.io/HTTPRoute`.
 pub fn serves_http_routes(listener: &Listener) -> bool {

@@ -160,8 +160,15 @@ impl<'r> GatewayDecision<'r> {
     /// An owned, serialisable view; computes the redirect's `Location` and what the backend
     /// receives (this allocates; [`route`](super::GatewayRouter::route) does not).
     pub fn view(&self, request: &GatewayRequest<'_>) -> DecisionView {
+        let mut view = self.view_unlabelled(request);
+        view.label = view.written_label();
+        view
+    }
+
+    fn view_unlabelled(&self, request: &GatewayRequest<'_>) -> DecisionView {
         let winner = self.winner;
         let mut view = DecisionView {
+            label: String::new(),
             status: self.status(),
             via: self.via(),
             gateway: self.gateway.map(|g| key_of(&g.metadata.namespace, &g.metadata.name)),
@@ -208,7 +215,7 @@ impl<'r> GatewayDecision<'r> {
 /// The decision as JSON (the CLI contract of issue 19), in camelCase:
 ///
 /// ```text
-/// {"status": 200, "via": "backend", "gateway": "infra/public", "listener": "http",
+/// {"label": "shop/cart:8080", "status": 200, "via": "backend", "gateway": "infra/public", "listener": "http",
 ///  "route": "shop/shop", "rule": 0, "ruleName"?: "cart", "match": 0,
 ///  "backend": {"namespace": "shop", "name": "cart", "port": 8080} | null,
 ///  "split"?: [{"namespace", "name", "port", "weight", "status": 200|500, "invalid"?}],
@@ -222,6 +229,8 @@ impl<'r> GatewayDecision<'r> {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DecisionView {
+    /// The decision in one line (see [`DecisionView::label`]), as the Ingress decision's `label`.
+    pub label: String,
     pub status: u16,
     /// `backend`, `redirect`, `no-match`, `no-listener`, `no-gateway`, `filter-error`,
     /// `no-valid-backend`.
@@ -296,7 +305,12 @@ impl DecisionView {
     /// decision's label, for the Gateway API): `namespace/name:port` for one backend, `split(a:80
     /// 90, b:80 10)` (each `namespace/name:port weight`), `redirect <status> <location>`, else the
     /// status (`404`, `500`).
-    pub fn label(&self) -> String {
+    pub fn label(&self) -> &str {
+        &self.label
+    }
+
+    /// The [`label`](Self::label) of the other fields.
+    pub(crate) fn written_label(&self) -> String {
         let backend = |ns: &str, name: &str, port: Option<u16>| match port {
             Some(port) => alloc::format!("{ns}/{name}:{port}"),
             None => alloc::format!("{ns}/{name}"),

@@ -5,7 +5,7 @@
 
 use alloc::borrow::ToOwned;
 use alloc::format;
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use serde::Serialize;
@@ -20,8 +20,9 @@ use super::request::GatewayRequest;
 
 /// As JSON (camelCase): `{"decision": DecisionView, "gateway", "noGateway"?, "listeners": [{"name",
 /// "port", "protocol", "hostname", "outcome"}], "routes": [{"route", "notAttached"?: {"reason",
-/// ...}, "hostnames"?, "matchedHostname"?, "candidates"?: [{"rule", "ruleName"?, "match",
-/// "outcome": {"outcome": "won" | "hostnameDidNotMatch" | "mismatch" | "lostOn", ...}}]}]}`.
+/// ...}, "reason"? (in words), "hostnames"?, "matchedHostname"?, "candidates"?: [{"rule",
+/// "ruleName"?, "match", "outcome": {"outcome": "won" | "hostnameDidNotMatch" | "mismatch" |
+/// "lostOn", ...}, "reason" (in words)}]}]}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Explanation {
@@ -53,6 +54,9 @@ pub struct RouteView {
     pub route: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_attached: Option<NotAttached>,
+    /// Why it is not attached, in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
     /// Its intersected hostnames on the listener.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub hostnames: Vec<String>,
@@ -72,6 +76,9 @@ pub struct CandidateView {
     #[serde(rename = "match")]
     pub match_index: usize,
     pub outcome: CandidateOutcome,
+    /// The outcome in words (`does not match: wants path /api (PathPrefix)`, `matches, but the
+    /// winner has a longer path`).
+    pub reason: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -89,6 +96,20 @@ pub enum CandidateOutcome {
     LostOn {
         key: PrecedenceKey,
     },
+}
+
+impl CandidateOutcome {
+    /// In words.
+    pub fn reason(&self) -> String {
+        match self {
+            CandidateOutcome::Won => "matches, and wins".to_owned(),
+            CandidateOutcome::HostnameDidNotMatch => {
+                "none of the route's hostnames on this listener matches the request's host".to_owned()
+            }
+            CandidateOutcome::Mismatch { detail, .. } => format!("does not match: wants {detail}"),
+            CandidateOutcome::LostOn { key } => format!("matches, but the winner has {}", key.winner_has()),
+        }
+    }
 }
 
 impl GatewayRouter {
@@ -141,12 +162,16 @@ impl GatewayRouter {
             let mut view = RouteView {
                 route: key_of(&route.metadata.namespace, &route.metadata.name),
                 not_attached: None,
+                reason: None,
                 hostnames: Vec::new(),
                 matched_hostname: None,
                 candidates: Vec::new(),
             };
             match &compiled.attachment[r] {
-                Err(reason) => view.not_attached = Some(reason.clone()),
+                Err(reason) => {
+                    view.reason = Some(reason.to_string());
+                    view.not_attached = Some(reason.clone());
+                }
                 Ok(hostnames) => {
                     view.hostnames = hostnames.clone();
                     let best = hostnames
@@ -174,6 +199,7 @@ impl GatewayRouter {
                                 rule_name: rule.name.clone(),
                                 match_index: mi,
                                 outcome,
+                                reason: String::new(),
                             });
                         }
                     }
@@ -187,6 +213,9 @@ impl GatewayRouter {
                     explanation.routes[r].candidates[c].outcome = CandidateOutcome::LostOn { key: lost_on };
                 }
             }
+        }
+        for candidate in explanation.routes.iter_mut().flat_map(|r| r.candidates.iter_mut()) {
+            candidate.reason = candidate.outcome.reason();
         }
         explanation
     }

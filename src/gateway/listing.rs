@@ -46,6 +46,9 @@ pub struct RouteTableView {
     pub route: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_attached: Option<NotAttached>,
+    /// Why it is not attached, in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
     /// The intersected hostnames it serves on the listener (empty when not attached).
     pub hostnames: Vec<String>,
     /// Empty when not attached.
@@ -95,12 +98,14 @@ impl GatewayRouter {
                             Err(reason) => RouteTableView {
                                 route: key,
                                 not_attached: Some(reason.clone()),
+                                reason: Some(reason.to_string()),
                                 hostnames: Vec::new(),
                                 rules: Vec::new(),
                             },
                             Ok(hostnames) => RouteTableView {
                                 route: key,
                                 not_attached: None,
+                                reason: None,
                                 hostnames: hostnames.clone(),
                                 rules: route
                                     .spec

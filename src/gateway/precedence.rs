@@ -41,6 +41,27 @@ pub enum PrecedenceKey {
     MatchOrder,
 }
 
+impl PrecedenceKey {
+    /// What the winner has that a candidate losing on this key lacks, in words.
+    pub fn winner_has(self) -> &'static str {
+        match self {
+            PrecedenceKey::PreciseHostname => "a longer precise (non-wildcard) hostname",
+            PrecedenceKey::HostnameLength => "a longer matching hostname",
+            PrecedenceKey::ExactPath => "a path match type that ranks first (Exact, then the regex order's)",
+            PrecedenceKey::PathLength => "a longer path",
+            PrecedenceKey::Method => "a method match",
+            PrecedenceKey::HeaderCount => "more header matches",
+            PrecedenceKey::ExactHeaderCount => "more Exact header matches",
+            PrecedenceKey::QueryCount => "more query parameter matches",
+            PrecedenceKey::ExactQueryCount => "more Exact query parameter matches",
+            PrecedenceKey::Age => "an older route (creationTimestamp)",
+            PrecedenceKey::Name => "a route first in namespace/name order",
+            PrecedenceKey::RuleOrder => "an earlier rule of the same route",
+            PrecedenceKey::MatchOrder => "an earlier match of the same rule",
+        }
+    }
+}
+
 const KEYS: [PrecedenceKey; 13] = [
     PrecedenceKey::PreciseHostname,
     PrecedenceKey::HostnameLength,

@@ -36,31 +36,20 @@ export function renderGatewayDecision(el, d) {
   }
 }
 
-function outcomeText(o) {
+/** A candidate's row class and mark; the words of why come from the package (`reason`). */
+function outcomeMark(o) {
   switch (o.outcome) {
     case "won":
-      return ["winner", "✔ chosen", "every condition holds, and it comes first in precedence"];
+      return ["winner", "✔ chosen"];
     case "hostnameDidNotMatch":
-      return ["other", "hostname", "none of the route's hostnames on this listener matches the request's host"];
+      return ["other", "hostname"];
     case "mismatch":
-      return ["nomatch", "no match", `its ${o.mismatch?.failed ?? "condition"} does not match${o.detail ? ` (wants ${o.detail})` : ""}`];
+      return ["nomatch", "no match"];
     case "lostOn":
-      return ["lost", "✗ lost", `matched, and lost to the winner on ${keyText(o.key)}`];
+      return ["lost", "✗ lost"];
     default:
-      return ["other", o.outcome, JSON.stringify(o)];
+      return ["other", o.outcome];
   }
-}
-
-/** A precedence key as words: `pathLength` → `path length`. */
-function keyText(key) {
-  return typeof key === "string" ? key.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`) : JSON.stringify(key);
-}
-
-function reasonText(notAttached) {
-  if (!notAttached) return "";
-  const { reason, ...rest } = notAttached;
-  const more = Object.entries(rest).map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`).join(", ");
-  return `${reason}${more ? ` (${more})` : ""}`;
 }
 
 /** The picture for a Gateway API explanation. */
@@ -90,7 +79,7 @@ export function renderGatewayFlow(el, x, request) {
   const rows = [];
   for (const r of x.routes) {
     if (r.notAttached) {
-      rows.push(`<tr class="other"><td class="mark">not attached</td><td><code>${esc(r.route)}</code></td><td class="reason">${esc(reasonText(r.notAttached))}</td></tr>`);
+      rows.push(`<tr class="other"><td class="mark">not attached</td><td><code>${esc(r.route)}</code></td><td class="reason">${esc(r.reason)}</td></tr>`);
       continue;
     }
     if (!r.candidates?.length) {
@@ -98,10 +87,10 @@ export function renderGatewayFlow(el, x, request) {
       continue;
     }
     for (const c of r.candidates.slice(0, MAX_CANDIDATES)) {
-      const [cls, mark, why] = outcomeText(c.outcome);
+      const [cls, mark] = outcomeMark(c.outcome);
       rows.push(`<tr class="${cls}" data-rule="${esc(`${r.route} ${c.rule} ${c.match}`)}"><td class="mark">${esc(mark)}</td>` +
         `<td><code>${esc(r.route)} rules[${c.rule}]${c.ruleName ? ` (${esc(c.ruleName)})` : ""}.matches[${c.match}]</code><br><span class="field">${esc(r.hostnames?.join(", ") || "(any hostname)")}</span></td>` +
-        `<td class="reason">${esc(why)}</td></tr>`);
+        `<td class="reason">${esc(c.reason)}</td></tr>`);
     }
   }
   if (rows.length) {
@@ -153,7 +142,7 @@ export function renderGatewayTable(el, table) {
     const rows = [];
     for (const r of l.routes) {
       if (r.notAttached) {
-        rows.push(`<tr class="other"><td><code>${esc(r.route)}</code></td><td colspan="4">not attached: ${esc(reasonText(r.notAttached))}</td></tr>`);
+        rows.push(`<tr class="other"><td><code>${esc(r.route)}</code></td><td colspan="4">not attached: ${esc(r.reason)}</td></tr>`);
         continue;
       }
       for (const rule of r.rules) {
