@@ -89,6 +89,7 @@ mod listing;
 mod matching;
 pub mod model;
 mod precedence;
+mod read;
 mod regex;
 mod request;
 pub mod status;

@@ -572,9 +572,8 @@ impl<'a> Context<'a> {
         let error =
             self.objects.skipped.iter().find(|s| s.kind == "HTTPRoute" && s.name == str_at(value, "/metadata/name"));
         let message = error.map_or_else(|| "not decodable".to_string(), |s| s.error.clone());
-        let Ok(mut refs) = serde_json::from_value::<Vec<ParentReference>>(
-            value.pointer("/spec/parentRefs").cloned().unwrap_or(Value::Array(Vec::new())),
-        ) else {
+        let refs = value.pointer("/spec/parentRefs").map_or(Ok(Vec::new()), super::read::parent_references);
+        let Ok(mut refs) = refs else {
             notes.push(format!("not decodable: {message}"));
             return None;
         };
