@@ -438,3 +438,50 @@ pub fn service(value: &Value) -> Result<Service, Error> {
 pub fn namespace(value: &Value) -> Result<Namespace, Error> {
     Ok(Namespace { metadata: required(fields(value)?, "metadata", metadata)? })
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn route_error(spec: Value) -> String {
+        let route = json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute", "metadata": {"name": "r"}, "spec": spec});
+        http_route(&route).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn errors_name_the_field_and_what_was_expected() {
+        assert_eq!(route_error(json!({"rules": "x"})), "spec.rules: expected a list, found the string \"x\"");
+        assert_eq!(
+            route_error(json!({"rules": [{}, {"backendRefs": [{"name": "s", "port": 70000}]}]})),
+            "spec.rules[1].backendRefs[0].port: expected an integer from 0 to 65535, found 70000"
+        );
+        assert_eq!(route_error(json!({"parentRefs": [{"port": 80}]})), "spec.parentRefs[0]: missing field `name`");
+        assert_eq!(route_error(json!({"hostnames": [null]})), "spec.hostnames[0]: expected a string, found null");
+        assert_eq!(
+            route_error(json!({"rules": [{"matches": [{"path": {"type": "Prefix"}}]}]})),
+            "spec.rules[0].matches[0].path.type: expected one of `Exact`, `PathPrefix`, `RegularExpression`, found the string \"Prefix\""
+        );
+        assert_eq!(route_error(json!(3)), "spec: expected a map, found 3");
+        assert_eq!(
+            metadata(&json!({"labels": {"app": ["a"]}})).unwrap_err().to_string(),
+            "labels[\"app\"]: expected a string, found a list"
+        );
+        assert_eq!(gateway(&json!({"metadata": {}})).unwrap_err().to_string(), "missing field `spec`");
+    }
+
+    #[test]
+    fn null_is_absent_only_for_optional_fields() {
+        let route = json!({"metadata": {"name": "r", "creationTimestamp": null},
+                           "spec": {"rules": [{"name": null, "backendRefs": [{"name": "s", "port": null}]}]}});
+        let route = http_route(&route).unwrap();
+        assert_eq!((route.metadata.creation_timestamp, &route.spec.rules[0].name), (None, &None));
+        assert_eq!(route.spec.rules[0].backend_refs[0].port, None);
+        assert_eq!(route_error(json!({"rules": null})), "spec.rules: expected a list, found null");
+        assert_eq!(
+            route_error(json!({"rules": [{"backendRefs": [{"weight": null}]}]})),
+            "spec.rules[0].backendRefs[0].weight: expected an integer from 0 to 4294967295, found null"
+        );
+    }
+}
