@@ -6,7 +6,8 @@
 //! in the WebAssembly modules (`make size`, twiggy before wasm-opt) that generic code weighed more
 //! than the routing itself. The rules are the derive's: unknown fields are ignored, an absent
 //! field takes its default, `null` is "absent" for an optional field and an error for any other,
-//! integers must be whole and in range. Errors name the field (`spec.listeners[0].port`) and what
+//! integers must be whole and in range; but a list is never read as a struct (the derive reads
+//! one positionally, which no Kubernetes client writes). Errors name the field (`spec.listeners[0].port`) and what
 //! was expected.
 
 use alloc::collections::BTreeMap;
@@ -24,6 +25,11 @@ use super::model::{
     PathModifier, ReferenceGrant, ReferenceGrantSpec, RequestRedirect, RouteGroupKind, RouteNamespaces, Service,
     ServicePort, ServiceSpec, UrlRewrite, ValueMatch, ValueMatchType,
 };
+use super::status::{
+    GatewayClassStatus, GatewayStatus, GatewayStatusAddress, HttpRouteStatus, ListenerStatus, ParentRefStatus,
+    RouteKind, RouteParentStatus,
+};
+use crate::model::Condition;
 
 /// Why an object could not be read: where, and what was wrong there.
 #[derive(Debug)]
@@ -154,11 +160,15 @@ fn port(value: &Value) -> Result<u16, Error> {
         .ok_or_else(|| Error::expected("an integer from 0 to 65535", value))
 }
 
-fn weight(value: &Value) -> Result<u32, Error> {
+fn uint32(value: &Value) -> Result<u32, Error> {
     value
         .as_u64()
         .and_then(|n| u32::try_from(n).ok())
         .ok_or_else(|| Error::expected("an integer from 0 to 4294967295", value))
+}
+
+fn int64(value: &Value) -> Result<i64, Error> {
+    value.as_i64().ok_or_else(|| Error::expected("a 64-bit integer", value))
 }
 
 fn string_map(value: &Value) -> Result<BTreeMap<String, String>, Error> {
@@ -343,7 +353,7 @@ fn http_backend_ref(value: &Value) -> Result<HttpBackendRef, Error> {
         name: string_or(f, "name", "")?,
         namespace: optional(f, "namespace", string)?,
         port: optional(f, "port", port)?,
-        weight: defaulted(f, "weight", weight)?.unwrap_or(1),
+        weight: defaulted(f, "weight", uint32)?.unwrap_or(1),
         filters: list(f, "filters", http_route_filter)?,
     })
 }
@@ -439,6 +449,79 @@ pub fn namespace(value: &Value) -> Result<Namespace, Error> {
     Ok(Namespace { metadata: required(fields(value)?, "metadata", metadata)? })
 }
 
+// The status an object holds already, which status merges its own into (as the derives of the
+// status types read it).
+
+pub fn gateway_class_status(value: &Value) -> Result<GatewayClassStatus, Error> {
+    Ok(GatewayClassStatus { conditions: list(fields(value)?, "conditions", condition)? })
+}
+
+pub fn gateway_status(value: &Value) -> Result<GatewayStatus, Error> {
+    let f = fields(value)?;
+    Ok(GatewayStatus {
+        addresses: list(f, "addresses", gateway_status_address)?,
+        conditions: list(f, "conditions", condition)?,
+        listeners: list(f, "listeners", |v| {
+            let f = fields(v)?;
+            Ok(ListenerStatus {
+                name: string_or(f, "name", "")?,
+                supported_kinds: list(f, "supportedKinds", |v| {
+                    let f = fields(v)?;
+                    Ok(RouteKind { group: string_or(f, "group", "")?, kind: string_or(f, "kind", "")? })
+                })?,
+                attached_routes: defaulted(f, "attachedRoutes", uint32)?.unwrap_or_default(),
+                conditions: list(f, "conditions", condition)?,
+            })
+        })?,
+    })
+}
+
+/// A Gateway's `spec.addresses` (read as its `status.addresses` are).
+pub fn gateway_addresses(value: &Value) -> Result<Vec<GatewayStatusAddress>, Error> {
+    items(value, gateway_status_address)
+}
+
+fn gateway_status_address(value: &Value) -> Result<GatewayStatusAddress, Error> {
+    let f = fields(value)?;
+    Ok(GatewayStatusAddress { kind: string_or(f, "type", "IPAddress")?, value: required(f, "value", string)? })
+}
+
+pub fn http_route_status(value: &Value) -> Result<HttpRouteStatus, Error> {
+    let parents = list(fields(value)?, "parents", |v| {
+        let f = fields(v)?;
+        let parent_ref = defaulted(f, "parentRef", |v| {
+            let f = fields(v)?;
+            Ok(ParentRefStatus {
+                group: string_or(f, "group", "")?,
+                kind: string_or(f, "kind", "")?,
+                namespace: optional(f, "namespace", string)?,
+                name: string_or(f, "name", "")?,
+                section_name: optional(f, "sectionName", string)?,
+                port: optional(f, "port", port)?,
+            })
+        })?;
+        Ok(RouteParentStatus {
+            parent_ref: parent_ref.unwrap_or_default(),
+            controller_name: string_or(f, "controllerName", "")?,
+            conditions: list(f, "conditions", condition)?,
+        })
+    })?;
+    Ok(HttpRouteStatus { parents })
+}
+
+/// A `metav1.Condition`; a `null` type or status is empty, as [`Condition`]'s own decoding reads it.
+fn condition(value: &Value) -> Result<Condition, Error> {
+    let f = fields(value)?;
+    Ok(Condition {
+        type_: optional(f, "type", string)?.unwrap_or_default(),
+        status: optional(f, "status", string)?.unwrap_or_default(),
+        observed_generation: optional(f, "observedGeneration", int64)?,
+        last_transition_time: optional(f, "lastTransitionTime", string)?,
+        reason: optional(f, "reason", string)?,
+        message: optional(f, "message", string)?,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -483,5 +566,68 @@ mod tests {
             route_error(json!({"rules": [{"backendRefs": [{"weight": null}]}]})),
             "spec.rules[0].backendRefs[0].weight: expected an integer from 0 to 4294967295, found null"
         );
+    }
+
+    /// The status readers agree with the status types' own `Deserialize` (kept for library users),
+    /// on well-formed statuses and on each kind of malformed one.
+    #[test]
+    fn status_readers_read_as_the_derives_do() {
+        fn same<T: serde::de::DeserializeOwned + PartialEq + core::fmt::Debug>(value: &Value, read: Read<T>) {
+            assert_eq!(read(value).ok(), serde_json::from_value::<T>(value.clone()).ok(), "{value}");
+        }
+        let condition = json!({"type": "Accepted", "status": "True", "observedGeneration": 3,
+                               "lastTransitionTime": "2024-01-02T03:04:05Z", "reason": "Accepted", "message": "ok"});
+        let conditions = [
+            condition.clone(),
+            json!({"type": null, "status": null, "reason": null}),
+            json!({}),
+            json!({"observedGeneration": 1.5}),
+            json!({"observedGeneration": "1"}),
+            json!({"type": 1}),
+            json!(null),
+        ];
+        for c in &conditions {
+            same(&json!({"conditions": [c]}), gateway_class_status);
+            same(&json!({"conditions": [c], "listeners": [{"name": "l", "conditions": [c]}]}), gateway_status);
+            same(&json!({"parents": [{"controllerName": "x", "conditions": [c]}]}), http_route_status);
+        }
+        let odd = [json!(null), json!(1), json!("x"), json!({}), json!([1]), json!({"a": 1}), json!(-1), json!(70000)];
+        for v in &odd {
+            for status in [
+                json!({"conditions": v}),
+                json!({"addresses": v}),
+                json!({"listeners": v}),
+                json!({"listeners": [{"name": v}]}),
+                json!({"listeners": [{"supportedKinds": v}]}),
+                json!({"listeners": [{"supportedKinds": [{"group": v}]}]}),
+                json!({"listeners": [{"attachedRoutes": v}]}),
+                json!({"addresses": [{"type": v, "value": "1.2.3.4"}]}),
+                json!({"addresses": [{"value": v}]}),
+                v.clone(),
+            ] {
+                same(&status, gateway_status);
+            }
+            for status in [
+                json!({"parents": v}),
+                json!({"parents": [{"parentRef": v}]}),
+                json!({"parents": [{"controllerName": v}]}),
+                json!({"parents": [{"parentRef": {"name": v}}]}),
+                json!({"parents": [{"parentRef": {"port": v}}]}),
+                json!({"parents": [{"parentRef": {"namespace": v, "sectionName": v}}]}),
+                v.clone(),
+            ] {
+                same(&status, http_route_status);
+            }
+            same(v, gateway_addresses);
+        }
+        same(
+            &json!({"parents": [{"parentRef": {"group": "g", "kind": "Gateway", "namespace": "n", "name": "gw", "sectionName": "s", "port": 80},
+                                  "controllerName": "c", "conditions": [condition]}]}),
+            http_route_status,
+        );
+        same(&json!([{"type": "Hostname", "value": "a.example.com"}, {"value": "1.2.3.4"}]), gateway_addresses);
+        // The one difference: serde's derive also reads a struct from a list, positionally; no
+        // Kubernetes client writes one, and here it is malformed (an old status counts as empty).
+        assert!(gateway_status(&json!([])).is_err() && serde_json::from_value::<GatewayStatus>(json!([])).is_ok());
     }
 }

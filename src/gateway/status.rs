@@ -456,7 +456,7 @@ impl<'a> Context<'a> {
             }
         };
         let addresses = match value.pointer("/spec/addresses") {
-            Some(a) => serde_json::from_value::<Vec<GatewayStatusAddress>>(a.clone()).unwrap_or_else(|e| {
+            Some(a) => super::read::gateway_addresses(a).unwrap_or_else(|e| {
                 notes.push(format!("spec.addresses not read: {e}"));
                 Vec::new()
             }),
@@ -596,8 +596,10 @@ impl<'a> Context<'a> {
 
     /// `None` (untouched) when no entry is this controller's and the route holds none of its old ones.
     fn route_or_untouched(&self, parents: Vec<RouteParentStatus>, value: &Value) -> Option<HttpRouteStatus> {
-        let stale =
-            existing::<HttpRouteStatus>(value).parents.iter().any(|p| p.controller_name == self.controller_name);
+        let stale = existing(value, super::read::http_route_status)
+            .parents
+            .iter()
+            .any(|p| p.controller_name == self.controller_name);
         (!parents.is_empty() || stale).then_some(HttpRouteStatus { parents })
     }
 
@@ -744,13 +746,13 @@ impl<'a> Context<'a> {
     ) -> (Stanza, StatusUpdate) {
         let merged = match stanza {
             Stanza::GatewayClass(s) => {
-                let old = existing::<GatewayClassStatus>(value);
+                let old = existing(value, super::read::gateway_class_status);
                 Stanza::GatewayClass(GatewayClassStatus {
                     conditions: merge_conditions(&old.conditions, &s.conditions),
                 })
             }
             Stanza::Gateway(s) => {
-                let old = existing::<GatewayStatus>(value);
+                let old = existing(value, super::read::gateway_status);
                 let listeners = s
                     .listeners
                     .iter()
@@ -769,7 +771,7 @@ impl<'a> Context<'a> {
                 })
             }
             Stanza::HttpRoute(s) => {
-                let old = existing::<HttpRouteStatus>(value);
+                let old = existing(value, super::read::http_route_status);
                 let mut parents: Vec<RouteParentStatus> =
                     old.parents.iter().filter(|p| p.controller_name != self.controller_name).cloned().collect();
                 for p in &s.parents {
@@ -823,8 +825,8 @@ pub fn status_request(kind: &str, namespace: Option<&str>, name: &str, body: &Va
 }
 
 /// The status an object holds now, read leniently (a malformed one counts as empty).
-fn existing<T: serde::de::DeserializeOwned + Default>(value: &Value) -> T {
-    value.get("status").and_then(|s| serde_json::from_value(s.clone()).ok()).unwrap_or_default()
+fn existing<T: Default>(value: &Value, read: fn(&Value) -> Result<T, super::read::Error>) -> T {
+    value.get("status").and_then(|s| read(s).ok()).unwrap_or_default()
 }
 
 /// The new conditions, each keeping the old `lastTransitionTime` when its status is the same, after
