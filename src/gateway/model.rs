@@ -387,10 +387,20 @@ impl Objects {
     pub fn from_input(gateway_api: &[Value], objects: &[crate::model::Object]) -> Objects {
         let mut objects_here = Objects::from_checked_values(gateway_api);
         for object in objects {
+            // As its manifest would be read (`v1` only), without writing it out as a value first.
             if let crate::model::Object::Service(service) = object
-                && let Ok(value) = serde_json::to_value(service)
+                && service.api_version == "v1"
+                && service.kind == "Service"
             {
-                objects_here.add(usize::MAX, &value, true);
+                match decode(service, read::core_service) {
+                    Ok(service) => objects_here.services.push(service),
+                    Err(error) => objects_here.skipped.push(Skipped {
+                        index: usize::MAX,
+                        kind: "Service".to_string(),
+                        name: service.metadata.name.clone(),
+                        error,
+                    }),
+                }
             }
         }
         objects_here
@@ -449,7 +459,7 @@ impl Objects {
 
 /// Reads one object ([`read`]: a field's own default is filled in there) and applies the defaults
 /// that depend on other fields.
-fn decode<T: Defaults>(value: &Value, read: fn(&Value) -> Result<T, read::Error>) -> Result<T, String> {
+fn decode<V, T: Defaults>(value: &V, read: fn(&V) -> Result<T, read::Error>) -> Result<T, String> {
     let mut object = read(value).map_err(|e| e.to_string())?;
     object.apply_defaults();
     Ok(object)

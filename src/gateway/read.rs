@@ -445,6 +445,29 @@ pub fn service(value: &Value) -> Result<Service, Error> {
     Ok(Service { metadata: required(f, "metadata", metadata)?, spec: spec.unwrap_or_default() })
 }
 
+/// A Service the input read already (one of its other objects), as [`service`] reads its manifest.
+pub fn core_service(service: &crate::model::Service) -> Result<Service, Error> {
+    let meta = &service.metadata;
+    let mut ports = Vec::with_capacity(service.spec.ports.len());
+    for (index, p) in service.spec.ports.iter().enumerate() {
+        let port = u16::try_from(p.port).map_err(|_| {
+            let mut e = Error::expected("an integer from 0 to 65535", &Value::from(p.port)).in_field("port");
+            e.path.push(Step::Item(index));
+            e.in_field("ports").in_field("spec")
+        })?;
+        ports.push(ServicePort { port, name: p.name.clone() });
+    }
+    Ok(Service {
+        metadata: Metadata {
+            name: meta.name.clone(),
+            namespace: meta.namespace.clone().unwrap_or_default(),
+            creation_timestamp: meta.creation_timestamp.clone(),
+            labels: meta.labels.clone(),
+        },
+        spec: ServiceSpec { ports },
+    })
+}
+
 pub fn namespace(value: &Value) -> Result<Namespace, Error> {
     Ok(Namespace { metadata: required(fields(value)?, "metadata", metadata)? })
 }
@@ -629,5 +652,21 @@ mod tests {
         // The one difference: serde's derive also reads a struct from a list, positionally; no
         // Kubernetes client writes one, and here it is malformed (an old status counts as empty).
         assert!(gateway_status(&json!([])).is_err() && serde_json::from_value::<GatewayStatus>(json!([])).is_ok());
+    }
+
+    /// A Service among the input's other objects is read as its manifest is.
+    #[test]
+    fn core_services_read_as_their_manifests() {
+        for port in [json!(80), json!(70000), json!(-1)] {
+            let manifest = json!({"apiVersion": "v1", "kind": "Service",
+                                  "metadata": {"name": "s", "namespace": "apps", "labels": {"a": "b"}, "creationTimestamp": "2024-01-02T03:04:05Z"},
+                                  "spec": {"ports": [{"port": 443, "name": "https"}, {"port": port}]}});
+            let core: crate::model::Service = serde_json::from_value(manifest.clone()).unwrap();
+            let read = |r: Result<Service, Error>| r.map_err(|e| e.to_string());
+            assert_eq!(read(core_service(&core)), read(service(&manifest)), "{port}");
+        }
+        let bare: crate::model::Service =
+            serde_json::from_value(json!({"apiVersion": "v1", "kind": "Service"})).unwrap();
+        assert_eq!(core_service(&bare).ok(), service(&json!({"metadata": {}})).ok());
     }
 }
