@@ -144,3 +144,104 @@ fn wrong_types_leave_the_object_out() {
     let request = GatewayRequest::new("h", "/");
     assert_eq!(router.route(&request).view(&request).backend.map(|b| b.name).as_deref(), Some("ok"));
 }
+
+/// Every field of a Gateway, an HTTPRoute and a ReferenceGrant (each with every field routing
+/// reads), replaced in turn by a value of each JSON type and by a long list: never a panic; the
+/// object is read, or left out with an error that starts at the replaced field (`spec.rules[0]...`)
+/// and names it.
+#[test]
+fn a_wrong_type_at_every_level_names_its_field() {
+    let long_list = Value::Array(vec![json!(1); 100_000]);
+    let replacements = [
+        json!(5),
+        json!(-1),
+        json!(1.5),
+        json!("x"),
+        json!({}),
+        json!([]),
+        json!([7]),
+        json!(null),
+        json!(true),
+        long_list,
+    ];
+    let filter = |kind: &str| {
+        json!({"type": kind,
+               "requestHeaderModifier": {"set": [{"name": "a", "value": "b"}], "add": [{"name": "c", "value": "d"}], "remove": ["e"]},
+               "responseHeaderModifier": {"set": [{"name": "a", "value": "b"}]},
+               "requestRedirect": {"scheme": "https", "hostname": "h", "port": 443, "statusCode": 301,
+                                   "path": {"type": "ReplaceFullPath", "replaceFullPath": "/x"}},
+               "urlRewrite": {"hostname": "h", "path": {"type": "ReplacePrefixMatch", "replacePrefixMatch": "/y"}},
+               "requestMirror": {"backendRef": {"name": "m", "port": 80}}, "extensionRef": {"group": "g", "kind": "k", "name": "n"}})
+    };
+    let objects = [
+        json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway",
+               "metadata": {"name": "gw", "namespace": "infra", "creationTimestamp": "2024-01-02T03:04:05Z", "labels": {"app": "a"}},
+               "spec": {"gatewayClassName": "c", "listeners": [
+                   {"name": "http", "hostname": "*.example.com", "port": 80, "protocol": "HTTP",
+                    "allowedRoutes": {"namespaces": {"from": "Selector", "selector": {"matchLabels": {"team": "a"},
+                        "matchExpressions": [{"key": "env", "operator": "In", "values": ["prod"]}]}},
+                        "kinds": [{"group": "gateway.networking.k8s.io", "kind": "HTTPRoute"}]}}]}}),
+        json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute",
+               "metadata": {"name": "r", "namespace": "apps"},
+               "spec": {"parentRefs": [{"group": "gateway.networking.k8s.io", "kind": "Gateway", "namespace": "infra",
+                                        "name": "gw", "sectionName": "http", "port": 80}],
+                        "hostnames": ["a.example.com"],
+                        "rules": [{"name": "one",
+                                   "matches": [{"path": {"type": "Exact", "value": "/a"}, "method": "GET",
+                                                "headers": [{"type": "Exact", "name": "h", "value": "v"}],
+                                                "queryParams": [{"type": "RegularExpression", "name": "q", "value": "v.*"}]}],
+                                   "filters": [filter("RequestHeaderModifier")],
+                                   "backendRefs": [{"group": "", "kind": "Service", "name": "s", "namespace": "apps",
+                                                    "port": 80, "weight": 3, "filters": [filter("ResponseHeaderModifier")]}]}]}}),
+        json!({"apiVersion": "gateway.networking.k8s.io/v1beta1", "kind": "ReferenceGrant",
+               "metadata": {"name": "g", "namespace": "infra"},
+               "spec": {"from": [{"group": "gateway.networking.k8s.io", "kind": "HTTPRoute", "namespace": "apps"}],
+                        "to": [{"group": "", "kind": "Service", "name": "s"}]}}),
+    ];
+    let mut left_out = 0;
+    for object in &objects {
+        assert!(Objects::from_values(std::slice::from_ref(object)).skipped.is_empty());
+        for (pointer, field) in fields(object, "", "") {
+            if matches!(pointer.as_str(), "/apiVersion" | "/kind") {
+                continue;
+            }
+            for replacement in &replacements {
+                let mut bad = object.clone();
+                *bad.pointer_mut(&pointer).unwrap() = replacement.clone();
+                let read = Objects::from_values(&[bad]);
+                let Some(skipped) = read.skipped.first() else { continue };
+                left_out += 1;
+                let first = field.split(['.', '[']).next().unwrap();
+                let last = pointer.rsplit('/').find(|s| s.parse::<usize>().is_err()).unwrap();
+                assert!(
+                    skipped.error.starts_with(first) && skipped.error.contains(last) && skipped.error.len() < 200,
+                    "{pointer} = {replacement:.40}: {}",
+                    skipped.error
+                );
+            }
+        }
+    }
+    assert!(left_out > 300, "{left_out}");
+}
+
+/// Every value in `value`: its JSON pointer and its field path as errors write it (`a.b[0].c`).
+fn fields(value: &Value, pointer: &str, path: &str) -> Vec<(String, String)> {
+    let children: Vec<(String, String, &Value)> = match value {
+        Value::Object(map) => map
+            .iter()
+            .map(|(k, v)| {
+                (format!("{pointer}/{k}"), if path.is_empty() { k.clone() } else { format!("{path}.{k}") }, v)
+            })
+            .collect(),
+        Value::Array(items) => {
+            items.iter().enumerate().map(|(i, v)| (format!("{pointer}/{i}"), format!("{path}[{i}]"), v)).collect()
+        }
+        _ => Vec::new(),
+    };
+    let mut out = Vec::new();
+    for (pointer, path, child) in children {
+        out.push((pointer.clone(), path.clone()));
+        out.extend(fields(child, &pointer, &path));
+    }
+    out
+}

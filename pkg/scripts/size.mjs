@@ -1,5 +1,6 @@
 // Where the bytes of a .wasm go: twiggy's items grouped by the crate that owns them (from the
-// demangled names the module keeps), then the largest items. Used by `make size`.
+// demangled names the module keeps), the generic functions with the most copies, then the
+// largest items. Used by `make size`.
 // Usage: node size.mjs TWIGGY MODULE.wasm [TOP]
 import { execFileSync } from "node:child_process";
 
@@ -49,5 +50,17 @@ console.log("| owner | KiB | share |\n|---|---:|---:|");
 for (const [name, size] of rows.slice(0, Number(top))) console.log(`| ${name} | ${kb(size)} | ${((size * 100) / total).toFixed(1)}% |`);
 const rest = rows.slice(Number(top)).reduce((sum, [, size]) => sum + size, 0);
 if (rest) console.log(`| (${rows.length - Number(top)} more) | ${kb(rest)} | ${((rest * 100) / total).toFixed(1)}% |`);
+// Generic code is copied per type and per closure, and legacy symbol names carry neither: the
+// functions with the most copies (same path, different hash) show where monomorphisation weighs.
+const copies = new Map();
+for (const i of items) {
+  const path = i.name.replace(/\[[0-9a-f]{16}\]/g, "").replace(/::h[0-9a-f]{16}$/, "");
+  const c = copies.get(path) ?? { n: 0, size: 0 };
+  copies.set(path, { n: c.n + 1, size: c.size + i.size });
+}
+console.log("\nmost-copied generic functions (copies, KiB):");
+for (const [path, c] of [...copies].filter(([, c]) => c.n > 1).sort((a, b) => b[1].size - a[1].size).slice(0, 8)) {
+  console.log(`  ${String(c.n).padStart(4)} ${kb(c.size).padStart(7)} KiB  ${path.slice(0, 100)}`);
+}
 console.log("\nlargest items:");
 for (const i of [...items].sort((a, b) => b.size - a.size).slice(0, 8)) console.log(`  ${kb(i.size).padStart(7)} KiB  ${i.name.slice(0, 110)}`);

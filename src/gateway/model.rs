@@ -10,13 +10,14 @@
 //! `Gateway`, a listener's `allowedRoutes` to `namespaces: {from: Same}`, a redirect's status to 302.
 
 use alloc::collections::BTreeMap;
-use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
+
+use super::read;
 
 /// The API group of every Gateway API kind.
 pub const GROUP: &str = "gateway.networking.k8s.io";
@@ -24,8 +25,7 @@ pub const GROUP: &str = "gateway.networking.k8s.io";
 /// even when the Namespace object is not in the input.
 pub const NAMESPACE_NAME_LABEL: &str = "kubernetes.io/metadata.name";
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Metadata {
     pub name: String,
     /// `default` when absent, as `kubectl apply` does.
@@ -36,64 +36,54 @@ pub struct Metadata {
     pub labels: BTreeMap<String, String>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GatewayClass {
     pub metadata: Metadata,
-    #[serde(default)]
     pub spec: GatewayClassSpec,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GatewayClassSpec {
     pub controller_name: String,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Gateway {
     pub metadata: Metadata,
     pub spec: GatewaySpec,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GatewaySpec {
     pub gateway_class_name: String,
     pub listeners: Vec<Listener>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Listener {
     pub name: String,
     /// Absent: every hostname (`*` on the hostnames page).
-    #[serde(default)]
     pub hostname: Option<String>,
     pub port: u16,
     /// `HTTP`, `HTTPS`, `TLS`, `TCP`, `UDP` or an implementation's own.
     pub protocol: String,
-    #[serde(default)]
     pub allowed_routes: AllowedRoutes,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct AllowedRoutes {
     pub namespaces: RouteNamespaces,
     /// Empty: the kinds the listener's protocol supports (HTTPRoute for HTTP and HTTPS).
     pub kinds: Vec<RouteGroupKind>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RouteNamespaces {
     pub from: FromNamespaces,
     pub selector: Option<LabelSelector>,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub enum FromNamespaces {
     All,
     Selector,
@@ -103,29 +93,24 @@ pub enum FromNamespaces {
     None,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RouteGroupKind {
-    #[serde(default = "gateway_group")]
     pub group: String,
     pub kind: String,
 }
 
 /// A `metav1.LabelSelector`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LabelSelector {
     pub match_labels: BTreeMap<String, String>,
     pub match_expressions: Vec<LabelSelectorRequirement>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LabelSelectorRequirement {
     pub key: String,
     /// `In`, `NotIn`, `Exists`, `DoesNotExist`.
     pub operator: String,
-    #[serde(default)]
     pub values: Vec<String>,
 }
 
@@ -147,16 +132,13 @@ impl LabelSelector {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HttpRoute {
     pub metadata: Metadata,
-    #[serde(default)]
     pub spec: HttpRouteSpec,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct HttpRouteSpec {
     pub parent_refs: Vec<ParentReference>,
     pub hostnames: Vec<String>,
@@ -165,25 +147,18 @@ pub struct HttpRouteSpec {
     pub rules: Vec<HttpRouteRule>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParentReference {
-    #[serde(default = "gateway_group")]
     pub group: String,
-    #[serde(default = "gateway_kind")]
     pub kind: String,
     /// Absent: the route's namespace (filled in by [`Objects::from_values`]).
-    #[serde(default)]
     pub namespace: Option<String>,
     pub name: String,
-    #[serde(default)]
     pub section_name: Option<String>,
-    #[serde(default)]
     pub port: Option<u16>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct HttpRouteRule {
     pub name: Option<String>,
     /// Never empty after [`Objects::from_values`]: no matches is one `PathPrefix /` match.
@@ -192,7 +167,7 @@ pub struct HttpRouteRule {
     pub backend_refs: Vec<HttpBackendRef>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct HttpRouteMatch {
     pub path: PathMatch,
@@ -201,7 +176,7 @@ pub struct HttpRouteMatch {
     pub method: Option<String>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct PathMatch {
     #[serde(rename = "type")]
@@ -215,7 +190,7 @@ impl Default for PathMatch {
     }
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub enum PathMatchType {
     Exact,
     #[default]
@@ -224,7 +199,7 @@ pub enum PathMatchType {
 }
 
 /// A header or query-parameter match.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ValueMatch {
     #[serde(rename = "type", default)]
@@ -233,44 +208,38 @@ pub struct ValueMatch {
     pub value: String,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub enum ValueMatchType {
     #[default]
     Exact,
     RegularExpression,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct HttpBackendRef {
     /// `""` (the core group) when absent.
     pub group: String,
-    #[serde(default = "service_kind")]
     pub kind: String,
     pub name: String,
     pub namespace: Option<String>,
     pub port: Option<u16>,
-    #[serde(default = "one")]
     pub weight: u32,
     pub filters: Vec<HttpRouteFilter>,
 }
 
 /// One filter; `type` says which of the other fields is read.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct HttpRouteFilter {
-    #[serde(rename = "type")]
     pub kind: String,
     pub request_header_modifier: Option<HeaderFilter>,
     pub response_header_modifier: Option<HeaderFilter>,
     pub request_redirect: Option<RequestRedirect>,
-    #[serde(rename = "urlRewrite")]
     pub url_rewrite: Option<UrlRewrite>,
     pub request_mirror: Option<Value>,
     pub extension_ref: Option<Value>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct HeaderFilter {
     pub set: Vec<Header>,
@@ -278,20 +247,18 @@ pub struct HeaderFilter {
     pub remove: Vec<String>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Header {
     pub name: String,
     pub value: String,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RequestRedirect {
     pub scheme: Option<String>,
     pub hostname: Option<String>,
     pub path: Option<PathModifier>,
     pub port: Option<u16>,
-    #[serde(default = "found")]
     pub status_code: u16,
 }
 
@@ -301,86 +268,72 @@ impl Default for RequestRedirect {
     }
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct UrlRewrite {
     pub hostname: Option<String>,
     pub path: Option<PathModifier>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PathModifier {
     /// `ReplaceFullPath` or `ReplacePrefixMatch`.
-    #[serde(rename = "type")]
     pub kind: String,
-    #[serde(default)]
     pub replace_full_path: Option<String>,
-    #[serde(default)]
     pub replace_prefix_match: Option<String>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReferenceGrant {
     pub metadata: Metadata,
-    #[serde(default)]
     pub spec: ReferenceGrantSpec,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ReferenceGrantSpec {
     pub from: Vec<GrantFrom>,
     pub to: Vec<GrantTo>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GrantFrom {
-    #[serde(default)]
     pub group: String,
     pub kind: String,
     pub namespace: String,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GrantTo {
-    #[serde(default)]
     pub group: String,
     pub kind: String,
     /// Absent: every object of that kind in the grant's namespace.
-    #[serde(default)]
     pub name: Option<String>,
 }
 
 /// A Service: only its ports (numbers, and names for completeness).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Service {
     pub metadata: Metadata,
-    #[serde(default)]
     pub spec: ServiceSpec,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ServiceSpec {
     pub ports: Vec<ServicePort>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ServicePort {
     pub port: u16,
-    #[serde(default)]
     pub name: Option<String>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Namespace {
     pub metadata: Metadata,
 }
 
 /// An object [`Objects::from_values`] left out, and why.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Skipped {
     /// Its position in the input slice (items of a `List` share their list's).
     pub index: usize,
@@ -390,7 +343,7 @@ pub struct Skipped {
 }
 
 /// The Gateway API objects of an input, defaults applied.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Objects {
     pub gateway_classes: Vec<GatewayClass>,
     pub gateways: Vec<Gateway>,
@@ -434,10 +387,20 @@ impl Objects {
     pub fn from_input(gateway_api: &[Value], objects: &[crate::model::Object]) -> Objects {
         let mut objects_here = Objects::from_checked_values(gateway_api);
         for object in objects {
+            // As its manifest would be read (`v1` only), without writing it out as a value first.
             if let crate::model::Object::Service(service) = object
-                && let Ok(value) = serde_json::to_value(service)
+                && service.api_version == "v1"
+                && service.kind == "Service"
             {
-                objects_here.add(usize::MAX, &value, true);
+                match decode(service, read::core_service) {
+                    Ok(service) => objects_here.services.push(service),
+                    Err(error) => objects_here.skipped.push(Skipped {
+                        index: usize::MAX,
+                        kind: "Service".to_string(),
+                        name: service.metadata.name.clone(),
+                        error,
+                    }),
+                }
             }
         }
         objects_here
@@ -462,12 +425,12 @@ impl Objects {
         }
         let gateway_api = matches!(api_version, "gateway.networking.k8s.io/v1" | "gateway.networking.k8s.io/v1beta1");
         let result = match (gateway_api, api_version, kind) {
-            (true, _, "GatewayClass") => decode(value).map(|o| self.gateway_classes.push(o)),
-            (true, _, "Gateway") => decode(value).map(|o| self.gateways.push(o)),
-            (true, _, "HTTPRoute") => decode(value).map(|o| self.routes.push(o)),
-            (true, _, "ReferenceGrant") => decode(value).map(|o| self.grants.push(o)),
-            (_, "v1", "Service") => decode(value).map(|o| self.services.push(o)),
-            (_, "v1", "Namespace") => decode::<Namespace>(value).map(|mut o| {
+            (true, _, "GatewayClass") => decode(value, read::gateway_class).map(|o| self.gateway_classes.push(o)),
+            (true, _, "Gateway") => decode(value, read::gateway).map(|o| self.gateways.push(o)),
+            (true, _, "HTTPRoute") => decode(value, read::http_route).map(|o| self.routes.push(o)),
+            (true, _, "ReferenceGrant") => decode(value, read::reference_grant).map(|o| self.grants.push(o)),
+            (_, "v1", "Service") => decode(value, read::service).map(|o| self.services.push(o)),
+            (_, "v1", "Namespace") => decode(value, read::namespace).map(|mut o| {
                 // Cluster-scoped: the namespace `default` filled in by `decode` is not its own.
                 o.metadata.namespace.clear();
                 self.namespaces.push(o)
@@ -494,9 +457,10 @@ impl Objects {
     }
 }
 
-/// Decodes one object and applies the defaults serde's own cannot express.
-fn decode<T: serde::de::DeserializeOwned + Defaults>(value: &Value) -> Result<T, String> {
-    let mut object: T = serde_json::from_value(value.clone()).map_err(|e| format!("{e}"))?;
+/// Reads one object ([`read`]: a field's own default is filled in there) and applies the defaults
+/// that depend on other fields.
+fn decode<V, T: Defaults>(value: &V, read: fn(&V) -> Result<T, read::Error>) -> Result<T, String> {
+    let mut object = read(value).map_err(|e| e.to_string())?;
     object.apply_defaults();
     Ok(object)
 }
@@ -556,22 +520,6 @@ impl Defaults for HttpRoute {
             }
         }
     }
-}
-
-fn gateway_group() -> String {
-    GROUP.to_string()
-}
-fn gateway_kind() -> String {
-    "Gateway".to_string()
-}
-fn service_kind() -> String {
-    "Service".to_string()
-}
-fn one() -> u32 {
-    1
-}
-fn found() -> u16 {
-    302
 }
 
 #[cfg(test)]
@@ -652,7 +600,7 @@ mod tests {
     #[test]
     fn label_selectors() {
         let labels: BTreeMap<String, String> = [("env".to_string(), "prod".to_string())].into_iter().collect();
-        let selector = |v: Value| serde_json::from_value::<LabelSelector>(v).unwrap().matches(&labels);
+        let selector = |v: Value| read::label_selector(&v).unwrap().matches(&labels);
         assert!(selector(json!({})));
         assert!(selector(json!({"matchLabels": {"env": "prod"}})));
         assert!(!selector(json!({"matchLabels": {"env": "dev"}})));

@@ -456,7 +456,7 @@ impl<'a> Context<'a> {
             }
         };
         let addresses = match value.pointer("/spec/addresses") {
-            Some(a) => serde_json::from_value::<Vec<GatewayStatusAddress>>(a.clone()).unwrap_or_else(|e| {
+            Some(a) => super::read::gateway_addresses(a).unwrap_or_else(|e| {
                 notes.push(format!("spec.addresses not read: {e}"));
                 Vec::new()
             }),
@@ -572,9 +572,8 @@ impl<'a> Context<'a> {
         let error =
             self.objects.skipped.iter().find(|s| s.kind == "HTTPRoute" && s.name == str_at(value, "/metadata/name"));
         let message = error.map_or_else(|| "not decodable".to_string(), |s| s.error.clone());
-        let Ok(mut refs) = serde_json::from_value::<Vec<ParentReference>>(
-            value.pointer("/spec/parentRefs").cloned().unwrap_or(Value::Array(Vec::new())),
-        ) else {
+        let refs = value.pointer("/spec/parentRefs").map_or(Ok(Vec::new()), super::read::parent_references);
+        let Ok(mut refs) = refs else {
             notes.push(format!("not decodable: {message}"));
             return None;
         };
@@ -597,8 +596,10 @@ impl<'a> Context<'a> {
 
     /// `None` (untouched) when no entry is this controller's and the route holds none of its old ones.
     fn route_or_untouched(&self, parents: Vec<RouteParentStatus>, value: &Value) -> Option<HttpRouteStatus> {
-        let stale =
-            existing::<HttpRouteStatus>(value).parents.iter().any(|p| p.controller_name == self.controller_name);
+        let stale = existing(value, super::read::http_route_status)
+            .parents
+            .iter()
+            .any(|p| p.controller_name == self.controller_name);
         (!parents.is_empty() || stale).then_some(HttpRouteStatus { parents })
     }
 
@@ -745,13 +746,13 @@ impl<'a> Context<'a> {
     ) -> (Stanza, StatusUpdate) {
         let merged = match stanza {
             Stanza::GatewayClass(s) => {
-                let old = existing::<GatewayClassStatus>(value);
+                let old = existing(value, super::read::gateway_class_status);
                 Stanza::GatewayClass(GatewayClassStatus {
                     conditions: merge_conditions(&old.conditions, &s.conditions),
                 })
             }
             Stanza::Gateway(s) => {
-                let old = existing::<GatewayStatus>(value);
+                let old = existing(value, super::read::gateway_status);
                 let listeners = s
                     .listeners
                     .iter()
@@ -770,7 +771,7 @@ impl<'a> Context<'a> {
                 })
             }
             Stanza::HttpRoute(s) => {
-                let old = existing::<HttpRouteStatus>(value);
+                let old = existing(value, super::read::http_route_status);
                 let mut parents: Vec<RouteParentStatus> =
                     old.parents.iter().filter(|p| p.controller_name != self.controller_name).cloned().collect();
                 for p in &s.parents {
@@ -824,8 +825,8 @@ pub fn status_request(kind: &str, namespace: Option<&str>, name: &str, body: &Va
 }
 
 /// The status an object holds now, read leniently (a malformed one counts as empty).
-fn existing<T: serde::de::DeserializeOwned + Default>(value: &Value) -> T {
-    value.get("status").and_then(|s| serde_json::from_value(s.clone()).ok()).unwrap_or_default()
+fn existing<T: Default>(value: &Value, read: fn(&Value) -> Result<T, super::read::Error>) -> T {
+    value.get("status").and_then(|s| read(s).ok()).unwrap_or_default()
 }
 
 /// The new conditions, each keeping the old `lastTransitionTime` when its status is the same, after

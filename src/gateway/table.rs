@@ -71,7 +71,9 @@ impl Entry {
     }
 
     fn index(&mut self, objects: &Objects, order: RegexOrder) {
-        self.all.sort_by_key(|c| c.key);
+        let all = &self.all;
+        let sorted = super::sorted_positions(all.len(), &|a, b| all[a].key.cmp(&all[b].key));
+        self.all = sorted.into_iter().map(|i| self.all[i]).collect();
         self.regex_first = order == RegexOrder::EnvoyGateway;
         if self.all.len() <= LINEAR {
             return;
@@ -136,15 +138,13 @@ pub struct CompiledRoute {
 /// `namespace/name`.
 pub fn ranks(objects: &Objects) -> Vec<RouteRank> {
     let n = objects.routes.len();
-    let mut by_age: Vec<usize> = (0..n).collect();
     let age_key = |i: usize| {
         let ts = objects.routes[i].metadata.creation_timestamp.as_deref();
         (ts.is_none(), ts.unwrap_or(""))
     };
-    by_age.sort_by(|&a, &b| age_key(a).cmp(&age_key(b)));
-    let mut by_name: Vec<usize> = (0..n).collect();
+    let by_age = super::sorted_positions(n, &|a, b| age_key(a).cmp(&age_key(b)));
     let name_key = |i: usize| (&objects.routes[i].metadata.namespace, &objects.routes[i].metadata.name);
-    by_name.sort_by(|&a, &b| name_key(a).cmp(&name_key(b)));
+    let by_name = super::sorted_positions(n, &|a, b| name_key(a).cmp(&name_key(b)));
     let mut ranks = alloc::vec![RouteRank { age: 0, name: 0 }; n];
     let mut rank = 0;
     for (pos, &i) in by_age.iter().enumerate() {

@@ -145,7 +145,9 @@ pub fn validate(value: &Value) -> Option<GatewayValidation> {
     let (kind, version, schema, namespaced) = schema_of(value)?;
     let mut unknown_fields = Vec::new();
     find_unknown_fields(value, Some(schema), "", &mut unknown_fields);
-    unknown_fields.sort_by(|a: &UnknownField, b| a.field.cmp(&b.field));
+    let sorted =
+        super::sorted_positions(unknown_fields.len(), &|a, b| unknown_fields[a].field.cmp(&unknown_fields[b].field));
+    let unknown_fields: Vec<UnknownField> = sorted.into_iter().map(|i| unknown_fields[i].clone()).collect();
     let mut object = value.clone();
     apply_defaults(&mut object, schema);
     let metadata: crate::model::ObjectMeta =
