@@ -2,7 +2,7 @@
 //! every HTTPRoute of the input (attached with its intersected hostnames, or why not), and each
 //! rule's matches, filters, action and backends as compiled.
 
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use serde::Serialize;
