@@ -48,9 +48,7 @@
 //! paths). The Service checks on a document's backends are reused only when all they read is
 //! the same: the input's Services, which of the document's Ingresses take part, and enough of
 //! the did-you-mean budget the documents before it leave. The findings are then ordered as
-//! [`Router::lint`] orders them, so the result is exactly its result. When every document holds
-//! the objects last linted in its place, and the options are the same, the last diagnostics are
-//! the answer.
+//! [`Router::lint`] orders them, so the result is exactly its result.
 
 use std::string::String;
 use std::sync::Arc;
@@ -87,9 +85,7 @@ pub struct Workspace {
     memos: HashMap<Arc<str>, Memo>,
     /// The Services last linted, and a number that changes when they do.
     services: (Vec<Service>, u64),
-    /// The options last linted with document by document, and the diagnostics.
-    last: Option<(CompileOptions, Vec<Diagnostic>)>,
-    /// The objects and options last linted when the text was read whole, and the diagnostics.
+    /// The objects and options last linted when the text was read whole, and what lint found.
     linted: Option<(Vec<Object>, CompileOptions, Vec<Diagnostic>)>,
 }
 
@@ -152,7 +148,6 @@ impl Workspace {
         let Some(order) = self.order.clone() else {
             self.memos.clear();
             self.lint_order.clear();
-            self.last = None;
             if let Some((linted, linted_options, diagnostics)) = &self.linted
                 && *linted == objects
                 && linted_options == options
@@ -169,34 +164,18 @@ impl Workspace {
         let mut slots: HashMap<&Arc<str>, usize> = HashMap::with_capacity(order.len());
         let mut parts = Vec::with_capacity(order.len());
         let mut start = 0;
-        // Every document holds the objects of the one last linted in its place.
-        let mut unchanged = order.len() == self.lint_order.len();
         for (i, (text, document)) in order.iter().enumerate() {
-            let slot = match slots.get(text) {
-                Some(&slot) => {
-                    unchanged &= self.lint_order.get(i).is_some_and(|(t, _)| Arc::ptr_eq(t, text) || t == text);
-                    slot
-                }
-                None => {
-                    let (memo, in_place) = self.memo(text, document, i);
-                    unchanged &= in_place;
-                    memos.push(memo);
-                    slots.insert(text, memos.len() - 1);
-                    memos.len() - 1
-                }
-            };
+            let slot = *slots.entry(text).or_insert_with(|| {
+                memos.push(self.memo(text, document, i));
+                memos.len() - 1
+            });
             let end = start + document.input.objects.len();
             parts.push((start..end, slot));
             start = end;
         }
-        let diagnostics = match self.last.take() {
-            // The objects and options last linted: what the table tells and lint finds is the same.
-            Some((last_options, diagnostics)) if unchanged && last_options == *options => diagnostics,
-            _ => router.lint_with(&objects, |options| {
-                diagnostics::lint_parts(&objects, options, &Parts { services, parts: &parts, keep: true }, &mut memos)
-            }),
-        };
-        self.last = Some((options.clone(), diagnostics.clone()));
+        let diagnostics = router.lint_with(&objects, |options| {
+            diagnostics::lint_parts(&objects, options, &Parts { services, parts: &parts, keep: true }, &mut memos)
+        });
         self.memos =
             slots.into_iter().map(|(text, slot)| (Arc::clone(text), std::mem::take(&mut memos[slot]))).collect();
         self.lint_order = order;
@@ -204,24 +183,21 @@ impl Workspace {
     }
 
     /// The memo of the `i`th document: its text's, or, after an edit that left its objects as
-    /// they were (a comment, spacing), the memo of the document last linted in its place; and
-    /// whether the document last linted in its place had the same objects.
-    fn memo(&mut self, text: &Arc<str>, document: &Document, i: usize) -> (Memo, bool) {
-        let before = self.lint_order.get(i);
-        let in_place = before.is_some_and(|(t, _)| Arc::ptr_eq(t, text) || t == text);
+    /// they were (a comment, spacing), the memo of the document last linted in its place.
+    fn memo(&mut self, text: &Arc<str>, document: &Document, i: usize) -> Memo {
         if let Some(memo) = self.memos.remove(text) {
-            return (memo, in_place);
+            return memo;
         }
-        let Some((before, linted)) = before else { return (Memo::default(), false) };
+        let Some((before, linted)) = self.lint_order.get(i) else { return Memo::default() };
         let same = |a: &Input, b: &Input| {
             a.objects.len() == b.objects.len() && a.objects.iter().zip(&b.objects).all(|(a, b)| a.object == b.object)
         };
         if same(&linted.input, &document.input)
             && let Some(memo) = self.memos.remove(before)
         {
-            return (memo, true);
+            return memo;
         }
-        (Memo::default(), false)
+        Memo::default()
     }
 
     /// A number that changes whenever the Services among `objects` do.
