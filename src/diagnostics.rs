@@ -24,7 +24,8 @@ mod table;
 
 #[cfg(feature = "lint")]
 pub use checks::lint;
-#[cfg(feature = "lint")]
+/// For the `Workspace`, which lints document by document.
+#[cfg(all(feature = "lint", feature = "yaml"))]
 pub(crate) use checks::{Memo, Parts, lint_parts};
 
 /// What the table tells about `objects` compiled into `router` (Ingresses left out, shadowed and
