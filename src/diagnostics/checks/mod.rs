@@ -408,7 +408,18 @@ fn compare(a: &Diagnostic, b: &Diagnostic) -> Ordering {
 
 /// Compares strings with runs of digits compared by value: `paths[2]` before `paths[10]`.
 fn natural(a: &str, b: &str) -> Ordering {
-    let (mut a, mut b) = (a.as_bytes(), b.as_bytes());
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    // The common prefix compares equal, up to the digit run it may end in (fields share long
+    // prefixes, and the sort compares many).
+    let mut common = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    while common > 0 && a[common - 1].is_ascii_digit() {
+        common -= 1;
+    }
+    natural_bytes(&a[common..], &b[common..])
+}
+
+/// [`natural`] from the first byte.
+fn natural_bytes(mut a: &[u8], mut b: &[u8]) -> Ordering {
     loop {
         match (a.first(), b.first()) {
             (None, None) => return Ordering::Equal,
@@ -451,6 +462,26 @@ mod tests {
         assert_eq!(natural("spec.rules[2]", "spec.rules[10]"), Ordering::Less);
         assert_eq!(natural("spec.rules[10].a", "spec.rules[10].b"), Ordering::Less);
         assert_eq!(natural("a", "a"), Ordering::Equal);
+        assert_eq!(natural("paths[12]", "paths[1]"), Ordering::Greater);
+        assert_eq!(natural("paths[1]", "paths[12]"), Ordering::Less);
+        assert_eq!(natural("paths[012]", "paths[12]"), Ordering::Equal);
+        assert_eq!(natural("paths[3].a", "paths[03].b"), Ordering::Less);
+        assert_eq!(natural("x19", "x2"), Ordering::Greater);
+        assert_eq!(natural("ab", "a"), Ordering::Greater);
+        // Skipping the common prefix changes nothing: every pair of short strings.
+        let mut strings = vec![String::new()];
+        for _ in 0..4 {
+            let longer: Vec<String> =
+                strings.iter().flat_map(|s| ["a", "0", "1", "9"].map(|c| format!("{s}{c}"))).collect();
+            strings.extend(longer);
+        }
+        strings.sort();
+        strings.dedup();
+        for a in &strings {
+            for b in &strings {
+                assert_eq!(natural(a, b), natural_bytes(a.as_bytes(), b.as_bytes()), "{a:?} {b:?}");
+            }
+        }
     }
 
     #[test]
