@@ -6,6 +6,9 @@
 //!
 //! `cargo bench --bench workspace`: criterion, then (in `--bench` mode) a summary of medians with
 //! the two ways alternated round by round. See BENCHMARKS.md.
+//!
+//! For callgrind, `KEYSTROKES=n` (and `KEYSTROKE=comment` or `path`, the default) runs only the
+//! workspace: the whole text, then `n` keystrokes; the difference between two `n` is their cost.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -134,9 +137,23 @@ fn summary() {
     }
 }
 
+/// The workspace alone: the whole text, then `count` keystrokes of one kind.
+fn keystrokes_only(count: usize, kind: &str) {
+    let text = thousand_paths();
+    let (_, versions) = keystrokes(&text).into_iter().find(|(name, _)| *name == kind).expect("comment or path");
+    let mut workspace = Workspace::new(SOURCE);
+    black_box(incremental(&mut workspace, &text));
+    for round in 0..count {
+        black_box(incremental(&mut workspace, &versions[round % 2]));
+    }
+}
+
 criterion_group!(group, benches);
 
 fn main() {
+    if let Some(n) = std::env::var("KEYSTROKES").ok().and_then(|n| n.parse().ok()) {
+        return keystrokes_only(n, &std::env::var("KEYSTROKE").unwrap_or_else(|_| "path".into()));
+    }
     group();
     Criterion::default().configure_from_args().final_summary();
     if std::env::args().any(|a| a == "--bench") {

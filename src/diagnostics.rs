@@ -24,15 +24,17 @@ mod table;
 
 #[cfg(feature = "lint")]
 pub use checks::lint;
+/// For the `Workspace`, which lints document by document.
+#[cfg(all(feature = "lint", feature = "yaml"))]
+pub(crate) use checks::{Memo, Parts, lint_parts};
 
-/// Every diagnostic about `objects` compiled into `router`: what the table tells (Ingresses left
-/// out, shadowed and unreachable paths, default-backend conflicts), then [`lint`].
+/// What the table tells about `objects` compiled into `router` (Ingresses left out, shadowed and
+/// unreachable paths, default-backend conflicts): the diagnostics before [`lint`]'s.
 #[cfg(feature = "lint")]
-pub(crate) fn all(objects: &[crate::model::Object], router: &crate::table::Table) -> Vec<Diagnostic> {
+pub(crate) fn of_table(objects: &[crate::model::Object], router: &crate::table::Table) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     table::report(router, &mut diagnostics);
     idioms::explain_canaries(&mut diagnostics, objects);
-    diagnostics.extend(lint(objects, &router.options));
     diagnostics
 }
 

@@ -185,15 +185,25 @@ impl Router {
     /// paths are not reported, since nginx chooses among paths otherwise.
     #[cfg(feature = "lint")]
     pub fn lint(&self, objects: &[Object]) -> Vec<Diagnostic> {
-        match &self.engine {
-            Engine::Spec { table, .. } => crate::diagnostics::all(objects, table),
+        self.lint_with(objects, |options| crate::diagnostics::lint(objects, options))
+    }
+
+    /// [`lint`](Self::lint) with `lint` in place of [`diagnostics::lint`](crate::diagnostics::lint)
+    /// (given the options this router was compiled with): a [`Workspace`](crate::Workspace)'s,
+    /// which reuses what it found in documents that did not change.
+    #[cfg(feature = "lint")]
+    pub(crate) fn lint_with(
+        &self,
+        objects: &[Object],
+        lint: impl FnOnce(&crate::options::CompileOptions) -> Vec<Diagnostic>,
+    ) -> Vec<Diagnostic> {
+        let (mut diagnostics, options) = match &self.engine {
+            Engine::Spec { table, .. } => (crate::diagnostics::of_table(objects, table), &table.options),
             #[cfg(feature = "nginx")]
-            Engine::Nginx(engine) => {
-                let mut diagnostics: Vec<Diagnostic> = engine.diagnostics().collect();
-                diagnostics.extend(crate::diagnostics::lint(objects, &engine.options));
-                diagnostics
-            }
-        }
+            Engine::Nginx(engine) => (engine.diagnostics().collect::<Vec<Diagnostic>>(), &engine.options),
+        };
+        diagnostics.extend(lint(options));
+        diagnostics
     }
 
     /// How many answers the table has (see [`Decision::answer`]). With the ingress-nginx profile,

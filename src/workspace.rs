@@ -4,8 +4,8 @@
 //! documents where the YAML reader does (a `---` line at column 0), reads only the documents whose
 //! text it has not read before, and puts the result together with the document numbers and line
 //! numbers of the whole text: the [`Input`] is exactly [`input::parse_all`]'s for the same text.
-//! [`Workspace::compile`] then builds the table from it, and reuses the last diagnostics when the
-//! objects and options are those it last linted (an edit in a comment or in spacing).
+//! [`Workspace::compile`] then builds the table from it and lints it, reusing what lint found in
+//! each document that did not change (see [Lint](#lint)).
 //!
 //! ```
 //! use ingress_router::{input, CompileOptions, Request, workspace::Workspace};
@@ -37,6 +37,18 @@
 //! a document with a syntax error (it ends the stream, and its message may depend on what
 //! follows), and collections nested too deep. A text with only comments before its first `---`
 //! counts no document there, as the reader does.
+//!
+//! # Lint
+//!
+//! Lint's checks of one Ingress alone (the legacy class annotation, TLS, annotations,
+//! regex-looking paths, globs, ALB actions) are kept per document, with the options they ran
+//! with, and reused while the document's text is the same (or its objects are: an edit in a
+//! comment). The checks that read other objects run again on each compile: IngressClasses, regex
+//! hosts and canaries across Ingresses, and what the table tells (duplicate and unreachable
+//! paths). The Service checks on a document's backends are reused only when all they read is
+//! the same: the input's Services, which of the document's Ingresses take part, and enough of
+//! the did-you-mean budget the documents before it leave. The findings are then ordered as
+//! [`Router::lint`] orders them, so the result is exactly its result.
 
 use std::string::String;
 use std::sync::Arc;
@@ -44,9 +56,9 @@ use std::vec::Vec;
 
 use hashbrown::HashMap;
 
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{self, Diagnostic, Memo, Parts};
 use crate::input::{self, Input, MAX_YAML_DEPTH, Nesting};
-use crate::model::Object;
+use crate::model::{Object, Service};
 use crate::options::CompileOptions;
 use crate::router::{Router, compile_seeded};
 
@@ -66,7 +78,14 @@ pub struct Workspace {
     /// Documents the last update read (the others came from `documents`); `None` when it read
     /// the text whole.
     read: Option<usize>,
-    /// The objects and options last linted, and what lint found.
+    /// The documents of the last update, in order; `None` when it read the text whole.
+    order: Option<Vec<(Arc<str>, Arc<Document>)>>,
+    /// The documents last linted, in order, and what lint found in each, by text.
+    lint_order: Vec<(Arc<str>, Arc<Document>)>,
+    memos: HashMap<Arc<str>, Memo>,
+    /// The Services last linted, and a number that changes when they do.
+    services: (Vec<Service>, u64),
+    /// The objects and options last linted when the text was read whole, and what lint found.
     linted: Option<(Vec<Object>, CompileOptions, Vec<Diagnostic>)>,
 }
 
@@ -102,6 +121,7 @@ impl Workspace {
             None => {
                 self.input = input::parse_all_with_limit(&self.source, text, self.max_bytes);
                 self.read = None;
+                self.order = None;
             }
         }
         &self.input
@@ -119,20 +139,79 @@ impl Workspace {
     }
 
     /// Compiles the objects of the last [`update`](Self::update), with `seed` as
-    /// [`compile_seeded`]: the router and its [`lint`](Router::lint), reused from the last call
-    /// when the objects and options are the same (linting is the costly part).
+    /// [`compile_seeded`]: the router and its [`lint`](Router::lint), reusing what lint found in
+    /// the documents that did not change (see [Lint](self#lint)). A text read whole is linted
+    /// whole, or not again when its objects and options are those last linted.
     pub fn compile(&mut self, options: &CompileOptions, seed: u64) -> (Router, Vec<Diagnostic>) {
         let objects: Vec<Object> = self.input.objects.iter().map(|o| o.object.clone()).collect();
         let router = compile_seeded(&objects, options, seed);
-        if let Some((linted, linted_options, diagnostics)) = &self.linted
-            && *linted == objects
-            && linted_options == options
-        {
-            return (router, diagnostics.clone());
+        let Some(order) = self.order.clone() else {
+            self.memos.clear();
+            self.lint_order.clear();
+            if let Some((linted, linted_options, diagnostics)) = &self.linted
+                && *linted == objects
+                && linted_options == options
+            {
+                return (router, diagnostics.clone());
+            }
+            let diagnostics = router.lint(&objects);
+            self.linted = Some((objects, options.clone(), diagnostics.clone()));
+            return (router, diagnostics);
+        };
+        self.linted = None;
+        let services = self.services_generation(&objects);
+        let mut memos: Vec<Memo> = Vec::with_capacity(order.len());
+        let mut slots: HashMap<&Arc<str>, usize> = HashMap::with_capacity(order.len());
+        let mut parts = Vec::with_capacity(order.len());
+        let mut start = 0;
+        for (i, (text, document)) in order.iter().enumerate() {
+            let slot = *slots.entry(text).or_insert_with(|| {
+                memos.push(self.memo(text, document, i));
+                memos.len() - 1
+            });
+            let end = start + document.input.objects.len();
+            parts.push((start..end, slot));
+            start = end;
         }
-        let diagnostics = router.lint(&objects);
-        self.linted = Some((objects, options.clone(), diagnostics.clone()));
+        let diagnostics = router.lint_with(&objects, |options| {
+            diagnostics::lint_parts(&objects, options, &Parts { services, parts: &parts, keep: true }, &mut memos)
+        });
+        self.memos =
+            slots.into_iter().map(|(text, slot)| (Arc::clone(text), std::mem::take(&mut memos[slot]))).collect();
+        self.lint_order = order;
         (router, diagnostics)
+    }
+
+    /// The memo of the `i`th document: its text's, or, after an edit that left its objects as
+    /// they were (a comment, spacing), the memo of the document last linted in its place.
+    fn memo(&mut self, text: &Arc<str>, document: &Document, i: usize) -> Memo {
+        if let Some(memo) = self.memos.remove(text) {
+            return memo;
+        }
+        let Some((before, linted)) = self.lint_order.get(i) else { return Memo::default() };
+        let same = |a: &Input, b: &Input| {
+            a.objects.len() == b.objects.len() && a.objects.iter().zip(&b.objects).all(|(a, b)| a.object == b.object)
+        };
+        if same(&linted.input, &document.input)
+            && let Some(memo) = self.memos.remove(before)
+        {
+            return memo;
+        }
+        Memo::default()
+    }
+
+    /// A number that changes whenever the Services among `objects` do.
+    fn services_generation(&mut self, objects: &[Object]) -> u64 {
+        let services = objects.iter().filter_map(|o| match o {
+            Object::Service(s) => Some(s),
+            _ => None,
+        });
+        let (last, generation) = &mut self.services;
+        if !services.clone().eq(last.iter()) {
+            *last = services.cloned().collect();
+            *generation += 1;
+        }
+        *generation
     }
 
     /// The input read document by document, or `None` when `text` must be read whole.
@@ -151,23 +230,23 @@ impl Workspace {
         for (i, &(start, line)) in starts.iter().enumerate() {
             let end = starts.get(i + 1).map_or(text.len(), |&(next, _)| next);
             let part = &text[start..end];
-            let document = match documents.get(part).or_else(|| self.documents.get(part)) {
-                Some(document) => Arc::clone(document),
+            let (key, document) = match documents.get_key_value(part).or_else(|| self.documents.get_key_value(part)) {
+                Some((key, document)) => (Arc::clone(key), Arc::clone(document)),
                 None => {
                     read += 1;
-                    Arc::new(Document::read(&self.source, part))
+                    (Arc::from(part), Arc::new(Document::read(&self.source, part)))
                 }
             };
             if document.unreadable {
                 return None;
             }
-            documents.entry(Arc::from(part)).or_insert_with(|| Arc::clone(&document));
-            parts.push((document, part, line));
+            documents.entry(Arc::clone(&key)).or_insert_with(|| Arc::clone(&document));
+            parts.push((document, part, line, key));
         }
         // The reader checks nesting over the whole text when it has this many flow collections;
         // each document on its own then, and any doubt reads the text whole.
         if text.bytes().filter(|b| matches!(b, b'[' | b'{')).count() > MAX_YAML_DEPTH
-            && parts.iter().any(|(document, part, _)| {
+            && parts.iter().any(|(document, part, _, _)| {
                 *document.nesting.get_or_init(|| input::nesting(part, MAX_YAML_DEPTH)) != Nesting::Within
             })
         {
@@ -175,10 +254,11 @@ impl Workspace {
         }
         let mut input = Input::default();
         let mut before = 0;
-        for (document, _, line) in &parts {
+        for (document, _, line, _) in &parts {
             renumbered(&mut input, &document.input, before, *line);
             before += document.documents;
         }
+        self.order = Some(parts.into_iter().map(|(document, _, _, key)| (key, document)).collect());
         self.documents = documents;
         self.read = Some(read);
         Some(input)

@@ -1,7 +1,7 @@
 //! `Workspace`: reading a stream again after an edit gives exactly what reading it from scratch
 //! gives (the input, the router's answers and table, the diagnostics, the validation report), for
 //! random edit sequences: add, remove and change a document, change the order, change creation
-//! timestamps.
+//! timestamps, restyle a document (the same objects in another text).
 
 use ingress_router::input::{self, Input};
 use ingress_router::views::{self, Locator, Validated};
@@ -21,6 +21,8 @@ enum Doc {
         timestamp: Option<u8>,
         flow: bool,
         class: Option<u8>,
+        /// Indices into `EXTRAS`: annotations, TLS and regex-looking paths, for lint's checks.
+        extras: Vec<u8>,
     },
     Service {
         name: u8,
@@ -33,6 +35,19 @@ enum Doc {
     /// Anything else a stream holds: comments, empty documents, errors, other kinds, lists.
     Other(u8),
 }
+
+/// What an Ingress may add for lint: annotations (canary, regexes for its hosts, the legacy class,
+/// a misspelt key, an ALB action), TLS, and paths that look like regexes or globs (the last).
+const EXTRAS: &[&str] = &[
+    "nginx.ingress.kubernetes.io/canary: \"true\", nginx.ingress.kubernetes.io/canary-weight: \"10\"",
+    "nginx.ingress.kubernetes.io/use-regex: \"true\"",
+    "nginx.ingress.kubernetes.io/rewrite-target: /",
+    "kubernetes.io/ingress.class: class1",
+    "nginx.ingress.kubernetes.io/rewrite-targt: /",
+    "alb.ingress.kubernetes.io/actions.s1: '{\"type\": \"fixed-response\"}'",
+    "tls",
+    "regex paths",
+];
 
 const OTHERS: &[&str] = &[
     "# only a comment\n",
@@ -56,15 +71,24 @@ const OTHERS: &[&str] = &[
 impl Doc {
     fn text(&self) -> String {
         match self {
-            Doc::Ingress { name, namespace, host, paths, timestamp, flow, class } => {
+            Doc::Ingress { name, namespace, host, paths, timestamp, flow, class, extras } => {
+                let extra = |i: usize| extras.iter().any(|&e| usize::from(e) % EXTRAS.len() == i);
                 let mut meta = format!("name: ing{name}, namespace: ns{namespace}");
                 if let Some(t) = timestamp {
                     meta.push_str(&format!(", creationTimestamp: \"2024-01-0{}T00:00:00Z\"", t % 9 + 1));
+                }
+                let annotations: Vec<&str> = (0..EXTRAS.len() - 2).filter(|&i| extra(i)).map(|i| EXTRAS[i]).collect();
+                if !annotations.is_empty() {
+                    meta.push_str(&format!(", annotations: {{{}}}", annotations.join(", ")));
                 }
                 let mut out = format!("apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {{{meta}}}\nspec:\n");
                 if let Some(c) = class {
                     out.push_str(&format!("  ingressClassName: class{c}\n"));
                 }
+                if extra(EXTRAS.len() - 2) {
+                    out.push_str("  tls:\n  - hosts: [h0.example.com, other.example.com]\n");
+                }
+                let regex = extra(EXTRAS.len() - 1);
                 out.push_str("  rules:\n");
                 match host {
                     Some(h) => out.push_str(&format!("  - host: h{h}.example.com\n    http:\n      paths:\n")),
@@ -75,6 +99,11 @@ impl Doc {
                 }
                 for (path, kind, service) in paths {
                     let kind = ["Prefix", "Exact", "ImplementationSpecific"][usize::from(kind % 3)];
+                    let path = match (regex, path % 2) {
+                        (false, _) => format!("{path}"),
+                        (true, 0) => format!("{path}/*"),
+                        (true, _) => format!("{path}(.*)"),
+                    };
                     if *flow {
                         out.push_str(&format!(
                             "      - {{path: /p{path}, pathType: {kind}, backend: {{service: {{name: s{service}, port: {{number: 80}}}}}}}}\n"
@@ -106,8 +135,9 @@ impl Doc {
 fn doc() -> impl Strategy<Value = Doc> {
     prop_oneof![
         4 => (0..4u8, 0..2u8, proptest::option::of(0..3u8), proptest::collection::vec((0..5u8, 0..3u8, 0..4u8), 0..4),
-              proptest::option::of(0..4u8), any::<bool>(), proptest::option::weighted(0.2, 0..2u8))
-            .prop_map(|(name, namespace, host, paths, timestamp, flow, class)| Doc::Ingress { name, namespace, host, paths, timestamp, flow, class }),
+              proptest::option::of(0..4u8), any::<bool>(), proptest::option::weighted(0.2, 0..2u8),
+              proptest::collection::vec(0..EXTRAS.len() as u8, 0..3))
+            .prop_map(|(name, namespace, host, paths, timestamp, flow, class, extras)| Doc::Ingress { name, namespace, host, paths, timestamp, flow, class, extras }),
         1 => (0..4u8, proptest::collection::vec(0..3u8, 0..3)).prop_map(|(name, ports)| Doc::Service { name, ports }),
         1 => (0..2u8, any::<bool>()).prop_map(|(name, default)| Doc::Class { name, default }),
         2 => (0..OTHERS.len() as u8).prop_map(Doc::Other),
@@ -126,6 +156,8 @@ enum Edit {
     Comment(usize),
     /// The comment before the first `---`.
     Head(Option<u8>),
+    /// An Ingress written in the other style (flow or block): the same objects, another text.
+    Restyle(usize),
 }
 
 fn edit() -> impl Strategy<Value = Edit> {
@@ -136,8 +168,9 @@ fn edit() -> impl Strategy<Value = Edit> {
         3 => (at.clone(), doc()).prop_map(|(i, d)| Edit::Change(i, d)),
         2 => (at.clone(), at.clone()).prop_map(|(a, b)| Edit::Move(a, b)),
         3 => (at.clone(), proptest::option::of(0..4u8)).prop_map(|(i, t)| Edit::Timestamp(i, t)),
-        1 => at.prop_map(Edit::Comment),
+        1 => at.clone().prop_map(Edit::Comment),
         1 => proptest::option::of(0..3u8).prop_map(Edit::Head),
+        1 => at.prop_map(Edit::Restyle),
     ]
 }
 
@@ -166,6 +199,11 @@ impl Stream {
             }
             Edit::Comment(i) if n > 0 => self.docs[i % n].1 += 1,
             Edit::Head(h) => self.head = h,
+            Edit::Restyle(i) if n > 0 => {
+                if let (Doc::Ingress { flow, .. }, _) = &mut self.docs[i % n] {
+                    *flow = !*flow;
+                }
+            }
             _ => {}
         }
     }
@@ -304,4 +342,117 @@ fn texts_the_reader_could_split_otherwise_are_read_whole() {
     }
     let mut workspace = Workspace::with_limit(SOURCE, 10);
     assert_eq!(workspace.update(doc), &input::parse_all_with_limit(SOURCE, doc, 10));
+}
+
+fn ingress(name: &str, annotations: &str, paths: &[(&str, &str)]) -> String {
+    let paths: Vec<String> = paths
+        .iter()
+        .map(|(path, service)| {
+            format!("      - {{path: {path}, pathType: Prefix, backend: {{service: {{name: {service}, port: {{number: 80}}}}}}}}")
+        })
+        .collect();
+    format!(
+        "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {{name: {name}, namespace: shop, annotations: {{{annotations}}}}}\nspec:\n  rules:\n  - host: shop.example.com\n    http:\n      paths:\n{}\n",
+        paths.join("\n")
+    )
+}
+
+/// Compiles `docs` (joined into one stream) in `workspace` and from scratch; the diagnostics must
+/// be the same. Returns them.
+fn lint_both(workspace: &mut Workspace, docs: &[&str], options: &CompileOptions) -> Vec<ingress_router::Diagnostic> {
+    let text = docs.join("---\n");
+    workspace.update(&text);
+    let objects = input::parse_all(SOURCE, &text).into_objects();
+    let fresh = compile_seeded(&objects, options, 1).lint(&objects);
+    let (_, diagnostics) = workspace.compile(options, 1);
+    assert_eq!(diagnostics, fresh, "the diagnostics of:\n{text}");
+    diagnostics
+}
+
+fn has(diagnostics: &[ingress_router::Diagnostic], code: ingress_router::Code, text: &str) -> bool {
+    diagnostics.iter().any(|d| d.code == code && d.message.contains(text))
+}
+
+/// What lint found in a document that did not change is reused only while what it read is the
+/// same: a Service, an IngressClass or another Ingress's annotation in another document changes
+/// the findings about it.
+#[test]
+fn findings_about_an_unchanged_document_follow_the_others() {
+    use ingress_router::Code;
+    let cart = ingress("cart", "", &[("/cart", "cart"), ("/api(.*)", "api")]);
+    let service = |ports: &str| {
+        format!(
+            "apiVersion: v1\nkind: Service\nmetadata: {{name: cart, namespace: shop}}\nspec: {{ports: [{ports}]}}\n"
+        )
+    };
+    let regex = ingress("regex", "nginx.ingress.kubernetes.io/use-regex: \"true\"", &[("/x", "x")]);
+    let other = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\n";
+    let options = CompileOptions::default();
+    let mut workspace = Workspace::new(SOURCE);
+
+    let found = lint_both(&mut workspace, &[&cart, other], &options);
+    assert!(!has(&found, Code::MissingService, "cart")); // no Service in the input: not checked
+
+    // A Service added in the other document: cart's backends are checked against it.
+    let found = lint_both(&mut workspace, &[&cart, &service("{port: 8080}")], &options);
+    assert_eq!(workspace.documents_read(), Some(1));
+    assert!(has(&found, Code::MissingPortNumber, "does not expose port 80"));
+    assert!(has(&found, Code::MissingService, "Service shop/api is not in the input"));
+    let found = lint_both(&mut workspace, &[&cart, &service("{port: 80}")], &options);
+    assert!(!has(&found, Code::MissingPortNumber, ""));
+
+    // Another Ingress turns regexes on for the host: cart's regex-looking path says so.
+    let note = "ingress-nginx reads it as a regex here only because";
+    let found = lint_both(&mut workspace, &[&cart, &service("{port: 80}"), &regex], &options);
+    assert!(has(&found, Code::RegexPathLiteral, note));
+    let found = lint_both(&mut workspace, &[&cart, &service("{port: 80}"), other], &options);
+    assert!(has(&found, Code::RegexPathLiteral, "/api(.*)") && !has(&found, Code::RegexPathLiteral, note));
+
+    // An IngressClass makes cart (no class) take part or not for the served class.
+    let mut served = CompileOptions::default();
+    served.ingress_class = Some("nginx".into());
+    let class = |default: bool| {
+        format!(
+            "apiVersion: networking.k8s.io/v1\nkind: IngressClass\nmetadata:\n  name: nginx\n  annotations: {{ingressclass.kubernetes.io/is-default-class: \"{default}\"}}\nspec: {{controller: k8s.io/ingress-nginx}}\n"
+        )
+    };
+    let found = lint_both(&mut workspace, &[&cart, &service("{port: 8080}"), &class(true)], &served);
+    assert!(has(&found, Code::MissingPortNumber, "") && has(&found, Code::RegexPathLiteral, ""));
+    let found = lint_both(&mut workspace, &[&cart, &service("{port: 8080}"), &class(false)], &served);
+    assert!(!has(&found, Code::MissingPortNumber, "") && !has(&found, Code::RegexPathLiteral, ""));
+    lint_both(&mut workspace, &[&cart, &service("{port: 8080}"), &class(true)], &served);
+}
+
+/// Only so many missing Services get a did-you-mean, in the order of the input: an edit in the
+/// first document changes which backends of the last one get one.
+#[test]
+fn the_did_you_mean_budget_follows_the_documents_before() {
+    let backends = |doc: usize, n: usize| -> Vec<(String, String)> {
+        (0..n).map(|p| (format!("/d{doc}p{p}"), format!("card-{doc}-{p}"))).collect()
+    };
+    let doc = |doc: usize, n: usize| {
+        let paths = backends(doc, n);
+        let paths: Vec<(&str, &str)> = paths.iter().map(|(p, s)| (p.as_str(), s.as_str())).collect();
+        ingress(&format!("app{doc}"), "", &paths)
+    };
+    let service =
+        "apiVersion: v1\nkind: Service\nmetadata: {name: card-2-9, namespace: shop}\nspec: {ports: [{port: 80}]}\n";
+    let mut workspace = Workspace::new(SOURCE);
+    let options = CompileOptions::default();
+    // The third document's missing Services, with a did-you-mean (card-2-9 is one edit away).
+    let suggested = |found: &[ingress_router::Diagnostic]| {
+        found
+            .iter()
+            .filter(|d| d.message.starts_with("Ingress shop/app2:") && d.message.contains("did you mean"))
+            .count()
+    };
+    // 1 009 missing Services: the third document's nine come after the first thousand.
+    let found = lint_both(&mut workspace, &[&doc(0, 500), &doc(1, 500), &doc(2, 10), service], &options);
+    assert_eq!(suggested(&found), 0);
+    // The first document loses 20 backends: the third one's get theirs.
+    let found = lint_both(&mut workspace, &[&doc(0, 480), &doc(1, 500), &doc(2, 10), service], &options);
+    assert_eq!(suggested(&found), 9);
+    assert_eq!(workspace.documents_read(), Some(1));
+    let found = lint_both(&mut workspace, &[&doc(0, 500), &doc(1, 500), &doc(2, 10), service], &options);
+    assert_eq!(suggested(&found), 0);
 }

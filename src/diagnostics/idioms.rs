@@ -20,14 +20,19 @@ use super::{Diagnostic, ObjectRef, Severity, code};
 use crate::model::{HttpIngressPath, Ingress, Object};
 use crate::path::{ImplementationSpecific, PathType};
 
-/// The idiom checks over the Ingresses that take part; `mode` is how ImplementationSpecific is routed.
-pub(super) fn check(served: &[&Ingress], mode: ImplementationSpecific, out: &mut Vec<Diagnostic>) {
+/// The idiom checks that read several Ingresses, over the Ingresses that take part; `mode` is how
+/// ImplementationSpecific is routed.
+pub(super) fn check_across(served: &[&Ingress], mode: ImplementationSpecific, out: &mut Vec<Diagnostic>) {
     check_nginx_regex_hosts(served, mode, out);
     for ingress in served {
         check_canary(ingress, served, out);
-        check_glob_paths(ingress, mode, out);
-        check_alb_actions(ingress, out);
     }
+}
+
+/// The idiom checks on one Ingress that takes part, which read nothing else.
+pub(super) fn check_own(ingress: &Ingress, mode: ImplementationSpecific, out: &mut Vec<Diagnostic>) {
+    check_glob_paths(ingress, mode, out);
+    check_alb_actions(ingress, out);
 }
 
 /// A path ending in `/*` with no other pattern character: GKE's and ALB's "everything below".

@@ -12,7 +12,9 @@ pub(super) fn looks_like_regex(path: &str) -> bool {
 }
 
 /// A regex-looking path under `Exact` or `Prefix`, where the specification matches it literally.
-pub(super) fn check_regex_paths(ingress: &Ingress, regex_hosts: &[&str], out: &mut Vec<Diagnostic>) {
+/// Each finding's rule host goes to `hosts` with its place in `out`: whether ingress-nginx reads
+/// the path as a regex there depends on the other Ingresses ([`regex_host_note`]).
+pub(super) fn check_regex_paths(ingress: &Ingress, out: &mut Vec<Diagnostic>, hosts: &mut Vec<(usize, String)>) {
     for (field, host, path) in paths(ingress) {
         let Some(path_type @ (PathType::Exact | PathType::Prefix)) =
             path.path_type.as_deref().and_then(PathType::parse)
@@ -23,18 +25,13 @@ pub(super) fn check_regex_paths(ingress: &Ingress, regex_hosts: &[&str], out: &m
         if crate::diagnostics::idioms::is_glob_path(text) {
             continue; // GKE's and ALB's `/*`: glob-path names it
         }
-        let mut message = format!(
+        let message = format!(
             "{}: {field}.path: {text:?} looks like a regular expression, but pathType {path_type} matches it \
              literally (requests must contain those characters); ingress-nginx's admission webhook rejects it \
              when strict path validation is on (\"path {text} cannot be used with pathType {path_type}\")",
             ingress_label(ingress),
         );
-        if regex_hosts.contains(&host) {
-            message.push_str(&format!(
-                "; ingress-nginx reads it as a regex here only because use-regex or rewrite-target is set for host {}",
-                display_host(host)
-            ));
-        }
+        hosts.push((out.len(), String::from(host)));
         out.push(diagnostic(
             code::REGEX_PATH_LITERAL,
             Severity::Warning,
@@ -47,6 +44,14 @@ pub(super) fn check_regex_paths(ingress: &Ingress, regex_hosts: &[&str], out: &m
             ),
         ));
     }
+}
+
+/// What a regex-path-literal finding adds when its rule host is one of [`regex_hosts`].
+pub(super) fn regex_host_note(host: &str) -> String {
+    format!(
+        "; ingress-nginx reads it as a regex here only because use-regex or rewrite-target is set for host {}",
+        display_host(host)
+    )
 }
 
 /// The hosts (`""` for host-less rules) on which ingress-nginx turns every path into a regex:

@@ -52,10 +52,13 @@ pub(super) fn check_missing_service(
         backend.name
     );
     let same_namespace = services.names_by_namespace.get(namespace).map_or(&[][..], Vec::as_slice);
-    let suggestion = if services.suggestions_left > 0 && same_namespace.len() <= MAX_SUGGESTIONS {
+    let suggestion = if same_namespace.len() > MAX_SUGGESTIONS {
+        None
+    } else if services.suggestions_left > 0 {
         services.suggestions_left -= 1;
         crate::spelling::closest(&backend.name, same_namespace.iter().copied())
     } else {
+        services.starved = true;
         None
     };
     if let Some(s) = suggestion {
