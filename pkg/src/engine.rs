@@ -48,7 +48,7 @@ pub fn workspace() -> Workspace {
 
 /// Reads `text`, reusing the documents `workspace` read before whose text did not change: the
 /// same input as [`parse`] (the first unreadable document is the error), then compiles it with
-/// `seed`, reusing the last diagnostics when the objects and options did not change.
+/// `seed`, reusing what lint found in each document that did not change.
 pub fn update(
     workspace: &mut Workspace,
     text: &str,
