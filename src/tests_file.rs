@@ -512,9 +512,9 @@ pub fn run_gateway(router: &GatewayRouter, file: &TestsFile) -> TestsReport<gate
         .enumerate()
         .map(|(i, test)| {
             // A request a Gateway cannot read (see `check_gateway_requests`) fails its test as 400.
-            let actual =
-                test.request.with_gateway(|r| router.route(r).view(r)).unwrap_or_else(|_| gateway::DecisionView {
-                    label: String::from("400"),
+            let actual = test.request.with_gateway(|r| router.route(r).view(r)).unwrap_or_else(|_| {
+                let mut view = gateway::DecisionView {
+                    label: String::new(),
                     status: 400,
                     via: "bad-request",
                     gateway: None,
@@ -527,7 +527,10 @@ pub fn run_gateway(router: &GatewayRouter, file: &TestsFile) -> TestsReport<gate
                     split: Vec::new(),
                     redirect: None,
                     upstream: None,
-                });
+                };
+                view.label = view.written_label(); // "400", by the label's one rule
+                view
+            });
             TestResult {
                 name: test.name.clone().unwrap_or_else(|| format!("test #{}", i + 1)),
                 passed: test.expect.met_by_gateway(&actual),
