@@ -62,7 +62,10 @@ const matchField = StateField.define({
 
 const TYPING = ["input", "delete", "undo", "redo", "move"];
 
-/** Creates the editor in `parent`; `onChange(text, typing)` runs on every edit (`typing`: by the person). */
+/**
+ * Creates the editor in `parent`; `onChange(text, typing, changes)` runs on every edit (`typing`:
+ * by the person; `changes`: the edit, a ChangeSet).
+ */
 export function createEditor(parent, text, onChange) {
   return new EditorView({
     parent,
@@ -82,7 +85,7 @@ export function createEditor(parent, text, onChange) {
         EditorView.updateListener.of((update) => {
           if (!update.docChanged) return;
           const typing = update.transactions.some((tr) => TYPING.some((event) => tr.isUserEvent(event)));
-          onChange(update.state.doc.toString(), typing);
+          onChange(update.state.doc.toString(), typing, update.changes);
         }),
       ],
     }),

@@ -28,6 +28,41 @@ export class Locator {
     this.index = null;
     // node start → its entries (Map of key → value, or array of values), built on first use.
     this.entries = new Map();
+    // `kind/namespace/name` + "\n" + field → range, as `rangeOf` found it.
+    this.ranges = new Map();
+    // The locator of the text before the edit, and the edit: a range in an object the edit did
+    // not touch is the old one shifted, not searched again (a keystroke places every diagnostic).
+    this.previous = null;
+    this.changes = null;
+  }
+
+  /**
+   * The locator of `state`, which `changes` (a CodeMirror ChangeSet, or null when the text is
+   * the same) made from this locator's text.
+   */
+  next(state, changes) {
+    const next = new Locator(state);
+    const fits = changes
+      ? changes.length === this.state.doc.length && changes.newLength === state.doc.length
+      : state.doc === this.state.doc;
+    if (fits && this.index) {
+      next.previous = { index: this.index, ranges: this.ranges };
+      next.changes = changes;
+    }
+    return next;
+  }
+
+  /** The range `key`/`field` had before the edit, shifted, if the edit left its object alone. */
+  shifted(key, cacheKey, object) {
+    const old = this.previous?.ranges.get(cacheKey);
+    const before = old && this.previous.index.get(key);
+    if (!before) return undefined;
+    const { from, to } = before.node;
+    // `touchesRange` counts an edit at either end too: typing right after an object may extend it.
+    if (this.changes?.touchesRange(from, to)) return undefined;
+    const delta = object.node.from - from;
+    if ((this.changes?.mapPos(from) ?? from) !== object.node.from || to + delta !== object.node.to) return undefined;
+    return { from: old.from + delta, to: old.to + delta };
   }
 
   text(node) {
@@ -147,15 +182,22 @@ export class Locator {
 
   /** The range of `field` (its deepest part that exists) of the object `kind namespace/name`. */
   rangeOf(kind, namespace, name, field = "") {
-    const o = this.objects().get(`${kind}/${CLUSTER_SCOPED.has(kind) ? "" : (namespace ?? "default")}/${name}`);
+    const key = `${kind}/${CLUSTER_SCOPED.has(kind) ? "" : (namespace ?? "default")}/${name}`;
+    const o = this.objects().get(key);
     if (!o) return null;
-    let node = o.node;
-    for (const key of fieldPath(field)) {
-      const next = this.get(node, key);
-      if (!next) break;
-      node = next;
+    const cacheKey = `${key}\n${field}`;
+    let range = this.ranges.get(cacheKey) ?? this.shifted(key, cacheKey, o);
+    if (!range) {
+      let node = o.node;
+      for (const part of fieldPath(field)) {
+        const next = this.get(node, part);
+        if (!next) break;
+        node = next;
+      }
+      range = this.span(node);
     }
-    return this.span(node);
+    this.ranges.set(cacheKey, range);
+    return { ...range };
   }
 
   /** Names of the IngressClasses, for the class suggestions. */

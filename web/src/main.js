@@ -50,13 +50,15 @@ const state = {
 let router = null;
 let compileError = null;
 let locator = null;
+let editsSinceLocator = null; // the editor's changes since `locator`'s text (a ChangeSet)
 let tableRow = () => null;
 let winnerRow = null;
 
 /** Timings (performance.now(), ms) of the last updates, read by the browser tests. */
 const timings = { route: 0, manifests: 0, interactive: 0, started: 0, complete: 0, manifestParts: {}, migrations: 0 };
 
-const view = createEditor(els.editor, "", (text, typing) => {
+const view = createEditor(els.editor, "", (text, typing, changes) => {
+  editsSinceLocator = editsSinceLocator ? editsSinceLocator.compose(changes) : changes;
   state.manifests = text;
   const t0 = performance.now();
   recompile({ soon: typing || opening });
@@ -132,7 +134,8 @@ function recompile({ soon = false } = {}) {
     parts[name] = +(now - t).toFixed(2);
     t = now;
   };
-  locator = new Locator(view.state);
+  locator = locator ? locator.next(view.state, editsSinceLocator) : new Locator(view.state);
+  editsSinceLocator = null;
   router?.free();
   router = null;
   compileError = null;
@@ -231,9 +234,11 @@ function refreshProblems() {
     }
   }
   lap("validate");
+  const diagnostics = router?.diagnostics ?? [];
+  lap("diagnostics");
   if (router) {
     if (report) problems.push(...place.validation(report));
-    problems.push(...place.diagnostics(router.diagnostics));
+    problems.push(...place.diagnostics(diagnostics));
   }
   lap("locate");
   showAllProblems(problems);
@@ -666,7 +671,9 @@ timings.started = started;
 timings.interactive = performance.now();
 document.body.dataset.ready = "true";
 // For the browser tests and the curious: the editor and the last timings.
-window.playground = { view, timings, state, settled: () => settled };
+// For the tests: the problems as placed in the text ({from, to, severity, title}).
+const placedProblems = () => currentProblems.map(({ from, to, severity, title }) => ({ from, to, severity, title }));
+window.playground = { view, timings, state, settled: () => settled, problems: placedProblems };
 await settled;
 await new Promise((resolve) => setTimeout(resolve, 200)); // the status panel's turn
 timings.complete = performance.now();

@@ -264,6 +264,48 @@ test("broken YAML and invalid objects are shown at their line", async (page) => 
   assert.ok(typo.some((t) => /line 9:19/.test(t) && t.includes('unknown field "spec.rules[0].http.paths[0].pathtype": did you mean "pathType"?')), typo.join("\n"));
 });
 
+test("problems are placed where a fresh reading of the text places them, after edits inside, between and at the edge of objects", async (page) => {
+  // The locator shifts the ranges of objects an edit did not touch instead of searching them
+  // again; here every edit is checked against a search of the whole text.
+  const docs = [];
+  for (let i = 0; i < 4; i++) {
+    docs.push(`apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: app-${i}, namespace: shop}\nspec:\n  rules:\n  - host: h${i}.example.com\n    http:\n      paths:\n      - {path: /a${i}, pathType: Prefix, backend: {service: {name: missing-${i}, port: {number: 80}}}}\n      - path: /b${i}\n        pathType: Exact\n        backend: {service: {name: gone-${i}, port: {number: 80}}}`);
+  }
+  // One Service in the text: the others are then reported missing.
+  docs.push("apiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: shop}\nspec:\n  ports: [{port: 80}]");
+  await pasteManifests(page, `# top\n${docs.join("\n---\n")}\n`);
+  const edits = [
+    (text) => ({ from: text.indexOf("/a1") + 3, insert: "x" }), // inside the second object
+    (text) => ({ from: 2, insert: "comment " }), // before every object
+    (text) => ({ from: text.indexOf("---"), insert: "# between\n" }), // between two documents
+    (text) => ({ from: text.indexOf("}}}", text.indexOf("gone-2")) + 3, insert: "\n      - {path: /c, pathType: Prefix, backend: {service: {name: new, port: {number: 80}}}}" }), // at an object's end
+    (text) => ({ from: text.indexOf("/b0"), to: text.indexOf("/b0") + 3, insert: "/deleted/longer" }), // a replacement
+    (text) => { // as long as what it replaces, and the field moves inside its object
+      const from = text.indexOf("{name: missing-3, port: {number: 80}}");
+      return { from, to: from + 37, insert: "{port: {number: 80}, name: missing-3}" };
+    },
+    (text) => ({ from: text.indexOf("apiVersion", text.indexOf("app-2") - 80), to: text.indexOf("spec", text.indexOf("app-2")), insert: "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: app-2, namespace: shop}\n" }),
+    (text) => ({ from: text.length, insert: "---\napiVersion: v1\nkind: Service\nmetadata: {name: extra, namespace: shop}\n" }), // a new document at the end
+  ];
+  for (const [i, edit] of edits.entries()) {
+    const [incremental, fresh] = await page.evaluate(async (source) => {
+      const { view } = window.playground;
+      view.dispatch({ changes: eval(source)(view.state.doc.toString()), userEvent: "input.type" });
+      await window.playground.settled();
+      const incremental = window.playground.problems();
+      // The text emptied, then typed back: no range of before can be kept, every object is searched.
+      const text = view.state.doc.toString();
+      view.dispatch({ changes: { from: 0, to: text.length, insert: "" } });
+      await window.playground.settled();
+      view.dispatch({ changes: { from: 0, insert: text } });
+      await window.playground.settled();
+      return [incremental, window.playground.problems()];
+    }, edit.toString());
+    assert.ok(fresh.length >= 8, `edit ${i}: the missing Services are problems (${fresh.length})`);
+    assert.deepEqual(incremental, fresh, `edit ${i}: ${edit}`);
+  }
+});
+
 test("a shared link brings the whole state back", async (page, { browser, url }) => {
   await grantClipboard(page);
   await loadExample(page, "ingress-class");
