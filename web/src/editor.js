@@ -37,15 +37,20 @@ const theme = EditorView.theme({
 
 const setMatch = StateEffect.define();
 
-// The matched rule's lines, kept in place while the text changes until the next decision.
+// The matched rule: its range and its lines, kept in place while the text changes until the next
+// decision (a decision for the same rule, moved by the edit, then changes nothing).
 const matchField = StateField.define({
-  create: () => Decoration.none,
-  update(decorations, tr) {
-    decorations = decorations.map(tr.changes);
+  create: () => ({ range: null, decorations: Decoration.none }),
+  update(match, tr) {
+    let { range, decorations } = match;
+    if (tr.docChanged) {
+      decorations = decorations.map(tr.changes);
+      range = range && { from: tr.changes.mapPos(range.from, 1), to: tr.changes.mapPos(range.to, -1) };
+    }
     for (const effect of tr.effects) {
       if (!effect.is(setMatch)) continue;
-      const range = effect.value;
-      if (!range) return Decoration.none;
+      range = effect.value;
+      if (!range) return { range: null, decorations: Decoration.none };
       const doc = tr.state.doc;
       const first = doc.lineAt(Math.min(range.from, doc.length)).number;
       const last = doc.lineAt(Math.min(Math.max(range.to - 1, range.from), doc.length)).number;
@@ -55,9 +60,9 @@ const matchField = StateField.define({
       }
       decorations = Decoration.set(lines);
     }
-    return decorations;
+    return range === match.range && decorations === match.decorations ? match : { range, decorations };
   },
-  provide: (field) => EditorView.decorations.from(field),
+  provide: (field) => EditorView.decorations.from(field, (match) => match.decorations),
 });
 
 const TYPING = ["input", "delete", "undo", "redo", "move"];
@@ -94,8 +99,7 @@ export function createEditor(parent, text, onChange) {
 
 /** Replaces the whole text (a gallery example, a restored link) as one undoable change. */
 export function setText(view, text) {
-  lastMatch = null;
-  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, effects: setMatch.of(null) });
 }
 
 /** Shows `problems` ({from, to, severity, message}) as underlines, hover messages and gutter markers. */
@@ -109,12 +113,15 @@ export function showProblems(view, problems) {
   view.dispatch(setDiagnostics(view.state, clamped));
 }
 
-let lastMatch = null;
-/** Highlights the matched rule's lines (`range` null: none), scrolling to it when it changed. */
+/**
+ * Highlights the matched rule's lines (`range` null: none), scrolling to it when it changed; the
+ * same rule moved by an edit is already in place (a dispatch would make the browser lay out the
+ * page again in the middle of the update).
+ */
 export function showMatch(view, range) {
-  const same = range && lastMatch && range.from === lastMatch.from && range.to === lastMatch.to;
-  if (same || (!range && !lastMatch)) return;
-  lastMatch = range;
+  const shown = view.state.field(matchField).range;
+  const same = range && shown && range.from === shown.from && range.to === shown.to;
+  if (same || (!range && !shown)) return;
   const effects = [setMatch.of(range)];
   if (range) {
     const length = view.state.doc.length;

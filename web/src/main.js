@@ -234,11 +234,11 @@ function refreshProblems() {
     }
   }
   lap("validate");
-  const diagnostics = router?.diagnostics ?? [];
-  lap("diagnostics");
   if (router) {
     if (report) problems.push(...place.validation(report));
-    problems.push(...place.diagnostics(diagnostics));
+    // The report carries the router's diagnostics (those not about an invalid Ingress, whose
+    // errors it lists): taking them from there converts them out of the module once, not twice.
+    problems.push(...place.diagnostics(report?.diagnostics ?? router.diagnostics));
   }
   lap("locate");
   showAllProblems(problems);
