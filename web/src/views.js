@@ -130,6 +130,9 @@ function hostBlock(h, index, limit) {
     (more > 0 ? `<button type="button" class="show-all" data-host="${index}">Show ${paths.length ? "all " : ""}${h.paths.length} paths</button>` : "") + `${dflt}</div>`;
 }
 
+// The markup each table element was last drawn with: its host blocks and what follows them.
+const drawnTables = new WeakMap();
+
 /**
  * The compiled table. Returns `row(key)`: the row element of a path, drawing the rest of its
  * host's paths first when it is beyond the first ones drawn.
@@ -137,24 +140,41 @@ function hostBlock(h, index, limit) {
 export function renderTable(el, table) {
   let budget = MAX_PATHS;
   const partial = new Set();
-  let html = table.hosts
-    .map((h, i) => {
-      const limit = Math.max(0, budget);
-      budget -= h.paths.length;
-      if (limit < h.paths.length) partial.add(i);
-      return hostBlock(h, i, limit);
-    })
-    .join("");
-  if (!table.hosts.length) html += `<p class="empty">No rules take part.</p>`;
+  const blocks = table.hosts.map((h, i) => {
+    const limit = Math.max(0, budget);
+    budget -= h.paths.length;
+    if (limit < h.paths.length) partial.add(i);
+    return hostBlock(h, i, limit);
+  });
+  let end = table.hosts.length ? "" : `<p class="empty">No rules take part.</p>`;
   if (table.defaultBackend) {
-    html += `<p class="default">When no host tier matches: <code>${esc(table.defaultBackend.backend)}</code>${table.defaultBackend.ingress ? ` (spec.defaultBackend of ${esc(table.defaultBackend.ingress)})` : ""}</p>`;
+    end += `<p class="default">When no host tier matches: <code>${esc(table.defaultBackend.backend)}</code>${table.defaultBackend.ingress ? ` (spec.defaultBackend of ${esc(table.defaultBackend.ingress)})` : ""}</p>`;
   } else {
-    html += `<p class="default">When no host tier matches: <code>404</code> (no defaultBackend)</p>`;
+    end += `<p class="default">When no host tier matches: <code>404</code> (no defaultBackend)</p>`;
   }
   if (table.excluded?.length) {
-    html += `<h3>Ingresses left out</h3><ul class="excluded">${table.excluded.map((x) => `<li><strong>${esc(x.namespace)}/${esc(x.name)}</strong>: ${esc(x.reason)}</li>`).join("")}</ul>`;
+    end += `<h3>Ingresses left out</h3><ul class="excluded">${table.excluded.map((x) => `<li><strong>${esc(x.namespace)}/${esc(x.name)}</strong>: ${esc(x.reason)}</li>`).join("")}</ul>`;
   }
-  el.innerHTML = html;
+  end = `<div class="table-end">${end}</div>`;
+  // An edit changes one host's paths, often none of those drawn: only blocks whose markup changed
+  // are drawn again (a block the person expanded and that did not change stays expanded).
+  const before = drawnTables.get(el);
+  // Still this drawing (a Gateway API table may have been drawn in `el` since)?
+  const ours = before && el.lastElementChild === before.end.node && el.children.length === before.blocks.length + 1;
+  if (ours && before.blocks.length === blocks.length) {
+    const fresh = (html) => {
+      const wrapper = document.createElement("div");
+      wrapper.innerHTML = html;
+      return wrapper.firstChild;
+    };
+    blocks.forEach((html, i) => {
+      if (html !== before.blocks[i]) el.querySelector(`.host-table[data-host="${i}"]`).replaceWith(fresh(html));
+    });
+    if (end !== before.end.html) el.lastElementChild.replaceWith(fresh(end));
+  } else {
+    el.innerHTML = blocks.join("") + end;
+  }
+  drawnTables.set(el, { blocks, end: { html: end, node: el.lastElementChild } });
   const rows = new Map();
   const index = (root) => {
     for (const tr of root.querySelectorAll("tr[data-key]")) rows.set(tr.dataset.key, tr);

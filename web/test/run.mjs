@@ -306,6 +306,34 @@ test("problems are placed where a fresh reading of the text places them, after e
   }
 });
 
+test("the table redrawn block by block equals the table drawn whole, after each edit", async (page) => {
+  const ingress = (i, paths) => `apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: app-${i}, namespace: shop}\nspec:\n  rules:\n  - host: h${i}.example.com\n    http:\n      paths:\n${paths.map((p) => `      - {path: ${p}, pathType: Prefix, backend: {service: {name: web-${i}, port: {number: 80}}}}`).join("\n")}`;
+  await pasteManifests(page, [ingress(0, ["/a", "/b"]), ingress(1, ["/c"]), ingress(2, ["/d", "/e"])].join("\n---\n") + "\n");
+  const edits = [
+    (text) => ({ from: text.indexOf("/c") + 2, insert: "x" }), // a path of the second host
+    (text) => ({ from: text.length, insert: "---\napiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: fallback, namespace: shop}\nspec:\n  defaultBackend: {service: {name: web-0, port: {number: 80}}}\n" }), // what follows the hosts
+    (text) => ({ from: text.indexOf("h2.example.com"), to: text.indexOf("h2.example.com") + 2, insert: "a2" }), // a host renamed: the order changes
+    (text) => ({ from: text.indexOf("/e") + 2, insert: "/deeper" }),
+  ];
+  for (const [i, edit] of edits.entries()) {
+    const [incremental, whole] = await page.evaluate(async (source) => {
+      const { view } = window.playground;
+      const table = document.getElementById("table");
+      view.dispatch({ changes: eval(source)(view.state.doc.toString()), userEvent: "input.type" });
+      await window.playground.settled();
+      const incremental = table.innerHTML;
+      const text = view.state.doc.toString();
+      view.dispatch({ changes: { from: 0, to: text.length, insert: "" } });
+      await window.playground.settled();
+      view.dispatch({ changes: { from: 0, insert: text } });
+      await window.playground.settled();
+      return [incremental, table.innerHTML];
+    }, edit.toString());
+    assert.match(whole, /host-table/, `edit ${i}: a table is drawn`);
+    assert.equal(incremental, whole, `edit ${i}: ${edit}`);
+  }
+});
+
 test("a shared link brings the whole state back", async (page, { browser, url }) => {
   await grantClipboard(page);
   await loadExample(page, "ingress-class");
