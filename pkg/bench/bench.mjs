@@ -76,6 +76,15 @@ const writeAscii = (view, at, s) => {
   for (let i = 0; i < s.length; i++) view[at + i] = s.charCodeAt(i);
 };
 
+// The order of the timed variants: numbers of their own, so that the tables stay the same.
+let shuffleState = 0x9e3779b9;
+const shuffle = (n) => {
+  shuffleState ^= shuffleState << 13;
+  shuffleState ^= shuffleState >>> 17;
+  shuffleState ^= shuffleState << 5;
+  return (shuffleState >>> 0) % n;
+};
+
 const median = (values) => values.sort((a, b) => a - b)[values.length >> 1];
 
 const rows = [];
@@ -157,8 +166,15 @@ for (const paths of [1000, 10000]) {
   for (let round = 0; round < ROUNDS * 4; round++) {
     // In chunks, each timed alone: on a busy machine a chunk the scheduler interrupted is an
     // outlier the median leaves out, where a whole round would rarely be spared.
+    // A new order each chunk (a shuffle), so that no variant always runs first (after the native
+    // process) or after the same other one (the general path leaves garbage to collect).
+    const order = Object.entries(variants);
     for (let k = 0; k < reqChunks.length; k++) {
-      for (const [name, run] of Object.entries(variants)) {
+      for (let i = order.length - 1; i > 0; i--) {
+        const j = shuffle(i + 1);
+        [order[i], order[j]] = [order[j], order[i]];
+      }
+      for (const [name, run] of order) {
         const start = performance.now();
         run(k);
         times[name].push(((performance.now() - start) * 1e6) / CHUNK);
