@@ -164,7 +164,6 @@ export class Router {
   #decisions = [];
   #scratch = new Uint8Array(0); // a view of the module's scratch buffer, made on the first call
 
-
   constructor(key, router, instance) {
     if (key !== made) throw new TypeError("ingress-router: a Router is made by compile()");
     this.#router = router;
@@ -189,7 +188,7 @@ export class Router {
   }
 
   route(request) {
-    // route(url): the string goes over as is; a repeated answer comes back as a number.
+    // route(url): the URL goes over as one string; a repeated answer comes back as a number.
     if (typeof request === "string") return this.#routeUrl(request);
     // route({host, path}) hands the two strings over directly: reading the object from Rust costs
     // more than the lookup. Anything else (URLs, scheme, method, headers, bad input) takes the general path.
@@ -207,11 +206,10 @@ export class Router {
     return this.#call("route", (router) => router.route(request));
   }
 
-  // The fast paths: no closure, and the strings written into the module's scratch buffer when they
-  // fit and are ASCII (no allocation or free in the module per call); else passed by the glue.
+  // The fast paths: the strings written into the module's scratch buffer when they fit and are
+  // ASCII (no allocation, copy or free in the module per call); else passed by the glue.
   #routeParts(host, path) {
-    const router = this.#use();
-    try {
+    return this.#call("route", (router) => {
       const view = this.#scratchView();
       const slot =
         host.length + path.length <= view.length && ascii(view, 0, host) && ascii(view, host.length, path)
@@ -219,23 +217,18 @@ export class Router {
           : router.routeSlot(host, path);
       if (slot < 0) return router.routeParts(host, path);
       return (this.#decisions[slot] ??= router.routeParts(host, path));
-    } catch (e) {
-      throw contained(this.#instance, "route", e);
-    }
+    });
   }
 
   #routeUrl(url) {
-    const router = this.#use();
-    try {
+    return this.#call("route", (router) => {
       const view = this.#scratchView();
       const slot =
         url.length <= view.length && ascii(view, 0, url) ? router.routeUrlScratch(url.length) : router.routeUrlSlot(url);
       if (slot === -2) return router.route(url); // not a URL the core reads: the general path says why
       if (slot < 0) return router.routeUrl(url);
       return (this.#decisions[slot] ??= router.routeUrl(url));
-    } catch (e) {
-      throw contained(this.#instance, "route", e);
-    }
+    });
   }
 
   // The module's scratch buffer as bytes. Growing the memory detaches every view of it (its length
@@ -279,8 +272,8 @@ export class Router {
 if (Symbol.dispose) Router.prototype[Symbol.dispose] = Router.prototype.free;
 
 // Writes the UTF-16 units of `s` as bytes into `view` at `at` while they are ASCII (then they are
-// its UTF-8); whether all were. A string with other characters (lone surrogates too) goes through
-// the glue, which encodes it as the general path does.
+// its UTF-8); whether all were. A string with other characters goes through the glue, as before
+// (which encodes a lone surrogate as U+FFFD).
 function ascii(view, at, s) {
   for (let i = 0; i < s.length; i++) {
     const unit = s.charCodeAt(i);
