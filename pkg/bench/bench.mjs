@@ -194,7 +194,7 @@ for (const paths of [1000, 10000]) {
 
 const f = (x, digits = 0) => x.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const x = (a, b) => `${f(a / b, 1)}x`;
-console.log(`Node ${process.version}, ${REQUESTS} requests per round, route: medians of ${ROUNDS * 4} rounds of ${REQUESTS / CHUNK} chunks of ${CHUNK} requests, each variant timed per chunk in turn, the native one process per round (median of its own 4 passes) between them; compile: medians of ${ROUNDS} rounds\n`);
+console.log(`Node ${process.version}, ${REQUESTS} requests per round, route: medians of ${ROUNDS * 4} rounds of ${REQUESTS / CHUNK} chunks of ${CHUNK} requests, each variant timed per chunk in a shuffled order, the native lookup one process per round (median of its own 4 passes) between them; compile: medians of ${ROUNDS} rounds\n`);
 console.log("| paths | route({host, path}) ns | route(url) ns | route({host, path, method}) ns | native route ns | {host, path} / native | url / native | compile() wasm ms | native compile ms | wasm / native |");
 console.log("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
 for (const { paths, ns, compileMs, nativeCompileMs } of rows) {
