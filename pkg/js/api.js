@@ -162,6 +162,7 @@ export class Router {
   // One frozen decision per answer slot, kept on this side: a repeated answer crosses the
   // boundary as a number (`routeSlot`) instead of an object.
   #decisions = [];
+  #scratch = new Uint8Array(0); // a view of the module's scratch buffer, made on the first call
 
   constructor(key, router, instance) {
     if (key !== made) throw new TypeError("ingress-router: a Router is made by compile()");
@@ -187,31 +188,58 @@ export class Router {
   }
 
   route(request) {
+    // route(url): the URL goes over as one string; a repeated answer comes back as a number.
+    if (typeof request === "string") return this.#routeUrl(request);
     // route({host, path}) hands the two strings over directly: reading the object from Rust costs
     // more than the lookup. Anything else (URLs, scheme, method, headers, bad input) takes the general path.
-    const parts =
+    if (
       typeof request === "object" &&
       request !== null &&
       typeof request.host === "string" &&
       typeof request.path === "string" &&
       request.scheme === undefined &&
       request.method === undefined &&
-      request.headers === undefined;
-    if (typeof request === "string") {
-      // route(url): the string goes over as is; a repeated answer comes back as a number.
-      return this.#call("route", (router) => {
-        const slot = router.routeUrlSlot(request);
-        if (slot === -2) return router.route(request); // not a URL the core reads: the general path says why
-        if (slot < 0) return router.routeUrl(request);
-        return (this.#decisions[slot] ??= router.routeUrl(request));
-      });
+      request.headers === undefined
+    ) {
+      return this.#routeParts(request.host, request.path);
     }
-    if (!parts) return this.#call("route", (router) => router.route(request));
+    return this.#call("route", (router) => router.route(request));
+  }
+
+  // The fast paths: the strings written into the module's scratch buffer when they fit and are
+  // ASCII (no allocation, copy or free in the module per call); else passed by the glue.
+  #routeParts(host, path) {
     return this.#call("route", (router) => {
-      const slot = router.routeSlot(request.host, request.path);
-      if (slot < 0) return router.routeParts(request.host, request.path);
-      return (this.#decisions[slot] ??= router.routeParts(request.host, request.path));
+      const view = this.#scratchView();
+      const slot =
+        host.length + path.length <= view.length && ascii(view, 0, host) && ascii(view, host.length, path)
+          ? router.routeScratch(host.length, path.length)
+          : router.routeSlot(host, path);
+      if (slot < 0) return router.routeParts(host, path);
+      return (this.#decisions[slot] ??= router.routeParts(host, path));
     });
+  }
+
+  #routeUrl(url) {
+    return this.#call("route", (router) => {
+      const view = this.#scratchView();
+      const slot =
+        url.length <= view.length && ascii(view, 0, url) ? router.routeUrlScratch(url.length) : router.routeUrlSlot(url);
+      if (slot === -2) return router.route(url); // not a URL the core reads: the general path says why
+      if (slot < 0) return router.routeUrl(url);
+      return (this.#decisions[slot] ??= router.routeUrl(url));
+    });
+  }
+
+  // The module's scratch buffer as bytes. Growing the memory detaches every view of it (its length
+  // becomes 0): then a new view of the same bytes.
+  #scratchView() {
+    if (this.#scratch.length === 0) {
+      const instance = this.#instance;
+      const [pointer, length] = (instance.scratch ??= instance.glue.scratch());
+      this.#scratch = new Uint8Array(instance.glue.initSync().memory.buffer, pointer, length);
+    }
+    return this.#scratch;
   }
 
   explain(request) {
@@ -242,6 +270,18 @@ export class Router {
   }
 }
 if (Symbol.dispose) Router.prototype[Symbol.dispose] = Router.prototype.free;
+
+// Writes the UTF-16 units of `s` as bytes into `view` at `at` while they are ASCII (then they are
+// its UTF-8); whether all were. A string with other characters goes through the glue, as before
+// (which encodes a lone surrogate as U+FFFD).
+function ascii(view, at, s) {
+  for (let i = 0; i < s.length; i++) {
+    const unit = s.charCodeAt(i);
+    if (unit > 0x7f) return false;
+    view[at + i] = unit;
+  }
+  return true;
+}
 
 function freed() {
   return new IngressRouterError("this Router was freed (free() or `using`): compile again", { kind: "freed" });

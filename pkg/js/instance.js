@@ -23,7 +23,8 @@ export class WasmModule {
 
   #adopt(glue) {
     glue.setErrorClass(IngressRouterError);
-    this.#current = { glue, live: true, owner: this };
+    // scratch: where the scratch buffer of the fast route() paths is (api.js), once asked.
+    this.#current = { glue, live: true, owner: this, scratch: null };
   }
 
   /** Instantiates the compiled module now (Node). */
@@ -44,7 +45,7 @@ export class WasmModule {
     return this;
   }
 
-  /** The live instance, for a new call of `op`. */
+  /** The live instance, for a new call of `op`: `{ glue, live, owner, scratch }`. */
   live(op) {
     if (this.#current) return this.#current;
     throw new IngressRouterError(

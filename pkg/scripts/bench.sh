@@ -7,4 +7,5 @@ cargo build --locked --release -p ingress-router-wasm --example native_bench
 native=$(cargo metadata --format-version 1 --no-deps | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).target_directory))')/release/examples/native_bench
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-node bench/bench.mjs "$native" "$scratch"
+# BENCH_BASELINE: another build's dist folder, timed in the same rounds (bench/bench.mjs).
+node bench/bench.mjs "$native" "$scratch" ${BENCH_BASELINE:+"$BENCH_BASELINE"}

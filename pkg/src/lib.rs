@@ -47,6 +47,39 @@ pub fn panic_for_test() {
     panic!("a panic on purpose (the test-trap feature)");
 }
 
+/// Bytes the entry writes a request's strings into for `routeScratch` and `routeUrlScratch`: the
+/// fast paths then pass no string through the glue (no allocation, copy and free per call). Longer
+/// requests, and those that are not ASCII, go through the glue as before.
+const SCRATCH_BYTES: usize = 4096;
+
+thread_local! {
+    /// Allocated once and never resized: its address (`scratch()`) stays valid for the instance's life.
+    static SCRATCH: RefCell<Box<[u8]>> = RefCell::new(vec![0; SCRATCH_BYTES].into_boxed_slice());
+}
+
+/// Where the scratch buffer is in the module's memory and its length in bytes, `[pointer, length]`.
+#[wasm_bindgen]
+pub fn scratch() -> Vec<u32> {
+    SCRATCH.with_borrow_mut(|bytes| {
+        // A wasm32 address fits in a u32; elsewhere (native test builds) the value is never used.
+        vec![bytes.as_mut_ptr() as usize as u32, bytes.len() as u32]
+    })
+}
+
+/// The first `lengths` strings in the scratch buffer, one after the other, when they are UTF-8.
+fn scratch_strings<const N: usize, T>(lengths: [usize; N], f: impl FnOnce([&str; N]) -> T) -> Option<T> {
+    SCRATCH.with_borrow(|bytes| {
+        let mut rest: &[u8] = bytes;
+        let mut strings = [""; N];
+        for (string, length) in strings.iter_mut().zip(lengths) {
+            let (head, tail) = rest.split_at_checked(length)?;
+            *string = std::str::from_utf8(head).ok()?;
+            rest = tail;
+        }
+        Some(f(strings))
+    })
+}
+
 /// A compiled routing table.
 #[wasm_bindgen]
 pub struct Router {
@@ -122,6 +155,13 @@ impl Router {
         engine::slot(&self.router, &Request::new(host, path)).map_or(-1, |s| s as i32)
     }
 
+    /// [`route_slot`](Self::route_slot) of the host and path the entry wrote into the scratch
+    /// buffer (`host_len` bytes, then `path_len`); `-1` (ask `routeParts`) when they are not there.
+    #[wasm_bindgen(js_name = routeScratch)]
+    pub fn route_scratch(&self, host_len: usize, path_len: usize) -> i32 {
+        scratch_strings([host_len, path_len], |[host, path]| self.route_slot(host, path)).unwrap_or(-1)
+    }
+
     #[wasm_bindgen(js_name = routeParts)]
     pub fn route_parts(&self, host: &str, path: &str) -> Result<JsValue, JsValue> {
         if let Some(gateway) = &self.gateway {
@@ -142,6 +182,13 @@ impl Router {
             Ok(request) => engine::slot(&self.router, &request).map_or(-1, |s| s as i32),
             Err(_) => -2,
         }
+    }
+
+    /// [`route_url_slot`](Self::route_url_slot) of the URL the entry wrote into the scratch buffer
+    /// (`len` bytes); `-2` (the general path) when it is not there.
+    #[wasm_bindgen(js_name = routeUrlScratch)]
+    pub fn route_url_scratch(&self, len: usize) -> i32 {
+        scratch_strings([len], |[url]| self.route_url_slot(url)).unwrap_or(-2)
     }
 
     #[wasm_bindgen(js_name = routeUrl)]

@@ -269,6 +269,67 @@ for (const [request, via, label] of [
   assert.deepEqual([d.via, d.label], [via, label], JSON.stringify(request).slice(0, 80));
 }
 
+// The fast paths ({host, path} and a URL string: ASCII written into the module's scratch buffer,
+// anything else through the glue) answer as the general path does: a request with a method, and
+// {url}. Edge inputs: non-ASCII, lone surrogates, empty strings, strings around and far over any
+// scratch buffer, ports and queries; each in turn, so that a short request follows a long one in
+// the buffer; asked twice (the cached answer); on routers of the spec profile (shared answers)
+// and ingress-nginx (a rewrite is the request's own), again after a big compile grew the memory.
+const wellFormed = (s) => s.replace(/\p{Cs}/gu, "\ufffd");
+function fastPathAgrees(routers) {
+  const long = (n) => "/cart/" + "a".repeat(n - 6);
+  const hosts = ["shop.example.com", "SHOP.example.com:443", "shop.example.com.", "", "shöp.example.com", "shop.example.com\ud800",
+    "\udc00", "h".repeat(5000), "x".repeat(100_000), "regex.example.com", "shop.example.com:8080"];
+  const paths = ["/cart/items", "", "/", "/cärt", "/cart/\ud800", "/cart/\ud83d\ude00", "/cart?x=1#y", "/api/orders/7",
+    long(4095 - 16), long(4096 - 16), long(4097 - 16), long(8192), long(70_000)];
+  for (const [name, router] of Object.entries(routers)) {
+    for (const host of hosts) {
+      for (const path of paths) {
+        const why = `${name}: ${JSON.stringify({ host, path }).slice(0, 100)}`;
+        // A lone surrogate is U+FFFD in the module on the fast paths (the glue's UTF-8), while
+        // the general path refuses it (its JSON): the general path is asked with U+FFFD.
+        const general = router.route({ host: wellFormed(host), path: wellFormed(path), method: "GET" });
+        assert.deepEqual(router.route({ host, path }), general, why);
+        assert.deepEqual(router.route({ host, path }), general, `${why} again`);
+        // A host with a port or a dot to strip, written into a URL with its scheme.
+        if (host && !/[/?#\s]/.test(host) && path.startsWith("/")) {
+          const url = `http://${host}${path}`;
+          const viaUrl = (request) => { try { return router.route(request); } catch (e) { return e.kind; } };
+          assert.deepEqual(viaUrl(url), viaUrl({ url: wellFormed(url) }), `${why} as a URL`);
+          assert.deepEqual(viaUrl(url), viaUrl({ url: wellFormed(url), method: "GET" }), `${why} as a URL again`);
+        }
+      }
+    }
+    for (const url of ["https://shop.example.com:8443/cart/items?id=1#f", "http://shop.example.com:80", "shop.example.com/cart?q",
+      "http://shöp.example.com/cart", "http://shop.example.com/c\ud800", "", "http://", "http://shop.example.com/" + "a".repeat(9000)]) {
+      let general;
+      try { general = router.route({ url: wellFormed(url) }); } catch (e) { general = e.kind; }
+      let fast;
+      try { fast = router.route(url); } catch (e) { fast = e.kind; }
+      assert.deepEqual(fast, general, `${name}: ${JSON.stringify(url).slice(0, 100)}`);
+    }
+  }
+}
+{
+  const manifests = readFileSync("nginx.yaml", "utf8");
+  const routers = { spec: compile(shop, { ingressClass: "nginx" }), nginx: compile(manifests, { profile: "ingress-nginx" }) };
+  fastPathAgrees(routers);
+  // Compiling 30 000 paths grows the module's memory, which detaches every view of it.
+  const big = compile(JSON.stringify(Array.from({ length: 3000 }, (_, n) => ({
+    apiVersion: "networking.k8s.io/v1", kind: "Ingress", metadata: { name: `i${n}`, namespace: "default" },
+    spec: { rules: [{ host: `h${n}.example.com`, http: { paths: Array.from({ length: 10 }, (_, p) => ({ path: `/p${p}`, pathType: "Prefix", backend: { service: { name: `s${p}`, port: { number: 80 } } } })) } }] },
+  }))));
+  fastPathAgrees(routers);
+  assert.equal(big.route({ host: "h2999.example.com", path: "/p9/x" }).backend.service.name, "s9");
+  big.free();
+  for (const router of Object.values(routers)) {
+    router.free();
+    throws(() => router.route({ host: "shop.example.com", path: "/cart" }), "freed");
+    throws(() => router.route({ host: "shöp.example.com", path: "/cart" }), "freed");
+    throws(() => router.route("http://shop.example.com/cart"), "freed");
+  }
+}
+
 // ---- free, dispose, use after free
 const disposable = compile(shop);
 assert.equal(typeof disposable[Symbol.dispose], "function");
@@ -395,6 +456,13 @@ if (cli && gatewayCasesFile) {
     try {
       const router = compile(text, options);
       npm = { ok: router.route(request) };
+      if (!c.request.method && !pairs.length) {
+        // The fast paths of a Gateway API router answer as its general path.
+        assert.deepEqual(router.route(c.request.url), npm.ok, `${c.id}: route(url)`);
+        const u = new URL(c.request.url);
+        const parts = { host: u.host, path: u.pathname + u.search };
+        assert.deepEqual(router.route(parts), router.route({ ...parts, method: "GET" }), `${c.id}: route({host, path})`);
+      }
       router.free();
     } catch (e) {
       assert.ok(e instanceof IngressRouterError, `${c.id}: ${e}`);

@@ -54,4 +54,35 @@ console.log(`wasm memory after rounds of 200 unfreed routers: ${rounds.join(", "
 // (when the collector runs decides which), so the test allows under 1 MiB over four rounds.
 const growth = rounds.at(-1) - rounds[1];
 assert.ok(growth < 1 << 20, `routers dropped without free() are not reclaimed: ${rounds.join(", ")}`);
+// The route() fast paths write requests into a view of the module's memory. Growing the memory
+// detaches every view of it: after a compile that grows it, they still answer as the general path
+// (a request with a method, {url}), and twice (the cached answer).
+{
+  const router = compile(shop, { ingressClass: "nginx" });
+  const paths = ["/cart/a", "/", "/nowhere", "/cart/" + "b".repeat(5000)];
+  const answers = () =>
+    paths.flatMap((path) => [router.route({ host: "shop.example.com", path }), router.route(`http://shop.example.com${path}`)]);
+  const general = paths.flatMap((path) => [
+    router.route({ host: "shop.example.com", path, method: "GET" }),
+    router.route({ url: `http://shop.example.com${path}` }),
+  ]);
+  assert.deepEqual(answers(), general);
+  const before = memory.buffer.byteLength;
+  const grown = compile(
+    JSON.stringify(
+      Array.from({ length: 4000 }, (_, n) => ({
+        apiVersion: "networking.k8s.io/v1",
+        kind: "Ingress",
+        metadata: { name: `g${n}`, namespace: "default" },
+        spec: { rules: [{ host: `g${n}.example.com`, http: { paths: Array.from({ length: 10 }, (_, p) => ({ path: `/p${p}`, pathType: "Prefix", backend: { service: { name: `s${p}`, port: { number: 80 } } } })) } }] },
+      })),
+    ),
+  );
+  assert.ok(memory.buffer.byteLength > before, `the compile did not grow the memory (${before} bytes)`);
+  assert.deepEqual(answers(), general, "after the memory grew");
+  assert.deepEqual(answers(), general, "after the memory grew, again");
+  assert.equal(grown.route({ host: "g3999.example.com", path: "/p9/x" }).backend.service.name, "s9");
+  grown.free();
+  router.free();
+}
 console.log("memory test: ok");

@@ -11,3 +11,8 @@ fn routing_cases() {
 fn bad_input_then_next_call_works() {
     common::bad_input_then_next_call_works();
 }
+
+#[wasm_bindgen_test]
+fn scratch_answers_as_the_strings() {
+    common::scratch_answers_as_the_strings();
+}

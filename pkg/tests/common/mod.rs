@@ -1,9 +1,10 @@
 //! The tests both wasm runs share (Node and headless Chromium): the routing conformance cases and
 //! bad input, through the exported bindings exactly as JavaScript calls them.
 
-use ingress_router_wasm::{Router, compile, run_tests, validate};
+use ingress_router_wasm::{Router, compile, run_tests, scratch, validate};
 use serde::Serialize;
 use serde_json::{Value, json};
+use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
 
 const CASES: &str = include_str!(concat!(env!("OUT_DIR"), "/routing.json"));
@@ -137,4 +138,34 @@ pub fn bad_input_then_next_call_works() {
     assert_eq!(kind(validate(JsValue::NULL, JsValue::UNDEFINED).err().unwrap()), "argument");
     drop(router);
     drop(works());
+}
+
+/// The scratch buffer the entry writes requests into (`routeScratch`, `routeUrlScratch`): what is
+/// there answers as the same strings passed directly; lengths past its end, or bytes that are not
+/// UTF-8, send the entry to the glue's path (`-1`; `-2` for a URL) instead of reading anything.
+pub fn scratch_answers_as_the_strings() {
+    let router = compile(SHOP.into(), JsValue::UNDEFINED).unwrap();
+    let [pointer, length] = scratch()[..] else { panic!("scratch() is [pointer, length]") };
+    let memory = wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>();
+    let write = |bytes: &[u8]| {
+        let view = js_sys::Uint8Array::new_with_byte_offset_and_length(&memory.buffer(), pointer, length);
+        view.subarray(0, bytes.len() as u32).copy_from(bytes);
+    };
+    for (host, path) in
+        [("shop.example.com", "/cart/1"), ("SHOP.example.com:443", "/"), ("", ""), ("unknown.example.org", "/cart")]
+    {
+        write(format!("{host}{path}").as_bytes());
+        assert_eq!(router.route_scratch(host.len(), path.len()), router.route_slot(host, path), "{host}{path}");
+        let url = format!("http://{host}{path}");
+        write(url.as_bytes());
+        assert_eq!(router.route_url_scratch(url.len()), router.route_url_slot(&url), "{url}");
+    }
+    assert!(router.route_slot("shop.example.com", "/cart/1") >= 0, "a fixed answer has a slot");
+    let length = length as usize;
+    assert_eq!(router.route_scratch(length, 1), -1);
+    assert_eq!(router.route_scratch(usize::MAX, 1), -1);
+    assert_eq!(router.route_url_scratch(length + 1), -2);
+    write(b"shop.example.com/\xff");
+    assert_eq!(router.route_scratch(16, 2), -1);
+    assert_eq!(router.route_url_scratch(18), -2);
 }
