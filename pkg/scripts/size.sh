@@ -12,8 +12,14 @@ fi
 cd "$PKG/.."
 target=$(cd "$PKG" && target_dir)
 
+# Brotli (quality 11) too: what a CDN or a server with brotli on sends a browser.
+brotli_size() { # FILE
+  node -e 'const z = require("node:zlib"); const b = require("node:fs").readFileSync(process.argv[1]);
+    console.log(z.brotliCompressSync(b, { params: { [z.constants.BROTLI_PARAM_QUALITY]: 11, [z.constants.BROTLI_PARAM_SIZE_HINT]: b.length } }).length)' "$1"
+}
+
 sizes() { # FILE LABEL
-  printf '| %s | %s | %s |\n' "$2" "$(wc -c < "$1")" "$(gzip -9 -c "$1" | wc -c)"
+  printf '| %s | %s | %s | %s |\n' "$2" "$(wc -c < "$1")" "$(gzip -9 -c "$1" | wc -c)" "$(brotli_size "$1")"
 }
 
 # The npm package: `make pkg` has built it; the cargo output before wasm-opt keeps the names (the
@@ -25,8 +31,8 @@ named_pkg=$target/wasm32-unknown-unknown/release-wasm/ingress_router_wasm.wasm
   cargo build --locked -q -p ingress-router-envoy --target wasm32-wasip1 --release --target-dir "$target/size")
 named_filter=$target/size/wasm32-wasip1/release/ingress_router_envoy.wasm
 
-echo "| module | bytes | gzip -9 bytes |"
-echo "|---|---:|---:|"
+echo "| module | bytes | gzip -9 bytes | brotli -q 11 bytes |"
+echo "|---|---:|---:|---:|"
 sizes pkg/dist/ingress_router_bg.wasm "npm package, first module: spec profile (pkg/dist, after wasm-opt)"
 sizes pkg/dist/ingress_router_engines_bg.wasm "npm package, second module: + ingress-nginx, Gateway API (loaded on demand)"
 sizes "$target/wasm32-wasip1/release/ingress_router_envoy.wasm" "Envoy filter (make envoy-wasm)"
