@@ -12,6 +12,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Deserializer, Serialize};
 
+pub(crate) mod read;
+
 /// `null` reads as the empty value, as the apiserver reads it: `annotations:` with nothing under
 /// it, `labels: null`, `paths: null` are an empty map or list, not an error. Every field that is
 /// not an `Option` goes through it (an `Option` already reads `null` as `None`).
