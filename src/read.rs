@@ -98,6 +98,10 @@ impl fmt::Display for Found<'_> {
 }
 
 pub(crate) type Fields = Map<String, Value>;
+
+// Readers that borrow the value (the Gateway API's: the caller keeps its values, and status reads
+// the same objects again); only the `gateway` feature has them.
+
 #[cfg(feature = "gateway")]
 pub(crate) type Read<T> = fn(&Value) -> Result<T, Error>;
 
