@@ -19,10 +19,9 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt;
 
-use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::model::{Ingress, IngressClass, Object, Service};
+use crate::model::{Object, read};
 use crate::schema::DecodeError;
 
 #[cfg(feature = "yaml")]
@@ -616,11 +615,11 @@ fn add_value(
         None => {}
     }
     let object = match (kind.as_str(), api_version) {
-        ("Ingress", "networking.k8s.io/v1" | "") => Object::Ingress(typed::<Ingress>(value, &shape_error, item)?),
+        ("Ingress", "networking.k8s.io/v1" | "") => Object::Ingress(typed(value, read::ingress, &shape_error, item)?),
         ("IngressClass", "networking.k8s.io/v1" | "") => {
-            Object::IngressClass(typed::<IngressClass>(value, &shape_error, item)?)
+            Object::IngressClass(typed(value, read::ingress_class, &shape_error, item)?)
         }
-        ("Service", "v1" | "") => Object::Service(typed::<Service>(value, &shape_error, item)?),
+        ("Service", "v1" | "") => Object::Service(typed(value, read::service, &shape_error, item)?),
         _ if api_version.starts_with("gateway.networking.k8s.io/") => {
             input.gateway_api.push(SourcedValue { value, origin });
             return Ok(());
@@ -650,15 +649,16 @@ fn decode_check(kind: &str, api_version: &str, value: &Value) -> Option<DecodeEr
     crate::schema::schema(kind).filter(|_| served).and_then(|schema| crate::schema::check(schema, value))
 }
 
-/// `items[3]` + `spec.rules` → `items[3].spec.rules`.
-fn typed<T: DeserializeOwned>(
-    value: Value,
+/// The object `read` reads from `value`; an error names the field (`items[3]: spec.rules: ...`).
+fn typed<T>(
+    mut value: Value,
+    read: crate::read::Take<T>,
     shape_error: &dyn Fn(String, Option<String>) -> InputError,
     item: Option<usize>,
 ) -> Result<T, InputError> {
     // `schema::check` has already refused every value of the wrong type, naming its field: what
-    // is left for serde is rare enough not to pay for tracking paths (a dependency, 18 KB of wasm).
-    T::deserialize(value).map_err(|e| shape_error(format!("{}{e}", item_prefix(item)), None))
+    // is left for the reader is rare (a number out of range), and its error names the field too.
+    read(&mut value).map_err(|e| shape_error(format!("{}{e}", item_prefix(item)), None))
 }
 
 fn item_prefix(item: Option<usize>) -> String {

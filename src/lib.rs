@@ -193,6 +193,7 @@ mod options;
 mod path;
 #[cfg(feature = "yaml")]
 pub mod position;
+mod read;
 mod request;
 mod router;
 mod schema;

@@ -1,4 +1,4 @@
-//! serde types of the Kubernetes objects the project reads and writes.
+//! The Kubernetes objects the project reads and writes.
 //!
 //! `null` reads as empty everywhere (maps, lists, list elements, strings), as the apiserver reads it.
 //!
@@ -6,41 +6,64 @@
 //! `kubectl get -o yaml` output (with `managedFields`, `uid`, ...) reads as is. Fields the
 //! apiserver validates keep their raw form (`pathType` as a string, port numbers as `i64`) so
 //! validation can report the exact bad value instead of failing at parse time.
+//!
+//! The input reads them from `serde_json::Value`s with one plain function per type (`read`, the
+//! rules above); their `Deserialize` goes through the same functions (any format's data taken as a
+//! `Value` first). serde's derived visitors, a copy of `Value`'s decoding per type, are not
+//! generated: they were ~110 KiB of the npm package's first WebAssembly module (issue 17).
 
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Deserializer, Serialize};
 
-/// `null` reads as the empty value, as the apiserver reads it: `annotations:` with nothing under
-/// it, `labels: null`, `paths: null` are an empty map or list, not an error. Every field that is
-/// not an `Option` goes through it (an `Option` already reads `null` as `None`).
-fn null_as_default<'de, D: Deserializer<'de>, T: Deserialize<'de> + Default>(d: D) -> Result<T, D::Error> {
-    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
+pub(crate) mod read;
+
+/// `Deserialize` through the type's reader in [`read`].
+macro_rules! deserialize_by_reader {
+    ($($ty:ident => $read:ident),* $(,)?) => {$(
+        impl<'de> Deserialize<'de> for $ty {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let mut value = serde_json::Value::deserialize(d)?;
+                read::$read(&mut value).map_err(serde::de::Error::custom)
+            }
+        }
+    )*};
 }
 
-/// A list: `null` is empty, and so is each `null` element (Go decodes `[null]` into a zero value).
-fn list<'de, D: Deserializer<'de>, T: Deserialize<'de> + Default>(d: D) -> Result<Vec<T>, D::Error> {
-    Ok(optional_list(d)?.unwrap_or_default())
-}
-
-/// [`list`] that keeps `null` apart from `[]` (validation words them differently).
-fn optional_list<'de, D: Deserializer<'de>, T: Deserialize<'de> + Default>(d: D) -> Result<Option<Vec<T>>, D::Error> {
-    let items: Option<Vec<Option<T>>> = Deserialize::deserialize(d)?;
-    Ok(items.map(|items| items.into_iter().map(Option::unwrap_or_default).collect()))
-}
-
-/// A string map whose `null` values read as `""` (Go's JSON decoder stores the zero value).
-fn string_map<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, String>, D::Error> {
-    let map: Option<BTreeMap<String, Option<String>>> = Deserialize::deserialize(d)?;
-    Ok(map.unwrap_or_default().into_iter().map(|(k, v)| (k, v.unwrap_or_default())).collect())
+deserialize_by_reader! {
+    ObjectMeta => object_meta,
+    Ingress => ingress,
+    IngressSpec => ingress_spec,
+    IngressTls => ingress_tls,
+    IngressRule => ingress_rule,
+    HttpIngressRuleValue => http_ingress_rule_value,
+    HttpIngressPath => http_ingress_path,
+    IngressBackend => ingress_backend,
+    IngressServiceBackend => ingress_service_backend,
+    ServiceBackendPort => service_backend_port,
+    TypedLocalObjectReference => typed_local_object_reference,
+    IngressStatus => ingress_status,
+    IngressLoadBalancerStatus => ingress_load_balancer_status,
+    LoadBalancerIngress => load_balancer_ingress,
+    PortStatus => port_status,
+    IngressClass => ingress_class,
+    IngressClassSpec => ingress_class_spec,
+    IngressClassParameters => ingress_class_parameters,
+    Service => service,
+    ServiceSpec => service_spec,
+    ServicePort => service_port,
+    ServiceStatus => service_status,
+    LoadBalancerStatus => load_balancer_status,
+    Condition => condition,
+    Status => status,
 }
 
 /// `metadata` of any object.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ObjectMeta {
-    #[serde(deserialize_with = "null_as_default", skip_serializing_if = "String::is_empty")]
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
@@ -53,9 +76,9 @@ pub struct ObjectMeta {
     /// RFC 3339 timestamp; compared as text (the apiserver always writes `YYYY-MM-DDThh:mm:ssZ`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub creation_timestamp: Option<String>,
-    #[serde(deserialize_with = "string_map", skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub labels: BTreeMap<String, String>,
-    #[serde(deserialize_with = "string_map", skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub annotations: BTreeMap<String, String>,
 }
 
@@ -67,46 +90,44 @@ impl ObjectMeta {
 }
 
 /// `networking.k8s.io/v1` Ingress.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Ingress {
-    #[serde(deserialize_with = "null_as_default", skip_serializing_if = "String::is_empty")]
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub api_version: String,
-    #[serde(deserialize_with = "null_as_default", skip_serializing_if = "String::is_empty")]
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub kind: String,
-    #[serde(deserialize_with = "null_as_default")]
     pub metadata: ObjectMeta,
-    #[serde(deserialize_with = "null_as_default")]
     pub spec: IngressSpec,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<IngressStatus>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct IngressSpec {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ingress_class_name: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default_backend: Option<IngressBackend>,
-    #[serde(deserialize_with = "list", skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tls: Vec<IngressTls>,
     /// `None` (absent or `null`) and `Some(vec![])` differ in validation messages (`null` vs `[]`).
-    #[serde(deserialize_with = "optional_list", skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub rules: Option<Vec<IngressRule>>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct IngressTls {
-    #[serde(deserialize_with = "list", skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub hosts: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub secret_name: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct IngressRule {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub host: Option<String>,
@@ -114,28 +135,26 @@ pub struct IngressRule {
     pub http: Option<HttpIngressRuleValue>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct HttpIngressRuleValue {
-    #[serde(deserialize_with = "list")]
     pub paths: Vec<HttpIngressPath>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct HttpIngressPath {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
     /// Raw value; validation reports unsupported ones (`prefix`) as the apiserver does.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path_type: Option<String>,
-    #[serde(deserialize_with = "null_as_default")]
     pub backend: IngressBackend,
 }
 
 /// Where traffic goes: a Service port, or a resource in the Ingress's namespace.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct IngressBackend {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub service: Option<IngressServiceBackend>,
@@ -143,17 +162,16 @@ pub struct IngressBackend {
     pub resource: Option<TypedLocalObjectReference>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct IngressServiceBackend {
-    #[serde(deserialize_with = "null_as_default")]
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub port: Option<ServiceBackendPort>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ServiceBackendPort {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
@@ -162,35 +180,32 @@ pub struct ServiceBackendPort {
     pub number: Option<i64>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct TypedLocalObjectReference {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub api_group: Option<String>,
-    #[serde(deserialize_with = "null_as_default")]
     pub kind: String,
-    #[serde(deserialize_with = "null_as_default")]
     pub name: String,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct IngressStatus {
-    #[serde(deserialize_with = "null_as_default")]
     pub load_balancer: IngressLoadBalancerStatus,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct IngressLoadBalancerStatus {
-    #[serde(deserialize_with = "list", skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub ingress: Vec<LoadBalancerIngress>,
 }
 
 /// One address of a load balancer (`IngressLoadBalancerIngress` and Service `LoadBalancerIngress`
 /// share this shape; the Service one also has `ipMode`).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct LoadBalancerIngress {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
@@ -198,14 +213,13 @@ pub struct LoadBalancerIngress {
     pub hostname: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ip_mode: Option<String>,
-    #[serde(deserialize_with = "list", skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub ports: Vec<PortStatus>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct PortStatus {
-    #[serde(deserialize_with = "null_as_default")]
     pub port: i64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub protocol: Option<String>,
@@ -214,21 +228,19 @@ pub struct PortStatus {
 }
 
 /// `networking.k8s.io/v1` IngressClass.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct IngressClass {
-    #[serde(deserialize_with = "null_as_default", skip_serializing_if = "String::is_empty")]
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub api_version: String,
-    #[serde(deserialize_with = "null_as_default", skip_serializing_if = "String::is_empty")]
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub kind: String,
-    #[serde(deserialize_with = "null_as_default")]
     pub metadata: ObjectMeta,
-    #[serde(deserialize_with = "null_as_default")]
     pub spec: IngressClassSpec,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct IngressClassSpec {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub controller: Option<String>,
@@ -236,14 +248,12 @@ pub struct IngressClassSpec {
     pub parameters: Option<IngressClassParameters>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct IngressClassParameters {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub api_group: Option<String>,
-    #[serde(deserialize_with = "null_as_default")]
     pub kind: String,
-    #[serde(deserialize_with = "null_as_default")]
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scope: Option<String>,
@@ -263,38 +273,35 @@ impl IngressClass {
 }
 
 /// `v1` Service.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Service {
-    #[serde(deserialize_with = "null_as_default", skip_serializing_if = "String::is_empty")]
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub api_version: String,
-    #[serde(deserialize_with = "null_as_default", skip_serializing_if = "String::is_empty")]
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub kind: String,
-    #[serde(deserialize_with = "null_as_default")]
     pub metadata: ObjectMeta,
-    #[serde(deserialize_with = "null_as_default")]
     pub spec: ServiceSpec,
-    #[serde(deserialize_with = "null_as_default")]
     pub status: ServiceStatus,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ServiceSpec {
     /// `ClusterIP` when unset.
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
-    #[serde(deserialize_with = "string_map", skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub selector: BTreeMap<String, String>,
-    #[serde(deserialize_with = "list", skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub ports: Vec<ServicePort>,
     #[serde(rename = "clusterIP", skip_serializing_if = "Option::is_none")]
     pub cluster_ip: Option<String>,
-    #[serde(deserialize_with = "list", rename = "clusterIPs", skip_serializing_if = "Vec::is_empty")]
+    #[serde(rename = "clusterIPs", skip_serializing_if = "Vec::is_empty")]
     pub cluster_ips: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub external_name: Option<String>,
-    #[serde(deserialize_with = "list", rename = "externalIPs", skip_serializing_if = "Vec::is_empty")]
+    #[serde(rename = "externalIPs", skip_serializing_if = "Vec::is_empty")]
     pub external_ips: Vec<String>,
     #[serde(rename = "loadBalancerIP", skip_serializing_if = "Option::is_none")]
     pub load_balancer_ip: Option<String>,
@@ -306,12 +313,11 @@ impl ServiceSpec {
     }
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ServicePort {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    #[serde(deserialize_with = "null_as_default")]
     pub port: i64,
     /// A number or a named container port.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -324,28 +330,27 @@ pub struct ServicePort {
     pub app_protocol: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ServiceStatus {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub load_balancer: Option<LoadBalancerStatus>,
-    #[serde(deserialize_with = "list", skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<Condition>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct LoadBalancerStatus {
-    #[serde(deserialize_with = "list", skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub ingress: Vec<LoadBalancerIngress>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Condition {
-    #[serde(deserialize_with = "null_as_default", rename = "type")]
+    #[serde(rename = "type")]
     pub type_: String,
-    #[serde(deserialize_with = "null_as_default")]
     pub status: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub observed_generation: Option<i64>,
@@ -358,12 +363,12 @@ pub struct Condition {
 }
 
 /// `meta/v1` Status: how the API answers a failure.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Status {
-    #[serde(deserialize_with = "null_as_default", skip_serializing_if = "String::is_empty")]
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub api_version: String,
-    #[serde(deserialize_with = "null_as_default", skip_serializing_if = "String::is_empty")]
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub kind: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,

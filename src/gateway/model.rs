@@ -459,7 +459,7 @@ impl Objects {
 
 /// Reads one object ([`read`]: a field's own default is filled in there) and applies the defaults
 /// that depend on other fields.
-fn decode<V, T: Defaults>(value: &V, read: fn(&V) -> Result<T, read::Error>) -> Result<T, String> {
+fn decode<V, T: Defaults>(value: &V, read: fn(&V) -> Result<T, crate::read::Error>) -> Result<T, String> {
     let mut object = read(value).map_err(|e| e.to_string())?;
     object.apply_defaults();
     Ok(object)

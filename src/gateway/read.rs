@@ -1,5 +1,5 @@
 //! Reading the [model](super::model) straight from a `serde_json::Value`: one plain function per
-//! type over a few shared helpers (fields, strings, integers, lists, maps, defaults).
+//! type over the helpers of [`crate::read`] (fields, strings, integers, lists, maps, defaults).
 //!
 //! serde's derived `Deserialize` through `serde_json::from_value` did the same with a visitor per
 //! type and field, monomorphised for every deserializer, and a clone of the whole object first;
@@ -7,16 +7,12 @@
 //! than the routing itself. The rules are the derive's: unknown fields are ignored, an absent
 //! field takes its default, `null` is "absent" for an optional field and an error for any other,
 //! integers must be whole and in range; but a list is never read as a struct (the derive reads
-//! one positionally, which no Kubernetes client writes). Errors name the field (`spec.listeners[0].port`) and what
-//! was expected.
+//! one positionally, which no Kubernetes client writes). Errors name the field
+//! (`spec.listeners[0].port`) and what was expected.
 
-use alloc::collections::BTreeMap;
-use alloc::format;
-use alloc::string::{String, ToString};
 use alloc::vec::Vec;
-use core::fmt;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::model::{
     AllowedRoutes, FromNamespaces, GROUP, Gateway, GatewayClass, GatewayClassSpec, GatewaySpec, GrantFrom, GrantTo,
@@ -30,167 +26,10 @@ use super::status::{
     RouteKind, RouteParentStatus,
 };
 use crate::model::Condition;
-
-/// Why an object could not be read: where, and what was wrong there.
-#[derive(Debug)]
-pub struct Error {
-    /// Innermost step first: each reader adds its field or item on the way out.
-    path: Vec<Step>,
-    message: String,
-}
-
-#[derive(Debug)]
-enum Step {
-    Field(&'static str),
-    Item(usize),
-    Key(String),
-}
-
-impl Error {
-    fn new(message: String) -> Error {
-        Error { path: Vec::new(), message }
-    }
-
-    fn expected(what: &str, found: &Value) -> Error {
-        Error::new(format!("expected {what}, found {}", Found(found)))
-    }
-
-    fn in_field(mut self, name: &'static str) -> Error {
-        self.path.push(Step::Field(name));
-        self
-    }
-}
-
-impl fmt::Display for Error {
-    /// `spec.rules[0].backendRefs[1].port: expected an integer from 0 to 65535, found 70000`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, step) in self.path.iter().rev().enumerate() {
-            match step {
-                Step::Field(name) if i == 0 => f.write_str(name)?,
-                Step::Field(name) => write!(f, ".{name}")?,
-                Step::Item(index) => write!(f, "[{index}]")?,
-                Step::Key(key) => write!(f, "[{key:?}]")?,
-            }
-        }
-        if !self.path.is_empty() {
-            f.write_str(": ")?;
-        }
-        f.write_str(&self.message)
-    }
-}
-
-/// A value as an error names it: its type, and the value itself when it is short.
-struct Found<'a>(&'a Value);
-
-impl fmt::Display for Found<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            Value::Null => f.write_str("null"),
-            Value::Bool(b) => write!(f, "{b}"),
-            Value::Number(n) => write!(f, "{n}"),
-            Value::String(s) if s.len() <= 64 => write!(f, "the string {s:?}"),
-            Value::String(_) => f.write_str("a string"),
-            Value::Array(_) => f.write_str("a list"),
-            Value::Object(_) => f.write_str("a map"),
-        }
-    }
-}
-
-type Fields = Map<String, Value>;
-type Read<T> = fn(&Value) -> Result<T, Error>;
-
-fn fields(value: &Value) -> Result<&Fields, Error> {
-    value.as_object().ok_or_else(|| Error::expected("a map", value))
-}
-
-/// A field without a default (`null` is there, and read as a value).
-fn required<T>(fields: &Fields, name: &'static str, read: Read<T>) -> Result<T, Error> {
-    match fields.get(name) {
-        Some(value) => read(value).map_err(|e| e.in_field(name)),
-        None => Err(Error::new(format!("missing field `{name}`"))),
-    }
-}
-
-/// A field with a default: `None` when absent (the caller fills in the default); `null` is read
-/// as a value, an error for every type here.
-fn defaulted<T>(fields: &Fields, name: &'static str, read: Read<T>) -> Result<Option<T>, Error> {
-    fields.get(name).map(|value| read(value).map_err(|e| e.in_field(name))).transpose()
-}
-
-/// An `Option` field: absent and `null` are `None`.
-fn optional<T>(fields: &Fields, name: &'static str, read: Read<T>) -> Result<Option<T>, Error> {
-    match fields.get(name) {
-        None | Some(Value::Null) => Ok(None),
-        Some(value) => read(value).map(Some).map_err(|e| e.in_field(name)),
-    }
-}
-
-/// A list field, empty when absent.
-fn list<T>(fields: &Fields, name: &'static str, read: Read<T>) -> Result<Vec<T>, Error> {
-    match fields.get(name) {
-        Some(value) => items(value, read).map_err(|e| e.in_field(name)),
-        None => Ok(Vec::new()),
-    }
-}
-
-fn items<T>(value: &Value, read: Read<T>) -> Result<Vec<T>, Error> {
-    let items = value.as_array().ok_or_else(|| Error::expected("a list", value))?;
-    let mut out = Vec::with_capacity(items.len());
-    for (index, item) in items.iter().enumerate() {
-        out.push(read(item).map_err(|mut e| {
-            e.path.push(Step::Item(index));
-            e
-        })?);
-    }
-    Ok(out)
-}
-
-fn string(value: &Value) -> Result<String, Error> {
-    value.as_str().map(str::to_string).ok_or_else(|| Error::expected("a string", value))
-}
-
-fn string_or(fields: &Fields, name: &'static str, default: &str) -> Result<String, Error> {
-    Ok(defaulted(fields, name, string)?.unwrap_or_else(|| default.to_string()))
-}
-
-fn port(value: &Value) -> Result<u16, Error> {
-    value
-        .as_u64()
-        .and_then(|n| u16::try_from(n).ok())
-        .ok_or_else(|| Error::expected("an integer from 0 to 65535", value))
-}
-
-fn uint32(value: &Value) -> Result<u32, Error> {
-    value
-        .as_u64()
-        .and_then(|n| u32::try_from(n).ok())
-        .ok_or_else(|| Error::expected("an integer from 0 to 4294967295", value))
-}
-
-fn int64(value: &Value) -> Result<i64, Error> {
-    value.as_i64().ok_or_else(|| Error::expected("a 64-bit integer", value))
-}
-
-fn string_map(value: &Value) -> Result<BTreeMap<String, String>, Error> {
-    let mut out = BTreeMap::new();
-    for (key, item) in fields(value)? {
-        let item = string(item).map_err(|mut e| {
-            e.path.push(Step::Key(key.clone()));
-            e
-        })?;
-        out.insert(key.clone(), item);
-    }
-    Ok(out)
-}
-
-/// The position of a unit variant's name in `names`.
-fn variant(value: &Value, names: &[&str]) -> Result<usize, Error> {
-    let found = value.as_str().and_then(|s| names.iter().position(|n| *n == s));
-    found.ok_or_else(|| {
-        let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-        Error::expected(&format!("one of {}", names.join(", ")), value)
-    })
-}
+use crate::read::{
+    Error, any, defaulted, fields, int64, items, list, optional, port, required, string, string_map, string_or, uint32,
+    variant,
+};
 
 pub fn metadata(value: &Value) -> Result<Metadata, Error> {
     let f = fields(value)?;
@@ -360,7 +199,6 @@ fn http_backend_ref(value: &Value) -> Result<HttpBackendRef, Error> {
 
 fn http_route_filter(value: &Value) -> Result<HttpRouteFilter, Error> {
     let f = fields(value)?;
-    let any = |v: &Value| Ok(v.clone());
     Ok(HttpRouteFilter {
         kind: string_or(f, "type", "")?,
         request_header_modifier: optional(f, "requestHeaderModifier", header_filter)?,
@@ -451,9 +289,8 @@ pub fn core_service(service: &crate::model::Service) -> Result<Service, Error> {
     let mut ports = Vec::with_capacity(service.spec.ports.len());
     for (index, p) in service.spec.ports.iter().enumerate() {
         let port = u16::try_from(p.port).map_err(|_| {
-            let mut e = Error::expected("an integer from 0 to 65535", &Value::from(p.port)).in_field("port");
-            e.path.push(Step::Item(index));
-            e.in_field("ports").in_field("spec")
+            let e = Error::expected("an integer from 0 to 65535", &Value::from(p.port)).in_field("port");
+            e.in_item(index).in_field("ports").in_field("spec")
         })?;
         ports.push(ServicePort { port, name: p.name.clone() });
     }
@@ -550,6 +387,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::read::Read;
 
     fn route_error(spec: Value) -> String {
         let route = json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute", "metadata": {"name": "r"}, "spec": spec});

@@ -825,7 +825,7 @@ pub fn status_request(kind: &str, namespace: Option<&str>, name: &str, body: &Va
 }
 
 /// The status an object holds now, read leniently (a malformed one counts as empty).
-fn existing<T: Default>(value: &Value, read: fn(&Value) -> Result<T, super::read::Error>) -> T {
+fn existing<T: Default>(value: &Value, read: fn(&Value) -> Result<T, crate::read::Error>) -> T {
     value.get("status").and_then(|s| read(s).ok()).unwrap_or_default()
 }
 

@@ -151,7 +151,7 @@ pub fn validate(value: &Value) -> Option<GatewayValidation> {
     let mut object = value.clone();
     apply_defaults(&mut object, schema);
     let metadata: crate::model::ObjectMeta =
-        object.get("metadata").and_then(|m| serde_json::from_value(m.clone()).ok()).unwrap_or_default();
+        object.get("metadata").and_then(|m| crate::model::read::object_meta(&mut m.clone()).ok()).unwrap_or_default();
     let mut errors = validation::validate_object_meta_of_custom_resource(&metadata, namespaced);
     check_schema(&object, schema, "", &mut errors);
     check_list_types(&object, schema, "", &mut errors);
