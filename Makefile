@@ -40,6 +40,8 @@ wasm-target:
 test-nostd: wasm-target
 	$(CARGO) build --locked -p ingress-router --lib --no-default-features --target wasm32-unknown-unknown
 	$(CARGO) build --locked -p ingress-router --lib --no-default-features
+	# The unit tests that need nothing but alloc run there too.
+	$(CARGO) test --locked -p ingress-router --lib --no-default-features
 	# std without yaml and lint (the Envoy filter's core): JSON reads, YAML is refused by its kind.
 	$(CARGO) test --locked -p ingress-router --lib --no-default-features --features std
 	# The ingress-nginx profile (std + regex-lite) builds for the browser too.

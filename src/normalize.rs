@@ -312,7 +312,7 @@ impl fmt::Display for Rejection {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use alloc::string::String;
+    use alloc::string::{String, ToString};
     use alloc::vec::Vec;
 
     fn run(path: &str, how: PathNormalization) -> Result<String, Rejection> {

@@ -306,6 +306,7 @@ impl CompileOptions {
 #[cfg(test)]
 mod tests {
     use super::Profile;
+    use alloc::string::ToString;
 
     /// A build without the `nginx` feature says why it cannot route as ingress-nginx.
     #[cfg(not(feature = "nginx"))]

@@ -88,6 +88,7 @@ fn is_go_printable(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::vec::Vec;
 
     #[test]
     fn go_quote_escapes_like_strconv_quote() {

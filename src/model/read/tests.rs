@@ -42,6 +42,7 @@ fn reads_back<T: Serialize + DeserializeOwned + PartialEq + Debug>(value: &Value
     }
 }
 
+#[cfg(feature = "std")]
 fn reads_back_as_every_object(value: &Value) -> Result<(), String> {
     reads_back(value, ingress)?;
     reads_back(value, ingress_class)?;
