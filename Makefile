@@ -28,6 +28,8 @@ test-rust:
 	$(CARGO) test --locked --bench route
 	# Colliding hashes (a test-only feature makes every key collide): work stays bounded.
 	$(CARGO) test --locked --features test-hash-collisions --test hostile colliding
+	# Every feature at once, colliding hashes included: the unit tests hold there too.
+	$(CARGO) test --locked --lib --all-features
 	# Without the nginx feature, the ingress-nginx profile is refused with a clear error.
 	$(CARGO) test --locked --lib profile_
 	# The ingress-nginx profile: plain requests route without allocating.

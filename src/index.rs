@@ -223,8 +223,11 @@ impl<V> KeyIndex<V> {
         compared > MAX_COMPARED
     }
 
-    /// Moves every key into the ordered index.
+    /// Moves every key into the ordered index (once: an index already ordered stays as it is).
     fn order(&mut self) {
+        if self.ordered.is_some() {
+            return;
+        }
         let mut spaces: BTreeMap<u32, BTreeMap<Box<[u8]>, V>> = BTreeMap::new();
         for e in core::mem::take(&mut self.entries) {
             let key: Box<[u8]> = e.key(&self.arena).into();
@@ -302,7 +305,10 @@ mod tests {
             assert_eq!(index.get(i % 7 + 1, k.as_bytes()), None);
             assert_eq!(index.get(i % 7, &k.as_bytes()[..k.len() - 1]), None);
         }
-        assert!(!index.arena.is_empty() && index.arena.len() < 5000 * 60);
+        // With every hash alike (`test-hash-collisions`) the keys have moved to the ordered index.
+        if !cfg!(feature = "test-hash-collisions") {
+            assert!(!index.arena.is_empty() && index.arena.len() < 5000 * 60);
+        }
     }
 
     /// Guards the fallback when hashes collide: the ordered index holds what the hash table held,
@@ -313,7 +319,8 @@ mod tests {
         let mut index = KeyIndex::new(KeyHasher::new(42));
         for i in 0..3000u32 {
             if i == 1000 {
-                assert!(!index.is_ordered());
+                // With every hash alike the long probes have ordered it already.
+                assert!(!index.is_ordered() || cfg!(feature = "test-hash-collisions"));
                 index.order();
             }
             *index.get_or_insert_with(i % 7, key(i).as_bytes(), || i).unwrap() += 0;
