@@ -3,7 +3,7 @@
 // the matched rule as highlighted lines.
 import { basicSetup } from "codemirror";
 import { yaml } from "@codemirror/lang-yaml";
-import { lintGutter, setDiagnostics } from "@codemirror/lint";
+import { forEachDiagnostic, lintGutter, setDiagnostics } from "@codemirror/lint";
 import { HighlightStyle, syntaxHighlighting } from "@codemirror/language";
 import { Decoration, EditorView, keymap } from "@codemirror/view";
 import { EditorSelection, EditorState, StateEffect, StateField } from "@codemirror/state";
@@ -110,7 +110,23 @@ export function showProblems(view, problems) {
     from: Math.min(p.from, length),
     to: Math.min(Math.max(p.to, p.from), length),
   }));
-  view.dispatch(setDiagnostics(view.state, clamped));
+  // The editor moves its diagnostics with the text: after most keystrokes they are already
+  // these, and setting them again would rebuild every underline and gutter marker.
+  if (!sameProblems(editorProblems(view), clamped)) view.dispatch(setDiagnostics(view.state, clamped));
+}
+
+/** The problems the editor shows, where they are now: [{from, to, severity, message}]. */
+export function editorProblems(view) {
+  const shown = [];
+  forEachDiagnostic(view.state, (d, from, to) => shown.push({ from, to, severity: d.severity, message: d.message }));
+  return shown;
+}
+
+function sameProblems(a, b) {
+  if (a.length !== b.length) return false;
+  const order = (x, y) => x.from - y.from || x.to - y.to || (x.message < y.message ? -1 : x.message > y.message ? 1 : 0);
+  const [sa, sb] = [[...a].sort(order), [...b].sort(order)];
+  return sa.every((x, i) => x.from === sb[i].from && x.to === sb[i].to && x.severity === sb[i].severity && x.message === sb[i].message);
 }
 
 /**

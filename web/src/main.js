@@ -3,7 +3,7 @@
 // table / diagnostics, validate, ingressStatus, serviceStatus), used exactly as an outside user would.
 import { Workspace, gatewayStatus, ingressStatus, load, migrate, readTests, serviceStatus, validate, version } from "ingress-router";
 import "./style.css";
-import { createEditor, reveal, setText, showMatch, showProblems } from "./editor.js";
+import { createEditor, editorProblems, reveal, setText, showMatch, showProblems } from "./editor.js";
 import { errorText, gatewayAnswerLabel, isGatewayDecision } from "./format.js";
 import { renderGatewayDecision, renderGatewayFlow, renderGatewayStatus, renderGatewayTable, renderMigration, ruleKey } from "./gateway.js";
 import { gallery } from "./gallery.js";
@@ -673,7 +673,9 @@ document.body.dataset.ready = "true";
 // For the browser tests and the curious: the editor and the last timings.
 // For the tests: the problems as placed in the text ({from, to, severity, title}).
 const placedProblems = () => currentProblems.map(({ from, to, severity, title }) => ({ from, to, severity, title }));
-window.playground = { view, timings, state, settled: () => settled, problems: placedProblems };
+// And as the editor shows them (moved with the text since they were set).
+const shownProblems = () => editorProblems(view);
+window.playground = { view, timings, state, settled: () => settled, problems: placedProblems, shownProblems };
 await settled;
 await new Promise((resolve) => setTimeout(resolve, 200)); // the status panel's turn
 timings.complete = performance.now();

@@ -280,6 +280,7 @@ test("problems are placed where a fresh reading of the text places them, after e
     (text) => ({ from: text.indexOf("---"), insert: "# between\n" }), // between two documents
     (text) => ({ from: text.indexOf("}}}", text.indexOf("gone-2")) + 3, insert: "\n      - {path: /c, pathType: Prefix, backend: {service: {name: new, port: {number: 80}}}}" }), // at an object's end
     (text) => ({ from: text.indexOf("/b0"), to: text.indexOf("/b0") + 3, insert: "/deleted/longer" }), // a replacement
+    (text) => ({ from: text.indexOf("missing-1") + 4, insert: "x" }), // inside an underlined name: its message changes
     (text) => { // as long as what it replaces, and the field moves inside its object
       const from = text.indexOf("{name: missing-3, port: {number: 80}}");
       return { from, to: from + 37, insert: "{port: {number: 80}, name: missing-3}" };
@@ -293,6 +294,13 @@ test("problems are placed where a fresh reading of the text places them, after e
       view.dispatch({ changes: eval(source)(view.state.doc.toString()), userEvent: "input.type" });
       await window.playground.settled();
       const incremental = window.playground.problems();
+      // The editor shows what was placed (kept from before when only moved, else set anew).
+      const placed = incremental.map(({ from, to, severity }) => [from, to, severity]).sort().join(";");
+      const shown = window.playground.shownProblems().map(({ from, to, severity }) => [from, to, severity]).sort().join(";");
+      if (placed !== shown) throw new Error(`the editor shows other problems than those placed:\n${shown}\n${placed}`);
+      const messages = window.playground.shownProblems().map((p) => p.message).sort().join("\n");
+      const titles = incremental.map((p) => p.title).sort().join("\n");
+      if (!titles.split("\n").every((t) => messages.includes(t))) throw new Error(`the editor's messages are not the problems':\n${messages}`);
       // The text emptied, then typed back: no range of before can be kept, every object is searched.
       const text = view.state.doc.toString();
       view.dispatch({ changes: { from: 0, to: text.length, insert: "" } });
