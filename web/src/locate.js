@@ -30,10 +30,10 @@ export class Locator {
     this.entries = new Map();
     // `kind/namespace/name` + "\n" + field → range, as `rangeOf` found it.
     this.ranges = new Map();
-    // The locator of the text before the edit, and the edit: a range in an object the edit did
-    // not touch is the old one shifted, not searched again (a keystroke places every diagnostic).
+    // What the locator of the text before the edit found, and the edit ({index, ranges, changes}):
+    // a range in an object the edit did not touch is the old one shifted, not searched again (a
+    // keystroke places every diagnostic).
     this.previous = null;
-    this.changes = null;
   }
 
   /**
@@ -45,10 +45,7 @@ export class Locator {
     const fits = changes
       ? changes.length === this.state.doc.length && changes.newLength === state.doc.length
       : state.doc === this.state.doc;
-    if (fits && this.index) {
-      next.previous = { index: this.index, ranges: this.ranges };
-      next.changes = changes;
-    }
+    if (fits && this.index) next.previous = { index: this.index, ranges: this.ranges, changes };
     return next;
   }
 
@@ -57,11 +54,12 @@ export class Locator {
     const old = this.previous?.ranges.get(cacheKey);
     const before = old && this.previous.index.get(key);
     if (!before) return undefined;
+    const { changes } = this.previous;
     const { from, to } = before.node;
     // `touchesRange` counts an edit at either end too: typing right after an object may extend it.
-    if (this.changes?.touchesRange(from, to)) return undefined;
+    if (changes?.touchesRange(from, to)) return undefined;
     const delta = object.node.from - from;
-    if ((this.changes?.mapPos(from) ?? from) !== object.node.from || to + delta !== object.node.to) return undefined;
+    if ((changes?.mapPos(from) ?? from) !== object.node.from || to + delta !== object.node.to) return undefined;
     return { from: old.from + delta, to: old.to + delta };
   }
 
