@@ -210,6 +210,7 @@ pub struct Decision<'r> {
     split: Option<[WeightedBackend<'r>; 2]>,
     pub(crate) upstream_path: Option<String>,
     answer: Option<usize>,
+    pub(crate) regex_exhausted: bool,
 }
 
 impl<'r> Decision<'r> {
@@ -229,6 +230,7 @@ impl<'r> Decision<'r> {
             split: None,
             upstream_path: None,
             answer: None,
+            regex_exhausted: false,
         }
     }
 
@@ -276,6 +278,12 @@ impl<'r> Decision<'r> {
     /// `rewrite-target`); `None`: the request's own.
     pub fn upstream_path(&self) -> Option<&str> {
         self.upstream_path.as_deref()
+    }
+
+    /// Whether some regex was answered "no match" because the request's regex budget
+    /// ([`RegexLimits::scan`](crate::RegexLimits)) ran out: a proxy logs it.
+    pub fn regex_budget_exhausted(&self) -> bool {
+        self.regex_exhausted
     }
 
     /// The winning path, when [`via`](Self::via) is [`Via::Rule`].
@@ -349,6 +357,7 @@ impl<'r> Decision<'r> {
                     .collect()
             }),
             upstream_path: self.upstream_path.clone(),
+            regex_budget_exhausted: self.regex_exhausted,
         }
     }
 }
@@ -428,6 +437,9 @@ pub struct DecisionView {
     /// The path and query the upstream receives after a rewrite.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub upstream_path: Option<String>,
+    /// Some regex was answered "no match" because the request's regex budget ran out.
+    #[serde(skip_serializing_if = "is_false")]
+    pub regex_budget_exhausted: bool,
 }
 
 /// A [`Redirect`] as owned data.
@@ -462,4 +474,8 @@ pub struct MatchedView {
     pub path_type: PathType,
     /// `spec.rules[i].http.paths[j]`.
     pub field: String,
+}
+
+fn is_false(on: &bool) -> bool {
+    !on
 }

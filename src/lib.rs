@@ -194,6 +194,8 @@ mod path;
 #[cfg(feature = "yaml")]
 pub mod position;
 mod read;
+#[cfg(feature = "nginx")]
+mod regex;
 mod request;
 mod router;
 mod schema;
@@ -224,7 +226,7 @@ pub use explain::{
 };
 pub use host::Tier;
 pub use normalize::MAX_NORMALIZED_PATH;
-pub use options::{CompileOptions, EscapedSlashes, ImplementationSpecific, Profile, RegexOrder, UnknownValue};
+pub use options::{CompileOptions, EscapedSlashes, ImplementationSpecific, Profile, RegexLimits, RegexOrder, UnknownValue};
 pub use path::{MatchKind, PathType};
 pub use request::{Request, RequestSpec, RequestSpecError, Scheme, UrlError};
 pub use router::{Router, compile_seeded};

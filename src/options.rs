@@ -234,6 +234,48 @@ pub struct CompileOptions {
     /// (default: when the input holds any Service). The Ingress router ignores it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub check_services: Option<bool>,
+    /// The work regexes may do (Gateway API matches, the ingress-nginx profile's regexes): the
+    /// largest compiled pattern, and the bytes a request's matches may read. A pattern over the
+    /// size limit is refused by name; a request over the scan limit gets "no match" from the
+    /// regexes it could not afford, and its decision says so.
+    #[serde(skip_serializing_if = "is_default")]
+    pub regex_limits: RegexLimits,
+}
+
+/// The work regexes may do: per pattern (compile) and per request (match).
+///
+/// Deserialised from the options every home reads (`regexLimits: {size, total, scan}`, bytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RegexLimits {
+    /// The largest compiled automaton one pattern may have, in bytes.
+    pub size: usize,
+    /// The bytes the automata of all the patterns of one configuration may have together;
+    /// patterns past it (in input order) are refused.
+    pub total: usize,
+    /// The bytes all of a request's regex matches may read together.
+    pub scan: usize,
+}
+
+impl RegexLimits {
+    /// 128 KiB per pattern: the patterns of the Gateway API conformance suite, ingress-nginx's
+    /// documentation and tests, and common ones (ids, versions, file types, languages; the
+    /// corpus in `src/regex.rs`) need 0.3 to 13 KiB; a case-insensitive list of 25 crawler names
+    /// anywhere in a header, among the largest ordinary patterns, 107 KiB.
+    pub const DEFAULT_SIZE: usize = 128 * 1024;
+    /// 32 MiB for a whole configuration: 250 patterns at the largest size, thousands of ordinary
+    /// ones.
+    pub const DEFAULT_TOTAL: usize = 32 * 1024 * 1024;
+    /// 256 KiB per request: four full scans of Envoy's largest request line and headers (60 KiB),
+    /// thousands of ordinary ones (a DFA stops as soon as the subject cannot match); at a few ns a
+    /// byte, about a millisecond (`benches/regex.rs`).
+    pub const DEFAULT_SCAN: usize = 256 * 1024;
+}
+
+impl Default for RegexLimits {
+    fn default() -> Self {
+        RegexLimits { size: Self::DEFAULT_SIZE, total: Self::DEFAULT_TOTAL, scan: Self::DEFAULT_SCAN }
+    }
 }
 
 /// Gateway API: where `RegularExpression` matches rank, as two implementations order them (a

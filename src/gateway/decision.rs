@@ -78,6 +78,9 @@ pub struct GatewayDecision<'r> {
     pub listener: Option<&'r Listener>,
     pub winner: Option<Winner<'r>>,
     pub outcome: Outcome<'r>,
+    /// Some `RegularExpression` match was answered "no match" because the request's regex budget
+    /// ([`RegexLimits::scan`](crate::RegexLimits)) ran out: a proxy logs it.
+    pub regex_budget_exhausted: bool,
 }
 
 impl<'r> GatewayDecision<'r> {
@@ -97,7 +100,13 @@ impl<'r> GatewayDecision<'r> {
             }
             RuleAction::Forward => Outcome::NoValidBackend,
         };
-        GatewayDecision { gateway: Some(gateway), listener: Some(listener), winner: Some(winner), outcome }
+        GatewayDecision {
+            gateway: Some(gateway),
+            listener: Some(listener),
+            winner: Some(winner),
+            outcome,
+            regex_budget_exhausted: false,
+        }
     }
 
     /// The HTTP status the proxy answers: the redirect's, 404, 500, or 200 when the request is

@@ -157,6 +157,7 @@ impl GatewayRouter {
             .collect();
         let Some(l) = chosen else { return explanation };
         let compiled = &self.listeners[l];
+        let fuel = super::regex::Fuel::new(self.regex_limits.scan);
         let mut matched: Vec<(Key, usize, usize)> = Vec::new(); // (key, route view, candidate)
         for (r, route) in self.objects.routes.iter().enumerate() {
             let mut view = RouteView {
@@ -183,10 +184,11 @@ impl GatewayRouter {
                         for (mi, m) in rule.matches.iter().enumerate() {
                             let outcome = match best {
                                 None => CandidateOutcome::HostnameDidNotMatch,
-                                Some(h) => match matching::check(m, &self.routes[r].rules[i].regexes[mi], request) {
-                                    Err(mismatch) => {
-                                        CandidateOutcome::Mismatch { mismatch, detail: detail(m, mismatch) }
-                                    }
+                                Some(h) => match matching::check(m, &self.routes[r].rules[i].regexes[mi], request, &fuel) {
+                                    Err(mismatch) => CandidateOutcome::Mismatch {
+                                        mismatch,
+                                        detail: detail(m, &self.routes[r].rules[i].regexes[mi], mismatch),
+                                    },
                                     Ok(()) => {
                                         let key = Key::new(h, m, self.routes[r].rank, i, mi, self.regex_order);
                                         matched.push((key, explanation.routes.len(), view.candidates.len()));
@@ -221,16 +223,20 @@ impl GatewayRouter {
     }
 }
 
-fn detail(m: &super::model::HttpRouteMatch, mismatch: Mismatch) -> String {
+fn detail(m: &super::model::HttpRouteMatch, regexes: &super::regex::MatchRegexes, mismatch: Mismatch) -> String {
     match mismatch {
         Mismatch::Path => format!("path {} ({:?})", m.path.value, m.path.kind),
         Mismatch::Method => format!("method {}", m.method.as_deref().unwrap_or("")),
         Mismatch::Header { index } => format!("header {}: {}", m.headers[index].name, m.headers[index].value),
         Mismatch::Query { index } => format!("query {}={}", m.query_params[index].name, m.query_params[index].value),
-        Mismatch::RegularExpression if super::REGEX_SUPPORTED => "an invalid regular expression".to_owned(),
         Mismatch::RegularExpression => {
-            "RegularExpression matches are evaluated only with the `nginx` feature (regex-lite)".to_owned()
+            let refusals = regexes.refusals();
+            let words: Vec<String> = refusals.iter().map(|(field, why)| format!("{field}: {why}")).collect();
+            words.join("; ")
         }
+        Mismatch::RegexBudget => "the request's regex budget (regexLimits.scan) ran out before this regular \
+             expression was read: answered as no match"
+            .to_owned(),
     }
 }
 

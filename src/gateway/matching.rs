@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::model::{HttpRouteMatch, PathMatchType, ValueMatch};
-use super::regex::{MatchRegexes, Pattern};
+use super::regex::{Fuel, MatchRegexes, Pattern, Unevaluated};
 use super::request::GatewayRequest;
 
 /// The first condition of a match that the request fails.
@@ -21,9 +21,12 @@ pub enum Mismatch {
         index: usize,
     },
     /// A `RegularExpression` path, header or query match this build cannot evaluate (built
-    /// without the `nginx` feature, which brings the regex engine) or an invalid pattern: it
-    /// matches nothing.
+    /// without the `nginx` feature, which brings the regex engine), an invalid pattern, or one over
+    /// the regex size limit: it matches nothing.
     RegularExpression,
+    /// A `RegularExpression` match the request's regex budget could not pay for: answered as no
+    /// match.
+    RegexBudget,
 }
 
 /// `PathPrefix`: element-wise, a trailing `/` of the prefix ignored (`/abc` matches `/abc`,
@@ -52,8 +55,13 @@ pub fn distinct(matches: &[ValueMatch], ignore_case: bool) -> usize {
 }
 
 /// Checks every condition of `m`; the first failure says which.
-pub fn check(m: &HttpRouteMatch, regexes: &MatchRegexes, request: &GatewayRequest<'_>) -> Result<(), Mismatch> {
-    check_split(m, regexes, request, request.path_only(), request.query())
+pub fn check(
+    m: &HttpRouteMatch,
+    regexes: &MatchRegexes,
+    request: &GatewayRequest<'_>,
+    fuel: &Fuel,
+) -> Result<(), Mismatch> {
+    check_split(m, regexes, request, request.path_only(), request.query(), fuel)
 }
 
 /// [`check`] with the request's path and query split off once (a lookup tries several matches).
@@ -63,9 +71,10 @@ pub fn check_split(
     request: &GatewayRequest<'_>,
     path: &str,
     query: &str,
+    fuel: &Fuel,
 ) -> Result<(), Mismatch> {
     let path_ok = match &regexes.path {
-        Some(pattern) => regex(pattern, path)?,
+        Some(pattern) => regex(pattern, path.as_bytes(), fuel)?,
         None => path_matches(m.path.kind, &m.path.value, path),
     };
     if !path_ok {
@@ -84,7 +93,7 @@ pub fn check_split(
         let mut found = false;
         for (_, value) in request.headers.iter().filter(|(n, _)| n.eq_ignore_ascii_case(&header.name)) {
             found = match regexes.headers.get(index).and_then(Option::as_ref) {
-                Some(pattern) => regex(pattern, value)?,
+                Some(pattern) => regex(pattern, value.as_bytes(), fuel)?,
                 None => *value == header.value,
             };
             if found {
@@ -107,7 +116,7 @@ pub fn check_split(
         });
         let found = match (value, regexes.query.get(index).and_then(Option::as_ref)) {
             (None, _) => false,
-            (Some(v), Some(pattern)) => regex_decoded(pattern, v)?,
+            (Some(v), Some(pattern)) => regex_decoded(pattern, v, fuel)?,
             (Some(v), None) => decoded_eq(v, &param.value),
         };
         if !found {
@@ -117,14 +126,17 @@ pub fn check_split(
     Ok(())
 }
 
-fn regex(pattern: &Pattern, value: &str) -> Result<bool, Mismatch> {
-    pattern.is_match(value).map_err(|()| Mismatch::RegularExpression)
+fn regex(pattern: &Pattern, value: &[u8], fuel: &Fuel) -> Result<bool, Mismatch> {
+    pattern.is_match(value, fuel).map_err(|why| match why {
+        Unevaluated::Refused => Mismatch::RegularExpression,
+        Unevaluated::Budget => Mismatch::RegexBudget,
+    })
 }
 
 /// A query value is matched decoded; decoding allocates only when the value has an escape.
-fn regex_decoded(pattern: &Pattern, raw: &str) -> Result<bool, Mismatch> {
+fn regex_decoded(pattern: &Pattern, raw: &str, fuel: &Fuel) -> Result<bool, Mismatch> {
     if !raw.contains('%') {
-        return regex(pattern, raw);
+        return regex(pattern, raw.as_bytes(), fuel);
     }
     let mut bytes = alloc::vec::Vec::with_capacity(raw.len());
     let raw = raw.as_bytes();
@@ -141,7 +153,7 @@ fn regex_decoded(pattern: &Pattern, raw: &str) -> Result<bool, Mismatch> {
             }
         }
     }
-    regex(pattern, &alloc::string::String::from_utf8_lossy(&bytes))
+    regex(pattern, &bytes, fuel)
 }
 
 /// Whether percent-decoding `raw` gives `expected`, without allocating (`+` stays `+`, as Envoy
@@ -210,18 +222,18 @@ mod tests {
         };
         let headers = [("x-ENV", "prod")];
         let ok = GatewayRequest::new("h", "/a/b?q=a%20b&q=c").with_method("POST").with_headers(&headers);
-        assert_eq!(check(&m, &MatchRegexes::compile(&m), &ok), Ok(()));
-        assert_eq!(check(&m, &MatchRegexes::compile(&m), &GatewayRequest { path: "/b", ..ok }), Err(Mismatch::Path));
+        assert_eq!(check(&m, &MatchRegexes::compile(&m, &super::super::regex::Compiler::new(&crate::RegexLimits::default())), &ok, &Fuel::new(usize::MAX)), Ok(()));
+        assert_eq!(check(&m, &MatchRegexes::compile(&m, &super::super::regex::Compiler::new(&crate::RegexLimits::default())), &GatewayRequest { path: "/b", ..ok }, &Fuel::new(usize::MAX)), Err(Mismatch::Path));
         assert_eq!(
-            check(&m, &MatchRegexes::compile(&m), &GatewayRequest { method: "GET", ..ok }),
+            check(&m, &MatchRegexes::compile(&m, &super::super::regex::Compiler::new(&crate::RegexLimits::default())), &GatewayRequest { method: "GET", ..ok }, &Fuel::new(usize::MAX)),
             Err(Mismatch::Method)
         );
         assert_eq!(
-            check(&m, &MatchRegexes::compile(&m), &GatewayRequest { headers: &[], ..ok }),
+            check(&m, &MatchRegexes::compile(&m, &super::super::regex::Compiler::new(&crate::RegexLimits::default())), &GatewayRequest { headers: &[], ..ok }, &Fuel::new(usize::MAX)),
             Err(Mismatch::Header { index: 0 })
         );
         assert_eq!(
-            check(&m, &MatchRegexes::compile(&m), &GatewayRequest { path: "/a?q=c&q=a%20b", ..ok }),
+            check(&m, &MatchRegexes::compile(&m, &super::super::regex::Compiler::new(&crate::RegexLimits::default())), &GatewayRequest { path: "/a?q=c&q=a%20b", ..ok }, &Fuel::new(usize::MAX)),
             Err(Mismatch::Query { index: 0 })
         );
         assert_eq!(distinct(&m.headers, true), 1);

@@ -147,6 +147,9 @@ pub struct GatewayOptions {
     /// Where `RegularExpression` matches rank (the specification leaves it to implementations).
     #[serde(default)]
     pub regex_order: RegexOrder,
+    /// The work `RegularExpression` matches may do (size per pattern, bytes per request).
+    #[serde(default)]
+    pub regex_limits: crate::options::RegexLimits,
 }
 
 impl From<&crate::options::CompileOptions> for GatewayOptions {
@@ -157,6 +160,7 @@ impl From<&crate::options::CompileOptions> for GatewayOptions {
             gateway: options.gateway.clone(),
             check_services: options.check_services,
             regex_order: options.regex_order.unwrap_or_default(),
+            regex_limits: options.regex_limits,
         }
     }
 }
@@ -170,6 +174,7 @@ pub struct GatewayRouter {
     /// One per listener of the chosen Gateway.
     listeners: Vec<table::CompiledListener>,
     regex_order: RegexOrder,
+    regex_limits: crate::options::RegexLimits,
 }
 
 /// Compiles `objects` for one Gateway (see [`GatewayOptions::gateway`]).
@@ -177,7 +182,7 @@ pub fn compile(objects: &Objects, options: &GatewayOptions) -> GatewayRouter {
     let objects = objects.clone();
     let gateway = choose_gateway(&objects, options.gateway.as_deref());
     let check_services = options.check_services.unwrap_or(!objects.services.is_empty());
-    let routes = table::compile_routes(&objects, check_services);
+    let routes = table::compile_routes(&objects, check_services, &regex::Compiler::new(&options.regex_limits));
     let listeners = match &gateway {
         Ok(g) => {
             let gw = &objects.gateways[*g];
@@ -187,7 +192,14 @@ pub fn compile(objects: &Objects, options: &GatewayOptions) -> GatewayRouter {
         }
         Err(_) => Vec::new(),
     };
-    GatewayRouter { objects, gateway, routes, listeners, regex_order: options.regex_order }
+    GatewayRouter {
+        objects,
+        gateway,
+        routes,
+        listeners,
+        regex_order: options.regex_order,
+        regex_limits: options.regex_limits,
+    }
 }
 
 fn choose_gateway(objects: &Objects, wanted: Option<&str>) -> Result<usize, NoGateway> {
@@ -259,7 +271,13 @@ impl GatewayRouter {
         let gateway = match &self.gateway {
             Ok(g) => &self.objects.gateways[*g],
             Err(e) => {
-                return GatewayDecision { gateway: None, listener: None, winner: None, outcome: Outcome::NoGateway(e) };
+                return GatewayDecision {
+                    gateway: None,
+                    listener: None,
+                    winner: None,
+                    outcome: Outcome::NoGateway(e),
+                    regex_budget_exhausted: false,
+                };
             }
         };
         let host = hostname::request_host(request.host);
@@ -271,11 +289,13 @@ impl GatewayRouter {
                     listener: None,
                     winner: None,
                     outcome: Outcome::NoListener(e),
+                    regex_budget_exhausted: false,
                 };
             }
         };
         let listener = &gateway.spec.listeners[l];
-        match self.listeners[l].lookup(&self.objects, &self.routes, request) {
+        let fuel = regex::Fuel::new(self.regex_limits.scan);
+        let mut decision = match self.listeners[l].lookup(&self.objects, &self.routes, request, &fuel) {
             Some(c) => {
                 let (winner, action) = self.winner(c.route as usize, c.rule as usize, c.match_index as usize);
                 GatewayDecision::decide(gateway, listener, winner, action)
@@ -285,8 +305,11 @@ impl GatewayRouter {
                 listener: Some(listener),
                 winner: None,
                 outcome: Outcome::NotFound,
+                regex_budget_exhausted: false,
             },
-        }
+        };
+        decision.regex_budget_exhausted = fuel.exhausted();
+        decision
     }
 
     fn winner(&self, route: usize, rule: usize, match_index: usize) -> (Winner<'_>, &RuleAction) {

@@ -17,7 +17,7 @@ use super::hostname;
 use super::matching;
 use super::model::{Gateway, Objects, PathMatchType};
 use super::precedence::{Key, RouteRank};
-use super::regex::{MatchRegexes, RegexOrder};
+use super::regex::{Compiler, Fuel, MatchRegexes, RegexOrder};
 use super::request::GatewayRequest;
 
 /// The longest hostname (RFC 1123): a longer host matches only `*` entries.
@@ -159,7 +159,7 @@ pub fn ranks(objects: &Objects) -> Vec<RouteRank> {
     ranks
 }
 
-pub fn compile_routes(objects: &Objects, check_services: bool) -> Vec<CompiledRoute> {
+pub fn compile_routes(objects: &Objects, check_services: bool, regexes: &Compiler) -> Vec<CompiledRoute> {
     ranks(objects)
         .into_iter()
         .zip(&objects.routes)
@@ -177,7 +177,7 @@ pub fn compile_routes(objects: &Objects, check_services: bool) -> Vec<CompiledRo
                         .enumerate()
                         .map(|(i, b)| backends::resolve(objects, route, b, i, check_services))
                         .collect(),
-                    regexes: rule.matches.iter().map(MatchRegexes::compile).collect(),
+                    regexes: rule.matches.iter().map(|m| MatchRegexes::compile(m, regexes)).collect(),
                 })
                 .collect(),
         })
@@ -234,6 +234,7 @@ impl CompiledListener {
         objects: &Objects,
         routes: &[CompiledRoute],
         request: &GatewayRequest<'_>,
+        fuel: &Fuel,
     ) -> Option<&Candidate> {
         let host = hostname::request_host(request.host);
         let (path, query) = (request.path_only(), request.query());
@@ -241,7 +242,7 @@ impl CompiledListener {
             let (r, i, m) = (c.route as usize, c.rule as usize, c.match_index as usize);
             let regexes = &routes[r].rules[i].regexes[m];
             let matched = &objects.routes[r].spec.rules[i].matches[m];
-            matching::check_split(matched, regexes, request, path, query).is_ok()
+            matching::check_split(matched, regexes, request, path, query, fuel).is_ok()
         };
         let mut buf = [0u8; MAX_HOST];
         if host.len() <= MAX_HOST {
@@ -303,13 +304,13 @@ mod tests {
         values.push(with_hosts);
         values.push(route("any", "x", None));
         let o = Objects::from_values(&values);
-        let routes = compile_routes(&o, false);
+        let routes = compile_routes(&o, false, &Compiler::new(&crate::RegexLimits::default()));
         let l = compile_listener(&o, &o.gateways[0], 0, &routes, RegexOrder::EnvoyGateway);
         assert_eq!(l.exact.keys().collect::<Vec<_>>(), ["foo.example.com"]);
         assert_eq!(l.exact["foo.example.com"].all.len(), 1, "a hostname written twice is one entry");
         assert_eq!(l.wildcard.keys().collect::<Vec<_>>(), [".example.com"]);
         assert_eq!(l.any.all.len(), 1);
-        let pick = |host| l.lookup(&o, &routes, &GatewayRequest::new(host, "/")).map(|c| c.route);
+        let pick = |host| l.lookup(&o, &routes, &GatewayRequest::new(host, "/"), &Fuel::new(usize::MAX)).map(|c| c.route);
         assert_eq!(pick("FOO.example.com."), Some(0));
         assert_eq!(pick("a.b.example.com"), Some(0));
         assert_eq!(pick("example.com"), Some(1));
@@ -336,11 +337,11 @@ mod tests {
             "spec": {"gatewayClassName": "c", "listeners": [{"name": "l", "port": 80, "protocol": "HTTP",
                 "allowedRoutes": {"namespaces": {"from": "All"}}}]}});
         let o = Objects::from_values(&[gateway, r]);
-        let routes = compile_routes(&o, false);
+        let routes = compile_routes(&o, false, &Compiler::new(&crate::RegexLimits::default()));
         let l = compile_listener(&o, &o.gateways[0], 0, &routes, RegexOrder::Istio);
         assert!(l.any.all.len() > LINEAR && !l.any.prefix.is_empty());
         let rule =
-            |method, path| l.lookup(&o, &routes, &GatewayRequest::new("h", path).with_method(method)).map(|c| c.rule);
+            |method, path| l.lookup(&o, &routes, &GatewayRequest::new("h", path).with_method(method), &Fuel::new(usize::MAX)).map(|c| c.rule);
         assert_eq!(rule("GET", "/a/b"), Some(6)); // Exact
         assert_eq!(rule("POST", "/a/b/c"), Some(8)); // the longer prefix, its method
         assert_eq!(rule("GET", "/a/b/c"), Some(7)); // `/a/`: a prefix of /a/b/c

@@ -13,6 +13,8 @@ use super::canary::Canary;
 use super::location::{Location, Locations, Modifier, Origin, Settings};
 use super::server::{CATCH_ALL, Names, Server};
 use super::{Conf, IngressRef, Issue, Options};
+use super::regex::Compiler;
+use crate::options::RegexLimits;
 use crate::class::{self, Admission};
 use crate::diagnostics::Code;
 use crate::model::{Ingress, IngressBackend, Object};
@@ -46,6 +48,8 @@ struct Build<'a> {
     services: Option<HashMap<String, Option<i64>>>,
     /// Hosts with a location from an Ingress with `from-to-www-redirect`.
     www: Vec<String>,
+    regex_limits: RegexLimits,
+    regexes: Compiler,
 }
 
 pub fn build(objects: &[Object], options: &Options) -> (Conf, Vec<Issue>) {
@@ -85,6 +89,8 @@ pub fn build(objects: &[Object], options: &Options) -> (Conf, Vec<Issue>) {
         default_backend: options.default_backend.clone(),
         services: services(objects),
         www: Vec::new(),
+        regex_limits: options.regex_limits,
+        regexes: Compiler::new(&options.regex_limits),
     };
     build.create_upstreams();
     build.create_servers();
@@ -420,7 +426,7 @@ impl Build<'_> {
                 {
                     Some(c) => c,
                     None => {
-                        self.canaries.push(Canary::new(i, self.upstreams[&alt].backend.clone(), &rules));
+                        self.canaries.push(Canary::new(i, self.upstreams[&alt].backend.clone(), &rules, &self.regexes));
                         self.canaries.len() - 1
                     }
                 };
@@ -461,7 +467,7 @@ impl Build<'_> {
             }
             self.fall_back(&mut list);
             let app_root = list.iter().enumerate().find_map(|(i, l)| l.settings.app_root.clone().map(|r| (r, i)));
-            let (locations, refused) = Locations::new(list);
+            let (locations, refused) = Locations::new(list, &self.regexes);
             for r in refused {
                 let loc = &locations.list[r.index];
                 let (ingress, field) = match &loc.origin {
@@ -492,7 +498,7 @@ impl Build<'_> {
             aliases.retain(|a| !names.contains(a));
             server.aliases = aliases;
         }
-        let (names, bad) = Names::new(&servers);
+        let (names, bad) = Names::new(&servers, &self.regexes);
         for b in bad {
             let message = format!("server {}: server-alias {:?}: {}", servers[b.server].hostname, b.name, b.reason);
             self.issues.push(Issue {
@@ -534,7 +540,14 @@ impl Build<'_> {
             }
             www_redirects.entry(from).or_insert(target);
         }
-        let router = Conf { ingresses, servers, names, canaries: self.canaries, www_redirects };
+        let router = Conf {
+            ingresses,
+            servers,
+            names,
+            canaries: self.canaries,
+            www_redirects,
+            regex_scan: self.regex_limits.scan,
+        };
         (router, self.issues)
     }
 }

@@ -13,7 +13,7 @@
 use alloc::string::String;
 
 use super::annotations;
-use super::regex::{self, Regex};
+use super::regex::{self, Compiler, Fuel, Regex};
 use crate::model::IngressBackend;
 
 /// An alternative backend with its traffic rules.
@@ -49,14 +49,14 @@ pub enum Verdict {
 }
 
 impl Canary {
-    pub fn new(ingress: usize, backend: IngressBackend, rules: &annotations::Canary) -> Canary {
+    pub fn new(ingress: usize, backend: IngressBackend, rules: &annotations::Canary, regexes: &Compiler) -> Canary {
         let weight_total = if rules.weight_total > 100 { rules.weight_total.min(u32::MAX as i64) as u32 } else { 100 };
         Canary {
             ingress,
             backend,
             header: rules.header.clone(),
             header_value: rules.header_value.clone(),
-            header_pattern: rules.header_pattern.as_deref().map(|p| regex::compile(p, false)),
+            header_pattern: rules.header_pattern.as_deref().map(|p| regex::compile(p, false, false, regexes)),
             cookie: rules.cookie.clone(),
             weight: rules.weight.clamp(0, weight_total as i64) as u32,
             weight_total,
@@ -66,7 +66,7 @@ impl Canary {
 
     /// Decides for one request; `true` in the first field sends it to the canary, `Weight` leaves
     /// it to [`Canary::weight`].
-    pub fn decide(&self, headers: &[(&str, &str)]) -> (bool, Verdict) {
+    pub fn decide(&self, headers: &[(&str, &str)], fuel: &Fuel) -> (bool, Verdict) {
         if self.deleted {
             return (false, Verdict::Deleted);
         }
@@ -79,7 +79,7 @@ impl Canary {
                 }
             } else if let Some(pattern) = &self.header_pattern {
                 match pattern {
-                    Ok(r) if r.is_match(value) => return (true, Verdict::Header),
+                    Ok(r) if r.matches(value.as_bytes(), fuel) => return (true, Verdict::Header),
                     Ok(_) => {}
                     Err(_) => return (false, Verdict::HeaderNever),
                 }
@@ -130,7 +130,7 @@ mod tests {
     use super::*;
 
     fn canary(rules: annotations::Canary) -> Canary {
-        Canary::new(0, IngressBackend::default(), &rules)
+        Canary::new(0, IngressBackend::default(), &rules, &Compiler::new(&crate::RegexLimits::default()))
     }
 
     #[test]
@@ -142,11 +142,11 @@ mod tests {
             weight_total: 100,
             ..Default::default()
         });
-        assert_eq!(c.decide(&[("x-canary", "always")]), (true, Verdict::Header));
-        assert_eq!(c.decide(&[("X-Canary", "never"), ("Cookie", "canary=always")]), (false, Verdict::HeaderNever));
-        assert_eq!(c.decide(&[("X-Canary", "maybe"), ("Cookie", "a=b; canary=always")]), (true, Verdict::Cookie));
-        assert_eq!(c.decide(&[("Cookie", "canary=never")]), (false, Verdict::CookieNever));
-        assert_eq!(c.decide(&[]), (false, Verdict::Weight));
+        assert_eq!(c.decide(&[("x-canary", "always")], &Fuel::new(usize::MAX)), (true, Verdict::Header));
+        assert_eq!(c.decide(&[("X-Canary", "never"), ("Cookie", "canary=always")], &Fuel::new(usize::MAX)), (false, Verdict::HeaderNever));
+        assert_eq!(c.decide(&[("X-Canary", "maybe"), ("Cookie", "a=b; canary=always")], &Fuel::new(usize::MAX)), (true, Verdict::Cookie));
+        assert_eq!(c.decide(&[("Cookie", "canary=never")], &Fuel::new(usize::MAX)), (false, Verdict::CookieNever));
+        assert_eq!(c.decide(&[], &Fuel::new(usize::MAX)), (false, Verdict::Weight));
     }
 
     #[test]
@@ -157,16 +157,16 @@ mod tests {
             cookie: Some("c".into()),
             ..Default::default()
         });
-        assert!(c.decide(&[("X-Region", "eu")]).0);
+        assert!(c.decide(&[("X-Region", "eu")], &Fuel::new(usize::MAX)).0);
         // With a value set, `never` is just another value: it falls through to the cookie.
-        assert_eq!(c.decide(&[("X-Region", "never"), ("cookie", "c=always")]), (true, Verdict::Cookie));
+        assert_eq!(c.decide(&[("X-Region", "never"), ("cookie", "c=always")], &Fuel::new(usize::MAX)), (true, Verdict::Cookie));
         let c = canary(annotations::Canary {
             header: Some("X-Region".into()),
             header_pattern: Some("^(eu|us)-".into()),
             ..Default::default()
         });
-        assert!(c.decide(&[("X-Region", "us-east")]).0);
-        assert_eq!(c.decide(&[("X-Region", "ap-south")]), (false, Verdict::Weight));
+        assert!(c.decide(&[("X-Region", "us-east")], &Fuel::new(usize::MAX)).0);
+        assert_eq!(c.decide(&[("X-Region", "ap-south")], &Fuel::new(usize::MAX)), (false, Verdict::Weight));
     }
 
     #[test]

@@ -38,7 +38,11 @@ pub(crate) struct Engine {
 impl Engine {
     pub(crate) fn new(objects: &[Object], options: &CompileOptions) -> Engine {
         let nginx_options =
-            Options { ingress_class: options.ingress_class.clone(), default_backend: options.default_backend.clone() };
+            Options {
+                ingress_class: options.ingress_class.clone(),
+                default_backend: options.default_backend.clone(),
+                regex_limits: options.regex_limits,
+            };
         let (router, issues) = super::build(objects, &nginx_options);
         let classes: Vec<&IngressClass> =
             objects.iter().filter_map(|o| if let Object::IngressClass(c) = o { Some(c) } else { None }).collect();
@@ -99,6 +103,7 @@ impl Engine {
             canary,
             upstream_path: None,
             why: None,
+            regex_exhausted: false,
         };
         Some(self.decision(d))
     }
@@ -188,6 +193,7 @@ impl Engine {
             Answer::BadRequest(_) => decision::Decision::rejected(Rejection::InvalidUri),
         };
         out.upstream_path = d.upstream_path;
+        out.regex_exhausted = d.regex_exhausted;
         if out.via == Via::DefaultBackend {
             out.default_from = default_from;
         }
@@ -255,8 +261,8 @@ impl Engine {
         // A URI nginx refuses (400) reaches no location; an app-root redirect none either.
         let uri = super::uri::normalize(path).ok().filter(|_| d.location.is_some() || d.choice != Choice::None);
         if let Some(uri) = uri {
-            let subject = super::regex::subject(&uri);
-            for j in d.server.locations.judge(&uri, &subject, d.choice) {
+            let fuel = super::regex::Fuel::new(r.regex_scan);
+            for j in d.server.locations.judge(&uri, &fuel, d.choice) {
                 let l = &d.server.locations.list[j.index];
                 let mut c = candidate(d.server, l, label(l));
                 (c.considered, c.matched, c.chosen, c.rank, c.reason) = (true, j.matched, j.chosen, j.rank, j.reason);

@@ -16,7 +16,7 @@ use alloc::vec::Vec;
 use hashbrown::HashMap;
 
 use super::annotations::Redirect;
-use super::regex::{self, Regex};
+use super::regex::{self, Compiler, Fuel, Regex};
 use crate::model::IngressBackend;
 use crate::path::PathType;
 
@@ -131,13 +131,13 @@ pub struct Refused {
 impl Locations {
     /// Indexes `list` (already in the order written). Locations nginx would refuse (a bad regex, a
     /// duplicate static location) are reported and never chosen.
-    pub fn new(mut list: Vec<Location>) -> (Locations, Vec<Refused>) {
+    pub fn new(mut list: Vec<Location>, regexes: &Compiler) -> (Locations, Vec<Refused>) {
         let mut refused = Vec::new();
         let mut locations = Locations::default();
         for (i, loc) in list.iter_mut().enumerate() {
             let index = i as u32;
             match loc.modifier {
-                Modifier::Regex => match regex::compile(&alloc::format!("^{}", loc.path), true) {
+                Modifier::Regex => match regex::compile(&alloc::format!("^{}", loc.path), true, loc.needs_rewrite(), regexes) {
                     Ok(r) => {
                         loc.regex = Some(r);
                         locations.regexes.push(index);
@@ -168,8 +168,8 @@ impl Locations {
         (locations, refused)
     }
 
-    /// nginx's choice for the normalised URI `uri`. `subject` is `uri` as text (for regexes).
-    pub fn choose(&self, uri: &[u8], subject: &str) -> Choice {
+    /// nginx's choice for the normalised URI `uri`; its regexes read at most what `fuel` holds.
+    pub fn choose(&self, uri: &[u8], fuel: &Fuel) -> Choice {
         let named = self.statics.get(uri);
         if let Some(i) = named.and_then(|s| s.exact) {
             return Choice::Exact(i as usize);
@@ -185,7 +185,7 @@ impl Locations {
             .filter(|&&len| len <= uri.len())
             .find_map(|&len| self.statics.get(&uri[..len]).and_then(|s| s.prefix).map(|i| i as usize));
         for &i in &self.regexes {
-            if self.list[i as usize].regex.as_ref().is_some_and(|r| r.is_match(subject)) {
+            if self.list[i as usize].regex.as_ref().is_some_and(|r| r.matches(uri, fuel)) {
                 return Choice::Regex { index: i as usize, longest_prefix };
             }
         }
@@ -204,11 +204,11 @@ pub struct Judged {
 }
 
 impl Locations {
-    /// Every location against the normalised `uri` (`subject` for regexes), given nginx's
+    /// Every location against the normalised `uri` (its regexes within `fuel`), given nginx's
     /// `choice`: matching ones first, by nginx's preference, then the rest in its search order
     /// (exact and prefix locations longest first, then regexes as written). Each says why it won
     /// or lost. Allocates freely: this is for people.
-    pub fn judge(&self, uri: &[u8], subject: &str, choice: Choice) -> Vec<Judged> {
+    pub fn judge(&self, uri: &[u8], fuel: &Fuel, choice: Choice) -> Vec<Judged> {
         let name = |i: usize| self.list[i].nginx_syntax();
         let winner = match choice {
             Choice::Exact(i) | Choice::Prefix(i) | Choice::AutoRedirect(i) | Choice::Regex { index: i, .. } => Some(i),
@@ -232,7 +232,7 @@ impl Locations {
                     && match loc.modifier {
                         Modifier::Exact => loc.path.as_bytes() == uri,
                         Modifier::Prefix => uri.starts_with(loc.path.as_bytes()),
-                        Modifier::Regex => loc.regex.as_ref().is_some_and(|r| r.is_match(subject)),
+                        Modifier::Regex => loc.regex.as_ref().is_some_and(|r| r.matches(uri, fuel)),
                     };
                 let chosen = winner == Some(i);
                 let reason = match (chosen, matched, loc.modifier, choice) {

@@ -22,7 +22,7 @@
 //! crate's decisions, explanations, table views and diagnostics.
 
 use alloc::format;
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
@@ -46,6 +46,7 @@ use crate::request::{Request, Scheme};
 use alloc::borrow::Cow;
 use canary::{Canary, Verdict};
 use location::{Choice, Location, Origin};
+use regex::Fuel;
 use server::{Names, Server, ServerMatch};
 
 /// How to compile (the subset of the project's options this profile reads).
@@ -55,6 +56,7 @@ pub struct Options {
     pub ingress_class: Option<String>,
     /// The controller's `--default-backend-service`; `None`: its built-in 404.
     pub default_backend: Option<IngressBackend>,
+    pub regex_limits: crate::options::RegexLimits,
 }
 
 /// Something the controller would log, refuse or ignore, naming the Ingress and field.
@@ -105,6 +107,8 @@ pub struct Conf {
     pub canaries: Vec<Canary>,
     /// `from-to-www-redirect` servers: the name they answer to, and the server they redirect to.
     www_redirects: hashbrown::HashMap<String, usize>,
+    /// Bytes a request's regexes may read ([`RegexLimits::scan`](crate::options::RegexLimits)).
+    pub regex_scan: usize,
 }
 
 /// Compiles objects as ingress-nginx would. Invalid Ingresses and Ingresses of another class are
@@ -160,19 +164,28 @@ pub struct Handled<'r> {
     pub upstream_path: Option<String>,
     /// What decided, in nginx's words (set for redirects, canaries and 400s).
     why: Option<&'static str>,
+    /// Some regex was answered "no match" because the request's regex budget ran out.
+    pub regex_exhausted: bool,
 }
 
 impl Conf {
     /// Routes one request. Allocates only to build a redirect's `Location` or a rewritten path,
     /// or for a path that needs decoding (`%`, `//`, `/./`).
     pub fn route<'r>(&'r self, req: &Request<'_>) -> Handled<'r> {
+        let fuel = Fuel::new(self.regex_scan);
+        let mut handled = self.route_within(req, &fuel);
+        handled.regex_exhausted = fuel.exhausted();
+        handled
+    }
+
+    fn route_within<'r>(&'r self, req: &Request<'_>, fuel: &Fuel) -> Handled<'r> {
         let mut buf = [0u8; MAX_HOST_LEN];
         let host = normalize_request_host(req.host, &mut buf).and_then(|h| core::str::from_utf8(h).ok());
         if let Some(&to) = host.and_then(|h| self.www_redirects.get(h)) {
             return self.www_redirect(req, to);
         }
         let (index, server_match) = match host {
-            Some(h) => self.names.find(h),
+            Some(h) => self.names.find(h, fuel),
             None => (self.names.catch_all, ServerMatch::CatchAll),
         };
         let server = &self.servers[index];
@@ -186,6 +199,7 @@ impl Conf {
             canary: None,
             upstream_path: None,
             why: None,
+            regex_exhausted: false,
         };
         let (path, query) = uri::split_target(req.path);
         let uri = match uri::normalize(path) {
@@ -205,8 +219,7 @@ impl Conf {
             d.why = Some("app-root: the server redirects / before choosing a location");
             return d;
         }
-        let subject = regex::subject(&uri);
-        d.choice = server.locations.choose(&uri, &subject);
+        d.choice = server.locations.choose(&uri, fuel);
         let index = match d.choice {
             Choice::Exact(i) | Choice::Prefix(i) | Choice::Regex { index: i, .. } => i,
             Choice::AutoRedirect(i) => {
@@ -252,7 +265,7 @@ impl Conf {
         if loc.needs_rewrite()
             && let Some(target) = &loc.settings.rewrite_target
         {
-            d.upstream_path = Some(rewrite(loc, target, &subject, query));
+            d.upstream_path = Some(rewrite(loc, target, &uri, query));
         }
         d.answer = Answer::Backend { backend: primary, canary: None };
         let Some(c) = loc.canary.map(|c| &self.canaries[c]) else {
@@ -262,7 +275,7 @@ impl Conf {
             return d;
         };
         d.canary = Some(c);
-        let (to_canary, verdict) = c.decide(req.headers);
+        let (to_canary, verdict) = c.decide(req.headers, fuel);
         d.answer = match verdict {
             _ if to_canary => Answer::Backend { backend: &c.backend, canary: Some(verdict) },
             Verdict::Weight if c.weight >= c.weight_total => {
@@ -301,6 +314,7 @@ impl Conf {
             canary: None,
             upstream_path: None,
             why: Some("from-to-www-redirect: a server of this name redirects to the Ingress's host"),
+            regex_exhausted: false,
         }
     }
 
@@ -314,12 +328,12 @@ impl Conf {
 /// `rewrite "(?i)<path>" <target> break;`: the whole URI becomes `target` with `$1`..`$9` taken
 /// from the path's captures; the query follows unless the target has its own. The location's own
 /// `^<path>` regex gives the same captures: it matched at the start, where the leftmost match is.
-fn rewrite(loc: &Location, target: &str, uri: &str, query: Option<&[u8]>) -> String {
-    let caps = loc
-        .regex
-        .as_ref()
-        .and_then(|r| r.captures(uri))
-        .map(|c| (0..c.len()).map(|i| c.get(i).map_or("", |m| m.as_str()).to_string()).collect::<Vec<_>>());
+/// The captures are read within [`crate::regex::CAPTURE_STEPS`]: `choose` refused the location for
+/// a URI too long for that.
+fn rewrite(loc: &Location, target: &str, uri: &[u8], query: Option<&[u8]>) -> String {
+    let caps = loc.regex.as_ref().and_then(|r| r.captures(uri)).map(|c| {
+        c.into_iter().map(|g| String::from_utf8_lossy(g.unwrap_or_default()).into_owned()).collect::<Vec<_>>()
+    });
     let mut out = String::with_capacity(target.len() + 16);
     let mut chars = target.chars().peekable();
     while let Some(c) = chars.next() {

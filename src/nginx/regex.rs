@@ -1,39 +1,37 @@
-//! nginx regexes (PCRE) run on `regex-lite`.
+//! nginx regexes (PCRE), translated for the core's bounded engine ([`crate::regex`]).
 //!
-//! `regex-lite` is small (no Unicode tables) and builds for `wasm32`; its matching is
-//! leftmost-first like PCRE's. What differs from PCRE, and how this module handles it:
+//! The engine is a DFA on bytes with ASCII classes; its matching is leftmost-first like PCRE's.
+//! What differs from PCRE, and how this module handles it:
 //!
 //! - A `{` that does not start a valid repetition (`/users/{id}`) is a literal in PCRE and an error
-//!   in `regex-lite`: it is escaped here before compiling.
+//!   in the engine: it is escaped here before compiling.
 //! - Look-around (`(?=`, `(?!`, `(?<=`, `(?<!`), backreferences (`\1`), atomic groups `(?>`,
 //!   possessive quantifiers (`a++`), `\K`, recursion and `\p{..}` are not supported: the path is
 //!   reported as an error naming the Ingress and field, and left out.
 //! - `$` matches only at the very end (PCRE also matches before a final newline); `\w`, `\d`, `\s`
 //!   and case-insensitive matching are ASCII-only in both (nginx builds PCRE without UTF by default).
-//! - Subjects that are not UTF-8 (a decoded `%FF`) are matched after a lossy conversion.
+//! - A pattern whose automaton exceeds the options' `regexLimits.size` is refused like an invalid
+//!   one; a request whose regexes would read more than `regexLimits.scan` bytes gets "no match"
+//!   from those it could not afford (see [`crate::regex`]).
 
 use alloc::borrow::Cow;
 use alloc::format;
 use alloc::string::String;
 
-pub use regex_lite::Regex;
-use regex_lite::RegexBuilder;
+pub use crate::regex::{Compiler, Fuel, Regex};
+use crate::regex::{Flags, RegexError};
 
-/// Compiles a PCRE pattern as nginx would (`~*`: case-insensitive). The error says what is wrong.
-pub fn compile(pattern: &str, case_insensitive: bool) -> Result<Regex, String> {
+/// Compiles a PCRE pattern as nginx would (`~*`: case-insensitive) within the configuration's
+/// regex limits; `captures` keeps what a `rewrite` with `$1` needs. The error says what is wrong.
+pub fn compile(pattern: &str, case_insensitive: bool, captures: bool, compiler: &Compiler) -> Result<Regex, String> {
     if let Some(feature) = unsupported(pattern) {
         return Err(format!("{pattern:?} uses {feature}, which PCRE supports but this engine does not"));
     }
     let translated = escape_literal_braces(pattern);
-    RegexBuilder::new(&translated)
-        .case_insensitive(case_insensitive)
-        .size_limit(1 << 20)
-        .build()
-        .map_err(|e| format!("{pattern:?} is not a valid regular expression: {}", first_line(&e.to_string())))
-}
-
-fn first_line(s: &str) -> &str {
-    s.lines().rfind(|l| l.starts_with("error:")).unwrap_or_else(|| s.lines().next().unwrap_or(s))
+    compiler.compile(&translated, Flags { case_insensitive, captures }).map_err(|e| match e {
+        RegexError::Invalid(message) => format!("{pattern:?} is not a valid regular expression: {message}"),
+        too_large => format!("{pattern:?} is {too_large}"),
+    })
 }
 
 /// The first PCRE-only construct in `pattern`, by name.
@@ -105,37 +103,40 @@ fn in_class(bytes: &[u8], i: usize) -> bool {
     inside
 }
 
-/// The subject as `&str`: borrowed when it is UTF-8 (the usual case), lossy otherwise.
-pub fn subject(bytes: &[u8]) -> Cow<'_, str> {
-    String::from_utf8_lossy(bytes)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn any() -> Compiler {
+        Compiler::new(&crate::RegexLimits::default())
+    }
+
+    fn is(r: &Regex, subject: &str) -> bool {
+        r.is_match(subject.as_bytes(), &Fuel::new(usize::MAX)).unwrap()
+    }
+
     #[test]
     fn literal_braces_as_pcre() {
-        let r = compile("^/users/{id}/x", true).unwrap();
-        assert!(r.is_match("/USERS/{id}/x"));
-        let r = compile("^/a{2}$", false).unwrap();
-        assert!(r.is_match("/aa") && !r.is_match("/a{2}"));
-        let r = compile("^/[{]x", false).unwrap();
-        assert!(r.is_match("/{x"));
+        let r = compile("^/users/{id}/x", true, false, &any()).unwrap();
+        assert!(is(&r, "/USERS/{id}/x"));
+        let r = compile("^/a{2}$", false, false, &any()).unwrap();
+        assert!(is(&r, "/aa") && !is(&r, "/a{2}"));
+        let r = compile("^/[{]x", false, false, &any()).unwrap();
+        assert!(is(&r, "/{x"));
     }
 
     #[test]
     fn pcre_only_constructs_are_named() {
-        assert!(compile("^/api(?!/internal)", true).unwrap_err().contains("negative lookahead"));
-        assert!(compile("^/(a)\\1", true).unwrap_err().contains("backreference"));
-        assert!(compile("^/(", true).unwrap_err().contains("not a valid regular expression"));
+        assert!(compile("^/api(?!/internal)", true, false, &any()).unwrap_err().contains("negative lookahead"));
+        assert!(compile("^/(a)\\1", true, false, &any()).unwrap_err().contains("backreference"));
+        assert!(compile("^/(", true, false, &any()).unwrap_err().contains("not a valid regular expression"));
         // An escaped backslash before a digit is not a backreference.
-        assert!(compile("^/a\\\\1", true).is_ok());
+        assert!(compile("^/a\\\\1", true, false, &any()).is_ok());
     }
 
     #[test]
     fn escapes_pcre_accepts() {
         // Escaped slashes are common in paths copied from PCRE.
-        assert!(compile("^\\/api\\/v1", true).unwrap().is_match("/api/v1"));
+        assert!(is(&compile("^\\/api\\/v1", true, false, &any()).unwrap(), "/api/v1"));
     }
 }

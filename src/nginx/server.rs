@@ -13,7 +13,7 @@ use alloc::vec::Vec;
 use hashbrown::HashMap;
 
 use super::location::Locations;
-use super::regex::{self, Regex};
+use super::regex::{self, Compiler, Fuel, Regex};
 
 /// The catch-all server's name.
 pub const CATCH_ALL: &str = "_";
@@ -92,7 +92,7 @@ pub struct BadName {
 
 impl Names {
     /// Indexes the names of `servers` (in the order written: sorted by hostname).
-    pub fn new(servers: &[Server]) -> (Names, Vec<BadName>) {
+    pub fn new(servers: &[Server], regexes: &Compiler) -> (Names, Vec<BadName>) {
         let mut names = Names { only_one_label: true, ..Names::default() };
         let mut bad = Vec::new();
         for (i, server) in servers.iter().enumerate() {
@@ -107,7 +107,7 @@ impl Names {
             }
             for alias in &server.aliases {
                 if let Some(pattern) = alias.strip_prefix('~') {
-                    match regex::compile(pattern, false) {
+                    match regex::compile(pattern, false, false, regexes) {
                         Ok(r) => {
                             names.patterns.push((Pattern::Regex(r), index));
                             names.only_one_label = false;
@@ -132,7 +132,7 @@ impl Names {
     }
 
     /// The server for a normalised host (lower case, no port, no trailing dot).
-    pub fn find(&self, host: &str) -> (usize, ServerMatch) {
+    pub fn find(&self, host: &str, fuel: &Fuel) -> (usize, ServerMatch) {
         if let Some(&(i, alias)) = self.exact.get(host) {
             return (i as usize, if alias { ServerMatch::Alias } else { ServerMatch::Exact });
         }
@@ -165,7 +165,7 @@ impl Names {
                         }
                     }
                     Pattern::Regex(r) => {
-                        if r.is_match(host) {
+                        if r.matches(host.as_bytes(), fuel) {
                             return (*i as usize, ServerMatch::AliasPattern);
                         }
                     }
