@@ -438,7 +438,7 @@ pub struct DecisionView {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub upstream_path: Option<String>,
     /// Some regex was answered "no match" because the request's regex budget ran out.
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(skip_serializing_if = "core::ops::Not::not")]
     pub regex_budget_exhausted: bool,
 }
 
@@ -474,8 +474,4 @@ pub struct MatchedView {
     pub path_type: PathType,
     /// `spec.rules[i].http.paths[j]`.
     pub field: String,
-}
-
-fn is_false(on: &bool) -> bool {
-    !on
 }

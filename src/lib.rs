@@ -226,7 +226,9 @@ pub use explain::{
 };
 pub use host::Tier;
 pub use normalize::MAX_NORMALIZED_PATH;
-pub use options::{CompileOptions, EscapedSlashes, ImplementationSpecific, Profile, RegexLimits, RegexOrder, UnknownValue};
+pub use options::{
+    CompileOptions, EscapedSlashes, ImplementationSpecific, Profile, RegexLimits, RegexOrder, UnknownValue,
+};
 pub use path::{MatchKind, PathType};
 pub use request::{Request, RequestSpec, RequestSpecError, Scheme, UrlError};
 pub use router::{Router, compile_seeded};

@@ -132,11 +132,8 @@ pub struct Flags {
 impl Regex {
     /// Compiles `pattern` (RE2-like syntax: `regex-automata`'s, Unicode off) within `limit` bytes.
     fn new(pattern: &str, flags: Flags, limit: usize) -> Result<Regex, RegexError> {
-        let syntax = syntax::Config::new()
-            .unicode(false)
-            .utf8(false)
-            .case_insensitive(flags.case_insensitive)
-            .nest_limit(64);
+        let syntax =
+            syntax::Config::new().unicode(false).utf8(false).case_insensitive(flags.case_insensitive).nest_limit(64);
         // The NFA is built first, within a budget of its own (a few bytes per state).
         let thompson = thompson::Config::new().utf8(false).nfa_size_limit(Some(limit.saturating_mul(4)));
         let nfa = thompson::Compiler::new()
@@ -236,9 +233,8 @@ impl Regex {
         let mut caps = Captures::all(backtracker.get_nfa().group_info().clone());
         let input = Input::new(subject).anchored(self.anchored);
         backtracker.try_search(&mut cache, &input, &mut caps).ok()?;
-        caps.is_match().then(|| {
-            (0..caps.group_len()).map(|g| caps.get_group(g).map(|span| &subject[span.range()])).collect()
-        })
+        caps.is_match()
+            .then(|| (0..caps.group_len()).map(|g| caps.get_group(g).map(|span| &subject[span.range()])).collect())
     }
 }
 
@@ -389,7 +385,8 @@ mod tests {
                 (String::from(*p), Flags::default()),
             ];
             for (pattern, flags) in forms {
-                let r = Regex::new(&pattern, flags, RegexLimits::DEFAULT_SIZE).unwrap_or_else(|e| panic!("{pattern}: {e}"));
+                let r =
+                    Regex::new(&pattern, flags, RegexLimits::DEFAULT_SIZE).unwrap_or_else(|e| panic!("{pattern}: {e}"));
                 sizes.push(r.size());
             }
         }
@@ -419,6 +416,9 @@ mod tests {
         let tiny = Compiler::new(&limits);
         assert!(tiny.compile("^a", Flags::default()).is_ok());
         // The per-pattern limit is named as such.
-        assert_eq!(tiny.compile("(a|b)*a(a|b){20}", Flags::default()).unwrap_err(), RegexError::TooLarge { limit: 8 * 1024 });
+        assert_eq!(
+            tiny.compile("(a|b)*a(a|b){20}", Flags::default()).unwrap_err(),
+            RegexError::TooLarge { limit: 8 * 1024 }
+        );
     }
 }

@@ -527,6 +527,7 @@ pub fn run_gateway(router: &GatewayRouter, file: &TestsFile) -> TestsReport<gate
                     split: Vec::new(),
                     redirect: None,
                     upstream: None,
+                    regex_budget_exhausted: false,
                 };
                 view.label = view.written_label(); // "400", by the label's one rule
                 view

@@ -190,6 +190,7 @@ impl<'r> GatewayDecision<'r> {
             split: Vec::new(),
             redirect: None,
             upstream: None,
+            regex_budget_exhausted: self.regex_budget_exhausted,
         };
         let Some(w) = winner else { return view };
         match self.outcome {
@@ -262,6 +263,10 @@ pub struct DecisionView {
     /// What the backend receives, after the rule's filters (and the backend's own, when there is
     /// one backend).
     pub upstream: Option<Upstream>,
+    /// Some `RegularExpression` match was answered "no match" because the request's regex budget
+    /// ran out (present only then).
+    #[serde(skip_serializing_if = "core::ops::Not::not")]
+    pub regex_budget_exhausted: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -184,17 +184,19 @@ impl GatewayRouter {
                         for (mi, m) in rule.matches.iter().enumerate() {
                             let outcome = match best {
                                 None => CandidateOutcome::HostnameDidNotMatch,
-                                Some(h) => match matching::check(m, &self.routes[r].rules[i].regexes[mi], request, &fuel) {
-                                    Err(mismatch) => CandidateOutcome::Mismatch {
-                                        mismatch,
-                                        detail: detail(m, &self.routes[r].rules[i].regexes[mi], mismatch),
-                                    },
-                                    Ok(()) => {
-                                        let key = Key::new(h, m, self.routes[r].rank, i, mi, self.regex_order);
-                                        matched.push((key, explanation.routes.len(), view.candidates.len()));
-                                        CandidateOutcome::Won
+                                Some(h) => {
+                                    match matching::check(m, &self.routes[r].rules[i].regexes[mi], request, &fuel) {
+                                        Err(mismatch) => CandidateOutcome::Mismatch {
+                                            mismatch,
+                                            detail: detail(m, &self.routes[r].rules[i].regexes[mi], mismatch),
+                                        },
+                                        Ok(()) => {
+                                            let key = Key::new(h, m, self.routes[r].rank, i, mi, self.regex_order);
+                                            matched.push((key, explanation.routes.len(), view.candidates.len()));
+                                            CandidateOutcome::Won
+                                        }
                                     }
-                                },
+                                }
                             };
                             view.candidates.push(CandidateView {
                                 rule: i,

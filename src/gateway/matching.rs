@@ -222,18 +222,49 @@ mod tests {
         };
         let headers = [("x-ENV", "prod")];
         let ok = GatewayRequest::new("h", "/a/b?q=a%20b&q=c").with_method("POST").with_headers(&headers);
-        assert_eq!(check(&m, &MatchRegexes::compile(&m, &super::super::regex::Compiler::new(&crate::RegexLimits::default())), &ok, &Fuel::new(usize::MAX)), Ok(()));
-        assert_eq!(check(&m, &MatchRegexes::compile(&m, &super::super::regex::Compiler::new(&crate::RegexLimits::default())), &GatewayRequest { path: "/b", ..ok }, &Fuel::new(usize::MAX)), Err(Mismatch::Path));
         assert_eq!(
-            check(&m, &MatchRegexes::compile(&m, &super::super::regex::Compiler::new(&crate::RegexLimits::default())), &GatewayRequest { method: "GET", ..ok }, &Fuel::new(usize::MAX)),
+            check(
+                &m,
+                &MatchRegexes::compile(&m, &super::super::regex::Compiler::new(&crate::RegexLimits::default())),
+                &ok,
+                &Fuel::new(usize::MAX)
+            ),
+            Ok(())
+        );
+        assert_eq!(
+            check(
+                &m,
+                &MatchRegexes::compile(&m, &super::super::regex::Compiler::new(&crate::RegexLimits::default())),
+                &GatewayRequest { path: "/b", ..ok },
+                &Fuel::new(usize::MAX)
+            ),
+            Err(Mismatch::Path)
+        );
+        assert_eq!(
+            check(
+                &m,
+                &MatchRegexes::compile(&m, &super::super::regex::Compiler::new(&crate::RegexLimits::default())),
+                &GatewayRequest { method: "GET", ..ok },
+                &Fuel::new(usize::MAX)
+            ),
             Err(Mismatch::Method)
         );
         assert_eq!(
-            check(&m, &MatchRegexes::compile(&m, &super::super::regex::Compiler::new(&crate::RegexLimits::default())), &GatewayRequest { headers: &[], ..ok }, &Fuel::new(usize::MAX)),
+            check(
+                &m,
+                &MatchRegexes::compile(&m, &super::super::regex::Compiler::new(&crate::RegexLimits::default())),
+                &GatewayRequest { headers: &[], ..ok },
+                &Fuel::new(usize::MAX)
+            ),
             Err(Mismatch::Header { index: 0 })
         );
         assert_eq!(
-            check(&m, &MatchRegexes::compile(&m, &super::super::regex::Compiler::new(&crate::RegexLimits::default())), &GatewayRequest { path: "/a?q=c&q=a%20b", ..ok }, &Fuel::new(usize::MAX)),
+            check(
+                &m,
+                &MatchRegexes::compile(&m, &super::super::regex::Compiler::new(&crate::RegexLimits::default())),
+                &GatewayRequest { path: "/a?q=c&q=a%20b", ..ok },
+                &Fuel::new(usize::MAX)
+            ),
             Err(Mismatch::Query { index: 0 })
         );
         assert_eq!(distinct(&m.headers, true), 1);

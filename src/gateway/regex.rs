@@ -178,7 +178,9 @@ mod tests {
         // Alternatives are grouped before anchoring: `a|b` is not `^a|b$`.
         assert_eq!(Pattern::new("/a|/b", &any()).is_match(b"/a/x", &fuel), Ok(false));
         assert_eq!(Pattern::new("(", &any()).is_match(b"(", &fuel), Err(Unevaluated::Refused));
-        assert!(Pattern::new("(a|b)*a(a|b){20}", &any()).refusal().unwrap().contains("regex size limit of 131072 bytes"));
+        assert!(
+            Pattern::new("(a|b)*a(a|b){20}", &any()).refusal().unwrap().contains("regex size limit of 131072 bytes")
+        );
         assert_eq!(Pattern::new("a*", &any()).is_match(&[b'a'; 100], &Fuel::new(10)), Err(Unevaluated::Budget));
     }
 }

@@ -310,7 +310,8 @@ mod tests {
         assert_eq!(l.exact["foo.example.com"].all.len(), 1, "a hostname written twice is one entry");
         assert_eq!(l.wildcard.keys().collect::<Vec<_>>(), [".example.com"]);
         assert_eq!(l.any.all.len(), 1);
-        let pick = |host| l.lookup(&o, &routes, &GatewayRequest::new(host, "/"), &Fuel::new(usize::MAX)).map(|c| c.route);
+        let pick =
+            |host| l.lookup(&o, &routes, &GatewayRequest::new(host, "/"), &Fuel::new(usize::MAX)).map(|c| c.route);
         assert_eq!(pick("FOO.example.com."), Some(0));
         assert_eq!(pick("a.b.example.com"), Some(0));
         assert_eq!(pick("example.com"), Some(1));
@@ -340,8 +341,10 @@ mod tests {
         let routes = compile_routes(&o, false, &Compiler::new(&crate::RegexLimits::default()));
         let l = compile_listener(&o, &o.gateways[0], 0, &routes, RegexOrder::Istio);
         assert!(l.any.all.len() > LINEAR && !l.any.prefix.is_empty());
-        let rule =
-            |method, path| l.lookup(&o, &routes, &GatewayRequest::new("h", path).with_method(method), &Fuel::new(usize::MAX)).map(|c| c.rule);
+        let rule = |method, path| {
+            l.lookup(&o, &routes, &GatewayRequest::new("h", path).with_method(method), &Fuel::new(usize::MAX))
+                .map(|c| c.rule)
+        };
         assert_eq!(rule("GET", "/a/b"), Some(6)); // Exact
         assert_eq!(rule("POST", "/a/b/c"), Some(8)); // the longer prefix, its method
         assert_eq!(rule("GET", "/a/b/c"), Some(7)); // `/a/`: a prefix of /a/b/c

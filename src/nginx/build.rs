@@ -11,13 +11,13 @@ use hashbrown::HashMap;
 use super::annotations::{self, Annotations};
 use super::canary::Canary;
 use super::location::{Location, Locations, Modifier, Origin, Settings};
+use super::regex::Compiler;
 use super::server::{CATCH_ALL, Names, Server};
 use super::{Conf, IngressRef, Issue, Options};
-use super::regex::Compiler;
-use crate::options::RegexLimits;
 use crate::class::{self, Admission};
 use crate::diagnostics::Code;
 use crate::model::{Ingress, IngressBackend, Object};
+use crate::options::RegexLimits;
 use crate::path::PathType;
 use crate::validation;
 

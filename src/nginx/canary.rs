@@ -143,8 +143,14 @@ mod tests {
             ..Default::default()
         });
         assert_eq!(c.decide(&[("x-canary", "always")], &Fuel::new(usize::MAX)), (true, Verdict::Header));
-        assert_eq!(c.decide(&[("X-Canary", "never"), ("Cookie", "canary=always")], &Fuel::new(usize::MAX)), (false, Verdict::HeaderNever));
-        assert_eq!(c.decide(&[("X-Canary", "maybe"), ("Cookie", "a=b; canary=always")], &Fuel::new(usize::MAX)), (true, Verdict::Cookie));
+        assert_eq!(
+            c.decide(&[("X-Canary", "never"), ("Cookie", "canary=always")], &Fuel::new(usize::MAX)),
+            (false, Verdict::HeaderNever)
+        );
+        assert_eq!(
+            c.decide(&[("X-Canary", "maybe"), ("Cookie", "a=b; canary=always")], &Fuel::new(usize::MAX)),
+            (true, Verdict::Cookie)
+        );
         assert_eq!(c.decide(&[("Cookie", "canary=never")], &Fuel::new(usize::MAX)), (false, Verdict::CookieNever));
         assert_eq!(c.decide(&[], &Fuel::new(usize::MAX)), (false, Verdict::Weight));
     }
@@ -159,7 +165,10 @@ mod tests {
         });
         assert!(c.decide(&[("X-Region", "eu")], &Fuel::new(usize::MAX)).0);
         // With a value set, `never` is just another value: it falls through to the cookie.
-        assert_eq!(c.decide(&[("X-Region", "never"), ("cookie", "c=always")], &Fuel::new(usize::MAX)), (true, Verdict::Cookie));
+        assert_eq!(
+            c.decide(&[("X-Region", "never"), ("cookie", "c=always")], &Fuel::new(usize::MAX)),
+            (true, Verdict::Cookie)
+        );
         let c = canary(annotations::Canary {
             header: Some("X-Region".into()),
             header_pattern: Some("^(eu|us)-".into()),

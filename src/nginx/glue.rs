@@ -37,12 +37,11 @@ pub(crate) struct Engine {
 
 impl Engine {
     pub(crate) fn new(objects: &[Object], options: &CompileOptions) -> Engine {
-        let nginx_options =
-            Options {
-                ingress_class: options.ingress_class.clone(),
-                default_backend: options.default_backend.clone(),
-                regex_limits: options.regex_limits,
-            };
+        let nginx_options = Options {
+            ingress_class: options.ingress_class.clone(),
+            default_backend: options.default_backend.clone(),
+            regex_limits: options.regex_limits,
+        };
         let (router, issues) = super::build(objects, &nginx_options);
         let classes: Vec<&IngressClass> =
             objects.iter().filter_map(|o| if let Object::IngressClass(c) = o { Some(c) } else { None }).collect();

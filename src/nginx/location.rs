@@ -137,13 +137,15 @@ impl Locations {
         for (i, loc) in list.iter_mut().enumerate() {
             let index = i as u32;
             match loc.modifier {
-                Modifier::Regex => match regex::compile(&alloc::format!("^{}", loc.path), true, loc.needs_rewrite(), regexes) {
-                    Ok(r) => {
-                        loc.regex = Some(r);
-                        locations.regexes.push(index);
+                Modifier::Regex => {
+                    match regex::compile(&alloc::format!("^{}", loc.path), true, loc.needs_rewrite(), regexes) {
+                        Ok(r) => {
+                            loc.regex = Some(r);
+                            locations.regexes.push(index);
+                        }
+                        Err(reason) => refused.push(Refused { index: i, reason }),
                     }
-                    Err(reason) => refused.push(Refused { index: i, reason }),
-                },
+                }
                 Modifier::Exact | Modifier::Prefix => {
                     let slot = locations.statics.entry(loc.path.as_bytes().to_vec()).or_default();
                     let taken = if loc.modifier == Modifier::Exact { &mut slot.exact } else { &mut slot.prefix };
