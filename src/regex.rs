@@ -201,10 +201,8 @@ impl Regex {
         let dfa = &self.dfa;
         let config = start::Config::new().anchored(self.anchored);
         let Ok(mut state) = dfa.start_state(&config) else { return (0, Some(false)) };
-        for (i, &byte) in subject.iter().enumerate() {
-            if i == allowed {
-                return (i, None);
-            }
+        let affordable = &subject[..subject.len().min(allowed)];
+        for (i, &byte) in affordable.iter().enumerate() {
             state = dfa.next_state(state, byte);
             if dfa.is_special_state(state) {
                 // Match states come one byte late: a match here ended before this byte.
@@ -215,6 +213,9 @@ impl Regex {
                     return (i + 1, Some(false));
                 }
             }
+        }
+        if affordable.len() < subject.len() {
+            return (affordable.len(), None);
         }
         (subject.len(), Some(dfa.is_match_state(dfa.next_eoi_state(state))))
     }
