@@ -41,6 +41,14 @@ export interface CompileOptions {
   regexOrder?: "EnvoyGateway" | "Istio";
   /** Gateway API: whether a backendRef to a Service (or port) missing from the manifests is invalid (default: when they hold any Service). */
   checkServices?: boolean;
+  /**
+   * The work regexes may do (Gateway API `RegularExpression` matches, the `ingress-nginx` profile's
+   * regexes), in bytes: `size` of one compiled pattern (default 131072; a larger one is refused by
+   * name and matches nothing), `total` of all the patterns (default 33554432), and `scan`, what one
+   * request's matches may read together (default 262144; past it they answer no match and the
+   * decision says `regexBudgetExhausted`).
+   */
+  regexLimits?: { size?: number; total?: number; scan?: number };
 }
 
 /** A request: a URL (`https://shop.example.com/cart?id=1`; its scheme is read: `https://` is TLS), or a `RequestSpec` as a tests file writes it. */
@@ -127,6 +135,8 @@ export interface Decision {
   readonly split?: readonly Readonly<WeightedBackend>[];
   /** The path and query the upstream receives after a rewrite (`ingress-nginx` `rewrite-target`). */
   readonly upstreamPath?: string;
+  /** Present (`true`) when some regex answered "no match" because the request's regex budget (`regexLimits.scan`) ran out. */
+  readonly regexBudgetExhausted?: true;
 }
 
 export interface Redirect {
@@ -561,6 +571,8 @@ export interface GatewayDecision {
   split?: GatewaySplitBackend[];
   redirect: { status: number; location: string } | null;
   upstream: GatewayUpstream | null;
+  /** Present (`true`) when some `RegularExpression` match answered "no match" because the request's regex budget (`regexLimits.scan`) ran out. */
+  regexBudgetExhausted?: true;
 }
 
 /** A compiled routing table: Ingresses, or a Gateway's HTTPRoutes (`options.gateway`, or a Gateway and no Ingress). Free it with `free()` (or `using`); otherwise the garbage collector does, eventually. */

@@ -314,10 +314,15 @@ impl<'r> Decision<'r> {
     /// is one: `0` for the 404, `1 +` [`answer`](Self::answer) for a numbered answer that the
     /// request did not change. Two decisions of one router with the same slot have equal views,
     /// so an adapter may convert the view once per slot and share it. `None`: the decision
-    /// depends on the request (a refusal, a redirect, a split, a rewritten path).
+    /// depends on the request (a refusal, a redirect, a split, a rewritten path, a regex budget
+    /// spent).
     ///
     /// Slots are below [`Router::answer_slots`](crate::Router::answer_slots).
     pub fn answer_slot(&self) -> Option<usize> {
+        if self.regex_exhausted {
+            // The flag is this request's, not the answer's.
+            return None;
+        }
         match self.answer {
             Some(answer) if self.upstream_path.is_none() => Some(1 + answer),
             None if self.via == Via::None && self.matched.is_none() && self.default_from.is_none() => Some(0),

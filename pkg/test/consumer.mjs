@@ -614,6 +614,36 @@ function report_with_source(r, source) {
   spec.free();
 }
 
+// ---- bounded regex work (issue 28): the limits are compile options; a request past the scan
+// budget gets "no match" from the regexes it could not afford, and its decision says so.
+{
+  const regexIngress = `apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: api, namespace: api, annotations: {nginx.ingress.kubernetes.io/use-regex: "true"}}
+spec:
+  ingressClassName: nginx
+  rules:
+  - host: api.example.com
+    http:
+      paths:
+      - {path: "/v[0-9]+/.*z", pathType: ImplementationSpecific, backend: {service: {name: api, port: {number: 80}}}}
+`;
+  const bounded = compile(regexIngress, { profile: "ingress-nginx", regexLimits: { scan: 64 } });
+  const short = bounded.route("http://api.example.com/v1/z");
+  assert.equal(short.label, "api:80");
+  assert.equal(short.regexBudgetExhausted, undefined);
+  const long = bounded.route(`http://api.example.com/v1/${"a".repeat(100)}z`);
+  assert.equal(long.regexBudgetExhausted, true);
+  assert.notEqual(long.label, "api:80");
+  outputs.decisionRegexBudget = long;
+  // A pattern over the size limit is refused by name.
+  const small = compile(regexIngress, { profile: "ingress-nginx", regexLimits: { size: 64 } });
+  assert.equal(small.route("http://api.example.com/v1/z").label, "404");
+  assert.ok(small.diagnostics.some((d) => /regex size limit of 64 bytes/.test(d.message)), "the refusal is a diagnostic");
+  bounded.free();
+  small.free();
+}
+
 // ---- the real outputs, typed
 const types = {
   decisionRule: "Decision",
@@ -633,6 +663,7 @@ const types = {
   decisionRedirect: "Decision",
   explanationNginx: "Explanation",
   explanationRedirect: "Explanation",
+  decisionRegexBudget: "Decision",
 };
 let ts = 'import type { Decision, Explanation, Table, Diagnostic, ValidationReport, StatusReport, ServiceView } from "ingress-router";\n';
 for (const [name, type] of Object.entries(types)) ts += `export const ${name}: ${type} = ${JSON.stringify(outputs[name], null, 1)};\n`;
