@@ -245,3 +245,45 @@ fn fields(value: &Value, pointer: &str, path: &str) -> Vec<(String, String)> {
     }
     out
 }
+
+/// A redirect's `Location` and a rewritten upstream path carry text from the manifest and the
+/// client: what RFC 3986 does not allow there (`"`, `<`, `>`, space, non-ASCII) is
+/// percent-encoded, so no home (CLI, npm, Envoy filter) writes markup or a header-breaking byte;
+/// valid escapes (`%2F`) and the characters a path and query allow stay as written.
+#[test]
+fn redirects_and_rewrites_percent_encode_what_they_write() {
+    let xss = "/\"><img src=x onerror=alert(1)>";
+    let rules = json!([
+        {"matches": [{"path": {"type": "PathPrefix", "value": "/full"}}],
+         "filters": [{"type": "RequestRedirect", "requestRedirect": {"path": {"type": "ReplaceFullPath", "replaceFullPath": xss}}}]},
+        {"matches": [{"path": {"type": "PathPrefix", "value": "/prefix"}}],
+         "filters": [{"type": "RequestRedirect", "requestRedirect": {"path": {"type": "ReplacePrefixMatch", "replacePrefixMatch": "/new <x>"}}}]},
+        {"matches": [{"path": {"type": "PathPrefix", "value": "/same"}}],
+         "filters": [{"type": "RequestRedirect", "requestRedirect": {"scheme": "https"}}]},
+        {"matches": [{"path": {"type": "PathPrefix", "value": "/rewrite"}}],
+         "filters": [{"type": "URLRewrite", "urlRewrite": {"path": {"type": "ReplacePrefixMatch", "replacePrefixMatch": "/caf\u{e9}|{}"}}}],
+         "backendRefs": [{"name": "s", "port": 80}]}
+    ]);
+    let values = vec![gateway(http_listener()), route("r", json!([]), rules)];
+    let router = compile(&Objects::from_checked_values(&values), &GatewayOptions::default());
+    let location = |target: &str| {
+        let request = GatewayRequest::new("h", target);
+        router.route(&request).view(&request).redirect.map(|r| r.location)
+    };
+    assert_eq!(location("/full").as_deref(), Some("http://h/%22%3E%3Cimg%20src=x%20onerror=alert(1)%3E"));
+    assert_eq!(location("/prefix/a%2Fb?q=<\">&r=1").as_deref(), Some("http://h/new%20%3Cx%3E/a%2Fb?q=%3C%22%3E&r=1"));
+    // The request's own path and host, when the redirect keeps them: the client's text.
+    assert_eq!(location("/same/<é>?a=b").as_deref(), Some("https://h/same/%3C%C3%A9%3E?a=b"));
+    let request = GatewayRequest::new("h\"<", "/same");
+    let view = router.route(&request).view(&request);
+    assert_eq!(view.redirect.map(|r| r.location).as_deref(), Some("https://h%22%3C/same"));
+    let request = GatewayRequest::new("h", "/rewrite/x y?q=1");
+    let upstream = router.route(&request).view(&request).upstream.map(|u| u.path);
+    assert_eq!(upstream.as_deref(), Some("/caf%C3%A9%7C%7B%7D/x%20y?q=1"));
+    // A redirect hostname is a DNS name: the CRD's pattern leaves an HTTPRoute with markup there
+    // out of a checked read.
+    let bad = json!([{"filters": [{"type": "RequestRedirect", "requestRedirect": {"hostname": "a\"><b"}}]}]);
+    let checked = Objects::from_checked_values(&[gateway(http_listener()), route("bad", json!([]), bad)]);
+    assert_eq!(checked.skipped.len(), 1, "{:?}", checked.skipped);
+    assert!(checked.skipped[0].error.contains("hostname"), "{}", checked.skipped[0].error);
+}

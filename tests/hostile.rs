@@ -693,3 +693,63 @@ fn keys_and_paths_around_64_bytes() {
 fn path_count(router: &Router) -> usize {
     router.table().hosts.iter().map(|h| h.paths.len()).sum()
 }
+
+/// The ingress-nginx profile writes `Location` headers and upstream paths from the client's
+/// target and host and from annotations: what RFC 3986 does not allow there is percent-encoded
+/// (no `"`, `<` or space reaches a header or a page), valid escapes stay as written, and a `%`
+/// that a rewrite capture took from the decoded URI stays a literal `%` (`%25`), so that
+/// `/%252e%252e` cannot reach the upstream as `/%2e%2e`.
+#[cfg(feature = "nginx")]
+#[test]
+fn nginx_redirects_and_rewrites_percent_encode_what_they_write() {
+    use ingress_router::{Profile, Scheme};
+    let annotated = |name: &str, host: &str, p: HttpIngressPath, pairs: &[(&str, &str)]| {
+        let mut i = ingress(name, vec![(Some(host).filter(|h| !h.is_empty()), vec![p])]);
+        for (k, v) in pairs {
+            i.metadata.annotations.insert(format!("nginx.ingress.kubernetes.io/{k}"), (*v).into());
+        }
+        i
+    };
+    let ingresses = [
+        annotated("ssl", "ssl.example.com", path("/", "Prefix", "web"), &[("force-ssl-redirect", "true")]),
+        annotated(
+            "rw",
+            "rw.example.com",
+            path("/api/(.*)", "ImplementationSpecific", "api"),
+            &[("rewrite-target", "/$1")],
+        ),
+        annotated("root", "", path("/", "Prefix", "web"), &[("app-root", "/app")]),
+        annotated("www", "www.example.com", path("/", "Prefix", "web"), &[("from-to-www-redirect", "true")]),
+        annotated(
+            "moved",
+            "moved.example.com",
+            path("/", "Prefix", "web"),
+            &[("permanent-redirect", "https://new.example.com/a?b=c")],
+        ),
+    ];
+    let objects: Vec<Object> = ingresses.iter().cloned().map(Object::Ingress).collect();
+    let router = compile(&objects, &CompileOptions::default().with_profile(Profile::IngressNginx));
+    let location = |host: &[u8], target: &[u8]| {
+        let d = router.route(&Request::from_bytes(host, target));
+        d.redirect().map(|r| r.location.to_string())
+    };
+    assert_eq!(
+        location(b"ssl.example.com", b"/\"><img src=x onerror=alert(1)>?q=<x>").as_deref(),
+        Some("https://ssl.example.com/%22%3E%3Cimg%20src=x%20onerror=alert(1)%3E?q=%3Cx%3E")
+    );
+    assert_eq!(
+        location(b"ssl.example.com", b"/caf\xc3\xa9/%2F\xff").as_deref(),
+        Some("https://ssl.example.com/caf%C3%A9/%2F%FF")
+    );
+    assert_eq!(location(b"example.com", b"/a b").as_deref(), Some("http://www.example.com:80/a%20b"));
+    // The catch-all server (no host) has app-root: the client's Host goes into the Location.
+    assert_eq!(location(b"x\"<y", b"/").as_deref(), Some("http://x%22%3Cy/app"));
+    assert_eq!(location(b"moved.example.com", b"/x").as_deref(), Some("https://new.example.com/a?b=c"));
+    let upstream = |target: &[u8]| {
+        let request = Request::from_bytes(b"rw.example.com", target).with_scheme(Scheme::Https);
+        router.route(&request).upstream_path().map(String::from)
+    };
+    assert_eq!(upstream(b"/api/%3Cb%3E%20x?q=\"").as_deref(), Some("/%3Cb%3E%20x?q=%22"));
+    assert_eq!(upstream(b"/api/%252e%252e/admin").as_deref(), Some("/%252e%252e/admin"));
+    assert_eq!(upstream(b"/api/a%2Fb").as_deref(), Some("/a/b"), "nginx decodes %2F in $uri: the capture is a /");
+}
