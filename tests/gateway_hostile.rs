@@ -287,3 +287,67 @@ fn redirects_and_rewrites_percent_encode_what_they_write() {
     assert_eq!(checked.skipped.len(), 1, "{:?}", checked.skipped);
     assert!(checked.skipped[0].error.contains("hostname"), "{}", checked.skipped[0].error);
 }
+
+/// Integers out of range (2^64, which no JSON or YAML reader keeps as an integer; negative;
+/// fractional; just over the type or the CRD's range) in every integer field an HTTPRoute or
+/// Gateway routes by: the object is left out with an error that names the field (with its
+/// indexes) and the range allowed, never "invalid type: integer ... as u128", nor a whole
+/// document refused. Through YAML, as the CLI, npm package and Envoy filter read it: the
+/// apiserver's own message, the object named.
+#[test]
+fn out_of_range_integers_name_their_field_and_range() {
+    let huge: Value = serde_json::from_str("18446744073709551616").unwrap();
+    let route_with = |backend: Value, redirect: Value| {
+        route(
+            "r",
+            json!([]),
+            json!([{"backendRefs": [{"name": "a", "port": 80}, backend]},
+                   {"filters": [{"type": "RequestRedirect", "requestRedirect": redirect}]}]),
+        )
+    };
+    let cases = [
+        ("spec.rules[0].backendRefs[1].weight", "from 0 to 1000000", "weight", false),
+        ("spec.rules[0].backendRefs[1].port", "from 0 to 65535", "port", false),
+        ("spec.rules[1].filters[0].requestRedirect.port", "from 0 to 65535", "port", true),
+        ("spec.rules[1].filters[0].requestRedirect.statusCode", "from 0 to 65535", "statusCode", true),
+    ];
+    let too_big = |field: &str| if field == "weight" { json!(1_000_001) } else { json!(65_536) };
+    for (path, range, field, in_redirect) in cases {
+        for bad in [huge.clone(), json!(-1), json!(1.5), json!(-9.3e18), too_big(field)] {
+            let mut backend = json!({"name": "b", "port": 80});
+            let mut redirect = json!({"scheme": "https"});
+            let target = if in_redirect { &mut redirect } else { &mut backend };
+            target[field] = bad.clone();
+            let objects = Objects::from_values(&[gateway(http_listener()), route_with(backend, redirect)]);
+            assert_eq!(objects.skipped.len(), 1, "{path} = {bad}");
+            let error = &objects.skipped[0].error;
+            assert!(error.starts_with(&format!("{path}: expected an integer {range}, found ")), "{error}");
+        }
+    }
+    let listener = json!([{"name": "http", "port": huge, "protocol": "HTTP"}]);
+    let objects = Objects::from_values(&[gateway(listener)]);
+    assert_eq!(
+        objects.skipped[0].error,
+        "spec.listeners[0].port: expected an integer from 0 to 65535, found 1.8446744073709552e+19"
+    );
+
+    let yaml = "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: r, namespace: apps}\n\
+                spec:\n  rules:\n  - backendRefs:\n    - {name: a, port: 80}\n    - {name: b, port: 80, weight: 18446744073709551616}\n";
+    let input = ingress_router::input::parse("route.yaml", yaml).expect("the document is read");
+    let values: Vec<Value> = input.gateway_api.iter().map(|v| v.value.clone()).collect();
+    let unchecked = Objects::from_values(&values);
+    assert!(
+        unchecked.skipped[0]
+            .error
+            .starts_with("spec.rules[0].backendRefs[1].weight: expected an integer from 0 to 1000000")
+    );
+    let checked = Objects::from_input(&values, &[]);
+    let skipped = &checked.skipped[0];
+    assert_eq!((skipped.kind.as_str(), skipped.name.as_str()), ("HTTPRoute", "r"));
+    assert!(
+        skipped.error.contains("spec.rules[0].backendRefs[1].weight")
+            && skipped.error.contains("should be less than or equal to 1000000"),
+        "{}",
+        skipped.error
+    );
+}

@@ -753,3 +753,57 @@ fn nginx_redirects_and_rewrites_percent_encode_what_they_write() {
     assert_eq!(upstream(b"/api/%252e%252e/admin").as_deref(), Some("/%252e%252e/admin"));
     assert_eq!(upstream(b"/api/a%2Fb").as_deref(), Some("/a/b"), "nginx decodes %2F in $uri: the capture is a /");
 }
+
+/// Integers no 64-bit reader keeps (2^64, below -2^63; in YAML, which used to refuse the whole
+/// document with "invalid type: integer ... as u128") and fractions in an Ingress's integer
+/// fields: the document is read and the Ingress refused as the apiserver refuses it, naming the
+/// field and its type (`int32`, whose range the validation states next); a Service's likewise.
+#[test]
+fn out_of_range_integers_name_their_field() {
+    for number in ["18446744073709551616", "-9223372036854775809", "340282366920938463463374607431768211455", "1.5"] {
+        let ingress = format!(
+            "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {{name: web}}\nspec:\n  \
+             defaultBackend:\n    service: {{name: web, port: {{number: {number}}}}}\n"
+        );
+        let service =
+            format!("apiVersion: v1\nkind: Service\nmetadata: {{name: web}}\nspec:\n  ports: [{{port: {number}}}]\n");
+        for (text, field, line) in
+            [(ingress, "spec.defaultBackend.service.port.number", 6), (service, "spec.ports[0].port", 5)]
+        {
+            // The one object of the input is refused: the input is an error, at the field.
+            let e = parse_err(&text);
+            assert_eq!(e.field.as_deref(), Some(field), "{number}: {e}");
+            assert!(e.message.contains("of type int32") && !e.message.contains("u128"), "{number}: {e}");
+            assert_eq!((e.document, e.line), (Some(1), Some(line)), "{e}");
+        }
+    }
+    // In range for its type but not for the field: the apiserver's range.
+    let text = "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: web}\nspec:\n  defaultBackend:\n    service: {name: web, port: {number: 70000}}\n";
+    let objects = input::parse("big.yaml", text).unwrap().into_objects();
+    let router = compile(&objects, &CompileOptions::default());
+    let excluded = &router.table().excluded;
+    assert!(excluded.iter().any(|x| format!("{x:?}").contains("must be between 1 and 65535")), "{excluded:?}");
+}
+
+/// ingress-nginx reads `canary-weight` with Go's `strconv.Atoi`: a value beyond 64 bits is
+/// dropped (weight 0) and the warning names the annotation and the range it would need.
+#[cfg(feature = "nginx")]
+#[test]
+fn an_out_of_range_canary_weight_names_its_range() {
+    use ingress_router::{Code, Profile};
+    let mut canary = ingress("canary", vec![(Some("a.example.com"), vec![path("/", "Prefix", "new")])]);
+    for (k, v) in [("canary", "true"), ("canary-weight", "18446744073709551616")] {
+        canary.metadata.annotations.insert(format!("nginx.ingress.kubernetes.io/{k}"), v.into());
+    }
+    let main = ingress("main", vec![(Some("a.example.com"), vec![path("/", "Prefix", "web")])]);
+    let objects = vec![Object::Ingress(main), Object::Ingress(canary)];
+    let router = compile(&objects, &CompileOptions::default().with_profile(Profile::IngressNginx));
+    let lint = router.lint(&objects);
+    let warning = lint.iter().find(|d| d.code == Code::NginxIgnoredAnnotation).expect("a warning");
+    assert!(
+        warning.message.contains("canary-weight")
+            && warning.message.contains("not an integer from -9223372036854775808 to 9223372036854775807"),
+        "{warning}"
+    );
+    assert_eq!(label(&router, b"a.example.com", b"/"), "web:80");
+}

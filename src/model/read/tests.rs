@@ -59,7 +59,7 @@ fn errors_name_the_field_and_what_was_expected() {
         error(
             json!({"spec": {"rules": [{}, {"http": {"paths": [{}, {"backend": {"service": {"port": {"number": 1.5}}}}]}}]}})
         ),
-        "spec.rules[1].http.paths[1].backend.service.port.number: expected a 64-bit integer, found 1.5"
+        "spec.rules[1].http.paths[1].backend.service.port.number: expected an integer from -9223372036854775808 to 9223372036854775807, found 1.5"
     );
     assert_eq!(
         error(json!({"spec": {"tls": [{"hosts": [null, 3]}]}})),
