@@ -324,12 +324,21 @@ fn out_of_range_integers_name_their_field_and_range() {
             assert!(error.starts_with(&format!("{path}: expected an integer {range}, found ")), "{error}");
         }
     }
-    let listener = json!([{"name": "http", "port": huge, "protocol": "HTTP"}]);
-    let objects = Objects::from_values(&[gateway(listener)]);
-    assert_eq!(
-        objects.skipped[0].error,
-        "spec.listeners[0].port: expected an integer from 0 to 65535, found 1.8446744073709552e+19"
-    );
+    // The other ports: a listener's, a parentRef's, a Service's.
+    for bad in [huge.clone(), json!(-1), json!(80.5), json!(65_536)] {
+        let range = format!("expected an integer from 0 to 65535, found {bad}");
+        let listener = json!([{"name": "http", "port": bad, "protocol": "HTTP"}]);
+        let objects = Objects::from_values(&[gateway(listener)]);
+        assert_eq!(objects.skipped[0].error, format!("spec.listeners[0].port: {range}"));
+        let mut parent = route("p", json!([]), json!([]));
+        parent["spec"]["parentRefs"][0]["port"] = bad.clone();
+        let objects = Objects::from_values(&[parent]);
+        assert_eq!(objects.skipped[0].error, format!("spec.parentRefs[0].port: {range}"));
+        let service = json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "s", "namespace": "apps"},
+                             "spec": {"ports": [{"port": bad}]}});
+        let objects = Objects::from_values(&[service]);
+        assert_eq!(objects.skipped[0].error, format!("spec.ports[0].port: {range}"));
+    }
 
     let yaml = "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: r, namespace: apps}\n\
                 spec:\n  rules:\n  - backendRefs:\n    - {name: a, port: 80}\n    - {name: b, port: 80, weight: 18446744073709551616}\n";
