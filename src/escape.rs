@@ -19,9 +19,21 @@ use alloc::string::String;
 /// assert!(matches!(percent_encode(b"/a/b?c=d"), std::borrow::Cow::Borrowed("/a/b?c=d")));
 /// ```
 pub fn percent_encode(text: &[u8]) -> Cow<'_, str> {
+    encode(text, b"-._~!$&'()*+,;=:@/?")
+}
+
+/// [`percent_encode`] for a `host[:port]` taken from the request (a redirect that keeps the
+/// client's host): RFC 3986's `reg-name`, `:` and an IP literal's brackets are kept; `/`, `?`,
+/// `@` and `#` are encoded too, so that the host cannot end the authority early.
+pub(crate) fn percent_encode_authority(text: &[u8]) -> Cow<'_, str> {
+    encode(text, b"-._~!$&'()*+,;=:[]")
+}
+
+/// `text` with every byte encoded but ASCII letters and digits, `keep`, and valid `%XX` escapes.
+fn encode<'t>(text: &'t [u8], keep: &[u8]) -> Cow<'t, str> {
     let kept = |i: usize| match text[i] {
         b'%' => text.get(i + 1..i + 3).is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)),
-        b => b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/?".contains(&b),
+        b => b.is_ascii_alphanumeric() || keep.contains(&b),
     };
     let Some(first) = (0..text.len()).find(|&i| !kept(i)) else {
         // Every byte kept is ASCII, so this is always UTF-8.
@@ -63,6 +75,13 @@ mod tests {
         assert_eq!(percent_encode(b"%4"), "%254");
         assert_eq!(percent_encode(b"%zz%41"), "%25zz%41");
         assert_eq!(percent_encode(b"/a b%2Fc"), "/a%20b%2Fc");
+    }
+
+    #[test]
+    fn authorities_keep_ports_and_ip_literals_but_cannot_end_early() {
+        assert!(matches!(percent_encode_authority(b"[::1]:8080"), Cow::Borrowed("[::1]:8080")));
+        assert_eq!(percent_encode_authority(b"a.com@evil.com/x?y#z"), "a.com%40evil.com%2Fx%3Fy%23z");
+        assert_eq!(percent_encode_authority(b"h\"<"), "h%22%3C");
     }
 
     #[test]

@@ -274,9 +274,17 @@ fn redirects_and_rewrites_percent_encode_what_they_write() {
     assert_eq!(location("/prefix/a%2Fb?q=<\">&r=1").as_deref(), Some("http://h/new%20%3Cx%3E/a%2Fb?q=%3C%22%3E&r=1"));
     // The request's own path and host, when the redirect keeps them: the client's text.
     assert_eq!(location("/same/<é>?a=b").as_deref(), Some("https://h/same/%3C%C3%A9%3E?a=b"));
-    let request = GatewayRequest::new("h\"<", "/same");
-    let view = router.route(&request).view(&request);
-    assert_eq!(view.redirect.map(|r| r.location).as_deref(), Some("https://h%22%3C/same"));
+    // The client's host cannot end the authority early (`@`, `/`); an IP literal keeps its brackets.
+    for (host, location) in [
+        ("h\"<", "https://h%22%3C/same"),
+        ("a.com@evil.com", "https://a.com%40evil.com/same"),
+        ("a.com/evil", "https://a.com%2Fevil/same"),
+        ("[::1]", "https://[::1]/same"),
+    ] {
+        let request = GatewayRequest::new(host, "/same");
+        let view = router.route(&request).view(&request);
+        assert_eq!(view.redirect.map(|r| r.location).as_deref(), Some(location), "{host}");
+    }
     let request = GatewayRequest::new("h", "/rewrite/x y?q=1");
     let upstream = router.route(&request).view(&request).upstream.map(|u| u.path);
     assert_eq!(upstream.as_deref(), Some("/caf%C3%A9%7C%7B%7D/x%20y?q=1"));

@@ -744,6 +744,8 @@ fn nginx_redirects_and_rewrites_percent_encode_what_they_write() {
     assert_eq!(location(b"example.com", b"/a b").as_deref(), Some("http://www.example.com:80/a%20b"));
     // The catch-all server (no host) has app-root: the client's Host goes into the Location.
     assert_eq!(location(b"x\"<y", b"/").as_deref(), Some("http://x%22%3Cy/app"));
+    assert_eq!(location(b"a.com@evil.com", b"/").as_deref(), Some("http://a.com%40evil.com/app"));
+    assert_eq!(location(b"[::1]:8080", b"/").as_deref(), Some("http://[::1]:8080/app"));
     assert_eq!(location(b"moved.example.com", b"/x").as_deref(), Some("https://new.example.com/a?b=c"));
     let upstream = |target: &[u8]| {
         let request = Request::from_bytes(b"rw.example.com", target).with_scheme(Scheme::Https);

@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::hostname;
 use super::model::{HeaderFilter, HttpRouteFilter, HttpRouteMatch, PathModifier, RequestRedirect};
 use super::request::GatewayRequest;
-use crate::escape::percent_encode;
+use crate::escape::{percent_encode, percent_encode_authority};
 
 /// What a rule does with a request that matched it, decided once at compile time.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -117,9 +117,11 @@ pub fn redirect_location(
     };
     // The CRD's pattern allows only DNS names in `hostname`, but the request's host is the
     // client's and `Objects::from_values` does not validate: encoded too.
-    let host = percent_encode(host.as_bytes());
+    let host = percent_encode_authority(host.as_bytes());
     let default_port = matches!((scheme, port), ("http", 80) | ("https", 443));
-    let authority = if default_port { host.into_owned() } else { format!("{host}:{port}") };
+    // An IPv6 address (the request's, without its brackets) takes them back in a URL.
+    let host = if host.contains(':') { format!("[{host}]") } else { host.into_owned() };
+    let authority = if default_port { host } else { format!("{host}:{port}") };
     format!("{scheme}://{authority}{}", with_query(&path, request.query()))
 }
 

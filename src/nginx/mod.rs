@@ -40,7 +40,7 @@ pub mod uri;
 mod tests;
 
 use crate::diagnostics::Code;
-use crate::escape::percent_encode;
+use crate::escape::{percent_encode, percent_encode_authority};
 use crate::host::{MAX_HOST_LEN, normalize_request_host};
 use crate::model::{Ingress, IngressBackend};
 use crate::request::{Request, Scheme};
@@ -202,7 +202,7 @@ impl Conf {
         {
             let scheme = if req.scheme == Scheme::Https { "https" } else { "http" };
             // `$http_host` is the client's (nginx refuses a bad one with 400): encoded.
-            let http_host = percent_encode(req.host);
+            let http_host = percent_encode_authority(req.host);
             let root = percent_encode(root.as_bytes());
             d.answer = Answer::Redirect { status: 302, location: Cow::Owned(format!("{scheme}://{http_host}{root}")) };
             d.why = Some("app-root: the server redirects / before choosing a location");
@@ -219,7 +219,7 @@ impl Conf {
                 // without a port (`port_in_redirect off`, `server_name_in_redirect off`).
                 let args = query.map(|q| format!("?{}", percent_encode(q))).unwrap_or_default();
                 let scheme = if req.scheme == Scheme::Https { "https" } else { "http" };
-                let host = percent_encode(host.map_or(req.host, str::as_bytes));
+                let host = percent_encode_authority(host.map_or(req.host, str::as_bytes));
                 let path = percent_encode(loc.path.as_bytes());
                 d.answer =
                     Answer::Redirect { status: 301, location: Cow::Owned(format!("{scheme}://{host}{path}{args}")) };
@@ -243,7 +243,8 @@ impl Conf {
             if !s.preserve_trailing_slash {
                 target = target.strip_suffix(b"/").unwrap_or(target);
             }
-            let (host, target) = (percent_encode(host.map_or(req.host, str::as_bytes)), percent_encode(target));
+            let host = percent_encode_authority(host.map_or(req.host, str::as_bytes));
+            let target = percent_encode(target);
             d.answer = Answer::Redirect { status: 308, location: Cow::Owned(format!("https://{host}{target}")) };
             d.why = Some(if s.force_ssl_redirect { "force-ssl-redirect" } else { "ssl-redirect (the host has TLS)" });
             return d;
