@@ -10,6 +10,8 @@
 //! read first and then decoded as serde_norway decodes its own: aliases re-read the anchored
 //! events, bounded by the same limits (collections nest at most 128 deep, aliases are followed at
 //! most 100 times per event) and with the same messages, so hostile input ends in an error.
+//! One departure: an integer beyond 64 bits is a float, as JSON's reader and kubectl's make of it
+//! (serde_norway refused the document), so that the object's reader names the field and range.
 
 use std::borrow::Cow;
 use std::format;
