@@ -697,7 +697,7 @@ fn path_count(router: &Router) -> usize {
 /// The ingress-nginx profile writes `Location` headers and upstream paths from the client's
 /// target and host and from annotations: what RFC 3986 does not allow there is percent-encoded
 /// (no `"`, `<` or space reaches a header or a page), valid escapes stay as written, and a `%`
-/// that a rewrite capture took from the decoded URI stays a literal `%` (`%25`), so that
+/// or `?` that a rewrite capture took from the decoded URI stays literal (`%25`, `%3F`), so that
 /// `/%252e%252e` cannot reach the upstream as `/%2e%2e`.
 #[cfg(feature = "nginx")]
 #[test]
@@ -753,6 +753,7 @@ fn nginx_redirects_and_rewrites_percent_encode_what_they_write() {
     };
     assert_eq!(upstream(b"/api/%3Cb%3E%20x?q=\"").as_deref(), Some("/%3Cb%3E%20x?q=%22"));
     assert_eq!(upstream(b"/api/%252e%252e/admin").as_deref(), Some("/%252e%252e/admin"));
+    assert_eq!(upstream(b"/api/a%3Fb?c").as_deref(), Some("/a%3Fb?c"), "a decoded ? is not a query");
     assert_eq!(upstream(b"/api/a%2Fb").as_deref(), Some("/a/b"), "nginx decodes %2F in $uri: the capture is a /");
 }
 

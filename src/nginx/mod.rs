@@ -315,9 +315,9 @@ impl Conf {
 /// `rewrite "(?i)<path>" <target> break;`: the whole URI becomes `target` with `$1`..`$9` taken
 /// from the path's captures; the query follows unless the target has its own. The location's own
 /// `^<path>` regex gives the same captures: it matched at the start, where the leftmost match is.
-/// The result is percent-encoded as nginx escapes a rewritten URI for the upstream; a `%` in a
-/// capture is a literal one (captures come from the decoded URI), so it is encoded too, lest
-/// `/%252e%252e` reach the upstream as `/%2e%2e`.
+/// The result is percent-encoded as nginx escapes a rewritten URI for the upstream; a `%` or `?`
+/// in a capture is a literal one (captures come from the decoded URI), so it is encoded too, lest
+/// `/%252e%252e` reach the upstream as `/%2e%2e`, or `/a%3Fb` as a query.
 fn rewrite(loc: &Location, target: &str, uri: &str, query: Option<&[u8]>) -> String {
     let caps = loc
         .regex
@@ -332,7 +332,8 @@ fn rewrite(loc: &Location, target: &str, uri: &str, query: Option<&[u8]>) -> Str
         {
             chars.next();
             if let Some(caps) = &caps {
-                out.push_str(&caps.get(d as usize).map_or("", String::as_str).replace('%', "%25"));
+                let capture = caps.get(d as usize).map_or("", String::as_str);
+                out.push_str(&capture.replace('%', "%25").replace('?', "%3F"));
             }
             continue;
         }
