@@ -175,6 +175,7 @@ mod diagnostics;
 #[cfg(all(feature = "nginx", feature = "yaml"))]
 pub mod diff;
 mod engines;
+mod escape;
 mod explain;
 #[cfg(feature = "gateway")]
 pub mod gateway;
@@ -221,6 +222,7 @@ pub use decision::{
 };
 pub use diagnostics::{Code, Diagnostic, ObjectRef, Severity};
 pub use engines::{Engine, Missing};
+pub use escape::percent_encode;
 pub use explain::{
     Candidate, DefaultView, Explanation, HostStep, HostView, PathRef, PathView, StandingView, TableView,
 };

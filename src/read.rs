@@ -182,8 +182,12 @@ pub(crate) fn uint32(value: &Value) -> Result<u32, Error> {
 
 #[cfg(feature = "gateway")]
 pub(crate) fn int64(value: &Value) -> Result<i64, Error> {
-    value.as_i64().ok_or_else(|| Error::expected("a 64-bit integer", value))
+    value.as_i64().ok_or_else(|| Error::expected(INT64, value))
 }
+
+/// What an `i64` field expects: a range, so that a huge, negative or fractional value's error
+/// says what would fit.
+const INT64: &str = "an integer from -9223372036854775808 to 9223372036854775807";
 
 /// Any value, as it is.
 #[cfg(feature = "gateway")]
@@ -280,7 +284,7 @@ pub(crate) fn take_string(value: &mut Value) -> Result<String, Error> {
 }
 
 pub(crate) fn take_int64(value: &mut Value) -> Result<i64, Error> {
-    value.as_i64().ok_or_else(|| Error::expected("a 64-bit integer", value))
+    value.as_i64().ok_or_else(|| Error::expected(INT64, value))
 }
 
 /// Any value, as it is.

@@ -10,6 +10,8 @@
 //! read first and then decoded as serde_norway decodes its own: aliases re-read the anchored
 //! events, bounded by the same limits (collections nest at most 128 deep, aliases are followed at
 //! most 100 times per event) and with the same messages, so hostile input ends in an error.
+//! One departure: an integer beyond 64 bits is a float, as JSON's reader and kubectl's make of it
+//! (serde_norway refused the document), so that the object's reader names the field and range.
 
 use std::borrow::Cow;
 use std::format;
@@ -442,8 +444,10 @@ fn parse_bool(text: &str) -> Option<bool> {
     }
 }
 
-/// An integer (decimal, `0x`, `0o`, `0b`, signed): `None` if `text` is not one, an error if it
-/// does not fit 64 bits (serde_norway's value refuses 128-bit integers).
+/// An integer (decimal, `0x`, `0o`, `0b`, signed): `None` if `text` is not one. One that does not
+/// fit 64 bits is a float, as JSON's reader and kubectl's YAML reader make of it, so that the
+/// object's reader refuses it naming the field and its range; serde_norway refused the whole
+/// document instead ("invalid type: integer ... as u128", which named neither).
 fn int(text: &str) -> Option<Result<Yaml, String>> {
     if let Some(u) = parse_unsigned_int(text, u64::from_str_radix) {
         return Some(Ok(Yaml::PosInt(u)));
@@ -451,14 +455,11 @@ fn int(text: &str) -> Option<Result<Yaml, String>> {
     if let Some(i) = parse_negative_int(text, i64::from_str_radix) {
         return Some(Ok(if i < 0 { Yaml::NegInt(i) } else { Yaml::PosInt(i as u64) }));
     }
-    let too_big = |n: &dyn core::fmt::Display, bits: &str| {
-        format!("invalid type: integer `{n}` as {bits}, expected any YAML value")
-    };
     if let Some(u) = parse_unsigned_int(text, u128::from_str_radix) {
-        return Some(Err(too_big(&u, "u128")));
+        return Some(Ok(Yaml::Float(u as f64)));
     }
     if let Some(i) = parse_negative_int(text, i128::from_str_radix) {
-        return Some(Err(too_big(&i, "i128")));
+        return Some(Ok(Yaml::Float(i as f64)));
     }
     None
 }

@@ -245,3 +245,126 @@ fn fields(value: &Value, pointer: &str, path: &str) -> Vec<(String, String)> {
     }
     out
 }
+
+/// A redirect's `Location` and a rewritten upstream path carry text from the manifest and the
+/// client: what RFC 3986 does not allow there (`"`, `<`, `>`, space, non-ASCII) is
+/// percent-encoded, so no home (CLI, npm, Envoy filter) writes markup or a header-breaking byte;
+/// valid escapes (`%2F`) and the characters a path and query allow stay as written.
+#[test]
+fn redirects_and_rewrites_percent_encode_what_they_write() {
+    let xss = "/\"><img src=x onerror=alert(1)>";
+    let rules = json!([
+        {"matches": [{"path": {"type": "PathPrefix", "value": "/full"}}],
+         "filters": [{"type": "RequestRedirect", "requestRedirect": {"path": {"type": "ReplaceFullPath", "replaceFullPath": xss}}}]},
+        {"matches": [{"path": {"type": "PathPrefix", "value": "/prefix"}}],
+         "filters": [{"type": "RequestRedirect", "requestRedirect": {"path": {"type": "ReplacePrefixMatch", "replacePrefixMatch": "/new <x>"}}}]},
+        {"matches": [{"path": {"type": "PathPrefix", "value": "/same"}}],
+         "filters": [{"type": "RequestRedirect", "requestRedirect": {"scheme": "https"}}]},
+        {"matches": [{"path": {"type": "PathPrefix", "value": "/rewrite"}}],
+         "filters": [{"type": "URLRewrite", "urlRewrite": {"path": {"type": "ReplacePrefixMatch", "replacePrefixMatch": "/caf\u{e9}|{}"}}}],
+         "backendRefs": [{"name": "s", "port": 80}]}
+    ]);
+    let values = vec![gateway(http_listener()), route("r", json!([]), rules)];
+    let router = compile(&Objects::from_checked_values(&values), &GatewayOptions::default());
+    let location = |target: &str| {
+        let request = GatewayRequest::new("h", target);
+        router.route(&request).view(&request).redirect.map(|r| r.location)
+    };
+    assert_eq!(location("/full").as_deref(), Some("http://h/%22%3E%3Cimg%20src=x%20onerror=alert(1)%3E"));
+    assert_eq!(location("/prefix/a%2Fb?q=<\">&r=1").as_deref(), Some("http://h/new%20%3Cx%3E/a%2Fb?q=%3C%22%3E&r=1"));
+    // The request's own path and host, when the redirect keeps them: the client's text.
+    assert_eq!(location("/same/<é>?a=b").as_deref(), Some("https://h/same/%3C%C3%A9%3E?a=b"));
+    // The client's host cannot end the authority early (`@`, `/`); an IP literal keeps its brackets.
+    for (host, location) in [
+        ("h\"<", "https://h%22%3C/same"),
+        ("a.com@evil.com", "https://a.com%40evil.com/same"),
+        ("a.com/evil", "https://a.com%2Fevil/same"),
+        ("[::1]", "https://[::1]/same"),
+    ] {
+        let request = GatewayRequest::new(host, "/same");
+        let view = router.route(&request).view(&request);
+        assert_eq!(view.redirect.map(|r| r.location).as_deref(), Some(location), "{host}");
+    }
+    let request = GatewayRequest::new("h", "/rewrite/x y?q=1");
+    let upstream = router.route(&request).view(&request).upstream.map(|u| u.path);
+    assert_eq!(upstream.as_deref(), Some("/caf%C3%A9%7C%7B%7D/x%20y?q=1"));
+    // A redirect hostname is a DNS name: the CRD's pattern leaves an HTTPRoute with markup there
+    // out of a checked read.
+    let bad = json!([{"filters": [{"type": "RequestRedirect", "requestRedirect": {"hostname": "a\"><b"}}]}]);
+    let checked = Objects::from_checked_values(&[gateway(http_listener()), route("bad", json!([]), bad)]);
+    assert_eq!(checked.skipped.len(), 1, "{:?}", checked.skipped);
+    assert!(checked.skipped[0].error.contains("hostname"), "{}", checked.skipped[0].error);
+}
+
+/// Integers out of range (2^64, which no JSON or YAML reader keeps as an integer; negative;
+/// fractional; just over the type or the CRD's range) in every integer field an HTTPRoute or
+/// Gateway routes by: the object is left out with an error that names the field (with its
+/// indexes) and the range allowed, never "invalid type: integer ... as u128", nor a whole
+/// document refused. Through YAML, as the CLI, npm package and Envoy filter read it: the
+/// apiserver's own message, the object named.
+#[test]
+fn out_of_range_integers_name_their_field_and_range() {
+    let huge: Value = serde_json::from_str("18446744073709551616").unwrap();
+    let route_with = |backend: Value, redirect: Value| {
+        route(
+            "r",
+            json!([]),
+            json!([{"backendRefs": [{"name": "a", "port": 80}, backend]},
+                   {"filters": [{"type": "RequestRedirect", "requestRedirect": redirect}]}]),
+        )
+    };
+    let cases = [
+        ("spec.rules[0].backendRefs[1].weight", "from 0 to 1000000", "weight", false),
+        ("spec.rules[0].backendRefs[1].port", "from 0 to 65535", "port", false),
+        ("spec.rules[1].filters[0].requestRedirect.port", "from 0 to 65535", "port", true),
+        ("spec.rules[1].filters[0].requestRedirect.statusCode", "from 0 to 65535", "statusCode", true),
+    ];
+    let too_big = |field: &str| if field == "weight" { json!(1_000_001) } else { json!(65_536) };
+    for (path, range, field, in_redirect) in cases {
+        for bad in [huge.clone(), json!(-1), json!(1.5), json!(-9.3e18), too_big(field)] {
+            let mut backend = json!({"name": "b", "port": 80});
+            let mut redirect = json!({"scheme": "https"});
+            let target = if in_redirect { &mut redirect } else { &mut backend };
+            target[field] = bad.clone();
+            let objects = Objects::from_values(&[gateway(http_listener()), route_with(backend, redirect)]);
+            assert_eq!(objects.skipped.len(), 1, "{path} = {bad}");
+            let error = &objects.skipped[0].error;
+            assert!(error.starts_with(&format!("{path}: expected an integer {range}, found ")), "{error}");
+        }
+    }
+    // The other ports: a listener's, a parentRef's, a Service's.
+    for bad in [huge.clone(), json!(-1), json!(80.5), json!(65_536)] {
+        let range = format!("expected an integer from 0 to 65535, found {bad}");
+        let listener = json!([{"name": "http", "port": bad, "protocol": "HTTP"}]);
+        let objects = Objects::from_values(&[gateway(listener)]);
+        assert_eq!(objects.skipped[0].error, format!("spec.listeners[0].port: {range}"));
+        let mut parent = route("p", json!([]), json!([]));
+        parent["spec"]["parentRefs"][0]["port"] = bad.clone();
+        let objects = Objects::from_values(&[parent]);
+        assert_eq!(objects.skipped[0].error, format!("spec.parentRefs[0].port: {range}"));
+        let service = json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "s", "namespace": "apps"},
+                             "spec": {"ports": [{"port": bad}]}});
+        let objects = Objects::from_values(&[service]);
+        assert_eq!(objects.skipped[0].error, format!("spec.ports[0].port: {range}"));
+    }
+
+    let yaml = "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: r, namespace: apps}\n\
+                spec:\n  rules:\n  - backendRefs:\n    - {name: a, port: 80}\n    - {name: b, port: 80, weight: 18446744073709551616}\n";
+    let input = ingress_router::input::parse("route.yaml", yaml).expect("the document is read");
+    let values: Vec<Value> = input.gateway_api.iter().map(|v| v.value.clone()).collect();
+    let unchecked = Objects::from_values(&values);
+    assert!(
+        unchecked.skipped[0]
+            .error
+            .starts_with("spec.rules[0].backendRefs[1].weight: expected an integer from 0 to 1000000")
+    );
+    let checked = Objects::from_input(&values, &[]);
+    let skipped = &checked.skipped[0];
+    assert_eq!((skipped.kind.as_str(), skipped.name.as_str()), ("HTTPRoute", "r"));
+    assert!(
+        skipped.error.contains("spec.rules[0].backendRefs[1].weight")
+            && skipped.error.contains("should be less than or equal to 1000000"),
+        "{}",
+        skipped.error
+    );
+}

@@ -693,3 +693,120 @@ fn keys_and_paths_around_64_bytes() {
 fn path_count(router: &Router) -> usize {
     router.table().hosts.iter().map(|h| h.paths.len()).sum()
 }
+
+/// The ingress-nginx profile writes `Location` headers and upstream paths from the client's
+/// target and host and from annotations: what RFC 3986 does not allow there is percent-encoded
+/// (no `"`, `<` or space reaches a header or a page), valid escapes stay as written, and a `%`
+/// or `?` that a rewrite capture took from the decoded URI stays literal (`%25`, `%3F`), so that
+/// `/%252e%252e` cannot reach the upstream as `/%2e%2e`.
+#[cfg(feature = "nginx")]
+#[test]
+fn nginx_redirects_and_rewrites_percent_encode_what_they_write() {
+    use ingress_router::{Profile, Scheme};
+    let annotated = |name: &str, host: &str, p: HttpIngressPath, pairs: &[(&str, &str)]| {
+        let mut i = ingress(name, vec![(Some(host).filter(|h| !h.is_empty()), vec![p])]);
+        for (k, v) in pairs {
+            i.metadata.annotations.insert(format!("nginx.ingress.kubernetes.io/{k}"), (*v).into());
+        }
+        i
+    };
+    let ingresses = [
+        annotated("ssl", "ssl.example.com", path("/", "Prefix", "web"), &[("force-ssl-redirect", "true")]),
+        annotated(
+            "rw",
+            "rw.example.com",
+            path("/api/(.*)", "ImplementationSpecific", "api"),
+            &[("rewrite-target", "/$1")],
+        ),
+        annotated("root", "", path("/", "Prefix", "web"), &[("app-root", "/app")]),
+        annotated("www", "www.example.com", path("/", "Prefix", "web"), &[("from-to-www-redirect", "true")]),
+        annotated(
+            "moved",
+            "moved.example.com",
+            path("/", "Prefix", "web"),
+            &[("permanent-redirect", "https://new.example.com/a?b=c")],
+        ),
+    ];
+    let objects: Vec<Object> = ingresses.iter().cloned().map(Object::Ingress).collect();
+    let router = compile(&objects, &CompileOptions::default().with_profile(Profile::IngressNginx));
+    let location = |host: &[u8], target: &[u8]| {
+        let d = router.route(&Request::from_bytes(host, target));
+        d.redirect().map(|r| r.location.to_string())
+    };
+    assert_eq!(
+        location(b"ssl.example.com", b"/\"><img src=x onerror=alert(1)>?q=<x>").as_deref(),
+        Some("https://ssl.example.com/%22%3E%3Cimg%20src=x%20onerror=alert(1)%3E?q=%3Cx%3E")
+    );
+    assert_eq!(
+        location(b"ssl.example.com", b"/caf\xc3\xa9/%2F\xff").as_deref(),
+        Some("https://ssl.example.com/caf%C3%A9/%2F%FF")
+    );
+    assert_eq!(location(b"example.com", b"/a b").as_deref(), Some("http://www.example.com:80/a%20b"));
+    // The catch-all server (no host) has app-root: the client's Host goes into the Location.
+    assert_eq!(location(b"x\"<y", b"/").as_deref(), Some("http://x%22%3Cy/app"));
+    assert_eq!(location(b"a.com@evil.com", b"/").as_deref(), Some("http://a.com%40evil.com/app"));
+    assert_eq!(location(b"[::1]:8080", b"/").as_deref(), Some("http://[::1]:8080/app"));
+    assert_eq!(location(b"moved.example.com", b"/x").as_deref(), Some("https://new.example.com/a?b=c"));
+    let upstream = |target: &[u8]| {
+        let request = Request::from_bytes(b"rw.example.com", target).with_scheme(Scheme::Https);
+        router.route(&request).upstream_path().map(String::from)
+    };
+    assert_eq!(upstream(b"/api/%3Cb%3E%20x?q=\"").as_deref(), Some("/%3Cb%3E%20x?q=%22"));
+    assert_eq!(upstream(b"/api/%252e%252e/admin").as_deref(), Some("/%252e%252e/admin"));
+    assert_eq!(upstream(b"/api/a%3Fb?c").as_deref(), Some("/a%3Fb?c"), "a decoded ? is not a query");
+    assert_eq!(upstream(b"/api/a%2Fb").as_deref(), Some("/a/b"), "nginx decodes %2F in $uri: the capture is a /");
+}
+
+/// Integers no 64-bit reader keeps (2^64, below -2^63; in YAML, which used to refuse the whole
+/// document with "invalid type: integer ... as u128") and fractions in an Ingress's integer
+/// fields: the document is read and the Ingress refused as the apiserver refuses it, naming the
+/// field and its type (`int32`, whose range the validation states next); a Service's likewise.
+#[test]
+fn out_of_range_integers_name_their_field() {
+    for number in ["18446744073709551616", "-9223372036854775809", "340282366920938463463374607431768211455", "1.5"] {
+        let ingress = format!(
+            "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {{name: web}}\nspec:\n  \
+             defaultBackend:\n    service: {{name: web, port: {{number: {number}}}}}\n"
+        );
+        let service =
+            format!("apiVersion: v1\nkind: Service\nmetadata: {{name: web}}\nspec:\n  ports: [{{port: {number}}}]\n");
+        for (text, field, line) in
+            [(ingress, "spec.defaultBackend.service.port.number", 6), (service, "spec.ports[0].port", 5)]
+        {
+            // The one object of the input is refused: the input is an error, at the field.
+            let e = parse_err(&text);
+            assert_eq!(e.field.as_deref(), Some(field), "{number}: {e}");
+            assert!(e.message.contains("of type int32") && !e.message.contains("u128"), "{number}: {e}");
+            assert_eq!((e.document, e.line), (Some(1), Some(line)), "{e}");
+        }
+    }
+    // In range for its type but not for the field: the apiserver's range.
+    let text = "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: web}\nspec:\n  defaultBackend:\n    service: {name: web, port: {number: 70000}}\n";
+    let objects = input::parse("big.yaml", text).unwrap().into_objects();
+    let router = compile(&objects, &CompileOptions::default());
+    let excluded = &router.table().excluded;
+    assert!(excluded.iter().any(|x| format!("{x:?}").contains("must be between 1 and 65535")), "{excluded:?}");
+}
+
+/// ingress-nginx reads `canary-weight` with Go's `strconv.Atoi`: a value beyond 64 bits is
+/// dropped (weight 0) and the warning names the annotation and the range it would need.
+#[cfg(feature = "nginx")]
+#[test]
+fn an_out_of_range_canary_weight_names_its_range() {
+    use ingress_router::{Code, Profile};
+    let mut canary = ingress("canary", vec![(Some("a.example.com"), vec![path("/", "Prefix", "new")])]);
+    for (k, v) in [("canary", "true"), ("canary-weight", "18446744073709551616")] {
+        canary.metadata.annotations.insert(format!("nginx.ingress.kubernetes.io/{k}"), v.into());
+    }
+    let main = ingress("main", vec![(Some("a.example.com"), vec![path("/", "Prefix", "web")])]);
+    let objects = vec![Object::Ingress(main), Object::Ingress(canary)];
+    let router = compile(&objects, &CompileOptions::default().with_profile(Profile::IngressNginx));
+    let lint = router.lint(&objects);
+    let warning = lint.iter().find(|d| d.code == Code::NginxIgnoredAnnotation).expect("a warning");
+    assert!(
+        warning.message.contains("canary-weight")
+            && warning.message.contains("not an integer from -9223372036854775808 to 9223372036854775807"),
+        "{warning}"
+    );
+    assert_eq!(label(&router, b"a.example.com", b"/"), "web:80");
+}

@@ -12,6 +12,7 @@ use serde::Serialize;
 use super::hostname;
 use super::model::{HeaderFilter, HttpRouteFilter, HttpRouteMatch, PathModifier, RequestRedirect};
 use super::request::GatewayRequest;
+use crate::escape::{percent_encode, percent_encode_authority};
 
 /// What a rule does with a request that matched it, decided once at compile time.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -82,12 +83,15 @@ pub fn modify_path(modifier: &PathModifier, path: &str, matched: &HttpRouteMatch
     }
 }
 
-fn with_query(mut path: String, query: &str) -> String {
+/// The path and query a redirect or rewrite writes, percent-encoded ([`percent_encode`]): the path
+/// may come from the manifest (`replaceFullPath`, `replacePrefixMatch`) and both from the client.
+fn with_query(path: &str, query: &str) -> String {
+    let mut out = percent_encode(path.as_bytes()).into_owned();
     if !query.is_empty() {
-        path.push('?');
-        path.push_str(query);
+        out.push('?');
+        out.push_str(&percent_encode(query.as_bytes()));
     }
-    path
+    out
 }
 
 /// The `Location` of a RequestRedirect: scheme (the request's by default), hostname (the request
@@ -111,9 +115,14 @@ pub fn redirect_location(
         Some(modifier) => modify_path(modifier, request.path_only(), matched),
         None => request.path_only().to_owned(),
     };
+    // The CRD's pattern allows only DNS names in `hostname`, but the request's host is the
+    // client's and `Objects::from_values` does not validate: encoded too.
+    let host = percent_encode_authority(host.as_bytes());
     let default_port = matches!((scheme, port), ("http", 80) | ("https", 443));
-    let authority = if default_port { host.to_owned() } else { format!("{host}:{port}") };
-    with_query(format!("{scheme}://{authority}{path}"), request.query())
+    // An IPv6 address (the request's, without its brackets) takes them back in a URL.
+    let host = if host.contains(':') { format!("[{host}]") } else { host.into_owned() };
+    let authority = if default_port { host } else { format!("{host}:{port}") };
+    format!("{scheme}://{authority}{}", with_query(&path, request.query()))
 }
 
 /// What the backend receives. As JSON: `{"host", "path", "headers": [[name, value], ...],
@@ -152,7 +161,7 @@ impl Upstream {
                 }
                 if let Some(modifier) = &rewrite.path {
                     let path = modify_path(modifier, request.path_only(), matched);
-                    self.path = with_query(path, request.query());
+                    self.path = with_query(&path, request.query());
                 }
             }
             if let Some(m) = filter.request_header_modifier.as_ref().filter(|_| filter.kind == "RequestHeaderModifier")
@@ -222,7 +231,7 @@ impl<'r> Modifications<'r> {
                     out.host = Some(host);
                 }
                 if let Some(modifier) = &rewrite.path {
-                    out.path = Some(with_query(modify_path(modifier, request.path_only(), matched), request.query()));
+                    out.path = Some(with_query(&modify_path(modifier, request.path_only(), matched), request.query()));
                 }
             }
             if let Some(m) = filter.request_header_modifier.as_ref().filter(|_| filter.kind == "RequestHeaderModifier")

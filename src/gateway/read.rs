@@ -192,9 +192,19 @@ fn http_backend_ref(value: &Value) -> Result<HttpBackendRef, Error> {
         name: string_or(f, "name", "")?,
         namespace: optional(f, "namespace", string)?,
         port: optional(f, "port", port)?,
-        weight: defaulted(f, "weight", uint32)?.unwrap_or(1),
+        weight: defaulted(f, "weight", weight)?.unwrap_or(1),
         filters: list(f, "filters", http_route_filter)?,
     })
+}
+
+/// A backendRef's `weight`: the CRD's range, which the reader keeps too, so that a weight the
+/// apiserver refuses never splits traffic (an unchecked read included).
+fn weight(value: &Value) -> Result<u32, Error> {
+    value
+        .as_u64()
+        .and_then(|n| u32::try_from(n).ok())
+        .filter(|&n| n <= 1_000_000)
+        .ok_or_else(|| Error::expected("an integer from 0 to 1000000", value))
 }
 
 fn http_route_filter(value: &Value) -> Result<HttpRouteFilter, Error> {
@@ -425,7 +435,7 @@ mod tests {
         assert_eq!(route_error(json!({"rules": null})), "spec.rules: expected a list, found null");
         assert_eq!(
             route_error(json!({"rules": [{"backendRefs": [{"weight": null}]}]})),
-            "spec.rules[0].backendRefs[0].weight: expected an integer from 0 to 4294967295, found null"
+            "spec.rules[0].backendRefs[0].weight: expected an integer from 0 to 1000000, found null"
         );
     }
 

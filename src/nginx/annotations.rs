@@ -109,7 +109,12 @@ impl Reader<'_> {
             Ok(n) => n,
             Err(_) => {
                 let value = value.to_string();
-                self.drop_value(name, &value, &format!("not an integer; the controller uses {default}"));
+                let why = format!(
+                    "not an integer from {} to {} (Go's int); the controller uses {default}",
+                    i64::MIN,
+                    i64::MAX
+                );
+                self.drop_value(name, &value, &why);
                 default
             }
         }

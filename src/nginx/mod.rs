@@ -40,6 +40,7 @@ pub mod uri;
 mod tests;
 
 use crate::diagnostics::Code;
+use crate::escape::{percent_encode, percent_encode_authority};
 use crate::host::{MAX_HOST_LEN, normalize_request_host};
 use crate::model::{Ingress, IngressBackend};
 use crate::request::{Request, Scheme};
@@ -214,7 +215,9 @@ impl Conf {
             && *uri == *b"/"
         {
             let scheme = if req.scheme == Scheme::Https { "https" } else { "http" };
-            let http_host = String::from_utf8_lossy(req.host);
+            // `$http_host` is the client's (nginx refuses a bad one with 400): encoded.
+            let http_host = percent_encode_authority(req.host);
+            let root = percent_encode(root.as_bytes());
             d.answer = Answer::Redirect { status: 302, location: Cow::Owned(format!("{scheme}://{http_host}{root}")) };
             d.why = Some("app-root: the server redirects / before choosing a location");
             return d;
@@ -227,13 +230,12 @@ impl Conf {
                 d.location = Some(loc);
                 // `absolute_redirect on` (ingress-nginx's `relative-redirects: false`), the host
                 // without a port (`port_in_redirect off`, `server_name_in_redirect off`).
-                let args = query.map(|q| format!("?{}", String::from_utf8_lossy(q))).unwrap_or_default();
+                let args = query.map(|q| format!("?{}", percent_encode(q))).unwrap_or_default();
                 let scheme = if req.scheme == Scheme::Https { "https" } else { "http" };
-                let host = host.map_or_else(|| String::from_utf8_lossy(req.host).into_owned(), String::from);
-                d.answer = Answer::Redirect {
-                    status: 301,
-                    location: Cow::Owned(format!("{scheme}://{host}{}{args}", loc.path)),
-                };
+                let host = percent_encode_authority(host.map_or(req.host, str::as_bytes));
+                let path = percent_encode(loc.path.as_bytes());
+                d.answer =
+                    Answer::Redirect { status: 301, location: Cow::Owned(format!("{scheme}://{host}{path}{args}")) };
                 d.why = Some("nginx redirects a URI equal to a location without its trailing '/' (auto_redirect)");
                 return d;
             }
@@ -243,17 +245,19 @@ impl Conf {
         d.location = Some(loc);
         // Location rewrite phase: `return` (redirect annotations), then the Lua https redirect.
         if let Some(r) = &loc.settings.redirect {
-            d.answer = Answer::Redirect { status: r.code, location: Cow::Borrowed(&r.url) };
+            // The annotation's validator allows only URL characters; encoded all the same.
+            d.answer = Answer::Redirect { status: r.code, location: percent_encode(r.url.as_bytes()) };
             d.why = Some(r.annotation);
             return d;
         }
         let s = &loc.settings;
         if req.scheme == Scheme::Http && (s.force_ssl_redirect || (s.ssl_redirect && server.tls)) {
-            let mut target = String::from_utf8_lossy(req.path).into_owned();
-            if !s.preserve_trailing_slash && target.ends_with('/') {
-                target.pop();
+            let mut target = req.path;
+            if !s.preserve_trailing_slash {
+                target = target.strip_suffix(b"/").unwrap_or(target);
             }
-            let host = host.map_or_else(|| String::from_utf8_lossy(req.host).into_owned(), String::from);
+            let host = percent_encode_authority(host.map_or(req.host, str::as_bytes));
+            let target = percent_encode(target);
             d.answer = Answer::Redirect { status: 308, location: Cow::Owned(format!("https://{host}{target}")) };
             d.why = Some(if s.force_ssl_redirect { "force-ssl-redirect" } else { "ssl-redirect (the host has TLS)" });
             return d;
@@ -297,10 +301,7 @@ impl Conf {
     fn www_redirect<'r>(&'r self, req: &Request<'_>, to: usize) -> Handled<'r> {
         let server = &self.servers[to];
         let (scheme, port) = if req.scheme == Scheme::Https { ("https", 443) } else { ("http", 80) };
-        let mut target = String::from_utf8_lossy(req.path).into_owned();
-        if target.ends_with('/') {
-            target.pop();
-        }
+        let target = percent_encode(req.path.strip_suffix(b"/").unwrap_or(req.path));
         Handled {
             answer: Answer::Redirect {
                 status: 308,
@@ -328,8 +329,10 @@ impl Conf {
 /// `rewrite "(?i)<path>" <target> break;`: the whole URI becomes `target` with `$1`..`$9` taken
 /// from the path's captures; the query follows unless the target has its own. The location's own
 /// `^<path>` regex gives the same captures: it matched at the start, where the leftmost match is.
-/// The captures are read within [`crate::regex::CAPTURE_STEPS`]: `choose` refused the location for
-/// a URI too long for that.
+/// The result is percent-encoded as nginx escapes a rewritten URI for the upstream; a `%` or `?`
+/// in a capture is a literal one (captures come from the decoded URI), so it is encoded too, lest
+/// `/%252e%252e` reach the upstream as `/%2e%2e`, or `/a%3Fb` as a query. The captures are read
+/// within [`crate::regex::CAPTURE_STEPS`]: `choose` refused the location for a URI too long for that.
 fn rewrite(loc: &Location, target: &str, uri: &[u8], query: Option<&[u8]>) -> String {
     let caps = loc.regex.as_ref().and_then(|r| r.captures(uri)).map(|c| {
         c.into_iter().map(|g| String::from_utf8_lossy(g.unwrap_or_default()).into_owned()).collect::<Vec<_>>()
@@ -342,17 +345,19 @@ fn rewrite(loc: &Location, target: &str, uri: &[u8], query: Option<&[u8]>) -> St
         {
             chars.next();
             if let Some(caps) = &caps {
-                out.push_str(caps.get(d as usize).map_or("", String::as_str));
+                let capture = caps.get(d as usize).map_or("", String::as_str);
+                out.push_str(&capture.replace('%', "%25").replace('?', "%3F"));
             }
             continue;
         }
         out.push(c);
     }
+    let mut out = percent_encode(out.as_bytes()).into_owned();
     if let Some(q) = query
         && !target.contains('?')
     {
         out.push('?');
-        out.push_str(&String::from_utf8_lossy(q));
+        out.push_str(&percent_encode(q));
     }
     out
 }

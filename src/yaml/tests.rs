@@ -261,9 +261,21 @@ const SCALARS: &[&str] = &[
     "\"q\"",
 ];
 
+/// Integers that fit 128 bits but not 64: serde_norway refused the document; the reader reads
+/// them as floats (as JSON's reader does), so the object's reader names the field and its range.
+const BEYOND_64_BITS: &[&str] =
+    &["18446744073709551616", "-9223372036854775809", "340282366920938463463374607431768211455"];
+
 #[test]
 fn scalars_resolve_as_before() {
     for scalar in SCALARS {
+        if BEYOND_64_BITS.contains(scalar) {
+            let big: f64 = scalar.parse().unwrap();
+            assert!(matches!(old(&format!("k: {scalar}\n"))[..], [Outcome::Error]));
+            assert_eq!(new(&format!("k: {scalar}\n")), [Outcome::Json(serde_json::json!({"k": big}))]);
+            assert_eq!(new(&format!("k: !!int {scalar}\n")), [Outcome::Json(serde_json::json!({"k": big}))]);
+            continue;
+        }
         for text in [
             format!("k: {scalar}\n"),
             format!("- {scalar}\n"),
@@ -449,8 +461,6 @@ fn messages_name_what_and_where_as_before() {
         "x: {true: a, True: b}\n",
         "x: !!int y\n",
         "- !!bool 1\n",
-        "x: 99999999999999999999\n",
-        "x: -99999999999999999999\n",
         "[a, {b: !!float x}]\n",
         "? [a]\n: 1\n? [a]\n: 2\n",
     ] {
@@ -477,9 +487,11 @@ fn messages_name_what_and_where_as_before() {
 /// and tagged, and keys that collide.
 fn document() -> impl Strategy<Value = String> {
     let scalar = (0..SCALARS.len(), 0..6u8).prop_map(|(i, style)| {
-        // A lone `-` in a flow collection is a known difference (see KNOWN_DIFFERENCES).
+        // A lone `-` in a flow collection is a known difference (see KNOWN_DIFFERENCES), and so
+        // are integers beyond 64 bits (see BEYOND_64_BITS).
         let s = match SCALARS[i] {
             "-" => "-a",
+            s if BEYOND_64_BITS.contains(&s) => "18446744073709551615",
             s => s,
         };
         match style {

@@ -59,7 +59,27 @@ fn errors_name_the_field_and_what_was_expected() {
         error(
             json!({"spec": {"rules": [{}, {"http": {"paths": [{}, {"backend": {"service": {"port": {"number": 1.5}}}}]}}]}})
         ),
-        "spec.rules[1].http.paths[1].backend.service.port.number: expected a 64-bit integer, found 1.5"
+        "spec.rules[1].http.paths[1].backend.service.port.number: expected an integer from -9223372036854775808 to 9223372036854775807, found 1.5"
+    );
+    // Beyond 64 bits (2^64, as JSON and YAML read it: a float), in every integer field.
+    let huge: Value = serde_json::from_str("18446744073709551616").unwrap();
+    let range = "expected an integer from -9223372036854775808 to 9223372036854775807, found 1.8446744073709552e+19";
+    let number = json!({"spec": {"defaultBackend": {"service": {"port": {"number": huge}}}}});
+    assert_eq!(error(number), format!("spec.defaultBackend.service.port.number: {range}"));
+    assert_eq!(error(json!({"metadata": {"generation": huge}})), format!("metadata.generation: {range}"));
+    let lb = json!({"loadBalancer": {"ingress": [{"ports": [{"port": huge}]}]}});
+    assert_eq!(error(json!({"status": lb})), format!("status.loadBalancer.ingress[0].ports[0].port: {range}"));
+    let service_error = |mut v: Value| service(&mut v).unwrap_err().to_string();
+    for field in ["port", "nodePort"] {
+        let v = json!({"spec": {"ports": [{field: huge}]}});
+        assert_eq!(service_error(v), format!("spec.ports[0].{field}: {range}"));
+    }
+    let mut v = json!({"status": {"conditions": [{"observedGeneration": -1.5}]}});
+    assert!(
+        service(&mut v)
+            .unwrap_err()
+            .to_string()
+            .starts_with("status.conditions[0].observedGeneration: expected an integer from")
     );
     assert_eq!(
         error(json!({"spec": {"tls": [{"hosts": [null, 3]}]}})),
