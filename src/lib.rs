@@ -206,6 +206,7 @@ pub mod status;
 mod table;
 #[cfg(feature = "yaml")]
 pub mod tests_file;
+mod url;
 pub mod validation;
 #[cfg(feature = "yaml")]
 pub mod views;

@@ -8,6 +8,8 @@ use core::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize};
 
+pub use crate::url::UrlError;
+
 /// A request to route. Borrowed bytes: building one never allocates, and bytes that are not
 /// UTF-8 are routed as bytes (they simply match no rule that does not contain them).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -66,52 +68,13 @@ impl<'a> Request<'a> {
         self
     }
 
-    /// Reads `scheme://host[:port]/path?query` (the scheme is optional: `host/path` works too;
-    /// `https://` sets [`Scheme::Https`]).
+    /// Reads `scheme://host[:port]/path?query` by the rules in [`crate::url`] (the scheme is
+    /// optional: `host/path` works too; `https://` sets [`Scheme::Https`]). A query without a
+    /// path routes as `/` (the Ingress router reads no query).
     pub fn from_url(url: &'a str) -> Result<Self, UrlError> {
-        let rest = match url.find("://") {
-            Some(i) if url[..i].bytes().all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b)) && i > 0 => {
-                &url[i + 3..]
-            }
-            _ => url,
-        };
-        if rest.is_empty() {
-            return Err(UrlError::NoHost);
-        }
-        let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-        let authority = &rest[..authority_end];
-        let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-        if host.is_empty() {
-            return Err(UrlError::NoHost);
-        }
-        if host.bytes().any(|b| b.is_ascii_whitespace()) {
-            return Err(UrlError::Whitespace);
-        }
-        let target = &rest[authority_end..];
-        let path = if target.is_empty() || !target.starts_with('/') { "/" } else { target };
-        let https = url.get(..8).is_some_and(|s| s.eq_ignore_ascii_case("https://"));
-        Ok(Request::new(host, path).with_scheme(if https { Scheme::Https } else { Scheme::Http }))
-    }
-}
-
-/// Why a URL could not be read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum UrlError {
-    /// Nothing between `scheme://` and the path.
-    NoHost,
-    /// The host contains whitespace.
-    Whitespace,
-}
-
-impl core::error::Error for UrlError {}
-
-impl fmt::Display for UrlError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            UrlError::NoHost => f.write_str("the URL has no host (write it as http://host/path)"),
-            UrlError::Whitespace => f.write_str("the URL's host contains whitespace"),
-        }
+        let url = crate::url::parse(url)?;
+        let path = if url.target.starts_with('/') { url.target } else { "/" };
+        Ok(Request::new(url.host, path).with_scheme(url.scheme))
     }
 }
 
@@ -185,7 +148,7 @@ impl RequestSpec {
         use crate::gateway::GatewayRequest;
         let request = match (&self.url, &self.host, &self.path) {
             (Some(url), None, None) => {
-                GatewayRequest::from_url(url).map_err(|e| RequestSpecError::GatewayUrl(url.clone(), e))?
+                GatewayRequest::from_url(url).map_err(|e| RequestSpecError::Url(url.clone(), e))?
             }
             (None, Some(host), path) => GatewayRequest::new(host, path.as_deref().unwrap_or("/")),
             _ => return Err(RequestSpecError::Target),
@@ -208,9 +171,6 @@ pub enum RequestSpecError {
     Target,
     /// The URL cannot be read.
     Url(String, UrlError),
-    /// The URL cannot be read as a Gateway reads it (its scheme or port).
-    #[cfg(feature = "gateway")]
-    GatewayUrl(String, crate::gateway::UrlError),
 }
 
 impl core::error::Error for RequestSpecError {}
@@ -220,8 +180,6 @@ impl fmt::Display for RequestSpecError {
         match self {
             RequestSpecError::Target => f.write_str("a request needs either `url`, or `host` and `path`"),
             RequestSpecError::Url(url, e) => write!(f, "bad URL {url:?}: {e}"),
-            #[cfg(feature = "gateway")]
-            RequestSpecError::GatewayUrl(url, e) => write!(f, "bad URL {url:?}: {e}"),
         }
     }
 }

@@ -1,9 +1,8 @@
 //! The request a Gateway routes: scheme, host, port, method, path with query, headers. Borrowed:
 //! building one never allocates.
 
-use core::fmt;
-
 use super::hostname;
+pub use crate::url::UrlError;
 
 /// A request to route through a Gateway.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,28 +47,14 @@ impl<'a> GatewayRequest<'a> {
         self
     }
 
-    /// Reads `scheme://host[:port]/path?query` (`http` when the scheme is absent).
+    /// Reads `scheme://host[:port]/path?query` by the rules in [`crate::url`], as the Ingress
+    /// router's [`Request::from_url`](crate::Request::from_url) does; the URL's port picks the
+    /// listener.
     pub fn from_url(url: &'a str) -> Result<Self, UrlError> {
-        let (scheme, rest) = match url.split_once("://") {
-            Some((scheme @ ("http" | "https"), rest)) => (scheme, rest),
-            Some((other, _)) => return Err(UrlError::Scheme(other.len())),
-            None => ("http", url),
-        };
-        let split = rest.find(['/', '?']).unwrap_or(rest.len());
-        let (host, path) = rest.split_at(split);
-        if host.is_empty() {
-            return Err(UrlError::NoHost);
-        }
-        if host.bytes().any(|b| b.is_ascii_whitespace() || b.is_ascii_control()) {
-            return Err(UrlError::Host);
-        }
-        check_port(host)?;
-        let path = if path.is_empty() { "/" } else { path };
-        let mut request = GatewayRequest::new(host, path).with_scheme(scheme);
-        if path.starts_with('?') {
-            // `http://h?q=1`: the path is `/`; the query is kept with it.
-            request.path = path;
-        }
+        let url = crate::url::parse(url)?;
+        let scheme = if url.scheme == crate::Scheme::Https { "https" } else { "http" };
+        let mut request = GatewayRequest::new(url.host, url.target).with_scheme(scheme);
+        request.port = url.port;
         Ok(request)
     }
 
@@ -96,45 +81,6 @@ impl<'a> GatewayRequest<'a> {
     }
 }
 
-/// A port after the host (`host:port`, `[v6]:port`) must be a number from 1 to 65535.
-fn check_port(host: &str) -> Result<(), UrlError> {
-    let after_name = match host.strip_prefix('[') {
-        Some(rest) => rest.split_once(']').map_or("", |(_, after)| after),
-        None => host,
-    };
-    let Some((name, port)) = after_name.rsplit_once(':') else { return Ok(()) };
-    if name.is_empty() && !host.starts_with('[') {
-        return Err(UrlError::NoHost);
-    }
-    match port.parse::<u16>() {
-        Ok(p) if p > 0 && port.bytes().all(|b| b.is_ascii_digit()) => Ok(()),
-        _ => Err(UrlError::Port),
-    }
-}
-
-/// Why a URL could not be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum UrlError {
-    NoHost,
-    /// A scheme other than `http` or `https` (its length).
-    Scheme(usize),
-    /// The port after the host is not a number from 1 to 65535.
-    Port,
-    /// The host holds a space or a control character.
-    Host,
-}
-
-impl fmt::Display for UrlError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            UrlError::NoHost => f.write_str("the URL has no host"),
-            UrlError::Scheme(_) => f.write_str("the URL's scheme is neither http nor https"),
-            UrlError::Port => f.write_str("the URL's port is not a number from 1 to 65535"),
-            UrlError::Host => f.write_str("the URL's host holds a space or a control character"),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -150,13 +96,15 @@ mod tests {
         assert_eq!((r.path_only(), r.effective_port()), ("/", 80));
         let r = GatewayRequest::from_url("https://foo.com?q=1").unwrap();
         assert_eq!((r.path_only(), r.query(), r.effective_port()), ("/", "q=1", 443));
-        assert_eq!(GatewayRequest::from_url("ftp://x").unwrap_err(), UrlError::Scheme(3));
+        assert_eq!(GatewayRequest::from_url("ftp://x").unwrap_err(), UrlError::Scheme);
         assert_eq!(GatewayRequest::from_url("http:///a").unwrap_err(), UrlError::NoHost);
         assert_eq!(GatewayRequest::new("h", "/").with_port(81).effective_port(), 81);
         assert_eq!(GatewayRequest::from_url("http://h:8080/").unwrap().effective_port(), 8080);
         assert_eq!(GatewayRequest::from_url("http://[::1]:81/").unwrap().effective_port(), 81);
         assert!(GatewayRequest::from_url("http://[::1]/").is_ok());
-        for bad in ["http://h:x/", "http://h:70000/", "http://h:0/", "http://h:/", "http://h:+1/"] {
+        // An empty port is the default one (the URL rules in `crate::url`).
+        assert_eq!(GatewayRequest::from_url("http://h:/").unwrap().effective_port(), 80);
+        for bad in ["http://h:x/", "http://h:70000/", "http://h:+1/"] {
             assert_eq!(GatewayRequest::from_url(bad).unwrap_err(), UrlError::Port, "{bad}");
         }
         assert_eq!(GatewayRequest::from_url("http://:80/").unwrap_err(), UrlError::NoHost);
