@@ -31,7 +31,7 @@ pub fn compile_options(json: &str) -> Result<CompileOptions, Failure> {
     // Through `Value`, as the manifests are read: one set of `Deserialize` code in the .wasm.
     serde_json::from_str::<serde_json::Value>(json)
         .and_then(CompileOptions::deserialize)
-        .map_err(|e| crate::gateway::engine_failure(Failure::new("options", format!("options: {e}"))))
+        .map_err(|e| Failure::new("options", format!("options: {e}")).or_engine())
 }
 
 /// Compiles with `seed` (from the platform's crypto: the core cannot reach it without `std`'s OS).
@@ -106,7 +106,7 @@ pub fn request_failure(e: RequestSpecError) -> Failure {
 const TESTS_SOURCE: &str = "<tests>";
 
 pub fn read_tests(text: &str) -> Result<TestsFile, Failure> {
-    tests_file::parse(TESTS_SOURCE, text).map_err(|e| crate::gateway::engine_failure(e.into()))
+    tests_file::parse(TESTS_SOURCE, text).map_err(|e| Failure::from(e).or_engine())
 }
 
 pub fn run_tests(router: &Router, file: &TestsFile) -> TestsReport {

@@ -34,6 +34,15 @@ impl Failure {
         Failure { kind, message: message.into(), input: None }
     }
 
+    /// This failure, or the `engine` kind when it says that this build lacks an engine (the
+    /// options or a tests file named the ingress-nginx profile).
+    pub fn or_engine(self) -> Self {
+        match ingress_router::Engine::in_message(&self.message) {
+            Some(_) => Failure { kind: "engine", input: None, ..self },
+            None => self,
+        }
+    }
+
     /// The error's own fields for JavaScript: the input error as the core serialises it (without
     /// its bare `message`: the JavaScript error's `message` is the whole line), else the kind.
     fn details(&self) -> JsValue {

@@ -14,15 +14,6 @@ pub fn missing(engine: Engine) -> Failure {
     Failure::new("engine", format!("{}: {}", crate::engine::SOURCE, Missing(engine)))
 }
 
-/// `failure`, or the `engine` kind when it says that this build lacks an engine (the options or
-/// a tests file named the ingress-nginx profile).
-pub fn engine_failure(failure: Failure) -> Failure {
-    match Engine::in_message(&failure.message) {
-        Some(_) => Failure { kind: "engine", input: None, ..failure },
-        None => failure,
-    }
-}
-
 /// `Err` (the `engine` kind) when `input` compiled with `options` needs an engine this module lacks.
 pub fn check(input: &Input, options: &CompileOptions) -> Result<(), Failure> {
     Engine::missing(input, options).map_or(Ok(()), |engine| Err(missing(engine)))

@@ -42,6 +42,7 @@ pub enum Unevaluated {
     /// No regex engine in this build, an invalid pattern, or one over the size limit.
     Refused,
     /// The request's regex budget ran out first.
+    #[cfg_attr(not(feature = "nginx"), allow(dead_code))]
     Budget,
 }
 
