@@ -74,7 +74,7 @@ impl<'a> Request<'a> {
     pub fn from_url(url: &'a str) -> Result<Self, UrlError> {
         let url = crate::url::parse(url)?;
         let path = if url.target.starts_with('/') { url.target } else { "/" };
-        Ok(Request::new(url.host, path).with_scheme(url.scheme))
+        Ok(Request::new(url.host, path).with_scheme(if url.https { Scheme::Https } else { Scheme::Http }))
     }
 }
 

@@ -43,12 +43,11 @@
 
 use core::fmt;
 
-use crate::request::Scheme;
-
 /// A URL read: what a client sends for it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Url<'a> {
-    pub scheme: Scheme,
+    /// `https://` (any case); otherwise `http`.
+    pub https: bool,
     /// The `Host` header: the host, and `:port` when the URL has one.
     pub host: &'a str,
     /// The port the URL names, if any.
@@ -87,7 +86,7 @@ impl fmt::Display for UrlError {
 
 /// Reads `[scheme://][userinfo@]host[:port][/path][?query][#fragment]`.
 pub(crate) fn parse(url: &str) -> Result<Url<'_>, UrlError> {
-    let (scheme, rest) = split_scheme(url)?;
+    let (https, rest) = split_scheme(url)?;
     let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
     let authority = &rest[..authority_end];
     let host = authority.rsplit_once('@').map_or(authority, |(_, host)| host);
@@ -101,18 +100,18 @@ pub(crate) fn parse(url: &str) -> Result<Url<'_>, UrlError> {
     let target = &rest[authority_end..];
     let target = target.split('#').next().unwrap_or_default();
     let target = if target.is_empty() { "/" } else { target };
-    Ok(Url { scheme, host, port, target })
+    Ok(Url { https, host, port, target })
 }
 
-/// The scheme (any case) and what follows `://`; no scheme is `http`.
-fn split_scheme(url: &str) -> Result<(Scheme, &str), UrlError> {
+/// Whether the scheme (any case) is `https`, and what follows `://`; no scheme is `http`.
+fn split_scheme(url: &str) -> Result<(bool, &str), UrlError> {
     if let Some((scheme, rest)) = url.split_once("://")
         && !scheme.is_empty()
         && scheme.bytes().all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))
     {
         return match scheme {
-            s if s.eq_ignore_ascii_case("http") => Ok((Scheme::Http, rest)),
-            s if s.eq_ignore_ascii_case("https") => Ok((Scheme::Https, rest)),
+            s if s.eq_ignore_ascii_case("http") => Ok((false, rest)),
+            s if s.eq_ignore_ascii_case("https") => Ok((true, rest)),
             _ => Err(UrlError::Scheme),
         };
     }
@@ -122,7 +121,7 @@ fn split_scheme(url: &str) -> Result<(Scheme, &str), UrlError> {
     {
         return Err(UrlError::NoHost);
     }
-    Ok((Scheme::Http, url))
+    Ok((false, url))
 }
 
 /// `host[:port]` with the port checked: the Host header (an empty port dropped), the name, and
@@ -163,7 +162,8 @@ mod tests {
         assert_eq!(parse("http://:80/"), Err(UrlError::NoHost));
         assert_eq!(parse("http://user@/a"), Err(UrlError::NoHost));
         assert_eq!(parse(""), Err(UrlError::NoHost));
-        assert_eq!(parse("Http://h").unwrap().scheme, Scheme::Http);
+        assert!(!parse("Http://h").unwrap().https);
+        assert!(parse("hTTPs://h").unwrap().https);
         assert_eq!(parse("h?q#f").unwrap().target, "?q");
         assert_eq!(parse("h#f").unwrap().target, "/");
     }

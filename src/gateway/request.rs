@@ -52,7 +52,7 @@ impl<'a> GatewayRequest<'a> {
     /// listener.
     pub fn from_url(url: &'a str) -> Result<Self, UrlError> {
         let url = crate::url::parse(url)?;
-        let scheme = if url.scheme == crate::Scheme::Https { "https" } else { "http" };
+        let scheme = if url.https { "https" } else { "http" };
         let mut request = GatewayRequest::new(url.host, url.target).with_scheme(scheme);
         request.port = url.port;
         Ok(request)
