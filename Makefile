@@ -22,18 +22,19 @@ demo: build
 # Every test the project has.
 test: test-rust test-nostd test-envoy test-pkg test-web
 
+# `-p ingress-router` where the feature set matters: without it, cargo adds tools/dev-features'
+# `cli` (the root Cargo.toml, default-members).
 test-rust:
-	$(CARGO) test --locked --features cli
-	# The benchmark in test mode: the router must answer as the linear scan on generated tables.
-	$(CARGO) test --locked --bench route
+	# What a contributor runs: every test file (the CLI's binary built by the same command), the unit
+	# and doc tests, and the route and nginx benchmarks once in test mode (the router answers as the
+	# linear scan; the nginx profile routes plain requests without allocating).
+	$(CARGO) test --locked
 	# Colliding hashes (a test-only feature makes every key collide): work stays bounded.
-	$(CARGO) test --locked --features test-hash-collisions --test hostile colliding
+	$(CARGO) test --locked -p ingress-router --features test-hash-collisions --test hostile colliding
 	# Every feature at once, colliding hashes included: the unit tests hold there too.
-	$(CARGO) test --locked --lib --all-features
+	$(CARGO) test --locked -p ingress-router --lib --all-features
 	# Without the nginx feature, the ingress-nginx profile is refused with a clear error.
-	$(CARGO) test --locked --lib profile_
-	# The ingress-nginx profile: plain requests route without allocating.
-	$(CARGO) test --locked --features nginx --bench nginx
+	$(CARGO) test --locked -p ingress-router --lib profile_
 
 wasm-target:
 	@rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
@@ -55,7 +56,7 @@ test-nostd: wasm-target
 
 lint: lint-envoy
 	$(CARGO) clippy --locked --all-targets --all-features -- -D warnings
-	$(CARGO) clippy --locked --lib --no-default-features -- -D warnings
+	$(CARGO) clippy --locked -p ingress-router --lib --no-default-features -- -D warnings
 	# The npm package's wasm-bindgen crate, natively and for the browser.
 	$(CARGO) clippy --locked -p ingress-router-wasm --all-targets -- -D warnings
 	$(MAKE) wasm-target
@@ -66,7 +67,7 @@ lint: lint-envoy
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --locked --no-deps --all-features --document-private-items
 
 bench:
-	$(CARGO) bench --locked --bench route
+	$(CARGO) bench --locked -p ingress-router --bench route
 
 # Lookup on wasm32 (wasm32-wasip1 under Node's WASI) and natively, side by side (BENCHMARKS.md, "wasm32").
 bench-wasm:
