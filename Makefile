@@ -1,5 +1,6 @@
-# ingress-router task runner. Every target installs what it needs on a fresh machine
-# (Debian 12 with rustup); tools are cached under $(TOOLS).
+# ingress-router task runner. Every target installs what it needs on a fresh machine (Debian 12
+# with rustup, a C toolchain, Node 20.19+ with npm and python3-venv: `make prereqs` checks those);
+# tools are cached under $(TOOLS).
 SHELL := /bin/bash
 CARGO ?= cargo
 TOOLS ?= $(HOME)/.cache/ingress-router/tools
