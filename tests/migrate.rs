@@ -1,7 +1,6 @@
 //! `diff --to gateway-api`: ingress-nginx Ingresses against the HTTPRoutes replacing them, on the
 //! pairs in `tests/cases/migration/` (each a classic migration mistake, with the causes it must be
 //! found under) and the careful translation in `examples/migration/` (no difference).
-#![cfg(all(feature = "nginx", feature = "cli"))]
 
 use std::path::Path;
 use std::process::Command;

@@ -1,6 +1,5 @@
 //! `diff` between the ingress-nginx and spec profiles on the realistic files in
 //! `tests/data/nginx/`, through the library and the CLI.
-#![cfg(all(feature = "nginx", feature = "cli"))]
 
 use std::process::Command;
 

@@ -1,6 +1,5 @@
 //! The ingress-nginx profile through the crate's one entry point: `compile` with
 //! `Profile::IngressNginx`, then `route`, `explain`, `table` and `lint` as for the spec profile.
-#![cfg(feature = "nginx")]
 
 use ingress_router::{
     BackendRef, Code, CompileOptions, Profile, Request, Scheme, Tier, Via, WeightedBackend, compile, input,

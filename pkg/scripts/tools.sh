@@ -2,21 +2,30 @@
 # Everything goes into $TOOLS (default ~/.cache/ingress-router/tools); nothing from Debian's binaryen.
 set -euo pipefail
 TOOLS=${TOOLS:-$HOME/.cache/ingress-router/tools}
-WASM_BINDGEN_VERSION=0.2.130 # equal to the `=` pin of wasm-bindgen in pkg/Cargo.toml
-WASM_BINDGEN_ROOT=$TOOLS/wasm-bindgen-$WASM_BINDGEN_VERSION
-export PATH=$WASM_BINDGEN_ROOT/bin:$PATH
+WASM_BINDGEN_VERSION=0.2.130 # equal to the `=` pins of wasm-bindgen in pkg/Cargo.toml and tools/wasm-bindgen-cli
 PKG=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+WASM_BINDGEN_CLI=$(dirname "$PKG")/tools/wasm-bindgen-cli
+# Named by its lock file too: a change of the lock installs again, and an earlier unlocked install
+# (in wasm-bindgen-$WASM_BINDGEN_VERSION) is not taken for this one.
+WASM_BINDGEN_ROOT=$TOOLS/wasm-bindgen-$WASM_BINDGEN_VERSION-$(sha256sum "$WASM_BINDGEN_CLI/Cargo.lock" | cut -c1-12)
+export PATH=$WASM_BINDGEN_ROOT/bin:$PATH
 
 ensure_wasm_target() {
   rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
 }
 
 ensure_wasm_bindgen() {
-  if [[ "$(wasm-bindgen --version 2>/dev/null)" == "wasm-bindgen $WASM_BINDGEN_VERSION" ]]; then return; fi
+  # This install's own, not another wasm-bindgen on the PATH.
+  if [[ "$("$WASM_BINDGEN_ROOT/bin/wasm-bindgen" --version 2>/dev/null)" == "wasm-bindgen $WASM_BINDGEN_VERSION" &&
+    -x $WASM_BINDGEN_ROOT/bin/wasm-bindgen-test-runner ]]; then return; fi
   echo "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION into $WASM_BINDGEN_ROOT (a few minutes)"
-  # --locked fails when the registry mirror lacks a pinned dependency: then without it.
-  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --root "$WASM_BINDGEN_ROOT" --locked ||
-    cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --root "$WASM_BINDGEN_ROOT"
+  # From tools/wasm-bindgen-cli, with its lock file (why: its Cargo.toml): the same dependencies on
+  # every machine, and a failure stops the build. A --path install builds in that folder's target
+  # directory unless told otherwise: a throwaway one instead, removed once installed.
+  local build
+  build=$(mktemp -d)
+  cargo install --locked --force --path "$WASM_BINDGEN_CLI" --root "$WASM_BINDGEN_ROOT" --target-dir "$build"
+  rm -rf "$build"
 }
 
 # npm devDependencies (binaryen's wasm-opt, esbuild, typescript, playwright-core), from the lock file.
