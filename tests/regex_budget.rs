@@ -4,7 +4,6 @@
 //! reads at most a scan budget of bytes through all its regexes, answering "no match" past it
 //! and saying so in the decision. No test here measures time (`benches/regex.rs` does): each
 //! probe below took seconds to minutes on the engine before, so CI would notice a regression.
-#![cfg(all(feature = "nginx", feature = "gateway"))]
 
 use ingress_router::gateway::{self, GatewayOptions, GatewayRequest, Objects};
 use ingress_router::{Code, CompileOptions, Profile, RegexLimits, Request, Via, compile, input};
