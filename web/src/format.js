@@ -45,3 +45,10 @@ export function gatewayAnswerLabel(d) {
 export function isGatewayDecision(d) {
   return d != null && "listener" in d && "status" in d;
 }
+
+/** When the request's regex budget ran out: some regexes answered "no match" unread. */
+export function budgetNote(decision) {
+  return decision?.regexBudgetExhausted
+    ? " · some regular expressions were not read: the request's regex budget (regexLimits.scan) ran out, and they answered no match"
+    : "";
+}

@@ -2,7 +2,7 @@
 // rule → backend, and why every other listener, route and candidate lost), the listeners table,
 // the status each object would get, and the migration report. They only arrange and format; every
 // fact comes from `route`, `explain`, `table`, `gatewayStatus` and `migrate`.
-import { esc, gatewayAnswerLabel } from "./format.js";
+import { budgetNote, esc, gatewayAnswerLabel } from "./format.js";
 
 const MAX_CANDIDATES = 60;
 const MAX_MIGRATION_ROWS = 40; // per cause; the download holds the agreed tests, the list the differences
@@ -28,7 +28,7 @@ export function renderGatewayDecision(el, d) {
   if (d.listener) place.push(`listener ${d.listener}`);
   if (d.route) place.push(`HTTPRoute ${d.route}`);
   if (d.rule != null) place.push(`rules[${d.rule}]${d.ruleName ? ` (${d.ruleName})` : ""}${d.match != null ? `.matches[${d.match}]` : ""}`);
-  matched.textContent = place.length ? place.join(" · ") : "no Gateway answers";
+  matched.textContent = (place.length ? place.join(" · ") : "no Gateway answers") + budgetNote(d);
   upstream.hidden = !d.upstream;
   if (d.upstream) {
     const headers = d.upstream.headers.map(([n, v]) => `${n}: ${v}`).join(", ");

@@ -1,7 +1,7 @@
 // The page's views of what the package returned: the decision, the picture of the matching, the
 // compiled table, the problems list. They only arrange and format; every fact comes from
 // `route`, `explain`, `table`, `diagnostics` and `validate`.
-import { answerLabel, esc, hostLabel } from "./format.js";
+import { answerLabel, budgetNote, esc, hostLabel } from "./format.js";
 
 const TIER_NAMES = { exact: "exact host", wildcard: "wildcard host", any: "host-less rules" };
 // Rows drawn at once; the rest on request ("Show all"), so that a table of thousands of paths
@@ -31,14 +31,15 @@ export function renderDecision(el, decision, error) {
   upstream.querySelector("code").textContent = decision.upstreamPath ?? "";
   via.textContent = decision.via + (decision.defaultFrom ? ` (spec.defaultBackend of ${decision.defaultFrom})` : "");
   const m = decision.matched;
-  matched.textContent = m
+  matched.textContent = (m
     ? `Ingress ${m.ingress} · host ${hostLabel(m.host)} · ${m.pathType} ${m.path} · ${m.field}`
     : decision.via === "defaultBackend"
       ? "no path matched: the default backend answers"
       : decision.via === "redirect"
         ? "the proxy answers with a redirect"
-        : decision.reason ?? "no rule and no defaultBackend: the controller answers 404";
+        : decision.reason ?? "no rule and no defaultBackend: the controller answers 404") + budgetNote(decision);
 }
+
 
 function candidateRow(c) {
   const state = c.chosen ? "winner" : c.matched ? "lost" : c.considered ? "nomatch" : "other";

@@ -227,6 +227,30 @@ test("pasted manifests are routed", async (page) => {
   assert.match((await matchedLines(page)).join(""), /"\/docs"/);
 });
 
+test("a request past the regex budget says so under the decision (issue 28)", async (page) => {
+  const paths = Array.from({ length: 40 }, (_, i) =>
+    `      - {path: "/(.*a){20}x${i}", pathType: ImplementationSpecific, backend: {service: {name: re, port: {number: 80}}}}`);
+  await pasteManifests(page, `apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: re, namespace: default, annotations: {nginx.ingress.kubernetes.io/use-regex: "true"}}
+spec:
+  rules:
+  - host: re.example.com
+    http:
+      paths:
+${paths.join("\n")}
+`);
+  await page.selectOption("#profile", "ingress-nginx");
+  await settled(page);
+  // 40 regexes that each read a whole 60 KiB path: past the 256 KiB budget the rest answer no match.
+  await page.fill("#url", `http://re.example.com/${"abcdefghijklmnopqrstuvwxyz/".repeat(2300)}`);
+  await page.waitForFunction(() => /regex budget/.test(document.getElementById("matched").textContent));
+  await typeUrl(page, "http://re.example.com/aaaaaaaaaaaaaaaaaaaax7");
+  const short = await decision(page);
+  assert.equal(short.backend, "re:80");
+  assert.doesNotMatch(short.matched, /regex budget/);
+});
+
 test("broken YAML and invalid objects are shown at their line", async (page) => {
   await pasteManifests(page, "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: x: y\nspec: {}\n");
   await page.waitForSelector(".cm-lint-marker-error");
