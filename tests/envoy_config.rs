@@ -527,6 +527,12 @@ fn gateway_api_input_choices_and_refusals() {
         run(&["envoy-config", "-f", GATEWAY, "--wasm", "/x.wasm", "--gateway", "public", "--strict"]);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(plugin_of(&config)["strict"], true);
+    // The regex limits reach the filter as the other Gateway API options do.
+    let limits = r#"{"regexLimits": {"scan": 1024}}"#;
+    let (code, config, stderr) =
+        run(&["envoy-config", "-f", GATEWAY, "--wasm", "/x.wasm", "--gateway", "public", "--options", limits]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(plugin_of(&config)["regexLimits"]["scan"], 1024);
     let (code, _, stderr) = run(&["envoy-config", "-f", GATEWAY, "--wasm", "/x.wasm"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("several Gateways") && stderr.contains("--gateway"), "{stderr}");

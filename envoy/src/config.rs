@@ -6,6 +6,7 @@
 //!  "routingHeader": "x-ingress-backend",
 //!  "clusterTemplate": "{namespace}/{service}:{port}",
 //!  "resourceClusterTemplate": "{namespace}/resource/{apiGroup}/{kind}/{name}",
+//!  "regexLimits": {"size": 131072, "total": 33554432, "scan": 262144},
 //!  "debugHeader": false, "strict": false}
 //! ```
 //!
@@ -164,6 +165,16 @@ mod tests {
         assert_eq!(texts[0], ("manifests[0]".into(), "a: 1".into()));
         assert_eq!(texts[1], ("manifests[1]".into(), r#"{"kind":"List"}"#.into()));
         assert_eq!(c.options.ingress_class.as_deref(), Some("nginx"));
+    }
+
+    /// `regexLimits` is one of the core's options, read as the other homes read it.
+    #[test]
+    fn regex_limits_are_compile_options() {
+        let c = PluginConfig::parse(br#"{"manifests": "", "regexLimits": {"size": 4096, "scan": 1024}}"#).unwrap();
+        let limits = c.options.regex_limits;
+        assert_eq!((limits.size, limits.scan, limits.total), (4096, 1024, ingress_router::RegexLimits::DEFAULT_TOTAL));
+        let typo = PluginConfig::parse(br#"{"manifests": "", "regexLimits": {"scans": 1}}"#).unwrap_err();
+        assert!(typo.contains("scans"), "{typo}");
     }
 
     #[test]

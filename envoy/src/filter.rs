@@ -56,6 +56,9 @@ struct Metrics {
     not_found: Counter,
     rejected: Counter,
     redirected: Counter,
+    /// Requests whose regex budget (`regexLimits.scan`) ran out: some regexes answered "no match"
+    /// unread. Each is also logged.
+    regex_budget_exhausted: Counter,
     /// By Ingress (age rank): requests it routed, by a rule or its defaultBackend.
     per_ingress: Vec<Counter>,
 }
@@ -69,6 +72,7 @@ impl Metrics {
             not_found: Counter::define("ingress_router.not_found")?,
             rejected: Counter::define("ingress_router.rejected")?,
             redirected: Counter::define("ingress_router.redirected")?,
+            regex_budget_exhausted: Counter::define("ingress_router.regex_budget_exhausted")?,
             per_ingress: ingresses
                 .iter()
                 .map(|key| Counter::define(&format!("ingress_router.ingress.{}.routed", key.replace('/', "."))))
@@ -77,7 +81,14 @@ impl Metrics {
     }
 
     fn flush(&self) {
-        for c in [&self.routed, &self.default_backend, &self.not_found, &self.rejected, &self.redirected] {
+        for c in [
+            &self.routed,
+            &self.default_backend,
+            &self.not_found,
+            &self.rejected,
+            &self.redirected,
+            &self.regex_budget_exhausted,
+        ] {
             c.flush();
         }
         self.per_ingress.iter().for_each(Counter::flush);
@@ -284,7 +295,16 @@ impl HttpContext for Filter {
         if table.reads_scheme() && self.https() {
             request = request.with_scheme(Scheme::Https);
         }
-        match table.route(&request, shared.draw()) {
+        let routed = table.route(&request, shared.draw());
+        if routed.regex_budget_exhausted {
+            regex_budget_exhausted(
+                &shared.metrics,
+                "regexes (use-regex paths, server aliases, canary patterns)",
+                &host,
+                &path,
+            );
+        }
+        match routed.outcome {
             Outcome::Backend { cluster, ingress, via_default, answer, rewritten_path } => {
                 // Replaces any client-supplied value: the client never picks the cluster.
                 self.set_http_request_header_bytes(&shared.routing_header, Some(cluster.as_bytes()));
@@ -366,7 +386,11 @@ impl Filter {
         // which a Service in front of Envoy maps to Envoy's own.
         let request = GatewayRequest::new(&host, &path).with_method(&method).with_scheme(scheme).with_headers(&headers);
         let m = &shared.metrics;
-        match table.route(&request, shared.draw()) {
+        let routed = table.route(&request, shared.draw());
+        if routed.regex_budget_exhausted {
+            regex_budget_exhausted(m, "RegularExpression matches", host.as_bytes(), path.as_bytes());
+        }
+        match routed.outcome {
             GatewayOutcome::Forward { cluster, modifications } => {
                 for action in &modifications.headers {
                     match *action {
@@ -429,6 +453,14 @@ fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
+}
+
+/// A request whose regex budget ran out: counted, and logged with its host and path (the only
+/// case that allocates for the log). Its answer stands as the core decided it.
+#[cold]
+fn regex_budget_exhausted(metrics: &Metrics, regexes: &str, host: &[u8], path: &[u8]) {
+    metrics.regex_budget_exhausted.add();
+    log(LogLevel::Warn, &crate::routing::regex_budget_line(regexes, host, path));
 }
 
 fn log(level: LogLevel, message: &str) {

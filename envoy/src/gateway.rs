@@ -5,11 +5,13 @@
 
 use std::collections::HashMap;
 
-use ingress_router::gateway::{self, GatewayRequest, GatewayRouter, Modifications, NoGateway, Objects};
+use ingress_router::gateway::{
+    self, GatewayDecision, GatewayRequest, GatewayRouter, Modifications, NoGateway, Objects,
+};
 use ingress_router::{BackendRef, ClusterNames, ServicePort};
 use serde_json::Value;
 
-use crate::routing::Report;
+use crate::routing::{Report, Routed};
 
 /// The compiled Gateway and the cluster of each backend it can forward to.
 pub struct GatewayTable {
@@ -126,8 +128,20 @@ impl GatewayTable {
 
     /// Routes one request; a split picks its backend by `random` (uniform over `u64`). Allocates
     /// for a redirect's `Location`, a rewritten path and a rule's header modifiers only.
-    pub fn route(&self, request: &GatewayRequest<'_>, random: u64) -> GatewayOutcome<'_> {
+    pub fn route(&self, request: &GatewayRequest<'_>, random: u64) -> Routed<GatewayOutcome<'_>> {
         let decision = self.router.route(request);
+        Routed {
+            outcome: self.outcome(&decision, request, random),
+            regex_budget_exhausted: decision.regex_budget_exhausted,
+        }
+    }
+
+    fn outcome<'t>(
+        &'t self,
+        decision: &GatewayDecision<'t>,
+        request: &GatewayRequest<'_>,
+        random: u64,
+    ) -> GatewayOutcome<'t> {
         let status = u32::from(decision.status());
         if let Some(location) = decision.location(request) {
             return GatewayOutcome::Redirect { status, location };
@@ -229,7 +243,7 @@ spec:
     fn outcomes() {
         let t = table();
         let get = |path| GatewayRequest::new("shop.example.com", path);
-        match t.route(&get("/cart/items?id=1"), 0) {
+        match t.route(&get("/cart/items?id=1"), 0).outcome {
             GatewayOutcome::Forward { cluster, modifications } => {
                 assert_eq!(cluster, "shop/cart:8080");
                 assert_eq!(modifications.host, Some("cart.internal"));
@@ -241,30 +255,33 @@ spec:
             }
             other => panic!("{other:?}"),
         }
-        let side = |random| match t.route(&get("/split"), random) {
+        let side = |random| match t.route(&get("/split"), random).outcome {
             GatewayOutcome::Forward { cluster, modifications } => (cluster, modifications.headers),
             other => panic!("{other:?}"),
         };
         assert_eq!(side(0), ("shop/a:80", vec![]));
         assert_eq!(side(u64::MAX), ("shop/b:80", vec![HeaderAction::Add { name: "x-side", value: "b" }]));
         assert_eq!(
-            t.route(&get("/half-broken"), u64::MAX),
+            t.route(&get("/half-broken"), u64::MAX).outcome,
             GatewayOutcome::Local { status: 500, reason: "invalid-backend" }
         );
-        assert!(matches!(t.route(&get("/half-broken"), 0), GatewayOutcome::Forward { cluster: "shop/a:80", .. }));
+        assert!(matches!(
+            t.route(&get("/half-broken"), 0).outcome,
+            GatewayOutcome::Forward { cluster: "shop/a:80", .. }
+        ));
         assert_eq!(
-            t.route(&get("/old/x?q"), 0),
+            t.route(&get("/old/x?q"), 0).outcome,
             GatewayOutcome::Redirect { status: 301, location: "https://shop.example.com/old/x?q".into() }
         );
-        assert_eq!(t.route(&get("/ext"), 0), GatewayOutcome::Local { status: 500, reason: "filter-error" });
-        assert_eq!(t.route(&get("/beta"), 0), GatewayOutcome::Local { status: 404, reason: "no-match" });
+        assert_eq!(t.route(&get("/ext"), 0).outcome, GatewayOutcome::Local { status: 500, reason: "filter-error" });
+        assert_eq!(t.route(&get("/beta"), 0).outcome, GatewayOutcome::Local { status: 404, reason: "no-match" });
         let headers = [("x-beta", "yes")];
         assert!(matches!(
-            t.route(&get("/beta").with_headers(&headers), 0),
+            t.route(&get("/beta").with_headers(&headers), 0).outcome,
             GatewayOutcome::Forward { cluster: "shop/beta:80", .. }
         ));
         let other_port = GatewayRequest::new("shop.example.com:8080", "/cart");
-        assert_eq!(t.route(&other_port, 0), GatewayOutcome::Local { status: 404, reason: "no-listener" });
+        assert_eq!(t.route(&other_port, 0).outcome, GatewayOutcome::Local { status: 404, reason: "no-listener" });
         assert!(t.matched(&get("/cart")).contains("shop/shop rule 0 match 0"), "{}", t.matched(&get("/cart")));
     }
 
@@ -306,6 +323,33 @@ spec:
         let (routing, report) = config(r#", "strict": true"#);
         assert!(routing.is_none());
         assert!(report.errors.iter().any(|e| e.starts_with("HTTPRoute \"bad\"")), "{:?}", report.errors);
+    }
+
+    /// The configuration's `regexLimits.scan` reaches the table: a path longer than the budget
+    /// gets "no match" from the regex, marked, and the answer the core gives then; one within it
+    /// matches.
+    #[test]
+    fn a_spent_regex_budget_is_marked() {
+        let regex = "\n---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: re, namespace: t}\nspec:\n  parentRefs: [{name: public, namespace: infra}]\n  rules:\n  - matches: [{path: {type: RegularExpression, value: \"/re/.*\"}}]\n    backendRefs: [{name: re, port: 80}]\n";
+        let text = format!(
+            r#"{{"manifests": {}, "regexLimits": {{"scan": 64}}}}"#,
+            serde_json::to_string(&format!("{GATEWAY}{regex}")).unwrap()
+        );
+        let Some(Routing::Gateway(t)) = Routing::build(&PluginConfig::parse(text.as_bytes()).unwrap(), 7).0 else {
+            panic!("a Gateway table")
+        };
+        let short = t.route(&GatewayRequest::new("any.example.com", "/re/x"), 0);
+        assert!(!short.regex_budget_exhausted);
+        assert!(matches!(short.outcome, GatewayOutcome::Forward { cluster: "t/re:80", .. }));
+        let long = format!("/re/{}", "x".repeat(100));
+        let routed = t.route(&GatewayRequest::new("any.example.com", &long), 0);
+        assert!(routed.regex_budget_exhausted);
+        assert_eq!(routed.outcome, GatewayOutcome::Local { status: 404, reason: "no-match" });
+        // A request that a route of its own host answers first reads no regex.
+        let cart = format!("/cart/{}", "x".repeat(100));
+        let routed = t.route(&GatewayRequest::new("shop.example.com", &cart), 0);
+        assert!(!routed.regex_budget_exhausted);
+        assert!(matches!(routed.outcome, GatewayOutcome::Forward { cluster: "shop/cart:8080", .. }));
     }
 
     /// Manifests with Ingresses and Gateway API objects route the Ingresses unless `gateway`

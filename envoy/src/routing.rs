@@ -76,6 +76,38 @@ pub enum Outcome<'t> {
     Rejected { status: u32, reason: &'static str },
 }
 
+/// An answer of the core, and whether the request's regex budget (`regexLimits.scan`) ran out on
+/// the way to it: some regexes then answered "no match" unread, which the filter logs and counts.
+/// The answer stands as the core decided it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Routed<O> {
+    pub outcome: O,
+    pub regex_budget_exhausted: bool,
+}
+
+/// The log line for a request whose regex budget ran out. `regexes` names what answered "no
+/// match"; the host and path are cut to [`EXCERPT`] bytes each and shown as printable ASCII: the
+/// client wrote them, up to 60 KiB, and they go to an operator's terminal.
+pub fn regex_budget_line(regexes: &str, host: &[u8], path: &[u8]) -> String {
+    format!(
+        "regex budget exhausted (regexLimits.scan): some {regexes} answered no match for {}{}",
+        excerpt(host),
+        excerpt(path)
+    )
+}
+
+/// How many bytes of the host and of the path a log line shows.
+pub const EXCERPT: usize = 100;
+
+fn excerpt(bytes: &[u8]) -> String {
+    let mut out: String =
+        bytes.iter().take(EXCERPT).map(|&b| if (0x20..0x7f).contains(&b) { char::from(b) } else { '?' }).collect();
+    if bytes.len() > EXCERPT {
+        out.push_str(&format!("... ({} bytes)", bytes.len()));
+    }
+    out
+}
+
 /// What configuring found: problems that stop the configuration from serving, and the rest.
 #[derive(Debug, Default)]
 pub struct Report {
@@ -194,8 +226,12 @@ impl Table {
     /// ingress-nginx profile its scheme and the headers [`header_names`](Self::header_names)
     /// lists. A weighted split takes the side that `random` (uniform over `u64`) falls on
     /// ([`Decision::pick_side`]). With the spec profile, allocates nothing.
-    pub fn route(&self, request: &Request<'_>, random: u64) -> Outcome<'_> {
+    pub fn route(&self, request: &Request<'_>, random: u64) -> Routed<Outcome<'_>> {
         let decision = self.router.route(request);
+        Routed { outcome: self.outcome(&decision, random), regex_budget_exhausted: decision.regex_budget_exhausted() }
+    }
+
+    fn outcome<'t>(&'t self, decision: &Decision<'t>, random: u64) -> Outcome<'t> {
         if let Some(rejection) = decision.rejection() {
             return Outcome::Rejected { status: u32::from(rejection.status()), reason: rejection.message() };
         }
@@ -331,7 +367,7 @@ spec:
         // The spec profile reads neither the scheme nor a header: the filter fetches none.
         assert!(!t.reads_scheme());
         assert!(t.header_names().is_empty());
-        let backend = |host: &str, path: &str| match t.route(&Request::new(host, path), 0) {
+        let backend = |host: &str, path: &str| match t.route(&Request::new(host, path), 0).outcome {
             Outcome::Backend { cluster, answer, via_default, .. } => {
                 format!("{cluster} {} {via_default}", t.matched(answer))
             }
@@ -360,7 +396,7 @@ spec:
         let config = PluginConfig::parse(config.as_bytes()).unwrap();
         let (a, b) = (Table::build(&config, 1).0.unwrap(), Table::build(&config, u64::MAX).0.unwrap());
         for (host, path) in [("shop.example.com", "/cart/x"), ("api.example.com", "/v2"), ("x", "/")] {
-            assert_eq!(a.route(&Request::new(host, path), 0), b.route(&Request::new(host, path), 0));
+            assert_eq!(a.route(&Request::new(host, path), 0).outcome, b.route(&Request::new(host, path), 0).outcome);
         }
     }
 
@@ -379,11 +415,11 @@ spec:
         assert!(report.errors.is_empty(), "{:?}", report.errors);
         let t = t.unwrap();
         assert!(matches!(
-            t.route(&Request::new("shop.example.com", "/cart/1"), 0),
+            t.route(&Request::new("shop.example.com", "/cart/1"), 0).outcome,
             Outcome::Backend { cluster: "shop/cart-api:8080", .. }
         ));
         assert!(matches!(
-            t.route(&Request::new("shop.example.com", "/x"), 0),
+            t.route(&Request::new("shop.example.com", "/x"), 0).outcome,
             Outcome::Backend { cluster: "shop/web:80", via_default: true, .. }
         ));
     }
@@ -396,10 +432,10 @@ spec:
             "backend": {"service": {"name": "a", "port": {"number": 1}}}}]}}]}}}"#;
         let (t, _) = Table::build(&PluginConfig::parse(config.as_bytes()).unwrap(), SEED);
         let t = t.unwrap();
-        assert_eq!(t.route(&Request::new("a.example.com", "/b"), 0), Outcome::NotFound);
-        assert_eq!(t.route(&Request::new("", ""), 0), Outcome::NotFound);
+        assert_eq!(t.route(&Request::new("a.example.com", "/b"), 0).outcome, Outcome::NotFound);
+        assert_eq!(t.route(&Request::new("", ""), 0).outcome, Outcome::NotFound);
         assert!(matches!(
-            t.route(&Request::new("a.example.com", "/a?q"), 0),
+            t.route(&Request::new("a.example.com", "/a?q"), 0).outcome,
             Outcome::Backend { cluster: "ns/a:1", .. }
         ));
     }
@@ -409,11 +445,11 @@ spec:
         let (t, _) = table(r#", "normalizePath": true, "mergeSlashes": true, "escapedSlashes": "REJECT_REQUEST""#);
         let t = t.unwrap();
         assert!(matches!(
-            t.route(&Request::new("shop.example.com", "//x/../cart"), 0),
+            t.route(&Request::new("shop.example.com", "//x/../cart"), 0).outcome,
             Outcome::Backend { cluster: "shop/cart-api:8080", .. }
         ));
         assert!(matches!(
-            t.route(&Request::new("shop.example.com", "/cart%2Fx"), 0),
+            t.route(&Request::new("shop.example.com", "/cart%2Fx"), 0).outcome,
             Outcome::Rejected { status: 400, .. }
         ));
     }
@@ -434,9 +470,9 @@ spec:
             report.warnings
         );
         assert!(!t.ingresses.contains(&"shop/storefront".to_string()));
-        assert!(matches!(t.route(&Request::new("api.example.com", "/v1/x"), 0), Outcome::Backend { .. }));
+        assert!(matches!(t.route(&Request::new("api.example.com", "/v1/x"), 0).outcome, Outcome::Backend { .. }));
         // Nothing of the bad Ingress is served, not even its valid paths.
-        assert_eq!(t.route(&Request::new("shop.example.com", "/"), 0), Outcome::NotFound);
+        assert_eq!(t.route(&Request::new("shop.example.com", "/"), 0).outcome, Outcome::NotFound);
     }
 
     /// `strict` restores refusing the whole configuration.
@@ -513,7 +549,50 @@ spec:
         let (t, report) = table(r#", "ingressClass": "nginx""#);
         assert!(report.errors.is_empty());
         assert!(report.warnings.iter().any(|w| w.contains("class-not-served")), "{:?}", report.warnings);
-        assert_eq!(t.unwrap().route(&Request::new("shop.example.com", "/cart"), 0), Outcome::NotFound);
+        assert_eq!(t.unwrap().route(&Request::new("shop.example.com", "/cart"), 0).outcome, Outcome::NotFound);
+    }
+
+    /// The ingress-nginx profile's regex locations share the request's budget
+    /// (`regexLimits.scan` from the configuration): past it they answer "no match", the outcome is
+    /// the core's (here no location: 404), and the request is marked; another host is not.
+    #[test]
+    fn nginx_spent_regex_budget_is_marked() {
+        let yaml = "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: re\n  namespace: re\n  annotations: {nginx.ingress.kubernetes.io/use-regex: \"true\"}\nspec:\n  rules:\n  - host: re.example.com\n    http:\n      paths:\n      - {path: /re/.*x, pathType: ImplementationSpecific, backend: {service: {name: re, port: {number: 80}}}}\n---\napiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: plain, namespace: plain}\nspec:\n  rules:\n  - host: plain.example.com\n    http:\n      paths:\n      - {path: /, pathType: Prefix, backend: {service: {name: root, port: {number: 80}}}}\n";
+        let config = format!(
+            r#"{{"manifests": {}, "profile": "ingress-nginx", "regexLimits": {{"scan": 64}}}}"#,
+            serde_json::to_string(yaml).unwrap()
+        );
+        let (t, report) = Table::build(&PluginConfig::parse(config.as_bytes()).unwrap(), SEED);
+        assert!(report.errors.is_empty(), "{:?}", report.errors);
+        let t = t.unwrap();
+        let cluster = |routed: &Routed<Outcome<'_>>| match routed.outcome {
+            Outcome::Backend { cluster, .. } => cluster.to_string(),
+            ref other => format!("{other:?}"),
+        };
+        let short = t.route(&Request::new("re.example.com", "/re/ax"), 0);
+        assert_eq!((cluster(&short), short.regex_budget_exhausted), ("re/re:80".to_string(), false));
+        let path = format!("/re/{}x", "a".repeat(100));
+        let plain = t.route(&Request::new("plain.example.com", &path), 0);
+        assert_eq!((cluster(&plain), plain.regex_budget_exhausted), ("plain/root:80".to_string(), false));
+        let long = t.route(&Request::new("re.example.com", &path), 0);
+        assert_eq!((cluster(&long), long.regex_budget_exhausted), ("NotFound".to_string(), true));
+    }
+
+    /// The log line: host and path cut to 100 bytes each, printable ASCII only, with the length.
+    #[test]
+    fn regex_budget_line_cuts_and_cleans() {
+        let path = format!("/{}", "abc/".repeat(1000));
+        let line = regex_budget_line("RegularExpression matches", b"x.example.com", path.as_bytes());
+        assert_eq!(
+            line,
+            format!(
+                "regex budget exhausted (regexLimits.scan): some RegularExpression matches answered no match for \
+                 x.example.com{}... (4001 bytes)",
+                &path[..100]
+            )
+        );
+        let line = regex_budget_line("regexes", b"h\x1b[31m", "/\u{e9}\n".as_bytes());
+        assert!(line.ends_with("for h?[31m/???"), "{line}");
     }
 
     const NGINX: &str = r#"
@@ -558,10 +637,10 @@ spec:
         let https = |path| Request::new("pay.example.com", path).with_scheme(ingress_router::Scheme::Https);
         // Over http the host's TLS redirects first.
         assert_eq!(
-            t.route(&Request::new("pay.example.com", "/api/x"), 0),
+            t.route(&Request::new("pay.example.com", "/api/x"), 0).outcome,
             Outcome::Redirect { status: 308, location: "https://pay.example.com/api/x".into() }
         );
-        let side = |request: &Request<'_>, roll| match t.route(request, roll) {
+        let side = |request: &Request<'_>, roll| match t.route(request, roll).outcome {
             Outcome::Backend { cluster, rewritten_path, answer, .. } => {
                 format!("{cluster} {} {}", rewritten_path.unwrap_or_default(), t.matched(answer))
             }

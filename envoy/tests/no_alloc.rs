@@ -2,11 +2,14 @@
 //! (`GatewayTable::route`): nothing for a forward without filters, a split's pick, a 404 or a 500;
 //! a redirect's `Location`, a rewritten path and a rule's header actions only. Counted by a global
 //! allocator of this test binary alone. (The host calls' copies of `:authority`, `:path` and
-//! `:method` are the host's, outside this table.)
+//! `:method` are the host's, outside this table.) A request whose regex budget runs out allocates
+//! nothing more there either (the filter's log line for it is the only allocation it adds); nor does
+//! the Ingress path's table with the spec profile.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
+use ingress_router::Request;
 use ingress_router::gateway::GatewayRequest;
 use ingress_router_envoy::config::PluginConfig;
 use ingress_router_envoy::gateway::{GatewayOutcome, GatewayTable};
@@ -52,7 +55,14 @@ const MANIFESTS: &str = r#"[
    {"matches": [{"path": {"value": "/rewrite"}}], "filters": [
      {"type": "URLRewrite", "urlRewrite": {"path": {"type": "ReplacePrefixMatch", "replacePrefixMatch": "/v2"}}},
      {"type": "RequestHeaderModifier", "requestHeaderModifier": {"set": [{"name": "x-a", "value": "1"}], "remove": ["x-b"]}}],
-    "backendRefs": [{"name": "plain", "port": 80}]}]}}
+    "backendRefs": [{"name": "plain", "port": 80}]}]}},
+ {"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute", "metadata": {"name": "evil", "namespace": "tenant"},
+  "spec": {"parentRefs": [{"name": "gw", "namespace": "infra"}], "rules": [
+   {"matches": [{"path": {"type": "RegularExpression", "value": "(?:[a-z/]{0,100}){0,1000}"}}], "backendRefs": [{"name": "evil", "port": 80}]},
+   {"matches": [{"path": {"type": "RegularExpression", "value": "(.*a){20}x0"}}, {"path": {"type": "RegularExpression", "value": "(.*a){20}x1"}},
+                {"path": {"type": "RegularExpression", "value": "(.*a){20}x2"}}, {"path": {"type": "RegularExpression", "value": "(.*a){20}x3"}},
+                {"path": {"type": "RegularExpression", "value": "(.*a){20}x4"}}, {"path": {"type": "RegularExpression", "value": "(.*a){20}x5"}}],
+    "backendRefs": [{"name": "evil", "port": 80}]}]}}
 ]"#;
 
 fn table() -> GatewayTable {
@@ -65,7 +75,7 @@ fn table() -> GatewayTable {
 
 fn allocations(table: &GatewayTable, request: &GatewayRequest<'_>, random: u64) -> (usize, &'static str) {
     let before = ALLOCATIONS.with(Cell::get);
-    let outcome = table.route(request, random);
+    let outcome = table.route(request, random).outcome;
     let n = ALLOCATIONS.with(Cell::get) - before;
     let kind = match outcome {
         GatewayOutcome::Forward { .. } => "forward",
@@ -93,4 +103,47 @@ fn what_a_request_allocates() {
     assert!(kind == "redirect" && n >= 1, "{n} {kind}");
     let (n, kind) = allocations(&t, &get("/rewrite/x"), 0);
     assert!(kind == "forward" && n >= 2, "the path and the header actions: {n} {kind}");
+}
+
+/// One tenant's regexes that read a whole 60 KB path each spend the request's budget: the
+/// decision says so, and neither that nor the "no match" answers allocate.
+#[test]
+fn a_spent_regex_budget_allocates_nothing() {
+    let t = table();
+    let path: String = core::iter::once("/").chain(core::iter::repeat_n("abcdefghijklmnopqrstuvwxyz/", 2300)).collect();
+    let hostile = GatewayRequest::new("other.example.org", &path);
+    let before = ALLOCATIONS.with(Cell::get);
+    let routed = t.route(&hostile, 0);
+    let n = ALLOCATIONS.with(Cell::get) - before;
+    assert!(routed.regex_budget_exhausted, "6 scans of 60 KB exceed the default 256 KiB");
+    assert!(matches!(routed.outcome, GatewayOutcome::Local { status: 404, .. }));
+    assert_eq!(n, 0);
+    // An ordinary request on the same table is not marked.
+    let plain = GatewayRequest::new("shop.example.com", "/plain");
+    assert!(!t.route(&plain, 0).regex_budget_exhausted);
+    // A short path the regexes can afford reaches the hostile tenant's backend, unmarked.
+    let routed = t.route(&GatewayRequest::new("other.example.org", "/aaaaaaaaaaaaaaaaaaaax4"), 0);
+    assert!(!routed.regex_budget_exhausted);
+    assert!(matches!(routed.outcome, GatewayOutcome::Forward { cluster: "tenant/evil:80", .. }));
+}
+
+/// The Ingress path's table with the spec profile: a forward, a default backend and a 404 allocate
+/// nothing.
+#[test]
+fn the_ingress_spec_profile_allocates_nothing() {
+    let manifest = r#"{"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": {"name": "a", "namespace": "ns"},
+        "spec": {"rules": [{"host": "a.example.com", "http": {"paths": [{"path": "/a", "pathType": "Prefix",
+        "backend": {"service": {"name": "a", "port": {"number": 1}}}}]}}]}}"#;
+    let config = format!(r#"{{"manifests": {}}}"#, serde_json::to_string(manifest).unwrap());
+    let table = match Routing::build(&PluginConfig::parse(config.as_bytes()).unwrap(), 1) {
+        (Some(Routing::Ingress(table)), _) => table,
+        (_, report) => panic!("{:?}", report.errors),
+    };
+    for (host, path) in [("a.example.com", "/a/b?q=1"), ("a.example.com", "/b"), ("b.example.com", "/a")] {
+        let request = Request::new(host, path);
+        let before = ALLOCATIONS.with(Cell::get);
+        let routed = table.route(&request, 0);
+        assert_eq!(ALLOCATIONS.with(Cell::get) - before, 0, "{host}{path}: {:?}", routed.outcome);
+        assert!(!routed.regex_budget_exhausted);
+    }
 }

@@ -13,8 +13,8 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 use ingress_router::model::{Object, Service};
 use ingress_router::{
-    BackendRef, ClusterNames, CompileOptions, Decision, EscapedSlashes, HostView, MatchKind, Profile, Router,
-    ServicePort, StandingView, TableView, Tier, compile,
+    BackendRef, ClusterNames, CompileOptions, Decision, EscapedSlashes, HostView, MatchKind, Profile, RegexLimits,
+    Router, ServicePort, StandingView, TableView, Tier, compile,
 };
 use serde_json::{Map, Value, json};
 
@@ -265,6 +265,9 @@ fn run_gateway(args: &EnvoyConfigArgs, loaded: &load::Loaded, options: &CompileO
     }
     if let Some(check) = options.check_services {
         plugin.insert("checkServices".into(), json!(check));
+    }
+    if options.regex_limits != RegexLimits::default() {
+        plugin.insert("regexLimits".into(), json!(options.regex_limits));
     }
     plugin.insert("routingHeader".into(), json!(args.routing_header));
     plugin.insert("debugHeader".into(), json!(args.debug_header));
