@@ -460,7 +460,7 @@ fn mix(mut z: u64) -> u64 {
 #[cold]
 fn regex_budget_exhausted(metrics: &Metrics, regexes: &str, host: &[u8], path: &[u8]) {
     metrics.regex_budget_exhausted.add();
-    log(LogLevel::Warn, &crate::routing::regex_budget_line(regexes, host, path));
+    log(LogLevel::Warn, &crate::report::regex_budget_line(regexes, host, path));
 }
 
 fn log(level: LogLevel, message: &str) {

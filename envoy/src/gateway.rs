@@ -11,7 +11,7 @@ use ingress_router::gateway::{
 use ingress_router::{BackendRef, ClusterNames, ServicePort};
 use serde_json::Value;
 
-use crate::routing::{Report, Routed};
+use crate::report::{Report, Routed};
 
 /// The compiled Gateway and the cluster of each backend it can forward to.
 pub struct GatewayTable {

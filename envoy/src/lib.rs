@@ -1,6 +1,7 @@
 //! An Envoy HTTP filter (proxy-wasm) that routes every request with exact Kubernetes Ingress
 //! semantics, or Gateway API semantics when the manifests route through a Gateway: `filter` holds
-//! the host calls, `routing` (Ingress) and `gateway` (Gateway API) every call into the core
+//! the host calls, `routing` (Ingress) and `gateway` (Gateway API) every call into the core, `report`
+//! what configuring found and what a request spent
 //! (cluster names included: the core's `ClusterNames`), `config` the plugin configuration.
 
 pub mod config;
@@ -9,6 +10,7 @@ mod filter;
 pub mod gateway;
 #[cfg(feature = "noop")]
 mod noop;
+pub mod report;
 pub mod routing;
 
 use std::cell::Cell;

@@ -10,6 +10,7 @@ use ingress_router::{ClusterNames, Decision, Request, Router, Via, compile_seede
 
 use crate::config::PluginConfig;
 use crate::gateway::GatewayTable;
+pub use crate::report::{Report, Routed};
 
 /// The Ingresses the table leaves out for a reason other than an error (another class), in the
 /// core's words: what a filter without the linter logs.
@@ -74,47 +75,6 @@ pub enum Outcome<'t> {
     NotFound,
     /// The table refuses the request before routing (its own path normalisation).
     Rejected { status: u32, reason: &'static str },
-}
-
-/// An answer of the core, and whether the request's regex budget (`regexLimits.scan`) ran out on
-/// the way to it: some regexes then answered "no match" unread, which the filter logs and counts.
-/// The answer stands as the core decided it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Routed<O> {
-    pub outcome: O,
-    pub regex_budget_exhausted: bool,
-}
-
-/// The log line for a request whose regex budget ran out. `regexes` names what answered "no
-/// match"; the host and path are cut to [`EXCERPT`] bytes each and shown as printable ASCII: the
-/// client wrote them, up to 60 KiB, and they go to an operator's terminal.
-pub fn regex_budget_line(regexes: &str, host: &[u8], path: &[u8]) -> String {
-    format!(
-        "regex budget exhausted (regexLimits.scan): some {regexes} answered no match for {}{}",
-        excerpt(host),
-        excerpt(path)
-    )
-}
-
-/// How many bytes of the host and of the path a log line shows.
-pub const EXCERPT: usize = 100;
-
-fn excerpt(bytes: &[u8]) -> String {
-    let mut out: String =
-        bytes.iter().take(EXCERPT).map(|&b| if (0x20..0x7f).contains(&b) { char::from(b) } else { '?' }).collect();
-    if bytes.len() > EXCERPT {
-        out.push_str(&format!("... ({} bytes)", bytes.len()));
-    }
-    out
-}
-
-/// What configuring found: problems that stop the configuration from serving, and the rest.
-#[derive(Debug, Default)]
-pub struct Report {
-    pub errors: Vec<String>,
-    pub warnings: Vec<String>,
-    /// `namespace/name` of each invalid Ingress left out (each also has a warning per bad field).
-    pub excluded: Vec<String>,
 }
 
 impl Table {
@@ -324,6 +284,7 @@ fn answer_source(decision: &Decision<'_>) -> (String, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::regex_budget_line;
 
     const SEED: u64 = 0x5eed;
 
