@@ -34,12 +34,18 @@
 //! - `lint` (default): [`Router::lint`], the warnings and notes around the table (Services and
 //!   ports, classes, TLS, annotations). Without it a router still compiles, routes and reports
 //!   the Ingresses it leaves out ([`Router::table`]).
-//! - `cli`: the `ingress-router` command (`cargo install --path . --features cli`); turns on `nginx`.
+//! - `gateway` (default): the Gateway API ([`gateway`]): GatewayClass, Gateway, HTTPRoute and
+//!   ReferenceGrant routed, explained, validated (schema and CEL) and given status, and
+//!   [`migrate()`] (with `nginx` and `yaml`). Without it Gateway API objects are kept as read and
+//!   neither routed nor validated, and a home says which engine the build lacks ([`Engine`]).
+//! - `cli`: the `ingress-router` command (`cargo install --path . --features cli`); turns on
+//!   `nginx` and `gateway`. Plain `cargo test` in the repository turns it on too.
 //! - `nginx`: [`Profile::IngressNginx`], routing as the ingress-nginx controller did (nginx
-//!   locations, regex paths, rewrites, redirects, canaries; regexes through `regex-lite`), and
-//!   [`diff()`] (with `yaml`), the requests two profiles answer differently. Needs `std`. A host
+//!   locations, regex paths, rewrites, redirects, canaries), and [`diff()`] (with `yaml`), the
+//!   requests two profiles answer differently. Needs `std`. It brings the regex engine (a DFA
+//!   within [`RegexLimits`]), which the Gateway API's `RegularExpression` matches use too. A host
 //!   whose server has regex locations tries them in order, as nginx does: the one exception to "a
-//!   few probes", bounded by that host's regex locations.
+//!   few probes", bounded by that host's regex locations and the request's regex budget.
 //!
 //! # Semantics
 //!

@@ -1,4 +1,5 @@
-//! Every call into the core, in one place: when the core's API changes, this file changes.
+//! The calls into the core for Ingresses (the spec and ingress-nginx profiles); the Gateway API's
+//! are in `gateway.rs`, until the core routes both through one `Router` (issue 29).
 
 use ingress_router::input::{self, Input};
 use ingress_router::model::{Ingress, Object};
