@@ -68,7 +68,7 @@ impl<'a> Request<'a> {
         self
     }
 
-    /// Reads `scheme://host[:port]/path?query` by the rules in [`crate::url`] (the scheme is
+    /// Reads `scheme://host[:port]/path?query` by the rules in [`UrlError`] (the scheme is
     /// optional: `host/path` works too; `https://` sets [`Scheme::Https`]). A query without a
     /// path routes as `/` (the Ingress router reads no query).
     pub fn from_url(url: &'a str) -> Result<Self, UrlError> {

@@ -2,44 +2,7 @@
 //! tests files), for Ingress and Gateway API routing alike. A proxy never reads a URL: it hands
 //! `:authority` and `:path` as they are.
 //!
-//! The rules, as the WHATWG URL standard and RFC 3986 read an `http(s)` URL, each a doc-test:
-//!
-//! ```
-//! use ingress_router::{Request, Scheme, UrlError};
-//! let read = |url| Request::from_url(url).map(|r| (r.scheme, r.host, r.path));
-//! // The scheme, in any case; none is `http`.
-//! assert_eq!(read("HTTPS://shop.example.com/cart"), Ok((Scheme::Https, &b"shop.example.com"[..], &b"/cart"[..])));
-//! assert_eq!(read("shop.example.com/cart"), Ok((Scheme::Http, &b"shop.example.com"[..], &b"/cart"[..])));
-//! // Another scheme is refused, and so is `http:` without `//` (it has no host).
-//! assert_eq!(read("ftp://shop.example.com/"), Err(UrlError::Scheme));
-//! assert_eq!(read("http:shop.example.com/a"), Err(UrlError::NoHost));
-//! // A host with a port and no scheme is a host, not a scheme.
-//! assert_eq!(read("localhost:8080/a"), Ok((Scheme::Http, &b"localhost:8080"[..], &b"/a"[..])));
-//! // Userinfo is not part of the host.
-//! assert_eq!(read("https://user:pw@shop.example.com/a"), Ok((Scheme::Https, &b"shop.example.com"[..], &b"/a"[..])));
-//! // The host keeps its port (the Host header a client sends); an empty port is the default one.
-//! assert_eq!(read("http://shop.example.com:8080/a").unwrap().1, b"shop.example.com:8080");
-//! assert_eq!(read("http://shop.example.com:/a").unwrap().1, b"shop.example.com");
-//! // A port is decimal digits up to 65535.
-//! for bad in ["http://h:99999/", "http://h:0x50/", "http://h:-1/", "http://h:8a/"] {
-//!     assert_eq!(read(bad), Err(UrlError::Port), "{bad}");
-//! }
-//! // IPv6 literals in brackets, with or without a port.
-//! assert_eq!(read("http://[::1]:8080/a").unwrap().1, b"[::1]:8080");
-//! assert_eq!(read("http://[::1]/a").unwrap().1, b"[::1]");
-//! // The host ends at `/`, `?` or `#`; the fragment is never sent.
-//! assert_eq!(read("http://h#frag/a"), Ok((Scheme::Http, &b"h"[..], &b"/"[..])));
-//! assert_eq!(read("http://h/a?q=1#f"), Ok((Scheme::Http, &b"h"[..], &b"/a?q=1"[..])));
-//! // A query without a path is the root's (the Ingress router reads no query; a Gateway's does).
-//! assert_eq!(read("http://h?q=1").unwrap().2, b"/");
-//! let gateway = ingress_router::gateway::GatewayRequest::from_url("http://h?q=1").unwrap();
-//! assert_eq!((gateway.path_only(), gateway.query()), ("/", "q=1"));
-//! // A host with whitespace, a control character or a percent-encoding is refused (a proxy would
-//! // get the bytes as written: write the host as it is).
-//! assert_eq!(read("http://a b/"), Err(UrlError::Host));
-//! assert_eq!(read("http://sh%6Fp.example.com/"), Err(UrlError::Host));
-//! assert_eq!(read("http:///a"), Err(UrlError::NoHost));
-//! ```
+//! The rules are [`UrlError`]'s documentation, as doc-tests.
 
 use core::fmt;
 
@@ -57,7 +20,47 @@ pub(crate) struct Url<'a> {
     pub target: &'a str,
 }
 
-/// Why a URL could not be read.
+/// Why a URL could not be read ([`Request::from_url`](crate::Request::from_url), and the same for
+/// every kind of input).
+///
+/// The URL rules, as the WHATWG URL standard and RFC 3986 read an `http(s)` URL, each a doc-test:
+///
+/// ```
+/// use ingress_router::{Request, Scheme, UrlError};
+/// let read = |url| Request::from_url(url).map(|r| (r.scheme, r.host, r.path));
+/// // The scheme, in any case; none is `http`.
+/// assert_eq!(read("HTTPS://shop.example.com/cart"), Ok((Scheme::Https, &b"shop.example.com"[..], &b"/cart"[..])));
+/// assert_eq!(read("shop.example.com/cart"), Ok((Scheme::Http, &b"shop.example.com"[..], &b"/cart"[..])));
+/// // Another scheme is refused, and so is `http:` without `//` (it has no host).
+/// assert_eq!(read("ftp://shop.example.com/"), Err(UrlError::Scheme));
+/// assert_eq!(read("http:shop.example.com/a"), Err(UrlError::NoHost));
+/// // A host with a port and no scheme is a host, not a scheme.
+/// assert_eq!(read("localhost:8080/a"), Ok((Scheme::Http, &b"localhost:8080"[..], &b"/a"[..])));
+/// // Userinfo is not part of the host.
+/// assert_eq!(read("https://user:pw@shop.example.com/a"), Ok((Scheme::Https, &b"shop.example.com"[..], &b"/a"[..])));
+/// // The host keeps its port (the Host header a client sends); an empty port is the default one.
+/// assert_eq!(read("http://shop.example.com:8080/a").unwrap().1, b"shop.example.com:8080");
+/// assert_eq!(read("http://shop.example.com:/a").unwrap().1, b"shop.example.com");
+/// // A port is decimal digits up to 65535.
+/// for bad in ["http://h:99999/", "http://h:0x50/", "http://h:-1/", "http://h:8a/"] {
+///     assert_eq!(read(bad), Err(UrlError::Port), "{bad}");
+/// }
+/// // IPv6 literals in brackets, with or without a port.
+/// assert_eq!(read("http://[::1]:8080/a").unwrap().1, b"[::1]:8080");
+/// assert_eq!(read("http://[::1]/a").unwrap().1, b"[::1]");
+/// // The host ends at `/`, `?` or `#`; the fragment is never sent.
+/// assert_eq!(read("http://h#frag/a"), Ok((Scheme::Http, &b"h"[..], &b"/"[..])));
+/// assert_eq!(read("http://h/a?q=1#f"), Ok((Scheme::Http, &b"h"[..], &b"/a?q=1"[..])));
+/// // A query without a path is the root's (the Ingress router reads no query; a Gateway's does).
+/// assert_eq!(read("http://h?q=1").unwrap().2, b"/");
+/// let gateway = ingress_router::gateway::GatewayRequest::from_url("http://h?q=1").unwrap();
+/// assert_eq!((gateway.path_only(), gateway.query()), ("/", "q=1"));
+/// // A host with whitespace, a control character or a percent-encoding is refused (a proxy would
+/// // get the bytes as written: write the host as it is).
+/// assert_eq!(read("http://a b/"), Err(UrlError::Host));
+/// assert_eq!(read("http://sh%6Fp.example.com/"), Err(UrlError::Host));
+/// assert_eq!(read("http:///a"), Err(UrlError::NoHost));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum UrlError {

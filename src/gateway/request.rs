@@ -47,7 +47,7 @@ impl<'a> GatewayRequest<'a> {
         self
     }
 
-    /// Reads `scheme://host[:port]/path?query` by the rules in [`crate::url`], as the Ingress
+    /// Reads `scheme://host[:port]/path?query` by the rules in [`UrlError`], as the Ingress
     /// router's [`Request::from_url`](crate::Request::from_url) does; the URL's port picks the
     /// listener.
     pub fn from_url(url: &'a str) -> Result<Self, UrlError> {
