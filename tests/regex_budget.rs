@@ -294,3 +294,29 @@ proptest! {
         }
     }
 }
+
+/// Status: a route whose `RegularExpression` match is refused (over the size limit, or invalid) is
+/// `PartiallyInvalid` (True, `UnsupportedValue`), naming the field and the limit; it stays
+/// `Accepted`, and its other rules are served.
+#[test]
+fn gateway_status_names_refused_patterns() {
+    use ingress_router::gateway::status::{StatusOptions, gateway_status};
+    let values =
+        gateway_objects(json!([regex_path_rule(HOSTILE[0]), regex_path_rule("("), regex_path_rule("/ok/[0-9]+")]));
+    let report = gateway_status(&values, &StatusOptions::default());
+    let evil = report.objects.iter().find(|o| o.kind == "HTTPRoute" && o.name == "evil").unwrap();
+    let status = serde_json::to_value(&evil.status).unwrap();
+    let conditions = &status["parents"][0]["conditions"];
+    let find = |t: &str| conditions.as_array().unwrap().iter().find(|c| c["type"] == t).cloned();
+    assert_eq!(find("Accepted").unwrap()["status"], "True");
+    let partial = find("PartiallyInvalid").expect("a PartiallyInvalid condition");
+    assert_eq!((partial["status"].as_str(), partial["reason"].as_str()), (Some("True"), Some("UnsupportedValue")));
+    let message = partial["message"].as_str().unwrap();
+    assert!(message.contains("spec.rules[0].matches[0].path.value: too complex"), "{message}");
+    assert!(message.contains("regex size limit of 131072 bytes"), "{message}");
+    assert!(message.contains("spec.rules[1].matches[0].path.value: not a valid regular expression"), "{message}");
+    assert!(!message.contains("rules[2]"), "{message}");
+    // The other tenant's route has no such condition.
+    let good = report.objects.iter().find(|o| o.kind == "HTTPRoute" && o.name == "good").unwrap();
+    assert!(!serde_json::to_string(&good.status).unwrap().contains("PartiallyInvalid"));
+}

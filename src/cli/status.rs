@@ -152,6 +152,7 @@ fn gateway_report(args: &StatusArgs, loaded: &Loaded) -> gateway_status::Gateway
         transition_time: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
         check_services: None,
         addresses,
+        regex_limits: Default::default(),
     };
     gateway_status::gateway_status(&values, &options)
 }

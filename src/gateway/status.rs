@@ -74,6 +74,9 @@
 //!   (True/`ResolvedRefs`, or False with the first invalid backendRef's reason: `InvalidKind`,
 //!   `RefNotPermitted`, `BackendNotFound`; the message lists every invalid one). The
 //!   `UnsupportedProtocol` reason is not produced: the Services read here carry no `appProtocol`.
+//!   And `PartiallyInvalid` (True/`UnsupportedValue`) when a `RegularExpression` match is invalid
+//!   or over the regex size limit ([`StatusOptions::regex_limits`]): that match is dropped, the
+//!   rest of the route served.
 //! - Every condition: `observedGeneration` from `metadata.generation` (when given), and
 //!   `lastTransitionTime` [`StatusOptions::transition_time`], or the one the object already has for
 //!   that condition when its status does not change (`metav1.Condition`).
@@ -123,6 +126,9 @@ pub struct StatusOptions {
     pub check_services: Option<bool>,
     /// A Gateway's `status.addresses` when its `spec.addresses` is empty.
     pub addresses: Vec<GatewayStatusAddress>,
+    /// As [`GatewayOptions::regex_limits`](super::GatewayOptions::regex_limits): a pattern over its
+    /// size, or invalid, makes the route `PartiallyInvalid` (the match is dropped).
+    pub regex_limits: crate::options::RegexLimits,
 }
 
 impl Default for StatusOptions {
@@ -132,6 +138,7 @@ impl Default for StatusOptions {
             transition_time: EPOCH.to_string(),
             check_services: None,
             addresses: Vec::new(),
+            regex_limits: crate::options::RegexLimits::default(),
         }
     }
 }
@@ -543,6 +550,7 @@ impl<'a> Context<'a> {
     ) -> Option<HttpRouteStatus> {
         let unsupported = unsupported_value(route);
         let resolved = self.resolved_refs(route, generation);
+        let partially_invalid = self.partially_invalid(route, generation);
         let mut parents = Vec::new();
         for (i, parent) in route.spec.parent_refs.iter().enumerate() {
             let Some(gateway) = self.parent_gateway(i, parent, notes) else { continue };
@@ -553,10 +561,30 @@ impl<'a> Context<'a> {
             parents.push(RouteParentStatus {
                 parent_ref: parent.into(),
                 controller_name: self.controller_name.clone(),
-                conditions: alloc::vec![accepted, resolved.clone()],
+                conditions: [accepted, resolved.clone()].into_iter().chain(partially_invalid.clone()).collect(),
             });
         }
         self.route_or_untouched(parents, value)
+    }
+
+    /// `PartiallyInvalid` True/`UnsupportedValue` when a `RegularExpression` match cannot be
+    /// evaluated (invalid, or over the regex size limit): that match is dropped and the rest of the
+    /// route is served, as the condition's doc describes.
+    fn partially_invalid(&self, route: &HttpRoute, generation: Option<i64>) -> Option<Condition> {
+        let compiler = super::regex::Compiler::new(&self.options.regex_limits);
+        let mut refused = Vec::new();
+        for (r, rule) in route.spec.rules.iter().enumerate() {
+            for (m, matched) in rule.matches.iter().enumerate() {
+                let regexes = super::regex::MatchRegexes::compile(matched, &compiler);
+                for (field, why) in regexes.refusals() {
+                    refused.push(format!("spec.rules[{r}].matches[{m}].{field}: {why}"));
+                }
+            }
+        }
+        (!refused.is_empty()).then(|| {
+            let message = format!("dropped matches: {}", refused.join("; "));
+            self.condition("PartiallyInvalid", true, "UnsupportedValue", message, generation)
+        })
     }
 
     /// An HTTPRoute [`Objects::from_values`] could not decode (an enum value it does not know, as
