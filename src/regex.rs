@@ -21,9 +21,12 @@
 //! as nginx's PCRE without UTF, and as request paths are (percent-encoded ASCII).
 
 use alloc::string::{String, ToString};
+use alloc::sync::Arc;
 use alloc::vec::Vec;
-use core::cell::Cell;
+use core::cell::{Cell, RefCell};
+
 use core::fmt;
+use hashbrown::HashMap;
 
 use regex_automata::dfa::{Automaton, StartKind, dense};
 use regex_automata::nfa::thompson::{self, backtrack::BoundedBacktracker};
@@ -87,34 +90,47 @@ impl Fuel {
 }
 
 /// Compiles the patterns of one configuration within its [`RegexLimits`]: each within
-/// [`size`](RegexLimits::size), all together within [`total`](RegexLimits::total).
+/// [`size`](RegexLimits::size), all together within [`total`](RegexLimits::total). A pattern
+/// seen before (with the same flags) is the same compiled regex, shared, and counted once:
+/// generated configurations repeat their patterns.
 #[derive(Debug)]
 pub struct Compiler {
     size: usize,
     total: usize,
     left: Cell<usize>,
+    seen: RefCell<HashMap<(String, Flags), Result<Regex, RegexError>>>,
 }
 
 impl Compiler {
     pub fn new(limits: &RegexLimits) -> Compiler {
-        Compiler { size: limits.size, total: limits.total, left: Cell::new(limits.total) }
+        Compiler { size: limits.size, total: limits.total, left: Cell::new(limits.total), seen: RefCell::default() }
     }
 
     pub fn compile(&self, pattern: &str, flags: Flags) -> Result<Regex, RegexError> {
+        let key = (String::from(pattern), flags);
+        if let Some(done) = self.seen.borrow().get(&key) {
+            return done.clone();
+        }
         let left = self.left.get();
         let regex = Regex::new(pattern, flags, self.size.min(left)).map_err(|e| match e {
             RegexError::TooLarge { .. } if left < self.size => RegexError::OverTotal { limit: self.total },
             RegexError::TooLarge { .. } => RegexError::TooLarge { limit: self.size },
             other => other,
-        })?;
-        self.left.set(left.saturating_sub(regex.size()));
-        Ok(regex)
+        });
+        if let Ok(regex) = &regex {
+            self.left.set(left.saturating_sub(regex.size()));
+        }
+        self.seen.borrow_mut().insert(key, regex.clone());
+        regex
     }
 }
 
-/// A compiled pattern.
+/// A compiled pattern; clones share it.
 #[derive(Clone, Debug)]
-pub struct Regex {
+pub struct Regex(Arc<Compiled>);
+
+#[derive(Debug)]
+struct Compiled {
     dfa: dense::DFA<Vec<u32>>,
     anchored: Anchored,
     /// Only for patterns whose captures are read (an nginx `rewrite`).
@@ -122,7 +138,7 @@ pub struct Regex {
 }
 
 /// How a pattern is compiled.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Flags {
     pub case_insensitive: bool,
     /// Keep what [`Regex::captures`] needs.
@@ -162,12 +178,12 @@ impl Regex {
                     .map_err(|e| invalid(&e))?,
             ),
         };
-        Ok(Regex { dfa, anchored, captures })
+        Ok(Regex(Arc::new(Compiled { dfa, anchored, captures })))
     }
 
     /// The bytes of its automaton.
     pub fn size(&self) -> usize {
-        self.dfa.memory_usage()
+        self.0.dfa.memory_usage()
     }
 
     /// Whether the pattern matches somewhere in `subject` (a pattern anchors itself with `^` and
@@ -198,8 +214,8 @@ impl Regex {
     /// The DFA over at most `allowed` bytes of `subject`: the bytes read, and the answer (`None`
     /// when it needed more).
     fn run(&self, subject: &[u8], allowed: usize) -> (usize, Option<bool>) {
-        let dfa = &self.dfa;
-        let config = start::Config::new().anchored(self.anchored);
+        let dfa = &self.0.dfa;
+        let config = start::Config::new().anchored(self.0.anchored);
         let Ok(mut state) = dfa.start_state(&config) else { return (0, Some(false)) };
         let affordable = &subject[..subject.len().min(allowed)];
         for (i, &byte) in affordable.iter().enumerate() {
@@ -222,17 +238,17 @@ impl Regex {
 
     /// Whether [`captures`](Self::captures) can read `subject` within [`CAPTURE_STEPS`].
     pub fn captures_fit(&self, subject: &[u8]) -> bool {
-        self.captures.as_ref().is_none_or(|b| subject.len() <= b.max_haystack_len())
+        self.0.captures.as_ref().is_none_or(|b| subject.len() <= b.max_haystack_len())
     }
 
     /// Group 0..n of the leftmost match (`None` for a group that did not take part), or `None`
     /// when there is no match, the pattern was compiled without [`Flags::captures`], or the
     /// subject does not [`fit`](Self::captures_fit).
     pub fn captures<'s>(&self, subject: &'s [u8]) -> Option<Vec<Option<&'s [u8]>>> {
-        let backtracker = self.captures.as_ref()?;
+        let backtracker = self.0.captures.as_ref()?;
         let mut cache = backtracker.create_cache();
         let mut caps = Captures::all(backtracker.get_nfa().group_info().clone());
-        let input = Input::new(subject).anchored(self.anchored);
+        let input = Input::new(subject).anchored(self.0.anchored);
         backtracker.try_search(&mut cache, &input, &mut caps).ok()?;
         caps.is_match()
             .then(|| (0..caps.group_len()).map(|g| caps.get_group(g).map(|span| &subject[span.range()])).collect())
@@ -406,8 +422,9 @@ mod tests {
         let first = compiler.compile("^/api/v[0-9]+/users/[^/]+/orders/[0-9]+", Flags::default()).unwrap();
         assert!(first.size() > 2 * 1024);
         let mut refused = None;
-        for _ in 0..10 {
-            if let Err(e) = compiler.compile("^/api/v[0-9]+/users/[^/]+/orders/[0-9]+", Flags::default()) {
+        for i in 0..10 {
+            let distinct = alloc::format!("^/api/v[0-9]+/users/[^/]+/orders/[0-9]+/{i}");
+            if let Err(e) = compiler.compile(&distinct, Flags::default()) {
                 refused = Some(e);
                 break;
             }
@@ -421,5 +438,24 @@ mod tests {
             tiny.compile("(a|b)*a(a|b){20}", Flags::default()).unwrap_err(),
             RegexError::TooLarge { limit: 8 * 1024 }
         );
+    }
+
+    #[test]
+    fn a_repeated_pattern_is_compiled_once_and_counted_once() {
+        let limits = RegexLimits { size: 8 * 1024, total: 8 * 1024, scan: 1024 };
+        let compiler = Compiler::new(&limits);
+        let p = "^/api/v[0-9]+/users/[^/]+/orders/[0-9]+";
+        let first = compiler.compile(p, Flags::default()).unwrap();
+        // Far more copies than the total holds, were each counted.
+        for _ in 0..100 {
+            let again = compiler.compile(p, Flags::default()).unwrap();
+            assert!(Arc::ptr_eq(&first.0, &again.0));
+        }
+        // Other flags are another regex.
+        let folded = compiler.compile(p, Flags { case_insensitive: true, captures: false });
+        assert!(folded.is_err() || !Arc::ptr_eq(&first.0, &folded.unwrap().0));
+        // A refusal is remembered too.
+        assert!(compiler.compile("(", Flags::default()).is_err());
+        assert!(compiler.compile("(", Flags::default()).is_err());
     }
 }

@@ -64,7 +64,7 @@ pub enum ServerMatch {
 enum Pattern {
     /// A wildcard host's regex name, checked without a regex: `[\w-]+` then `.suffix`.
     OneLabel(String),
-    Regex(alloc::boxed::Box<Regex>),
+    Regex(Regex),
 }
 
 /// The server names of all servers.
@@ -109,7 +109,7 @@ impl Names {
                 if let Some(pattern) = alias.strip_prefix('~') {
                     match regex::compile(pattern, false, false, regexes) {
                         Ok(r) => {
-                            names.patterns.push((Pattern::Regex(alloc::boxed::Box::new(r)), index));
+                            names.patterns.push((Pattern::Regex(r), index));
                             names.only_one_label = false;
                         }
                         Err(reason) => bad.push(BadName { server: i, name: alias.clone(), reason }),
