@@ -12,13 +12,7 @@ use alloc::string::String;
 /// `\`, `^`, `` ` ``, `{`, `|`, `}`, `#`, a `%` not followed by two hex digits, controls and
 /// non-ASCII, byte by byte of its UTF-8) becomes `%XX`. Borrows when nothing needs encoding.
 ///
-/// ```
-/// use ingress_router::percent_encode;
-/// assert_eq!(percent_encode(b"/\"><img src=x>"), "/%22%3E%3Cimg%20src=x%3E");
-/// assert_eq!(percent_encode("/caf\u{e9}/a%2Fb/100%?q=a b&r=1".as_bytes()), "/caf%C3%A9/a%2Fb/100%25?q=a%20b&r=1");
-/// assert!(matches!(percent_encode(b"/a/b?c=d"), std::borrow::Cow::Borrowed("/a/b?c=d")));
-/// ```
-pub fn percent_encode(text: &[u8]) -> Cow<'_, str> {
+pub(crate) fn percent_encode(text: &[u8]) -> Cow<'_, str> {
     encode(text, b"-._~!$&'()*+,;=:@/?")
 }
 
@@ -57,6 +51,13 @@ fn encode<'t>(text: &'t [u8], keep: &[u8]) -> Cow<'t, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn what_rfc_3986_does_not_allow_is_encoded() {
+        assert_eq!(percent_encode(b"/\"><img src=x>"), "/%22%3E%3Cimg%20src=x%3E");
+        assert_eq!(percent_encode("/caf\u{e9}/a%2Fb/100%?q=a b&r=1".as_bytes()), "/caf%C3%A9/a%2Fb/100%25?q=a%20b&r=1");
+        assert!(matches!(percent_encode(b"/a/b?c=d"), Cow::Borrowed("/a/b?c=d")));
+    }
 
     #[test]
     fn keeps_what_rfc_3986_allows_in_a_path_and_query() {

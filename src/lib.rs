@@ -229,7 +229,6 @@ pub use decision::{
 };
 pub use diagnostics::{Code, Diagnostic, ObjectRef, Severity};
 pub use engines::{Engine, Missing};
-pub use escape::percent_encode;
 pub use explain::{
     Candidate, DefaultView, Explanation, HostStep, HostView, PathRef, PathView, StandingView, TableView,
 };
