@@ -13,12 +13,21 @@
 //!   matches), path already cut at `?`/`#`; they only find rules whose path is exactly the
 //!   request path. Normalising the host, cutting the query,
 //!   trying prefixes and precedence are all work the router does and the floor does not.
+//! - `gateway` (up to 10 000 paths, issue 29): the same hosts, paths and backends as Gateway API
+//!   objects (one Gateway with one HTTP listener on port 80, HTTPRoutes per Ingress and host, one
+//!   rule per path: Exact stays Exact, Prefix and ImplementationSpecific become PathPrefix), the
+//!   same requests through `GatewayRouter::route`. Before timing, every answer must be the one
+//!   the Gateway API's rules give (`Linear::gateway_route`); where those rules differ from the
+//!   Ingress ones (defaultBackends, wildcards over several labels, falling through to a less
+//!   specific hostname, ImplementationSpecific read as PathPrefix) the requests are counted by
+//!   reason, and all others must get the Ingress router's answer.
 //!
-//! Criterion ids (stable): `lookup/{router,floor,fixed_floor,linear}/<paths>` (throughput in
-//! lookups) and `compile/<paths>`. After criterion, in `--bench` mode, an interleaved pass (router, floors and
+//! Criterion ids (stable): `lookup/{router,floor,fixed_floor,gateway,linear}/<paths>` (throughput
+//! in lookups), `compile/<paths>` and `compile/gateway/<paths>`. After criterion, in `--bench` mode, an interleaved pass (router, floors and
 //! linear timed in alternation, medians of paired ratios) prints a Markdown summary with the
 //! compile times and the heap retained by `compile` (counted by a `#[global_allocator]` wrapper
-//! around `System`, switched on only around the measured `compile`). See BENCHMARKS.md.
+//! around `System`, switched on only around the measured `compile`), then a Gateway API table
+//! (gateway, router and floor timed in alternation). See BENCHMARKS.md.
 //!
 //! Without `--bench` (`cargo test --benches`), only the 10 and 1 000 path tables are built and
 //! checked, and each benchmark runs once. `ROUTE_BENCH_SIZES=10000` (comma-separated) builds only
@@ -984,8 +993,8 @@ impl Linear {
 const DIFFER: [&str; 4] = [
     "the Ingress defaultBackend (no Gateway API form)",
     "a wildcard covering more than one label",
-    "the same hostname, another path (ImplementationSpecific read as PathPrefix)",
-    "no rule matching at the Ingress's host tier, so a less specific hostname, or none",
+    "ImplementationSpecific read as PathPrefix (same hostname, same path, other precedence)",
+    "the Ingress's host tier not matching, where the Gateway falls through to a less specific hostname",
 ];
 
 struct GatewayFixture {
@@ -1045,7 +1054,9 @@ fn gateway_fixture(
         }
         let mut buf = [0u8; MAX_HOST];
         let parent = normalise_host(h.as_bytes(), &mut buf).and_then(one_label_parent).unwrap_or_default();
-        let at = |e: usize| (linear.entries[e].host_kind, &linear.entries[e].host);
+        let en = &linear.entries;
+        let at = |e: usize| (en[e].host_kind, &en[e].host);
+        let is = |e: usize| en[e].rank.1 == 2;
         let chosen = match linear.route(h.as_bytes(), p.as_bytes()) {
             LinearAnswer::Rule(e) => Some(e as usize),
             _ => None,
@@ -1055,8 +1066,17 @@ fn gateway_fixture(
             (Some(e), _) if linear.entries[e].host_kind == HostKind::Wildcard && *linear.entries[e].host != *parent => {
                 1
             }
-            (Some(e), Some(c)) if at(e) == at(c) => 2,
-            _ => 3,
+            // Prefix beats ImplementationSpecific on the same path for the Ingress; both are
+            // PathPrefix for the Gateway, where the longer value as written, then age, decide.
+            (Some(e), Some(c)) if at(e) == at(c) && en[e].key == en[c].key && (is(e) || is(c)) => 2,
+            // The Ingress stays at the host tier it chose (404 there); the Gateway falls through.
+            // The Ingress `/` also covers a path without a leading `/`; PathPrefix `/` does not.
+            _ if ingress == Answer::NotFound || chosen.is_some_and(|c| en[c].key.is_empty() && !p.starts_with('/')) => {
+                3
+            }
+            _ => panic!(
+                "{h:?} {p:?}: the Gateway answers {got:?}, the Ingress router {ingress:?}, where the two APIs agree"
+            ),
         }] += 1;
     }
     GatewayFixture { routes: manifests.len() - 1, objects: gateway_objects, router: gateway, same, differ }
@@ -1348,20 +1368,11 @@ fn gateway_row(f: &Fixture, g: &GatewayFixture) -> String {
 }
 
 /// How many requests the Gateway answers otherwise than the Ingress router, and why.
-fn differ_line(f: &Fixture, g: &GatewayFixture) -> String {
+fn differ_text(f: &Fixture, g: &GatewayFixture) -> String {
     let reasons: Vec<String> =
         DIFFER.iter().zip(g.differ).filter(|(_, n)| *n > 0).map(|(why, n)| format!("{n} by {why}")).collect();
-    format!(
-        "- {} paths: {} of {} requests answered otherwise: {}\n",
-        f.paths,
-        n_differ(g),
-        f.requests.len(),
-        reasons.join("; ")
-    )
-}
-
-fn n_differ(g: &GatewayFixture) -> usize {
-    g.differ.iter().sum()
+    let n: usize = g.differ.iter().sum();
+    format!("{n} of {} requests answered otherwise: {}", f.requests.len(), reasons.join("; "))
 }
 
 fn mix_line(f: &Fixture) -> String {
@@ -1423,7 +1434,7 @@ fn main() {
             start.elapsed()
         );
         if let Some(g) = &f.gateway {
-            eprint!("{paths} paths, Gateway API: checked; {}", differ_line(&f, g).trim_start_matches("- "));
+            eprintln!("{paths} paths, Gateway API: checked; {}", differ_text(&f, g));
         }
         lookups(&mut c, &f);
         compiles(&mut c, &f);
@@ -1432,7 +1443,7 @@ fn main() {
             mix.push_str(&mix_line(&f));
             if let Some(g) = &f.gateway {
                 gateway_rows.push_str(&gateway_row(&f, g));
-                differ.push_str(&differ_line(&f, g));
+                differ.push_str(&format!("- {paths} paths: {}\n", differ_text(&f, g)));
             }
         }
     }
