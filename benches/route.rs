@@ -888,7 +888,9 @@ fn gateway_manifests(objects: &[Object]) -> (Vec<serde_json::Value>, HashMap<(St
         let Object::Ingress(ingress) = object else { unreachable!("only Ingresses are generated") };
         let meta = &ingress.metadata;
         let namespace = meta.namespace_or_default();
-        let mut hosts: Vec<(&str, Vec<(usize, usize, &HttpIngressPath)>)> = Vec::new();
+        // Per host (in order of first appearance): (rule, path, the path) in the Ingress's order.
+        type Paths<'a> = Vec<(usize, usize, &'a HttpIngressPath)>;
+        let mut hosts: Vec<(&str, Paths)> = Vec::new();
         for (r, rule) in ingress.spec.rules.iter().flatten().enumerate() {
             let host = rule.host.as_deref().unwrap_or("");
             let at = match hosts.iter().position(|(h, _)| *h == host) {
