@@ -1406,8 +1406,8 @@ fn main() {
         None if bench_mode => &SIZES[..],
         None => &SIZES[..2],
     };
-    // `ROUTE_BENCH_PASSES=n`: no criterion, no summary; each size's router and floors route the
-    // requests n times, for an instruction count under callgrind (`--toggle-collect=*run_router*`,
+    // `ROUTE_BENCH_PASSES=n`: no criterion, no summary; each size's router, floors and Gateway
+    // router route the requests n times, for an instruction count under callgrind (`--toggle-collect=*run_router*`,
     // see BENCHMARKS.md).
     if let Some(passes) = std::env::var("ROUTE_BENCH_PASSES").ok().map(|n| n.parse::<usize>().expect("a count")) {
         for &paths in sizes {
