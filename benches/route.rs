@@ -13,12 +13,21 @@
 //!   matches), path already cut at `?`/`#`; they only find rules whose path is exactly the
 //!   request path. Normalising the host, cutting the query,
 //!   trying prefixes and precedence are all work the router does and the floor does not.
+//! - `gateway` (up to 10 000 paths, issue 29): the same hosts, paths and backends as Gateway API
+//!   objects (one Gateway with one HTTP listener on port 80, HTTPRoutes per Ingress and host, one
+//!   rule per path: Exact stays Exact, Prefix and ImplementationSpecific become PathPrefix), the
+//!   same requests through `GatewayRouter::route`. Before timing, every answer must be the one
+//!   the Gateway API's rules give (`Linear::gateway_route`); where those rules differ from the
+//!   Ingress ones (defaultBackends, wildcards over several labels, falling through to a less
+//!   specific hostname, ImplementationSpecific read as PathPrefix) the requests are counted by
+//!   reason, and all others must get the Ingress router's answer.
 //!
-//! Criterion ids (stable): `lookup/{router,floor,fixed_floor,linear}/<paths>` (throughput in
-//! lookups) and `compile/<paths>`. After criterion, in `--bench` mode, an interleaved pass (router, floors and
+//! Criterion ids (stable): `lookup/{router,floor,fixed_floor,gateway,linear}/<paths>` (throughput
+//! in lookups), `compile/<paths>` and `compile/gateway/<paths>`. After criterion, in `--bench` mode, an interleaved pass (router, floors and
 //! linear timed in alternation, medians of paired ratios) prints a Markdown summary with the
 //! compile times and the heap retained by `compile` (counted by a `#[global_allocator]` wrapper
-//! around `System`, switched on only around the measured `compile`). See BENCHMARKS.md.
+//! around `System`, switched on only around the measured `compile`), then a Gateway API table
+//! (gateway, router and floor timed in alternation). See BENCHMARKS.md.
 //!
 //! Without `--bench` (`cargo test --benches`), only the 10 and 1 000 path tables are built and
 //! checked, and each benchmark runs once. `ROUTE_BENCH_SIZES=10000` (comma-separated) builds only
@@ -34,6 +43,7 @@ use std::time::{Duration, Instant};
 use criterion::{BenchmarkId, Criterion, SamplingMode, Throughput};
 use hashbrown::{HashMap, HashSet};
 use ingress_router::StandingView;
+use ingress_router::gateway::{GatewayOptions, GatewayRequest, GatewayRouter, Objects, compile as gateway_compile};
 use ingress_router::model::{
     HttpIngressPath, HttpIngressRuleValue, Ingress, IngressBackend, IngressRule, IngressServiceBackend, IngressSpec,
     Object, ObjectMeta, ServiceBackendPort,
@@ -41,6 +51,8 @@ use ingress_router::model::{
 use ingress_router::{CompileOptions, Request, Router, Via, compile};
 
 const SIZES: [usize; 4] = [10, 1_000, 10_000, 100_000];
+/// The largest table the Gateway API is also built for (issue 29 asks for 1 000 and 10 000).
+const GATEWAY_MAX: usize = 10_000;
 /// Requests per size; the router and the floor route all of them in each timed iteration.
 const REQUESTS: usize = 4096;
 const SEED: u64 = 0x001a_9e55_2024;
@@ -111,12 +123,12 @@ struct Heap {
     allocations: usize,
 }
 
-fn compile_heap(objects: &[Object]) -> Heap {
+fn compile_heap<R>(compile: impl FnOnce() -> R) -> Heap {
     LIVE.store(0, Relaxed);
     PEAK.store(0, Relaxed);
     ALLOCS.store(0, Relaxed);
     COUNTING.store(true, Relaxed);
-    let router = compile(objects, &CompileOptions::default());
+    let router = compile();
     let retained = LIVE.load(Relaxed);
     COUNTING.store(false, Relaxed);
     drop(black_box(router));
@@ -838,6 +850,241 @@ impl<S: BuildHasher + Default> Floor<S> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The Gateway API beside it: the same hosts, paths and backends as one Gateway and HTTPRoutes.
+
+/// Named Service ports have no Gateway API form (a backendRef's port is a number): each name
+/// stands for one fixed number.
+fn port_number(port: &ServiceBackendPort) -> u16 {
+    match (port.number, port.name.as_deref()) {
+        (Some(n), _) => n as u16,
+        (None, Some("http")) => 8000,
+        (None, Some("grpc")) => 8001,
+        (None, Some("web")) => 8002,
+        (None, _) => 8003,
+    }
+}
+
+/// The CRD's `maxItems` for an HTTPRoute's rules: a longer list would be refused by the apiserver.
+const MAX_RULES: usize = 16;
+
+/// One Gateway (a single HTTP listener on port 80 taking routes from every namespace) and, per
+/// Ingress and per host it names, HTTPRoutes with one rule per path (each path has its own
+/// backend), in the Ingress's (rule, path) order, split at `MAX_RULES`. Metadata is the Ingress's
+/// (the route name gets `-<host>-<chunk>`, which keeps the `namespace/name` order: the generated
+/// names end in a unique number and `-` sorts before every digit and letter), so that age and
+/// name break ties as they do between the Ingresses. Returns the manifests and, per (route
+/// `namespace/name`, rule), the Ingress path it stands for. defaultBackends have no Gateway API
+/// form and are left out.
+fn gateway_manifests(objects: &[Object]) -> (Vec<serde_json::Value>, HashMap<(String, usize), Answer>) {
+    use serde_json::json;
+    let mut manifests = vec![json!({
+        "apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway",
+        "metadata": {"name": "gw", "namespace": "infra"},
+        "spec": {"gatewayClassName": "bench", "listeners": [
+            {"name": "http", "port": 80, "protocol": "HTTP", "allowedRoutes": {"namespaces": {"from": "All"}}}]}
+    })];
+    let mut origin = HashMap::new();
+    for object in objects {
+        let Object::Ingress(ingress) = object else { unreachable!("only Ingresses are generated") };
+        let meta = &ingress.metadata;
+        let namespace = meta.namespace_or_default();
+        // Per host (in order of first appearance): (rule, path, the path) in the Ingress's order.
+        type Paths<'a> = Vec<(usize, usize, &'a HttpIngressPath)>;
+        let mut hosts: Vec<(&str, Paths)> = Vec::new();
+        for (r, rule) in ingress.spec.rules.iter().flatten().enumerate() {
+            let host = rule.host.as_deref().unwrap_or("");
+            let at = match hosts.iter().position(|(h, _)| *h == host) {
+                Some(at) => at,
+                None => {
+                    hosts.push((host, Vec::new()));
+                    hosts.len() - 1
+                }
+            };
+            for (p, path) in rule.http.iter().flat_map(|h| &h.paths).enumerate() {
+                hosts[at].1.push((r, p, path));
+            }
+        }
+        for (h, (host, paths)) in hosts.iter().enumerate() {
+            for (chunk, paths) in paths.chunks(MAX_RULES).enumerate() {
+                let name = format!("{}-{h}-{chunk}", meta.name);
+                let rules: Vec<serde_json::Value> = paths
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &(r, p, path))| {
+                        origin.insert(
+                            (format!("{namespace}/{name}"), k),
+                            Answer::Rule(format!("{namespace}/{}", meta.name), r, p),
+                        );
+                        // As the Gateway API's own Ingress conversion does (ingress2gateway):
+                        // Exact stays Exact, Prefix and ImplementationSpecific become PathPrefix;
+                        // no path is the prefix `/`.
+                        let kind = if path.path_type.as_deref() == Some("Exact") { "Exact" } else { "PathPrefix" };
+                        let value = path.path.as_deref().unwrap_or("/");
+                        let service = path.backend.service.as_ref().expect("generated backends are Services");
+                        let port = port_number(service.port.as_ref().expect("generated backends have a port"));
+                        json!({"matches": [{"path": {"type": kind, "value": value}}],
+                               "backendRefs": [{"name": service.name, "port": port}]})
+                    })
+                    .collect();
+                let mut metadata = json!({"name": name, "namespace": namespace});
+                if let Some(t) = &meta.creation_timestamp {
+                    metadata["creationTimestamp"] = json!(t);
+                }
+                let mut spec = json!({"parentRefs": [{"name": "gw", "namespace": "infra"}], "rules": rules});
+                if !host.is_empty() {
+                    spec["hostnames"] = json!([host]);
+                }
+                manifests.push(json!({
+                    "apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute",
+                    "metadata": metadata, "spec": spec
+                }));
+            }
+        }
+    }
+    (manifests, origin)
+}
+
+/// A Gateway API `PathPrefix` (a trailing `/` ignored) or `Exact` match; unlike the Ingress
+/// prefix `/`, `PathPrefix /` does not match a path without a leading `/`.
+fn gateway_matches(e: &Entry, path: &[u8]) -> bool {
+    let k = &*e.key;
+    if e.exact { path == k } else { path.starts_with(k) && (path.len() == k.len() || path[k.len()] == b'/') }
+}
+
+impl Linear {
+    /// What the Gateway API answers for `gateway_manifests`, read from its specification over the
+    /// same entries: the most specific hostname first (exact, then wildcards longest first, `*.x`
+    /// covering one label or more, then routes without hostnames), falling through to the next
+    /// when none of a hostname's rules match; within one, `Exact` first, the longest path value,
+    /// the oldest route (then `namespace/name`), rule order. Prefix and ImplementationSpecific are
+    /// both `PathPrefix`, and no path is `/`.
+    fn gateway_route(&self, raw_host: &[u8], target: &[u8]) -> Option<usize> {
+        let mut buf = [0u8; MAX_HOST];
+        let host = normalise_host(raw_host, &mut buf).unwrap_or_default();
+        let path = match cut_query(target) {
+            b"" => b"/",
+            p => p,
+        };
+        let mut best: Option<(_, usize)> = None;
+        for (i, e) in self.entries.iter().enumerate() {
+            let w = &*e.host;
+            let group = match e.host_kind {
+                HostKind::Exact if w == host => (0, Reverse(0)),
+                HostKind::Wildcard
+                    if host.len() > w.len() + 1 && host.ends_with(w) && host[host.len() - w.len() - 1] == b'.' =>
+                {
+                    (1, Reverse(w.len()))
+                }
+                HostKind::Any => (2, Reverse(0)),
+                _ => continue,
+            };
+            if !gateway_matches(e, path) {
+                continue;
+            }
+            let (_, type_rank, Reverse(raw), age, r, p) = e.rank;
+            let key = (group, type_rank != 0, Reverse(raw.max(1)), age, r, p);
+            if best.as_ref().is_none_or(|(k, _)| key < *k) {
+                best = Some((key, i));
+            }
+        }
+        best.map(|(_, i)| i)
+    }
+}
+
+/// Why the Gateway API answers a request differently from the Ingress router (see `GatewayFixture::differ`).
+const DIFFER: [&str; 4] = [
+    "the Ingress defaultBackend (no Gateway API form)",
+    "a wildcard covering more than one label",
+    "ImplementationSpecific read as PathPrefix (same hostname, same path, other precedence)",
+    "the Ingress's host tier not matching, where the Gateway falls through to a less specific hostname",
+];
+
+struct GatewayFixture {
+    objects: Objects,
+    router: GatewayRouter,
+    routes: usize,
+    /// Requests the Gateway answers as the Ingress router does, and those it does not by
+    /// `DIFFER` reason.
+    same: usize,
+    differ: [usize; 4],
+}
+
+fn gateway_answer(
+    router: &GatewayRouter,
+    origin: &HashMap<(String, usize), Answer>,
+    host: &str,
+    target: &str,
+) -> Answer {
+    let request = GatewayRequest::new(host, target).with_port(80);
+    let view = router.route(&request).view(&request);
+    match view.status {
+        404 => Answer::NotFound,
+        200 => {
+            let at = (view.route.expect("a forward names its route"), view.rule.expect("and its rule"));
+            let Answer::Rule(ingress, r, p) = &origin[&at] else { unreachable!() };
+            Answer::Rule(ingress.clone(), *r, *p)
+        }
+        other => panic!("{host:?} {target:?}: the Gateway answered {other}: {}", view.label),
+    }
+}
+
+/// Builds and compiles the Gateway API objects, then checks every request before anything is
+/// timed: the Gateway's answer must be `Linear::gateway_route`'s, which is the Ingress router's
+/// wherever the two APIs' semantics agree; the others are counted by reason.
+fn gateway_fixture(
+    objects: &[Object],
+    linear: &Linear,
+    router: &Router,
+    requests: &[(String, String)],
+) -> GatewayFixture {
+    let (manifests, origin) = gateway_manifests(objects);
+    let gateway_objects = Objects::from_values(&manifests);
+    let gateway = gateway_compile(&gateway_objects, &GatewayOptions::default());
+    let (mut same, mut differ) = (0, [0; 4]);
+    for (i, (h, p)) in requests.iter().enumerate() {
+        let got = gateway_answer(&gateway, &origin, h, p);
+        let model = linear.gateway_route(h.as_bytes(), p.as_bytes());
+        let want = model.map_or(Answer::NotFound, |e| {
+            let (_, _, _, age, r, p) = linear.entries[e].rank;
+            Answer::Rule(ingress_key(objects, linear.by_age[age as usize]), r as usize, p as usize)
+        });
+        assert_eq!(got, want, "{} paths, request {i}: host {h:?} target {p:?}", linear.entries.len());
+        let ingress = router_answer(router, h, p);
+        if got == ingress {
+            same += 1;
+            continue;
+        }
+        let mut buf = [0u8; MAX_HOST];
+        let parent = normalise_host(h.as_bytes(), &mut buf).and_then(one_label_parent).unwrap_or_default();
+        let en = &linear.entries;
+        let at = |e: usize| (en[e].host_kind, &en[e].host);
+        let is = |e: usize| en[e].rank.1 == 2;
+        let chosen = match linear.route(h.as_bytes(), p.as_bytes()) {
+            LinearAnswer::Rule(e) => Some(e as usize),
+            _ => None,
+        };
+        differ[match (model, chosen) {
+            _ if matches!(ingress, Answer::Default(_)) => 0,
+            (Some(e), _) if linear.entries[e].host_kind == HostKind::Wildcard && *linear.entries[e].host != *parent => {
+                1
+            }
+            // Prefix beats ImplementationSpecific on the same path for the Ingress; both are
+            // PathPrefix for the Gateway, where the longer value as written, then age, decide.
+            (Some(e), Some(c)) if at(e) == at(c) && en[e].key == en[c].key && (is(e) || is(c)) => 2,
+            // The Ingress stays at the host tier it chose (404 there); the Gateway falls through.
+            // The Ingress `/` also covers a path without a leading `/`; PathPrefix `/` does not.
+            _ if ingress == Answer::NotFound || chosen.is_some_and(|c| en[c].key.is_empty() && !p.starts_with('/')) => {
+                3
+            }
+            _ => panic!(
+                "{h:?} {p:?}: the Gateway answers {got:?}, the Ingress router {ingress:?}, where the two APIs agree"
+            ),
+        }] += 1;
+    }
+    GatewayFixture { routes: manifests.len() - 1, objects: gateway_objects, router: gateway, same, differ }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Fixtures.
 
 struct Fixture {
@@ -856,6 +1103,8 @@ struct Fixture {
     /// Paths shadowed or unreachable, and the diagnostics `compile` returned.
     not_active: usize,
     diagnostics: usize,
+    /// The same table as Gateway API objects, up to `GATEWAY_MAX` paths.
+    gateway: Option<GatewayFixture>,
 }
 
 fn fixture(paths: usize) -> Fixture {
@@ -884,6 +1133,7 @@ fn fixture(paths: usize) -> Fixture {
         }] += 1;
     }
     mix[3] = floor.requests.iter().filter(|(h, p)| floor.lookup(h, p).is_some()).count();
+    let gateway = (paths <= GATEWAY_MAX).then(|| gateway_fixture(&g.objects, &linear, &router, &requests));
     let linear_batch = match paths {
         0..=1_000 => REQUESTS,
         1_001..=10_000 => 1024,
@@ -902,6 +1152,7 @@ fn fixture(paths: usize) -> Fixture {
         mix,
         not_active,
         diagnostics,
+        gateway,
     }
 }
 
@@ -910,6 +1161,17 @@ fn run_router(f: &Fixture) {
     for (h, p) in &f.requests {
         // By reference: the decision is over 400 bytes, and moving it into `black_box` would time a copy.
         let decision = f.router.route(black_box(&Request::new(h, p)));
+        black_box(&decision);
+    }
+}
+
+#[inline(never)]
+fn run_gateway(f: &Fixture, g: &GatewayFixture) {
+    for (h, p) in &f.requests {
+        // Arrived on the listener's port: the Ingress router ignores the Host header's port, and
+        // a `:443` in it would otherwise find no listener.
+        let request = GatewayRequest::new(h, p).with_port(80);
+        let decision = g.router.route(black_box(&request));
         black_box(&decision);
     }
 }
@@ -942,6 +1204,9 @@ fn lookups(c: &mut Criterion, f: &Fixture) {
     group.bench_with_input(BenchmarkId::new("router", f.paths), f, |b, f| b.iter(|| run_router(f)));
     group.bench_with_input(BenchmarkId::new("floor", f.paths), f, |b, f| b.iter(|| run_floor(f)));
     group.bench_with_input(BenchmarkId::new("fixed_floor", f.paths), f, |b, f| b.iter(|| run_fixed_floor(f)));
+    if let Some(g) = &f.gateway {
+        group.bench_with_input(BenchmarkId::new("gateway", f.paths), f, |b, f| b.iter(|| run_gateway(f, g)));
+    }
     group.throughput(Throughput::Elements(f.linear_batch as u64));
     if f.paths > 1_000 {
         // Tens of milliseconds per iteration: the same number of iterations in every sample.
@@ -962,6 +1227,11 @@ fn compiles(c: &mut Criterion, f: &Fixture) {
     group.bench_with_input(BenchmarkId::from_parameter(f.paths), f, |b, f| {
         b.iter_with_large_drop(|| compile(black_box(&f.objects), &CompileOptions::default()))
     });
+    if let Some(g) = &f.gateway {
+        group.bench_with_input(BenchmarkId::new("gateway", f.paths), g, |b, g| {
+            b.iter_with_large_drop(|| gateway_compile(black_box(&g.objects), &GatewayOptions::default()))
+        });
+    }
     group.finish();
 }
 
@@ -985,7 +1255,8 @@ const SUMMARY_HEADER: &str = "| paths | hosts | router ns/lookup | floor ns/look
 
 /// One row of the summary table: router, both floors and linear timed in alternation (31 rounds;
 /// the linear scan every third round above 1 000 paths), then compile times and heap.
-fn summary_row(f: &Fixture) -> String {
+/// Also returns the router's ns/lookup and router/floor, for the Gateway API table.
+fn summary_row(f: &Fixture) -> (String, f64, f64) {
     let rounds = 31;
     let n = f.requests.len();
     let (mut router, mut floor, mut fixed, mut linear) = (vec![], vec![], vec![], vec![]);
@@ -1025,24 +1296,87 @@ fn summary_row(f: &Fixture) -> String {
             })
             .collect(),
     );
-    let heap = compile_heap(&f.objects);
+    let heap = compile_heap(|| compile(&f.objects, &CompileOptions::default()));
     let per = |x: f64| x / f.paths as f64;
-    format!(
+    let (router, rf) = (median(router), median(rf));
+    let row = format!(
         "| {} | {} | {:.1} | {:.1} | {:.1} | {:.0} | {:.2}x | {:.2}x | {:.0}x | {:.2} | {:.0} | {:.0} | {:.1} |\n",
         f.paths,
         f.hosts,
-        median(router),
+        router,
         median(floor),
         median(fixed),
         median(linear),
-        median(rf),
+        rf,
         median(rx),
         median(lr),
         compile_ms,
         per(heap.retained as f64),
         per(heap.peak as f64),
         per(heap.allocations as f64),
+    );
+    (row, router, rf)
+}
+
+const GATEWAY_HEADER: &str = "| paths | HTTPRoutes | gateway ns/lookup | floor ns/lookup | gateway/floor | router ns/lookup | router/floor | gateway/router | gateway compile ms | gateway retained B/path | answered as the Ingress router |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+
+/// One row of the Gateway API table: the Gateway router and the floor timed in alternation (31
+/// rounds, the order rotated), then the Gateway's compile time and heap. Not the Ingress router
+/// in the same rounds: at 10 000 paths each of the two tables evicts the other from the caches
+/// (in one run the Ingress router measured 2.5x slower so); its columns are the Ingress row's, and
+/// gateway/router is the quotient of the two /floor medians.
+fn gateway_row(f: &Fixture, g: &GatewayFixture, router: f64, router_floor: f64) -> String {
+    let n = f.requests.len();
+    let (mut gateway, mut floor, mut gf) = (vec![], vec![], vec![]);
+    for round in 0..31 {
+        let mut times = [0.0; 2];
+        for k in 0..2 {
+            let which = (round + k) % 2;
+            times[which] = match which {
+                0 => per_lookup_ns(|| run_gateway(f, g), n, 4),
+                _ => per_lookup_ns(|| run_floor(f), n, 4),
+            };
+        }
+        let [gw, fl] = times;
+        gateway.push(gw);
+        floor.push(fl);
+        gf.push(gw / fl);
+    }
+    let gf = median(gf);
+    let compile_ms = median(
+        (0..15)
+            .map(|_| {
+                let start = Instant::now();
+                let table = gateway_compile(black_box(&g.objects), &GatewayOptions::default());
+                let t = start.elapsed();
+                drop(table);
+                t.as_secs_f64() * 1e3
+            })
+            .collect(),
+    );
+    let heap = compile_heap(|| gateway_compile(&g.objects, &GatewayOptions::default()));
+    format!(
+        "| {} | {} | {:.1} | {:.1} | {:.2}x | {:.1} | {:.2}x | {:.2}x | {:.2} | {:.0} | {:.0}% |\n",
+        f.paths,
+        g.routes,
+        median(gateway),
+        median(floor),
+        gf,
+        router,
+        router_floor,
+        gf / router_floor,
+        compile_ms,
+        heap.retained as f64 / f.paths as f64,
+        g.same as f64 * 100.0 / n as f64,
     )
+}
+
+/// How many requests the Gateway answers otherwise than the Ingress router, and why.
+fn differ_text(f: &Fixture, g: &GatewayFixture) -> String {
+    let reasons: Vec<String> =
+        DIFFER.iter().zip(g.differ).filter(|(_, n)| *n > 0).map(|(why, n)| format!("{n} by {why}")).collect();
+    let n: usize = g.differ.iter().sum();
+    format!("{n} of {} requests answered otherwise: {}", f.requests.len(), reasons.join("; "))
 }
 
 fn mix_line(f: &Fixture) -> String {
@@ -1072,8 +1406,8 @@ fn main() {
         None if bench_mode => &SIZES[..],
         None => &SIZES[..2],
     };
-    // `ROUTE_BENCH_PASSES=n`: no criterion, no summary; each size's router and floors route the
-    // requests n times, for an instruction count under callgrind (`--toggle-collect=*run_router*`,
+    // `ROUTE_BENCH_PASSES=n`: no criterion, no summary; each size's router, floors and Gateway
+    // router route the requests n times, for an instruction count under callgrind (`--toggle-collect=*run_router*`,
     // see BENCHMARKS.md).
     if let Some(passes) = std::env::var("ROUTE_BENCH_PASSES").ok().map(|n| n.parse::<usize>().expect("a count")) {
         for &paths in sizes {
@@ -1082,13 +1416,17 @@ fn main() {
                 run_router(&f);
                 run_floor(&f);
                 run_fixed_floor(&f);
+                if let Some(g) = &f.gateway {
+                    run_gateway(&f, g);
+                }
             }
             eprintln!("{paths} paths: {} lookups each", passes * f.requests.len());
         }
         return;
     }
     let mut c = Criterion::default().warm_up_time(Duration::from_secs(1)).configure_from_args();
-    let (mut rows, mut mix) = (String::new(), String::new());
+    let (mut rows, mut mix, mut gateway_rows, mut differ) =
+        (String::new(), String::new(), String::new(), String::new());
     // One table at a time, dropped before the next is built: a process holding the 100 000-path
     // fixture's heap compiles the 10 000-path table about 3x slower (glibc malloc on a large,
     // fragmented heap), which would measure the harness, not the router.
@@ -1099,11 +1437,19 @@ fn main() {
             "{paths} paths: generated, compiled and checked against the linear scan on {REQUESTS} requests in {:.1?}",
             start.elapsed()
         );
+        if let Some(g) = &f.gateway {
+            eprintln!("{paths} paths, Gateway API: checked; {}", differ_text(&f, g));
+        }
         lookups(&mut c, &f);
         compiles(&mut c, &f);
         if summary {
-            rows.push_str(&summary_row(&f));
+            let (row, router, router_floor) = summary_row(&f);
+            rows.push_str(&row);
             mix.push_str(&mix_line(&f));
+            if let Some(g) = &f.gateway {
+                gateway_rows.push_str(&gateway_row(&f, g, router, router_floor));
+                differ.push_str(&format!("- {paths} paths: {}\n", differ_text(&f, g)));
+            }
         }
     }
     c.final_summary();
@@ -1113,5 +1459,13 @@ fn main() {
              Request mix (router answers; floor hits are exact (host, path) pairs):\n\n{mix}\n\
              Retained: heap still allocated by `compile` once its diagnostics are dropped (the Router).\n"
         );
+        if !gateway_rows.is_empty() {
+            eprintln!(
+                "## Gateway API (the same hosts, paths and backends as one Gateway and HTTPRoutes; interleaved with the floor; the router columns are the Ingress rows')\n\n\
+                 {GATEWAY_HEADER}{gateway_rows}\n\
+                 Requests the two APIs answer differently (the Gateway's answers all checked against its specification):\n\n{differ}\n\
+                 Gateway retained: the GatewayRouter, which keeps a copy of its input objects.\n"
+            );
+        }
     }
 }
