@@ -69,15 +69,17 @@ impl<'a> GatewayRequest<'a> {
 
     /// The path without query and fragment (`/` when the target starts with `?`).
     pub fn path_only(&self) -> &'a str {
-        let end = self.path.find(['?', '#']).unwrap_or(self.path.len());
+        // memchr, not `str::find` with a char set: that reads a char at a time (issue 29's bench).
+        let end = memchr::memchr2(b'?', b'#', self.path.as_bytes()).unwrap_or(self.path.len());
         if end == 0 { "/" } else { &self.path[..end] }
     }
 
     /// The query without `?` (and without a fragment); empty when there is none.
     pub fn query(&self) -> &'a str {
-        let Some(start) = self.path.find('?') else { return "" };
+        let bytes = self.path.as_bytes();
+        let Some(start) = memchr::memchr2(b'?', b'#', bytes).filter(|&i| bytes[i] == b'?') else { return "" };
         let query = &self.path[start + 1..];
-        query.split('#').next().unwrap_or(query)
+        &query[..memchr::memchr(b'#', query.as_bytes()).unwrap_or(query.len())]
     }
 }
 
