@@ -91,6 +91,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+use hashbrown::HashMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -98,6 +99,7 @@ use super::attach::{self, NotAttached};
 use super::backends::{self, Invalid};
 use super::model::{
     FromNamespaces, GROUP, Gateway, GatewayClass, HttpRoute, HttpRouteFilter, Listener, Objects, ParentReference,
+    Skipped,
 };
 use crate::model::Condition;
 use crate::status::{StatusRequest, StatusUpdate};
@@ -298,20 +300,70 @@ fn str_at<'a>(value: &'a Value, pointer: &str) -> &'a str {
     value.pointer(pointer).and_then(Value::as_str).unwrap_or("")
 }
 
+/// The objects and the lookups status makes, each a hash probe (the first object of a name, as a
+/// scan would find it), so that the status of 50 000 routes is linear in them.
 struct Context<'a> {
     objects: &'a Objects,
     options: &'a StatusOptions,
     controller_name: String,
     check_services: bool,
+    refs: backends::Refs<'a>,
+    classes: HashMap<&'a str, &'a GatewayClass>,
+    gateways: HashMap<(&'a str, &'a str), &'a Gateway>,
+    routes: HashMap<(&'a str, &'a str), &'a HttpRoute>,
+    /// The routes (positions, each once) with a parentRef naming each Gateway: only those can
+    /// attach to its listeners.
+    routes_of: HashMap<(&'a str, &'a str), Vec<usize>>,
+    /// Per route: no value of an enum it does not know (only such a route is counted as attached).
+    supported: Vec<bool>,
+    /// Objects left out, by position and name, and HTTPRoutes left out by name.
+    skipped: HashMap<(usize, &'a str), &'a Skipped>,
+    skipped_routes: HashMap<&'a str, &'a Skipped>,
 }
 
 impl<'a> Context<'a> {
     fn new(objects: &'a Objects, options: &'a StatusOptions) -> Self {
+        let mut classes = HashMap::new();
+        for c in &objects.gateway_classes {
+            classes.entry(c.metadata.name.as_str()).or_insert(c);
+        }
+        let mut gateways = HashMap::new();
+        for g in &objects.gateways {
+            gateways.entry((g.metadata.namespace.as_str(), g.metadata.name.as_str())).or_insert(g);
+        }
+        let mut routes = HashMap::new();
+        let mut routes_of: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
+        for (r, route) in objects.routes.iter().enumerate() {
+            routes.entry((route.metadata.namespace.as_str(), route.metadata.name.as_str())).or_insert(route);
+            for parent in route.spec.parent_refs.iter().filter(|p| p.group == GROUP && p.kind == "Gateway") {
+                let Some(namespace) = parent.namespace.as_deref() else { continue };
+                let list = routes_of.entry((namespace, parent.name.as_str())).or_default();
+                if list.last() != Some(&r) {
+                    list.push(r);
+                }
+            }
+        }
+        let mut skipped = HashMap::new();
+        let mut skipped_routes = HashMap::new();
+        for s in &objects.skipped {
+            skipped.entry((s.index, s.name.as_str())).or_insert(s);
+            if s.kind == "HTTPRoute" {
+                skipped_routes.entry(s.name.as_str()).or_insert(s);
+            }
+        }
         Context {
             objects,
             options,
             controller_name: options.controller_name.clone().unwrap_or_else(|| DEFAULT_CONTROLLER_NAME.to_string()),
             check_services: options.check_services.unwrap_or(!objects.services.is_empty()),
+            refs: backends::Refs::new(objects),
+            classes,
+            gateways,
+            routes,
+            routes_of,
+            supported: objects.routes.iter().map(|r| unsupported_value(r).is_none()).collect(),
+            skipped,
+            skipped_routes,
         }
     }
 
@@ -328,21 +380,32 @@ impl<'a> Context<'a> {
         };
         let generation = value.pointer("/metadata/generation").and_then(Value::as_i64);
         let mut notes = Vec::new();
+        if matches!(kind, "GatewayClass" | "Gateway" | "HTTPRoute")
+            && let Some(error) = super::validation::oversize(value)
+        {
+            // Refused by the apiserver for its length, and not read: left as it is.
+            let namespace = (kind != "GatewayClass").then_some(namespace);
+            let kind = match kind {
+                "GatewayClass" => "GatewayClass",
+                "Gateway" => "Gateway",
+                _ => "HTTPRoute",
+            };
+            notes.push(format!("refused, not read: {error}"));
+            return Some(ObjectStatus { kind, namespace, name, index, status: None, notes, update: StatusUpdate::Untouched });
+        }
         let (kind, namespace, computed) = match kind {
             "GatewayClass" => {
-                let class = self.objects.gateway_classes.iter().find(|c| c.metadata.name == name);
+                let class = self.classes.get(name.as_str()).copied();
                 let computed = class.and_then(|c| self.class_status(c, generation, &mut notes));
                 ("GatewayClass", None, computed.map(Stanza::GatewayClass))
             }
             "Gateway" => {
-                let gateway =
-                    self.objects.gateways.iter().find(|g| g.metadata.namespace == namespace && g.metadata.name == name);
+                let gateway = self.gateways.get(&(namespace.as_str(), name.as_str())).copied();
                 let computed = gateway.and_then(|g| self.gateway_status(g, value, generation, &mut notes));
                 ("Gateway", Some(namespace), computed.map(Stanza::Gateway))
             }
             "HTTPRoute" => {
-                let route =
-                    self.objects.routes.iter().find(|r| r.metadata.namespace == namespace && r.metadata.name == name);
+                let route = self.routes.get(&(namespace.as_str(), name.as_str())).copied();
                 let computed = match route {
                     Some(r) => self.route_status(r, value, generation, &mut notes),
                     None => self.undecodable_route_status(value, &namespace, generation, &mut notes),
@@ -352,7 +415,7 @@ impl<'a> Context<'a> {
             _ => return None,
         };
         if computed.is_none() && notes.is_empty() {
-            let why = self.objects.skipped.iter().find(|s| s.index == index && s.name == name);
+            let why = self.skipped.get(&(index, name.as_str()));
             notes.push(match why {
                 Some(s) => format!("not decodable: {}", s.error),
                 None => "not decodable".to_string(),
@@ -412,7 +475,7 @@ impl<'a> Context<'a> {
 
     /// Whether a Gateway is this controller's: its class is, or is not in the input. `Err`: why not.
     fn takes_gateway(&self, gateway: &Gateway) -> Result<(), String> {
-        let class = self.objects.gateway_classes.iter().find(|c| c.metadata.name == gateway.spec.gateway_class_name);
+        let class = self.classes.get(gateway.spec.gateway_class_name.as_str());
         match class {
             Some(c) if !self.takes_class(c) => Err(format!(
                 "GatewayClass {} belongs to controller {:?}, not {:?}",
@@ -512,11 +575,13 @@ impl<'a> Context<'a> {
             Some((reason, message)) => self.condition("Conflicted", true, reason, message.clone(), generation),
             None => self.condition("Conflicted", false, "NoConflicts", "no conflicts".to_string(), generation),
         };
-        let attached_routes = self
-            .objects
-            .routes
-            .iter()
-            .filter(|r| unsupported_value(r).is_none() && attach::attach(self.objects, gateway, listener, r).is_ok())
+        let candidates = self.routes_of.get(&(gateway.metadata.namespace.as_str(), gateway.metadata.name.as_str()));
+        let attached_routes = candidates
+            .into_iter()
+            .flatten()
+            .filter(|&&r| {
+                self.supported[r] && attach::attach(self.objects, gateway, listener, &self.objects.routes[r]).is_ok()
+            })
             .count();
         ListenerStatus {
             name: listener.name.clone(),
@@ -569,8 +634,7 @@ impl<'a> Context<'a> {
         generation: Option<i64>,
         notes: &mut Vec<String>,
     ) -> Option<HttpRouteStatus> {
-        let error =
-            self.objects.skipped.iter().find(|s| s.kind == "HTTPRoute" && s.name == str_at(value, "/metadata/name"));
+        let error = self.skipped_routes.get(str_at(value, "/metadata/name"));
         let message = error.map_or_else(|| "not decodable".to_string(), |s| s.error.clone());
         let refs = value.pointer("/spec/parentRefs").map_or(Ok(Vec::new()), super::read::parent_references);
         let Ok(mut refs) = refs else {
@@ -614,8 +678,8 @@ impl<'a> Context<'a> {
             ));
             return None;
         }
-        let objects: &'a Objects = self.objects;
-        let Some(gateway) = objects.gateways.iter().find(|g| attach::names_gateway(parent, g)) else {
+        let found = parent.namespace.as_deref().and_then(|ns| self.gateways.get(&(ns, parent.name.as_str())));
+        let Some(&gateway) = found else {
             notes.push(format!(
                 "parentRefs[{i}] Gateway {namespace}/{} is not in the input: a controller writes no entry for a \
                  parent it cannot find",
@@ -701,7 +765,7 @@ impl<'a> Context<'a> {
         let mut problems = Vec::new();
         for (r, rule) in route.spec.rules.iter().enumerate() {
             for (b, backend_ref) in rule.backend_refs.iter().enumerate() {
-                let backend = backends::resolve(self.objects, route, backend_ref, b, self.check_services);
+                let backend = backends::resolve(&self.refs, route, backend_ref, b, self.check_services);
                 let Some(invalid) = backend.invalid else { continue };
                 let target = format!("{}/{}", backend.namespace, backend.name);
                 let (reason, what) = match invalid {
