@@ -74,7 +74,13 @@ impl<'a> Refs<'a> {
 
 /// Whether the input's Services are checked: `None` (the default) checks them when the input holds
 /// at least one Service, and assumes every referenced Service and port exists otherwise.
-pub fn resolve(refs: &Refs<'_>, route: &HttpRoute, backend: &HttpBackendRef, index: usize, check_services: bool) -> Backend {
+pub fn resolve(
+    refs: &Refs<'_>,
+    route: &HttpRoute,
+    backend: &HttpBackendRef,
+    index: usize,
+    check_services: bool,
+) -> Backend {
     let namespace = backend.namespace.clone().unwrap_or_else(|| route.metadata.namespace.clone());
     let invalid = problem(refs, route, backend, &namespace, check_services);
     Backend { namespace, name: backend.name.clone(), port: backend.port, weight: backend.weight, invalid, index }

@@ -391,7 +391,15 @@ impl<'a> Context<'a> {
                 _ => "HTTPRoute",
             };
             notes.push(format!("refused, not read: {error}"));
-            return Some(ObjectStatus { kind, namespace, name, index, status: None, notes, update: StatusUpdate::Untouched });
+            return Some(ObjectStatus {
+                kind,
+                namespace,
+                name,
+                index,
+                status: None,
+                notes,
+                update: StatusUpdate::Untouched,
+            });
         }
         let (kind, namespace, computed) = match kind {
             "GatewayClass" => {

@@ -155,7 +155,10 @@ pub fn validate(value: &Value) -> Option<GatewayValidation> {
     let sorted =
         super::sorted_positions(unknown_fields.len(), &|a, b| unknown_fields[a].field.cmp(&unknown_fields[b].field));
     let unknown_fields: Vec<UnknownField> = sorted.into_iter().map(|i| unknown_fields[i].clone()).collect();
-    let mut object = value.clone();
+    let mut object = match first_oversize(value, schema, &mut String::new()) {
+        Some(_) => bounded_copy(value, schema),
+        None => value.clone(),
+    };
     apply_defaults(&mut object, schema);
     let metadata: crate::model::ObjectMeta =
         object.get("metadata").and_then(|m| crate::model::read::object_meta(&mut m.clone()).ok()).unwrap_or_default();
@@ -196,6 +199,27 @@ pub fn validate(value: &Value) -> Option<GatewayValidation> {
 pub fn oversize(value: &Value) -> Option<FieldError> {
     let (_, _, schema, _) = schema_of(value)?;
     first_oversize(value, schema, &mut String::new())
+}
+
+/// A copy of `value` without the items of its lists over their `maxItems` (nulls in their place:
+/// only their number is read), to apply the defaults to.
+fn bounded_copy(value: &Value, schema: &Schema) -> Value {
+    match value {
+        Value::Array(list) if too_long(schema, list) => Value::Array(alloc::vec![Value::Null; list.len()]),
+        Value::Array(list) => match schema.items {
+            Some(items) => list.iter().map(|item| bounded_copy(item, items)).collect(),
+            None => value.clone(),
+        },
+        Value::Object(map) => {
+            let schema_of = |key: &str| schema.props.iter().find(|(name, _)| *name == key).map(|(_, s)| *s);
+            let copy = |(key, v): (&String, &Value)| match schema_of(key) {
+                Some(prop) => (key.clone(), bounded_copy(v, prop)),
+                None => (key.clone(), v.clone()),
+            };
+            Value::Object(map.iter().map(copy).collect())
+        }
+        _ => value.clone(),
+    }
 }
 
 fn first_oversize(value: &Value, schema: &Schema, path: &mut String) -> Option<FieldError> {
@@ -330,8 +354,7 @@ fn apply_defaults(value: &mut Value, schema: &Schema) {
 /// A schema's `default`: most are a plain string or number, read without the JSON parser (every
 /// absent field of every item would otherwise parse its default again).
 fn default_value(text: &str) -> Option<Value> {
-    if let Some(plain) = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')).filter(|t| !t.contains(['"', '\\']))
-    {
+    if let Some(plain) = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')).filter(|t| !t.contains(['"', '\\'])) {
         return Some(Value::from(plain));
     }
     if let Ok(n) = text.parse::<i64>() {
