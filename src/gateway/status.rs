@@ -297,7 +297,13 @@ fn items(value: &Value) -> Vec<&Value> {
 }
 
 fn str_at<'a>(value: &'a Value, pointer: &str) -> &'a str {
-    value.pointer(pointer).and_then(Value::as_str).unwrap_or("")
+    at(value, pointer).and_then(Value::as_str).unwrap_or("")
+}
+
+/// `value.pointer(pointer)` for pointers of plain keys, without the copy of each key
+/// `Value::pointer` makes (several lookups per object).
+fn at<'a>(value: &'a Value, pointer: &str) -> Option<&'a Value> {
+    pointer.split('/').skip(1).try_fold(value, |v, key| v.get(key))
 }
 
 /// The objects and the lookups status makes, each a hash probe (the first object of a name, as a
@@ -378,7 +384,7 @@ impl<'a> Context<'a> {
             "" => "default".to_string(),
             ns => ns.to_string(),
         };
-        let generation = value.pointer("/metadata/generation").and_then(Value::as_i64);
+        let generation = at(value, "/metadata/generation").and_then(Value::as_i64);
         let mut notes = Vec::new();
         if matches!(kind, "GatewayClass" | "Gateway" | "HTTPRoute")
             && let Some(error) = super::validation::oversize(value)
@@ -526,7 +532,7 @@ impl<'a> Context<'a> {
                 self.condition("Programmed", false, "Invalid", "the Gateway is not accepted".to_string(), generation)
             }
         };
-        let addresses = match value.pointer("/spec/addresses") {
+        let addresses = match at(value, "/spec/addresses") {
             Some(a) => super::read::gateway_addresses(a).unwrap_or_else(|e| {
                 notes.push(format!("spec.addresses not read: {e}"));
                 Vec::new()
@@ -644,7 +650,7 @@ impl<'a> Context<'a> {
     ) -> Option<HttpRouteStatus> {
         let error = self.skipped_routes.get(str_at(value, "/metadata/name"));
         let message = error.map_or_else(|| "not decodable".to_string(), |s| s.error.clone());
-        let refs = value.pointer("/spec/parentRefs").map_or(Ok(Vec::new()), super::read::parent_references);
+        let refs = at(value, "/spec/parentRefs").map_or(Ok(Vec::new()), super::read::parent_references);
         let Ok(mut refs) = refs else {
             notes.push(format!("not decodable: {message}"));
             return None;

@@ -41,11 +41,9 @@ mod cel;
 mod patterns;
 mod schema;
 
-use alloc::borrow::ToOwned;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
-use core::fmt::Write;
 
 use serde_json::{Map, Value};
 
@@ -155,9 +153,9 @@ pub fn validate(value: &Value) -> Option<GatewayValidation> {
     let sorted =
         super::sorted_positions(unknown_fields.len(), &|a, b| unknown_fields[a].field.cmp(&unknown_fields[b].field));
     let unknown_fields: Vec<UnknownField> = sorted.into_iter().map(|i| unknown_fields[i].clone()).collect();
-    let mut object = match first_oversize(value, schema, &mut String::new()) {
-        Some(_) => bounded_copy(value, schema),
-        None => value.clone(),
+    let mut object = match has_oversize(value, schema) {
+        true => bounded_copy(value, schema),
+        false => value.clone(),
     };
     apply_defaults(&mut object, schema);
     let metadata: crate::model::ObjectMeta =
@@ -198,7 +196,22 @@ pub fn validate(value: &Value) -> Option<GatewayValidation> {
 /// ```
 pub fn oversize(value: &Value) -> Option<FieldError> {
     let (_, _, schema, _) = schema_of(value)?;
-    first_oversize(value, schema, &mut String::new())
+    // Counting first, without naming paths: nearly every object has no such list.
+    has_oversize(value, schema).then(|| first_oversize(value, schema, &mut String::new())).flatten()
+}
+
+/// Whether [`first_oversize`] finds a list, without building its path.
+fn has_oversize(value: &Value, schema: &Schema) -> bool {
+    match value {
+        Value::Array(list) if matches!(schema.ty, Type::Array) => {
+            too_long(schema, list) || schema.items.is_some_and(|items| list.iter().any(|v| has_oversize(v, items)))
+        }
+        Value::Object(map) if matches!(schema.ty, Type::Object) => {
+            too_many_props(schema, map)
+                || schema.props.iter().any(|(name, prop)| map.get(*name).is_some_and(|v| has_oversize(v, prop)))
+        }
+        _ => false,
+    }
 }
 
 /// A copy of `value` without the items of its lists over their `maxItems` (nulls in their place:
@@ -319,20 +332,26 @@ fn apply_defaults(value: &mut Value, schema: &Schema) {
     match value {
         Value::Object(map) => {
             for (name, prop) in schema.props {
-                let absent = map.get(*name).is_none_or(Value::is_null);
-                if absent {
-                    match prop.default.and_then(default_value) {
-                        Some(default) => {
-                            map.insert((*name).to_owned(), default);
-                        }
+                // One lookup for a field present, two for one absent with a default.
+                let child = match map.get_mut(*name) {
+                    Some(child) if !child.is_null() => child,
+                    present => match prop.default.and_then(default_value) {
+                        Some(default) => match present {
+                            Some(child) => {
+                                *child = default;
+                                child
+                            }
+                            None => map.entry(*name).or_insert(default),
+                        },
                         None => {
-                            map.remove(*name);
+                            if present.is_some() {
+                                map.remove(*name);
+                            }
+                            continue;
                         }
-                    }
-                }
-                if let Some(child) = map.get_mut(*name) {
-                    apply_defaults(child, prop);
-                }
+                    },
+                };
+                apply_defaults(child, prop);
             }
             if let Some(values) = schema.values.filter(|_| !too_many_props(schema, map)) {
                 for child in map.values_mut() {
@@ -391,7 +410,21 @@ fn with_child<R>(path: &mut String, name: &str, f: impl FnOnce(&mut String) -> R
 /// [`with_child`] for `[i]`.
 fn with_index<R>(path: &mut String, i: usize, f: impl FnOnce(&mut String) -> R) -> R {
     let len = path.len();
-    let _ = write!(path, "[{i}]");
+    path.push('[');
+    // The digits without `fmt` (one per item of every list walked).
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut n = i;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    digits[at..].iter().for_each(|&d| path.push(char::from(d)));
+    path.push(']');
     let result = f(path);
     path.truncate(len);
     result
