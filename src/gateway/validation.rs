@@ -207,8 +207,7 @@ fn has_oversize(value: &Value, schema: &Schema) -> bool {
             too_long(schema, list) || schema.items.is_some_and(|items| list.iter().any(|v| has_oversize(v, items)))
         }
         Value::Object(map) if matches!(schema.ty, Type::Object) => {
-            too_many_props(schema, map)
-                || schema.props.iter().any(|(name, prop)| map.get(*name).is_some_and(|v| has_oversize(v, prop)))
+            too_many_props(schema, map) || present(schema, map).any(|(_, prop, v)| has_oversize(v, prop))
         }
         _ => false,
     }
@@ -249,10 +248,8 @@ fn first_oversize(value: &Value, schema: &Schema, path: &mut String) -> Option<F
                 return Some(too_many(path, map.len(), max));
             }
             // Maps of strings (`values`) hold no lists.
-            schema.props.iter().find_map(|(name, prop)| {
-                let v = map.get(*name)?;
-                with_child(path, name, |path| first_oversize(v, prop, path))
-            })
+            present(schema, map)
+                .find_map(|(name, prop, v)| with_child(path, name, |path| first_oversize(v, prop, path)))
         }
         _ => None,
     }
@@ -331,9 +328,28 @@ fn blocking(e: &FieldError) -> bool {
 fn apply_defaults(value: &mut Value, schema: &Schema) {
     match value {
         Value::Object(map) => {
-            for (name, prop) in schema.props {
-                // One lookup for a field present, two for one absent with a default.
-                let child = match map.get_mut(*name) {
+            // The fields present, in one pass over the map ([`present`]'s way); then each absent
+            // (or null) property's default, without a lookup for those that have none.
+            let props = schema.props;
+            let (mut seen, mut null) = (0u64, 0u64);
+            for (key, child) in map.iter_mut() {
+                let Some(i) = props.iter().position(|(name, _)| *name == key.as_str()).filter(|&i| i < 64) else {
+                    continue;
+                };
+                match child.is_null() {
+                    true => null |= bit(i),
+                    false => {
+                        seen |= bit(i);
+                        apply_defaults(child, props[i].1);
+                    }
+                }
+            }
+            for (i, &(name, prop)) in props.iter().enumerate() {
+                if seen & bit(i) != 0 || (i < 64 && null & bit(i) == 0 && prop.default.is_none()) {
+                    continue;
+                }
+                let child = match map.get_mut(name) {
+                    // Beyond the 64 properties the masks hold (none in the CRDs): looked up.
                     Some(child) if !child.is_null() => child,
                     present => match prop.default.and_then(default_value) {
                         Some(default) => match present {
@@ -341,11 +357,11 @@ fn apply_defaults(value: &mut Value, schema: &Schema) {
                                 *child = default;
                                 child
                             }
-                            None => map.entry(*name).or_insert(default),
+                            None => map.entry(name).or_insert(default),
                         },
                         None => {
                             if present.is_some() {
-                                map.remove(*name);
+                                map.remove(name);
                             }
                             continue;
                         }
@@ -368,6 +384,11 @@ fn apply_defaults(value: &mut Value, schema: &Schema) {
         }
         _ => {}
     }
+}
+
+/// Property `i`'s bit in a mask of 64 (none beyond).
+fn bit(i: usize) -> u64 {
+    if i < 64 { 1 << i } else { 0 }
 }
 
 /// A schema's `default`: most are a plain string or number, read without the JSON parser (every
@@ -428,6 +449,32 @@ fn with_index<R>(path: &mut String, i: usize, f: impl FnOnce(&mut String) -> R) 
     let result = f(path);
     path.truncate(len);
     result
+}
+
+/// Up to this many properties (every node of the CRDs' schemas), a node's fields are found in one
+/// pass over its map.
+const FEW_PROPS: usize = 8;
+
+/// The schema's properties that `map` holds, in the schema's order, with their values: the map is
+/// read once and each key compared with the property names (lengths first), instead of a tree
+/// search per property, most of them absent, each comparing bytes at every step.
+fn present<'v>(
+    schema: &Schema,
+    map: &'v Map<String, Value>,
+) -> impl Iterator<Item = (&'static str, &'static Schema, &'v Value)> + use<'v> {
+    let props = schema.props;
+    let mut found: [Option<&Value>; FEW_PROPS] = [None; FEW_PROPS];
+    for (key, value) in map {
+        if let Some(i) = props.iter().position(|(name, _)| *name == key.as_str()) {
+            if i < FEW_PROPS {
+                found[i] = Some(value);
+            }
+        }
+    }
+    props.iter().enumerate().filter_map(move |(i, &(name, prop))| {
+        let value = if i < FEW_PROPS { found[i] } else { map.get(name) };
+        value.map(|v| (name, prop, v))
+    })
 }
 
 /// Whether a list is longer than its `maxItems`: its items are then not looked into (the object
@@ -575,10 +622,8 @@ fn check_object(map: &Map<String, Value>, schema: &Schema, path: &mut String, er
             with_child(path, key, |path| check_schema(value, values, path, errors));
         }
     }
-    for (name, prop) in schema.props {
-        if let Some(value) = map.get(*name) {
-            with_child(path, name, |path| check_schema(value, prop, path, errors));
-        }
+    for (name, prop, value) in present(schema, map) {
+        with_child(path, name, |path| check_schema(value, prop, path, errors));
     }
     for name in schema.required {
         if !map.contains_key(*name) {
@@ -651,10 +696,8 @@ fn check_list_types(value: &Value, schema: &Schema, path: &mut String, errors: &
             }
         }
         Value::Object(map) => {
-            for (name, prop) in schema.props {
-                if let Some(v) = map.get(*name) {
-                    with_child(path, name, |path| check_list_types(v, prop, path, errors));
-                }
+            for (name, prop, v) in present(schema, map) {
+                with_child(path, name, |path| check_list_types(v, prop, path, errors));
             }
         }
         _ => {}
@@ -712,10 +755,8 @@ fn check_rules(value: &Value, schema: &Schema, path: &mut String, errors: &mut V
             }
         }
         Value::Object(map) => {
-            for (name, prop) in schema.props {
-                if let Some(v) = map.get(*name) {
-                    with_child(path, name, |path| check_rules(v, prop, path, errors));
-                }
+            for (name, prop, v) in present(schema, map) {
+                with_child(path, name, |path| check_rules(v, prop, path, errors));
             }
         }
         _ => {}
