@@ -879,17 +879,50 @@ impl<'a> Context<'a> {
         if value.get("status") == Some(&status) {
             return (merged, StatusUpdate::Unchanged);
         }
-        let mut body = value.clone();
-        if let Value::Object(map) = &mut body {
-            map.insert("apiVersion".into(), Value::String(API_VERSION.into()));
-            map.insert("status".into(), status);
+        let request = match value {
+            Value::Object(object) => request_for(kind, namespace, name, &Body { object, status: &status }),
+            // Never: only objects get this far.
+            _ => request_for(kind, namespace, name, value),
+        };
+        (merged, StatusUpdate::Put(request))
+    }
+}
+
+/// The object with its `apiVersion` and `status` replaced, written as it would be once they are
+/// inserted, without a copy of the object (the request's body is the whole object).
+struct Body<'a> {
+    object: &'a Map<String, Value>,
+    status: &'a Value,
+}
+
+impl Serialize for Body<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        // The keys in the order the map would have them after the two inserts (sorted, or in
+        // insertion order with serde_json's `preserve_order`).
+        let mut keys: Map<String, Value> = self.object.keys().map(|k| (k.clone(), Value::Null)).collect();
+        keys.insert("apiVersion".into(), Value::Null);
+        keys.insert("status".into(), Value::Null);
+        let api_version = Value::String(API_VERSION.into());
+        let mut map = serializer.serialize_map(Some(keys.len()))?;
+        for key in keys.keys() {
+            let value = match key.as_str() {
+                "apiVersion" => &api_version,
+                "status" => self.status,
+                _ => &self.object[key],
+            };
+            map.serialize_entry(key, value)?;
         }
-        (merged, StatusUpdate::Put(status_request(kind, namespace, name, &body)))
+        map.end()
     }
 }
 
 /// The `PUT .../status` request writing `body` (the whole object, its new status in it).
 pub fn status_request(kind: &str, namespace: Option<&str>, name: &str, body: &Value) -> StatusRequest {
+    request_for(kind, namespace, name, body)
+}
+
+fn request_for(kind: &str, namespace: Option<&str>, name: &str, body: &impl Serialize) -> StatusRequest {
     let resource = match kind {
         "GatewayClass" => "gatewayclasses",
         "Gateway" => "gateways",
