@@ -153,13 +153,17 @@ pub fn validate(value: &Value) -> Option<GatewayValidation> {
     let sorted =
         super::sorted_positions(unknown_fields.len(), &|a, b| unknown_fields[a].field.cmp(&unknown_fields[b].field));
     let unknown_fields: Vec<UnknownField> = sorted.into_iter().map(|i| unknown_fields[i].clone()).collect();
-    let mut object = match has_oversize(value, schema) {
-        true => bounded_copy(value, schema),
-        false => value.clone(),
-    };
+    // The schema declares `spec` alone at the top (`metadata` is checked apart): only it is
+    // copied to take the defaults, not the annotations and status an object may carry.
+    let spec_schema = schema.props.iter().find(|(name, _)| *name == "spec").map(|(_, s)| *s);
+    let spec = value.get("spec").map(|spec| match spec_schema {
+        Some(s) if has_oversize(spec, s) => bounded_copy(spec, s),
+        _ => spec.clone(),
+    });
+    let mut object = Value::Object(spec.into_iter().map(|spec| ("spec".to_string(), spec)).collect());
     apply_defaults(&mut object, schema);
     let metadata: crate::model::ObjectMeta =
-        object.get("metadata").and_then(|m| crate::model::read::object_meta(&mut m.clone()).ok()).unwrap_or_default();
+        value.get("metadata").and_then(|m| crate::model::read::object_meta(&mut m.clone()).ok()).unwrap_or_default();
     let mut errors = validation::validate_object_meta_of_custom_resource(&metadata, namespaced);
     check_schema(&object, schema, &mut String::new(), &mut errors);
     check_list_types(&object, schema, &mut String::new(), &mut errors);
