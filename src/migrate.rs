@@ -361,7 +361,7 @@ pub fn migrate(
 fn probes(ingresses: &[Object], objects: &Objects, gateway: &GatewayRouter) -> Vec<MigrationProbe> {
     let mut out: Vec<MigrationProbe> = Vec::new();
     // Each request once: a set, not a scan of the probes so far (50 000 probes for 10 000 routes).
-    let mut seen: HashSet<(String, String, Vec<(String, String)>)> = HashSet::new();
+    let mut seen = HashSet::new();
     let mut push = |p: MigrationProbe| {
         if seen.insert((p.url.clone(), p.method.clone(), p.headers.clone())) {
             out.push(p);
