@@ -40,6 +40,9 @@
 //!   `RouteParentStatus.Conditions` lists "the Route refers to a nonexistent parent" among the cases
 //!   where `Accepted` is not set. The object's notes say which parentRefs were left out, so that a
 //!   user sees why.
+//! - An object with a list longer than its CRD allows (64 matches per rule, 64 listeners, ...:
+//!   [`oversize`](super::validation::oversize)) is left untouched and not read: the apiserver never
+//!   stores it. A note names the list and its limit.
 //!
 //! # What is written, and from which text
 //!
