@@ -332,28 +332,9 @@ fn blocking(e: &FieldError) -> bool {
 fn apply_defaults(value: &mut Value, schema: &Schema) {
     match value {
         Value::Object(map) => {
-            // The fields present, in one pass over the map ([`present`]'s way); then each absent
-            // (or null) property's default, without a lookup for those that have none.
-            let props = schema.props;
-            let (mut seen, mut null) = (0u64, 0u64);
-            for (key, child) in map.iter_mut() {
-                let Some(i) = props.iter().position(|(name, _)| *name == key.as_str()).filter(|&i| i < 64) else {
-                    continue;
-                };
-                match child.is_null() {
-                    true => null |= bit(i),
-                    false => {
-                        seen |= bit(i);
-                        apply_defaults(child, props[i].1);
-                    }
-                }
-            }
-            for (i, &(name, prop)) in props.iter().enumerate() {
-                if seen & bit(i) != 0 || (i < 64 && null & bit(i) == 0 && prop.default.is_none()) {
-                    continue;
-                }
-                let child = match map.get_mut(name) {
-                    // Beyond the 64 properties the masks hold (none in the CRDs): looked up.
+            for (name, prop) in schema.props {
+                // One lookup for a field present, two for one absent with a default.
+                let child = match map.get_mut(*name) {
                     Some(child) if !child.is_null() => child,
                     present => match prop.default.and_then(default_value) {
                         Some(default) => match present {
@@ -361,11 +342,11 @@ fn apply_defaults(value: &mut Value, schema: &Schema) {
                                 *child = default;
                                 child
                             }
-                            None => map.entry(name).or_insert(default),
+                            None => map.entry(*name).or_insert(default),
                         },
                         None => {
                             if present.is_some() {
-                                map.remove(name);
+                                map.remove(*name);
                             }
                             continue;
                         }
@@ -388,11 +369,6 @@ fn apply_defaults(value: &mut Value, schema: &Schema) {
         }
         _ => {}
     }
-}
-
-/// Property `i`'s bit in a mask of 64 (none beyond).
-fn bit(i: usize) -> u64 {
-    if i < 64 { 1 << i } else { 0 }
 }
 
 /// A schema's `default`: most are a plain string or number, read without the JSON parser (every
@@ -469,10 +445,10 @@ fn present<'v>(
     let props = schema.props;
     let mut found: [Option<&Value>; FEW_PROPS] = [None; FEW_PROPS];
     for (key, value) in map {
-        if let Some(i) = props.iter().position(|(name, _)| *name == key.as_str()) {
-            if i < FEW_PROPS {
-                found[i] = Some(value);
-            }
+        if let Some(i) = props.iter().position(|(name, _)| *name == key.as_str())
+            && i < FEW_PROPS
+        {
+            found[i] = Some(value);
         }
     }
     props.iter().enumerate().filter_map(move |(i, &(name, prop))| {
