@@ -184,7 +184,7 @@ fn outcome(router: &Router, probe: &Probe) -> Outcome {
             (Via::Rejected, _) => d.rejection().map(|r| r.to_string()).unwrap_or_default(),
             _ => String::from("no path matches and there is no defaultBackend: 404"),
         },
-        Profile::IngressNginx => router.explain(&request).decided_by.unwrap_or_default(),
+        Profile::IngressNginx => router.nginx_rule(&request).unwrap_or_default(),
     };
     Outcome { answer, reason }
 }

@@ -598,7 +598,7 @@ fn ingress_answer(router: &Router, objects: &[Object], probe: &MigrationProbe) -
         Via::None => {}
     }
     answer.reason = match router.options().profile {
-        Profile::IngressNginx => router.explain(&request).decided_by.unwrap_or_default(),
+        Profile::IngressNginx => router.nginx_rule(&request).unwrap_or_default(),
         Profile::Spec => match (d.via(), d.matched()) {
             (Via::Rule, Some(m)) => format!("{} {} is the longest match", m.path_type.as_str(), m.path),
             (Via::DefaultBackend, _) => "no path matches: the defaultBackend answers".into(),
