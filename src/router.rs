@@ -119,6 +119,17 @@ impl Router {
         }
     }
 
+    /// With the ingress-nginx profile, [`Explanation::decided_by`] alone: `diff` and `migrate` ask
+    /// it for every probe, and a whole explanation judges every location of the configuration
+    /// (probes × locations).
+    #[cfg(feature = "nginx")]
+    pub(crate) fn nginx_rule(&self, request: &Request<'_>) -> Option<String> {
+        match &self.engine {
+            Engine::Nginx(engine) => Some(engine.rule(request)),
+            Engine::Spec { .. } => self.explain(request).decided_by,
+        }
+    }
+
     /// Testing only (the `test-hash-collisions` feature): have the host index and the path index
     /// left hashing for their ordered fallback?
     #[cfg(feature = "test-hash-collisions")]

@@ -178,8 +178,13 @@ enum Listed<'a> {
 
 /// Ingresses and Gateway API objects merged in input order: file, document, List item.
 fn in_input_order<'a>(loaded: &Loaded, report: Option<&StatusReport>, gateway: &'a [ObjectStatus]) -> Vec<Listed<'a>> {
+    // Each source's position once (a folder may hold one object per file).
+    let mut sources = std::collections::HashMap::new();
+    for (i, s) in loaded.sources.iter().enumerate() {
+        sources.entry(s.name.as_str()).or_insert(i);
+    }
     let place = |origin: &Origin| {
-        let source = loaded.sources.iter().position(|s| s.name == origin.source).unwrap_or(usize::MAX);
+        let source = sources.get(origin.source.as_str()).copied().unwrap_or(usize::MAX);
         (source, origin.document, origin.item.unwrap_or(0))
     };
     let mut listed = Vec::new();

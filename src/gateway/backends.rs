@@ -2,10 +2,12 @@
 //! ReferenceGrant for cross-namespace references), and the weighted pick among them.
 
 use alloc::string::String;
+use alloc::vec::Vec;
 
+use hashbrown::HashMap;
 use serde::Serialize;
 
-use super::model::{GROUP, HttpBackendRef, HttpRoute, Objects};
+use super::model::{GROUP, HttpBackendRef, HttpRoute, Objects, ReferenceGrant, Service};
 
 /// Why a backendRef is invalid (the `ResolvedRefs: False` reasons); its share of the traffic is
 /// answered 500.
@@ -36,22 +38,56 @@ pub struct Backend {
     pub index: usize,
 }
 
+/// The Services (the first of each `namespace/name`) and the ReferenceGrants (by namespace) of an
+/// input, looked up once per backendRef: resolving every backendRef of 10 000 routes is then
+/// linear, not backendRefs × Services.
+pub struct Refs<'a> {
+    services: HashMap<(&'a str, &'a str), &'a Service>,
+    grants: HashMap<&'a str, Vec<&'a ReferenceGrant>>,
+}
+
+impl<'a> Refs<'a> {
+    pub fn new(objects: &'a Objects) -> Self {
+        let mut services = HashMap::new();
+        for s in &objects.services {
+            services.entry((s.metadata.namespace.as_str(), s.metadata.name.as_str())).or_insert(s);
+        }
+        let mut grants: HashMap<&str, Vec<&ReferenceGrant>> = HashMap::new();
+        for g in &objects.grants {
+            grants.entry(g.metadata.namespace.as_str()).or_default().push(g);
+        }
+        Refs { services, grants }
+    }
+
+    /// Whether a ReferenceGrant in `to_namespace` lets HTTPRoutes of `from_namespace` refer to the
+    /// Service `name` (a `to` without a name covers every Service of its namespace).
+    pub fn granted(&self, from_namespace: &str, to_namespace: &str, name: &str) -> bool {
+        self.grants.get(to_namespace).into_iter().flatten().any(|g| {
+            g.spec.from.iter().any(|f| f.group == GROUP && f.kind == "HTTPRoute" && f.namespace == from_namespace)
+                && g.spec
+                    .to
+                    .iter()
+                    .any(|t| t.group.is_empty() && t.kind == "Service" && t.name.as_deref().is_none_or(|n| n == name))
+        })
+    }
+}
+
 /// Whether the input's Services are checked: `None` (the default) checks them when the input holds
 /// at least one Service, and assumes every referenced Service and port exists otherwise.
 pub fn resolve(
-    objects: &Objects,
+    refs: &Refs<'_>,
     route: &HttpRoute,
     backend: &HttpBackendRef,
     index: usize,
     check_services: bool,
 ) -> Backend {
     let namespace = backend.namespace.clone().unwrap_or_else(|| route.metadata.namespace.clone());
-    let invalid = problem(objects, route, backend, &namespace, check_services);
+    let invalid = problem(refs, route, backend, &namespace, check_services);
     Backend { namespace, name: backend.name.clone(), port: backend.port, weight: backend.weight, invalid, index }
 }
 
 fn problem(
-    objects: &Objects,
+    refs: &Refs<'_>,
     route: &HttpRoute,
     backend: &HttpBackendRef,
     namespace: &str,
@@ -60,33 +96,18 @@ fn problem(
     if !backend.group.is_empty() || backend.kind != "Service" {
         return Some(Invalid::InvalidKind { group: backend.group.clone(), kind: backend.kind.clone() });
     }
-    if *namespace != route.metadata.namespace && !granted(objects, &route.metadata.namespace, namespace, &backend.name)
-    {
+    if *namespace != route.metadata.namespace && !refs.granted(&route.metadata.namespace, namespace, &backend.name) {
         return Some(Invalid::RefNotPermitted);
     }
     let Some(port) = backend.port else { return Some(Invalid::PortNotFound) };
     if check_services {
-        let service =
-            objects.services.iter().find(|s| s.metadata.namespace == namespace && s.metadata.name == backend.name);
-        match service {
+        match refs.services.get(&(namespace, backend.name.as_str())) {
             None => return Some(Invalid::BackendNotFound),
             Some(s) if !s.spec.ports.iter().any(|p| p.port == port) => return Some(Invalid::PortNotFound),
             Some(_) => {}
         }
     }
     None
-}
-
-/// Whether a ReferenceGrant in `to_namespace` lets HTTPRoutes of `from_namespace` refer to the
-/// Service `name` (a `to` without a name covers every Service of its namespace).
-pub fn granted(objects: &Objects, from_namespace: &str, to_namespace: &str, name: &str) -> bool {
-    objects.grants.iter().filter(|g| g.metadata.namespace == to_namespace).any(|g| {
-        g.spec.from.iter().any(|f| f.group == GROUP && f.kind == "HTTPRoute" && f.namespace == from_namespace)
-            && g.spec
-                .to
-                .iter()
-                .any(|t| t.group.is_empty() && t.kind == "Service" && t.name.as_deref().is_none_or(|n| n == name))
-    })
 }
 
 /// The backend a request goes to, `random` uniform in `[0, 2^64)`: each backend with probability

@@ -359,7 +359,10 @@ pub struct Objects {
 impl Objects {
     /// Picks GatewayClass, Gateway, HTTPRoute and ReferenceGrant (`gateway.networking.k8s.io` `v1`,
     /// and `v1beta1`, which the standard CRDs still serve), Service and Namespace (`v1`) out of
-    /// decoded manifests (a `kind: List` is read item by item), and applies the CRD defaults.
+    /// decoded manifests (a `kind: List` is read item by item), and applies the CRD defaults. An
+    /// object with a list longer than its CRD allows is left out unread
+    /// ([`oversize`](super::validation::oversize): `spec.rules[0].matches: Too many: 100000: must
+    /// have at most 64 items`).
     pub fn from_values(values: &[Value]) -> Objects {
         Objects::read(values, false)
     }
@@ -416,12 +419,16 @@ impl Objects {
             }
             return;
         }
-        if checked {
-            if let Some(message) = super::validation::validate(value).and_then(|v| v.message()) {
-                let name = value.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("").to_string();
-                self.skipped.push(Skipped { index, kind: kind.to_string(), name, error: message });
-                return;
-            }
+        // A list longer than the CRD allows (100 000 matches, 10 000 listeners) is refused before
+        // anything is read from it: validation only counts it, and the reader never sees it.
+        let refused = match checked {
+            true => super::validation::validate(value).and_then(|v| v.message()),
+            false => super::validation::oversize(value).map(|e| e.to_string()),
+        };
+        if let Some(message) = refused {
+            let name = value.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("").to_string();
+            self.skipped.push(Skipped { index, kind: kind.to_string(), name, error: message });
+            return;
         }
         let gateway_api = matches!(api_version, "gateway.networking.k8s.io/v1" | "gateway.networking.k8s.io/v1beta1");
         let result = match (gateway_api, api_version, kind) {

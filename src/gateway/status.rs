@@ -40,6 +40,9 @@
 //!   `RouteParentStatus.Conditions` lists "the Route refers to a nonexistent parent" among the cases
 //!   where `Accepted` is not set. The object's notes say which parentRefs were left out, so that a
 //!   user sees why.
+//! - An object with a list longer than its CRD allows (64 matches per rule, 64 listeners, ...:
+//!   [`oversize`](super::validation::oversize)) is left untouched and not read: the apiserver never
+//!   stores it. A note names the list and its limit.
 //!
 //! # What is written, and from which text
 //!
@@ -94,6 +97,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+use hashbrown::HashMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -101,6 +105,7 @@ use super::attach::{self, NotAttached};
 use super::backends::{self, Invalid};
 use super::model::{
     FromNamespaces, GROUP, Gateway, GatewayClass, HttpRoute, HttpRouteFilter, Listener, Objects, ParentReference,
+    Skipped,
 };
 use crate::model::Condition;
 use crate::status::{StatusRequest, StatusUpdate};
@@ -302,23 +307,79 @@ fn items(value: &Value) -> Vec<&Value> {
 }
 
 fn str_at<'a>(value: &'a Value, pointer: &str) -> &'a str {
-    value.pointer(pointer).and_then(Value::as_str).unwrap_or("")
+    at(value, pointer).and_then(Value::as_str).unwrap_or("")
 }
 
+/// `value.pointer(pointer)` for pointers of plain keys, without the copy of each key
+/// `Value::pointer` makes (several lookups per object).
+fn at<'a>(value: &'a Value, pointer: &str) -> Option<&'a Value> {
+    pointer.split('/').skip(1).try_fold(value, |v, key| v.get(key))
+}
+
+/// The objects and the lookups status makes, each a hash probe (the first object of a name, as a
+/// scan would find it), so that the status of 50 000 routes is linear in them.
 struct Context<'a> {
     objects: &'a Objects,
     options: &'a StatusOptions,
     controller_name: String,
     check_services: bool,
+    refs: backends::Refs<'a>,
+    classes: HashMap<&'a str, &'a GatewayClass>,
+    gateways: HashMap<(&'a str, &'a str), &'a Gateway>,
+    routes: HashMap<(&'a str, &'a str), &'a HttpRoute>,
+    /// The routes (positions, each once) with a parentRef naming each Gateway: only those can
+    /// attach to its listeners.
+    routes_of: HashMap<(&'a str, &'a str), Vec<usize>>,
+    /// Per route: no value of an enum it does not know (only such a route is counted as attached).
+    supported: Vec<bool>,
+    /// Objects left out, by position and name, and HTTPRoutes left out by name.
+    skipped: HashMap<(usize, &'a str), &'a Skipped>,
+    skipped_routes: HashMap<&'a str, &'a Skipped>,
 }
 
 impl<'a> Context<'a> {
     fn new(objects: &'a Objects, options: &'a StatusOptions) -> Self {
+        let mut classes = HashMap::new();
+        for c in &objects.gateway_classes {
+            classes.entry(c.metadata.name.as_str()).or_insert(c);
+        }
+        let mut gateways = HashMap::new();
+        for g in &objects.gateways {
+            gateways.entry((g.metadata.namespace.as_str(), g.metadata.name.as_str())).or_insert(g);
+        }
+        let mut routes = HashMap::new();
+        let mut routes_of: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
+        for (r, route) in objects.routes.iter().enumerate() {
+            routes.entry((route.metadata.namespace.as_str(), route.metadata.name.as_str())).or_insert(route);
+            for parent in route.spec.parent_refs.iter().filter(|p| p.group == GROUP && p.kind == "Gateway") {
+                let Some(namespace) = parent.namespace.as_deref() else { continue };
+                let list = routes_of.entry((namespace, parent.name.as_str())).or_default();
+                if list.last() != Some(&r) {
+                    list.push(r);
+                }
+            }
+        }
+        let mut skipped = HashMap::new();
+        let mut skipped_routes = HashMap::new();
+        for s in &objects.skipped {
+            skipped.entry((s.index, s.name.as_str())).or_insert(s);
+            if s.kind == "HTTPRoute" {
+                skipped_routes.entry(s.name.as_str()).or_insert(s);
+            }
+        }
         Context {
             objects,
             options,
             controller_name: options.controller_name.clone().unwrap_or_else(|| DEFAULT_CONTROLLER_NAME.to_string()),
             check_services: options.check_services.unwrap_or(!objects.services.is_empty()),
+            refs: backends::Refs::new(objects),
+            classes,
+            gateways,
+            routes,
+            routes_of,
+            supported: objects.routes.iter().map(|r| unsupported_value(r).is_none()).collect(),
+            skipped,
+            skipped_routes,
         }
     }
 
@@ -333,23 +394,42 @@ impl<'a> Context<'a> {
             "" => "default".to_string(),
             ns => ns.to_string(),
         };
-        let generation = value.pointer("/metadata/generation").and_then(Value::as_i64);
+        let generation = at(value, "/metadata/generation").and_then(Value::as_i64);
         let mut notes = Vec::new();
+        if matches!(kind, "GatewayClass" | "Gateway" | "HTTPRoute")
+            && let Some(error) = super::validation::oversize(value)
+        {
+            // Refused by the apiserver for its length, and not read: left as it is.
+            let namespace = (kind != "GatewayClass").then_some(namespace);
+            let kind = match kind {
+                "GatewayClass" => "GatewayClass",
+                "Gateway" => "Gateway",
+                _ => "HTTPRoute",
+            };
+            notes.push(format!("refused, not read: {error}"));
+            return Some(ObjectStatus {
+                kind,
+                namespace,
+                name,
+                index,
+                status: None,
+                notes,
+                update: StatusUpdate::Untouched,
+            });
+        }
         let (kind, namespace, computed) = match kind {
             "GatewayClass" => {
-                let class = self.objects.gateway_classes.iter().find(|c| c.metadata.name == name);
+                let class = self.classes.get(name.as_str()).copied();
                 let computed = class.and_then(|c| self.class_status(c, generation, &mut notes));
                 ("GatewayClass", None, computed.map(Stanza::GatewayClass))
             }
             "Gateway" => {
-                let gateway =
-                    self.objects.gateways.iter().find(|g| g.metadata.namespace == namespace && g.metadata.name == name);
+                let gateway = self.gateways.get(&(namespace.as_str(), name.as_str())).copied();
                 let computed = gateway.and_then(|g| self.gateway_status(g, value, generation, &mut notes));
                 ("Gateway", Some(namespace), computed.map(Stanza::Gateway))
             }
             "HTTPRoute" => {
-                let route =
-                    self.objects.routes.iter().find(|r| r.metadata.namespace == namespace && r.metadata.name == name);
+                let route = self.routes.get(&(namespace.as_str(), name.as_str())).copied();
                 let computed = match route {
                     Some(r) => self.route_status(r, value, generation, &mut notes),
                     None => self.undecodable_route_status(value, &namespace, generation, &mut notes),
@@ -359,7 +439,7 @@ impl<'a> Context<'a> {
             _ => return None,
         };
         if computed.is_none() && notes.is_empty() {
-            let why = self.objects.skipped.iter().find(|s| s.index == index && s.name == name);
+            let why = self.skipped.get(&(index, name.as_str()));
             notes.push(match why {
                 Some(s) => format!("not decodable: {}", s.error),
                 None => "not decodable".to_string(),
@@ -419,7 +499,7 @@ impl<'a> Context<'a> {
 
     /// Whether a Gateway is this controller's: its class is, or is not in the input. `Err`: why not.
     fn takes_gateway(&self, gateway: &Gateway) -> Result<(), String> {
-        let class = self.objects.gateway_classes.iter().find(|c| c.metadata.name == gateway.spec.gateway_class_name);
+        let class = self.classes.get(gateway.spec.gateway_class_name.as_str());
         match class {
             Some(c) if !self.takes_class(c) => Err(format!(
                 "GatewayClass {} belongs to controller {:?}, not {:?}",
@@ -462,7 +542,7 @@ impl<'a> Context<'a> {
                 self.condition("Programmed", false, "Invalid", "the Gateway is not accepted".to_string(), generation)
             }
         };
-        let addresses = match value.pointer("/spec/addresses") {
+        let addresses = match at(value, "/spec/addresses") {
             Some(a) => super::read::gateway_addresses(a).unwrap_or_else(|e| {
                 notes.push(format!("spec.addresses not read: {e}"));
                 Vec::new()
@@ -519,11 +599,13 @@ impl<'a> Context<'a> {
             Some((reason, message)) => self.condition("Conflicted", true, reason, message.clone(), generation),
             None => self.condition("Conflicted", false, "NoConflicts", "no conflicts".to_string(), generation),
         };
-        let attached_routes = self
-            .objects
-            .routes
-            .iter()
-            .filter(|r| unsupported_value(r).is_none() && attach::attach(self.objects, gateway, listener, r).is_ok())
+        let candidates = self.routes_of.get(&(gateway.metadata.namespace.as_str(), gateway.metadata.name.as_str()));
+        let attached_routes = candidates
+            .into_iter()
+            .flatten()
+            .filter(|&&r| {
+                self.supported[r] && attach::attach(self.objects, gateway, listener, &self.objects.routes[r]).is_ok()
+            })
             .count();
         ListenerStatus {
             name: listener.name.clone(),
@@ -597,10 +679,9 @@ impl<'a> Context<'a> {
         generation: Option<i64>,
         notes: &mut Vec<String>,
     ) -> Option<HttpRouteStatus> {
-        let error =
-            self.objects.skipped.iter().find(|s| s.kind == "HTTPRoute" && s.name == str_at(value, "/metadata/name"));
+        let error = self.skipped_routes.get(str_at(value, "/metadata/name"));
         let message = error.map_or_else(|| "not decodable".to_string(), |s| s.error.clone());
-        let refs = value.pointer("/spec/parentRefs").map_or(Ok(Vec::new()), super::read::parent_references);
+        let refs = at(value, "/spec/parentRefs").map_or(Ok(Vec::new()), super::read::parent_references);
         let Ok(mut refs) = refs else {
             notes.push(format!("not decodable: {message}"));
             return None;
@@ -642,8 +723,8 @@ impl<'a> Context<'a> {
             ));
             return None;
         }
-        let objects: &'a Objects = self.objects;
-        let Some(gateway) = objects.gateways.iter().find(|g| attach::names_gateway(parent, g)) else {
+        let found = parent.namespace.as_deref().and_then(|ns| self.gateways.get(&(ns, parent.name.as_str())));
+        let Some(&gateway) = found else {
             notes.push(format!(
                 "parentRefs[{i}] Gateway {namespace}/{} is not in the input: a controller writes no entry for a \
                  parent it cannot find",
@@ -729,7 +810,7 @@ impl<'a> Context<'a> {
         let mut problems = Vec::new();
         for (r, rule) in route.spec.rules.iter().enumerate() {
             for (b, backend_ref) in rule.backend_refs.iter().enumerate() {
-                let backend = backends::resolve(self.objects, route, backend_ref, b, self.check_services);
+                let backend = backends::resolve(&self.refs, route, backend_ref, b, self.check_services);
                 let Some(invalid) = backend.invalid else { continue };
                 let target = format!("{}/{}", backend.namespace, backend.name);
                 let (reason, what) = match invalid {
@@ -829,17 +910,50 @@ impl<'a> Context<'a> {
         if value.get("status") == Some(&status) {
             return (merged, StatusUpdate::Unchanged);
         }
-        let mut body = value.clone();
-        if let Value::Object(map) = &mut body {
-            map.insert("apiVersion".into(), Value::String(API_VERSION.into()));
-            map.insert("status".into(), status);
+        let request = match value {
+            Value::Object(object) => request_for(kind, namespace, name, &Body { object, status: &status }),
+            // Never: only objects get this far.
+            _ => request_for(kind, namespace, name, value),
+        };
+        (merged, StatusUpdate::Put(request))
+    }
+}
+
+/// The object with its `apiVersion` and `status` replaced, written as it would be once they are
+/// inserted, without a copy of the object (the request's body is the whole object).
+struct Body<'a> {
+    object: &'a Map<String, Value>,
+    status: &'a Value,
+}
+
+impl Serialize for Body<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        // The keys in the order the map would have them after the two inserts (sorted, or in
+        // insertion order with serde_json's `preserve_order`).
+        let mut keys: Map<String, Value> = self.object.keys().map(|k| (k.clone(), Value::Null)).collect();
+        keys.insert("apiVersion".into(), Value::Null);
+        keys.insert("status".into(), Value::Null);
+        let api_version = Value::String(API_VERSION.into());
+        let mut map = serializer.serialize_map(Some(keys.len()))?;
+        for key in keys.keys() {
+            let value = match key.as_str() {
+                "apiVersion" => &api_version,
+                "status" => self.status,
+                _ => &self.object[key],
+            };
+            map.serialize_entry(key, value)?;
         }
-        (merged, StatusUpdate::Put(status_request(kind, namespace, name, &body)))
+        map.end()
     }
 }
 
 /// The `PUT .../status` request writing `body` (the whole object, its new status in it).
 pub fn status_request(kind: &str, namespace: Option<&str>, name: &str, body: &Value) -> StatusRequest {
+    request_for(kind, namespace, name, body)
+}
+
+fn request_for(kind: &str, namespace: Option<&str>, name: &str, body: &impl Serialize) -> StatusRequest {
     let resource = match kind {
         "GatewayClass" => "gatewayclasses",
         "Gateway" => "gateways",

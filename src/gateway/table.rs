@@ -160,6 +160,7 @@ pub fn ranks(objects: &Objects) -> Vec<RouteRank> {
 }
 
 pub fn compile_routes(objects: &Objects, check_services: bool, regexes: &Compiler) -> Vec<CompiledRoute> {
+    let refs = backends::Refs::new(objects);
     ranks(objects)
         .into_iter()
         .zip(&objects.routes)
@@ -175,7 +176,7 @@ pub fn compile_routes(objects: &Objects, check_services: bool, regexes: &Compile
                         .backend_refs
                         .iter()
                         .enumerate()
-                        .map(|(i, b)| backends::resolve(objects, route, b, i, check_services))
+                        .map(|(i, b)| backends::resolve(&refs, route, b, i, check_services))
                         .collect(),
                     regexes: rule.matches.iter().map(|m| MatchRegexes::compile(m, regexes)).collect(),
                 })

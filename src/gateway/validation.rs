@@ -30,12 +30,17 @@
 //! `kubectl`'s default strict field validation refuses the object for them before validating
 //! (apiextensions' pruning, paths sorted). Not checked: `metadata` beyond name, namespace, labels
 //! and annotations, and update-only rules.
+//!
+//! One departure, for inputs built to hurt: the items of a list longer than its `maxItems` (and
+//! the values of a map over its `maxProperties`) are not looked into. The object is refused for
+//! that length whatever they hold (`Too many`, which also stops the CEL rules), and a route of
+//! 100 000 matches then costs no more than counting them; the apiserver would list their errors
+//! too. [`oversize`] finds such a list alone, before anything is read.
 
 mod cel;
 mod patterns;
 mod schema;
 
-use alloc::borrow::ToOwned;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -144,17 +149,24 @@ fn schema_of(value: &Value) -> Option<(&'static str, &'static str, &'static Sche
 pub fn validate(value: &Value) -> Option<GatewayValidation> {
     let (kind, version, schema, namespaced) = schema_of(value)?;
     let mut unknown_fields = Vec::new();
-    find_unknown_fields(value, Some(schema), "", &mut unknown_fields);
+    find_unknown_fields(value, Some(schema), &mut String::new(), &mut unknown_fields);
     let sorted =
         super::sorted_positions(unknown_fields.len(), &|a, b| unknown_fields[a].field.cmp(&unknown_fields[b].field));
     let unknown_fields: Vec<UnknownField> = sorted.into_iter().map(|i| unknown_fields[i].clone()).collect();
-    let mut object = value.clone();
+    // The schema declares `spec` alone at the top (`metadata` is checked apart): only it is
+    // copied to take the defaults, not the annotations and status an object may carry.
+    let spec_schema = schema.props.iter().find(|(name, _)| *name == "spec").map(|(_, s)| *s);
+    let spec = value.get("spec").map(|spec| match spec_schema {
+        Some(s) if has_oversize(spec, s) => bounded_copy(spec, s),
+        _ => spec.clone(),
+    });
+    let mut object = Value::Object(spec.into_iter().map(|spec| ("spec".to_string(), spec)).collect());
     apply_defaults(&mut object, schema);
     let metadata: crate::model::ObjectMeta =
-        object.get("metadata").and_then(|m| crate::model::read::object_meta(&mut m.clone()).ok()).unwrap_or_default();
+        value.get("metadata").and_then(|m| crate::model::read::object_meta(&mut m.clone()).ok()).unwrap_or_default();
     let mut errors = validation::validate_object_meta_of_custom_resource(&metadata, namespaced);
-    check_schema(&object, schema, "", &mut errors);
-    check_list_types(&object, schema, "", &mut errors);
+    check_schema(&object, schema, &mut String::new(), &mut errors);
+    check_list_types(&object, schema, &mut String::new(), &mut errors);
     if errors.iter().any(blocking) {
         errors.push(FieldError {
             error_type: ErrorType::Invalid,
@@ -163,13 +175,88 @@ pub fn validate(value: &Value) -> Option<GatewayValidation> {
             detail: "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation".to_string(),
         });
     } else {
-        check_rules(&object, schema, "", &mut errors);
+        check_rules(&object, schema, &mut String::new(), &mut errors);
     }
     let namespace = namespaced.then(|| match metadata.namespace.as_deref() {
         Some(ns) if !ns.is_empty() => ns.to_string(),
         _ => "default".to_string(),
     });
     Some(GatewayValidation { kind, namespace, name: metadata.name, version, errors, unknown_fields })
+}
+
+/// The first list (or map) of a GatewayClass, Gateway, HTTPRoute or ReferenceGrant longer than
+/// its CRD allows (`maxItems`, `maxProperties`: at most 16 rules, 64 matches per rule, 64
+/// listeners, ...), found by counting, without reading anything else: such an object is refused
+/// before anything is built from it, and what it holds costs no more than its length.
+///
+/// ```
+/// use ingress_router::gateway::validation::oversize;
+/// let matches = vec![serde_json::json!({}); 100_000];
+/// let route = serde_json::json!({
+///     "apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute", "metadata": {"name": "r"},
+///     "spec": {"rules": [{"matches": matches}]}});
+/// assert_eq!(oversize(&route).unwrap().to_string(),
+///     "spec.rules[0].matches: Too many: 100000: must have at most 64 items");
+/// ```
+pub fn oversize(value: &Value) -> Option<FieldError> {
+    let (_, _, schema, _) = schema_of(value)?;
+    // Counting first, without naming paths: nearly every object has no such list.
+    has_oversize(value, schema).then(|| first_oversize(value, schema, &mut String::new())).flatten()
+}
+
+/// Whether [`first_oversize`] finds a list, without building its path.
+fn has_oversize(value: &Value, schema: &Schema) -> bool {
+    match value {
+        Value::Array(list) if matches!(schema.ty, Type::Array) => {
+            too_long(schema, list) || schema.items.is_some_and(|items| list.iter().any(|v| has_oversize(v, items)))
+        }
+        Value::Object(map) if matches!(schema.ty, Type::Object) => {
+            too_many_props(schema, map) || present(schema, map).any(|(_, prop, v)| has_oversize(v, prop))
+        }
+        _ => false,
+    }
+}
+
+/// A copy of `value` without the items of its lists over their `maxItems` (nulls in their place:
+/// only their number is read), to apply the defaults to.
+fn bounded_copy(value: &Value, schema: &Schema) -> Value {
+    match value {
+        Value::Array(list) if too_long(schema, list) => Value::Array(alloc::vec![Value::Null; list.len()]),
+        Value::Array(list) => match schema.items {
+            Some(items) => list.iter().map(|item| bounded_copy(item, items)).collect(),
+            None => value.clone(),
+        },
+        Value::Object(map) => {
+            let schema_of = |key: &str| schema.props.iter().find(|(name, _)| *name == key).map(|(_, s)| *s);
+            let copy = |(key, v): (&String, &Value)| match schema_of(key) {
+                Some(prop) => (key.clone(), bounded_copy(v, prop)),
+                None => (key.clone(), v.clone()),
+            };
+            Value::Object(map.iter().map(copy).collect())
+        }
+        _ => value.clone(),
+    }
+}
+
+fn first_oversize(value: &Value, schema: &Schema, path: &mut String) -> Option<FieldError> {
+    match value {
+        Value::Array(list) if matches!(schema.ty, Type::Array) => {
+            if let Some(max) = schema.max_items.filter(|&max| list.len() > max) {
+                return Some(too_many(path, list.len(), max));
+            }
+            let items = schema.items?;
+            list.iter().enumerate().find_map(|(i, item)| with_index(path, i, |path| first_oversize(item, items, path)))
+        }
+        Value::Object(map) if matches!(schema.ty, Type::Object) => {
+            if let Some(max) = schema.max_props.filter(|&max| map.len() > max) {
+                return Some(too_many(path, map.len(), max));
+            }
+            // Maps of strings (`values`) hold no lists.
+            present(schema, map)
+                .find_map(|(name, prop, v)| with_child(path, name, |path| first_oversize(v, prop, path)))
+        }
+        _ => None,
+    }
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -180,7 +267,7 @@ pub fn validate(value: &Value) -> Option<GatewayValidation> {
 /// the schema there declares it as a property or has `additionalProperties` (a mapping where
 /// the schema expects no object has only unknown keys). At the root, `apiVersion`, `kind` and
 /// `metadata` are the object's own, and `status` (not validated here) is left alone.
-fn find_unknown_fields(value: &Value, schema: Option<&Schema>, path: &str, found: &mut Vec<UnknownField>) {
+fn find_unknown_fields(value: &Value, schema: Option<&Schema>, path: &mut String, found: &mut Vec<UnknownField>) {
     match value {
         Value::Object(map) => {
             for (key, v) in map {
@@ -190,7 +277,7 @@ fn find_unknown_fields(value: &Value, schema: Option<&Schema>, path: &str, found
                 let declared = schema.and_then(|s| s.props.iter().find(|(name, _)| name == key).map(|(_, p)| *p));
                 match (declared, schema.and_then(|s| s.values)) {
                     (Some(prop), _) | (None, Some(prop)) => {
-                        find_unknown_fields(v, Some(prop), &child(path, key), found)
+                        with_child(path, key, |path| find_unknown_fields(v, Some(prop), path, found))
                     }
                     (None, None) => {
                         let siblings = schema.map_or(&[][..], |s| s.props).iter().map(|(name, _)| *name);
@@ -199,9 +286,9 @@ fn find_unknown_fields(value: &Value, schema: Option<&Schema>, path: &str, found
                 }
             }
         }
-        Value::Array(list) => {
+        Value::Array(list) if !schema.is_some_and(|s| too_long(s, list)) => {
             for (i, item) in list.iter().enumerate() {
-                find_unknown_fields(item, schema.and_then(|s| s.items), &index(path, i), found);
+                with_index(path, i, |path| find_unknown_fields(item, schema.and_then(|s| s.items), path, found));
             }
         }
         _ => {}
@@ -246,28 +333,34 @@ fn apply_defaults(value: &mut Value, schema: &Schema) {
     match value {
         Value::Object(map) => {
             for (name, prop) in schema.props {
-                let absent = map.get(*name).is_none_or(Value::is_null);
-                if absent {
-                    match prop.default.and_then(|d| serde_json::from_str::<Value>(d).ok()) {
-                        Some(default) => {
-                            map.insert((*name).to_owned(), default);
-                        }
+                // One lookup for a field present, two for one absent with a default.
+                let child = match map.get_mut(*name) {
+                    Some(child) if !child.is_null() => child,
+                    present => match prop.default.and_then(default_value) {
+                        Some(default) => match present {
+                            Some(child) => {
+                                *child = default;
+                                child
+                            }
+                            None => map.entry(*name).or_insert(default),
+                        },
                         None => {
-                            map.remove(*name);
+                            if present.is_some() {
+                                map.remove(*name);
+                            }
+                            continue;
                         }
-                    }
-                }
-                if let Some(child) = map.get_mut(*name) {
-                    apply_defaults(child, prop);
-                }
+                    },
+                };
+                apply_defaults(child, prop);
             }
-            if let Some(values) = schema.values {
+            if let Some(values) = schema.values.filter(|_| !too_many_props(schema, map)) {
                 for child in map.values_mut() {
                     apply_defaults(child, values);
                 }
             }
         }
-        Value::Array(list) => {
+        Value::Array(list) if !too_long(schema, list) => {
             if let Some(items) = schema.items {
                 for item in list {
                     apply_defaults(item, items);
@@ -276,6 +369,18 @@ fn apply_defaults(value: &mut Value, schema: &Schema) {
         }
         _ => {}
     }
+}
+
+/// A schema's `default`: most are a plain string or number, read without the JSON parser (every
+/// absent field of every item would otherwise parse its default again).
+fn default_value(text: &str) -> Option<Value> {
+    if let Some(plain) = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')).filter(|t| !t.contains(['"', '\\'])) {
+        return Some(Value::from(plain));
+    }
+    if let Ok(n) = text.parse::<i64>() {
+        return Some(Value::from(n));
+    }
+    serde_json::from_str(text).ok()
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -288,6 +393,80 @@ fn child(path: &str, name: &str) -> String {
 
 fn index(path: &str, i: usize) -> String {
     format!("{path}[{i}]")
+}
+
+/// Runs `f` with `.name` appended to `path`, then takes it off: one buffer for the whole walk
+/// instead of a string per field (most fields have no error to name).
+fn with_child<R>(path: &mut String, name: &str, f: impl FnOnce(&mut String) -> R) -> R {
+    let len = path.len();
+    if len > 0 {
+        path.push('.');
+    }
+    path.push_str(name);
+    let result = f(path);
+    path.truncate(len);
+    result
+}
+
+/// [`with_child`] for `[i]`.
+fn with_index<R>(path: &mut String, i: usize, f: impl FnOnce(&mut String) -> R) -> R {
+    let len = path.len();
+    path.push('[');
+    // The digits without `fmt` (one per item of every list walked).
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut n = i;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    digits[at..].iter().for_each(|&d| path.push(char::from(d)));
+    path.push(']');
+    let result = f(path);
+    path.truncate(len);
+    result
+}
+
+/// Up to this many properties (every node of the CRDs' schemas), a node's fields are found in one
+/// pass over its map.
+const FEW_PROPS: usize = 8;
+
+/// The schema's properties that `map` holds, in the schema's order, with their values: the map is
+/// read once and each key compared with the property names (lengths first), instead of a tree
+/// search per property, most of them absent, each comparing bytes at every step.
+fn present<'v>(
+    schema: &Schema,
+    map: &'v Map<String, Value>,
+) -> impl Iterator<Item = (&'static str, &'static Schema, &'v Value)> + use<'v> {
+    let props = schema.props;
+    let mut found: [Option<&Value>; FEW_PROPS] = [None; FEW_PROPS];
+    for (key, value) in map {
+        if let Some(i) = props.iter().position(|(name, _)| *name == key.as_str())
+            && i < FEW_PROPS
+        {
+            found[i] = Some(value);
+        }
+    }
+    props.iter().enumerate().filter_map(move |(i, &(name, prop))| {
+        let value = if i < FEW_PROPS { found[i] } else { map.get(name) };
+        value.map(|v| (name, prop, v))
+    })
+}
+
+/// Whether a list is longer than its `maxItems`: its items are then not looked into (the object
+/// is refused for its length whatever they hold), so that a list of 100 000 items costs no more
+/// than counting them.
+fn too_long(schema: &Schema, list: &[Value]) -> bool {
+    schema.max_items.is_some_and(|max| list.len() > max)
+}
+
+/// [`too_long`] for a map's `maxProperties`.
+fn too_many_props(schema: &Schema, map: &Map<String, Value>) -> bool {
+    schema.max_props.is_some_and(|max| map.len() > max)
 }
 
 fn invalid(path: &str, value: Value, detail: String) -> FieldError {
@@ -318,12 +497,12 @@ fn type_matches(value: &Value, expected: Type) -> bool {
     }
 }
 
-fn check_schema(value: &Value, schema: &Schema, path: &str, errors: &mut Vec<FieldError>) {
+fn check_schema(value: &Value, schema: &Schema, path: &mut String, errors: &mut Vec<FieldError>) {
     if !type_matches(value, schema.ty) {
         let actual = type_of(value);
         errors.push(FieldError {
             error_type: ErrorType::TypeInvalid,
-            field: path.to_string(),
+            field: path.clone(),
             bad_value: Some(Value::from(actual)),
             detail: format!("{path} in body must be of type {}: \"{actual}\"", schema.ty.name()),
         });
@@ -333,9 +512,9 @@ fn check_schema(value: &Value, schema: &Schema, path: &str, errors: &mut Vec<Fie
         Value::String(s) => check_string(s, schema, path, errors),
         Value::Number(n) => check_number(value, n.as_f64().unwrap_or(0.0), schema, path, errors),
         Value::Array(list) => {
-            if let Some(items) = schema.items {
+            if let Some(items) = schema.items.filter(|_| !too_long(schema, list)) {
                 for (i, item) in list.iter().enumerate() {
-                    check_schema(item, items, &index(path, i), errors);
+                    with_index(path, i, |path| check_schema(item, items, path, errors));
                 }
             }
             if let Some(min) = schema.min_items.filter(|&min| list.len() < min) {
@@ -411,22 +590,20 @@ fn not_supported(path: &str, value: Value, supported: Vec<String>) -> FieldError
 
 /// `objectValidator`: maxProperties, the map's values, the properties, then the required ones
 /// (after the `oneOf`, as kube-openapi's `schemaPropsValidator` runs first).
-fn check_object(map: &Map<String, Value>, schema: &Schema, path: &str, errors: &mut Vec<FieldError>) {
+fn check_object(map: &Map<String, Value>, schema: &Schema, path: &mut String, errors: &mut Vec<FieldError>) {
     if let Some(one_of) = schema.one_of {
         one_of(map, path, errors);
     }
     if let Some(max) = schema.max_props.filter(|&max| map.len() > max) {
         errors.push(too_many(path, map.len(), max));
     }
-    if let Some(values) = schema.values {
+    if let Some(values) = schema.values.filter(|_| !too_many_props(schema, map)) {
         for (key, value) in map {
-            check_schema(value, values, &child(path, key), errors);
+            with_child(path, key, |path| check_schema(value, values, path, errors));
         }
     }
-    for (name, prop) in schema.props {
-        if let Some(value) = map.get(*name) {
-            check_schema(value, prop, &child(path, name), errors);
-        }
+    for (name, prop, value) in present(schema, map) {
+        with_child(path, name, |path| check_schema(value, prop, path, errors));
     }
     for name in schema.required {
         if !map.contains_key(*name) {
@@ -475,9 +652,9 @@ pub(crate) fn address_value_is_an_ip(address: &Map<String, Value>, path: &str, e
 // ------------------------------------------------------------------------------------------------
 // `x-kubernetes-list-type` (apiextensions `listtype.ValidateListSetsAndMaps`)
 
-fn check_list_types(value: &Value, schema: &Schema, path: &str, errors: &mut Vec<FieldError>) {
+fn check_list_types(value: &Value, schema: &Schema, path: &mut String, errors: &mut Vec<FieldError>) {
     match value {
-        Value::Array(list) => {
+        Value::Array(list) if !too_long(schema, list) => {
             if !list.is_empty() && matches!(schema.ty, Type::Array) {
                 match schema.list {
                     ListType::Atomic => {}
@@ -494,15 +671,13 @@ fn check_list_types(value: &Value, schema: &Schema, path: &str, errors: &mut Vec
             }
             if let Some(items) = schema.items {
                 for (i, item) in list.iter().enumerate() {
-                    check_list_types(item, items, &index(path, i), errors);
+                    with_index(path, i, |path| check_list_types(item, items, path, errors));
                 }
             }
         }
         Value::Object(map) => {
-            for (name, prop) in schema.props {
-                if let Some(v) = map.get(*name) {
-                    check_list_types(v, prop, &child(path, name), errors);
-                }
+            for (name, prop, v) in present(schema, map) {
+                with_child(path, name, |path| check_list_types(v, prop, path, errors));
             }
         }
         _ => {}
@@ -533,14 +708,14 @@ fn duplicates(values: impl Iterator<Item = Value>, path: &str, errors: &mut Vec<
 // ------------------------------------------------------------------------------------------------
 // CEL rules (apiextensions `cel.Validator`: a node's rules, then its children)
 
-fn check_rules(value: &Value, schema: &Schema, path: &str, errors: &mut Vec<FieldError>) {
+fn check_rules(value: &Value, schema: &Schema, path: &mut String, errors: &mut Vec<FieldError>) {
     for rule in schema.rules {
         match (rule.check)(value) {
             Ok(true) => {}
             // The value of an object or a list is omitted (`field.OmitValueType`).
             Ok(false) => errors.push(FieldError {
                 error_type: ErrorType::Invalid,
-                field: path.to_string(),
+                field: path.clone(),
                 bad_value: None,
                 detail: rule.message.to_string(),
             }),
@@ -555,15 +730,13 @@ fn check_rules(value: &Value, schema: &Schema, path: &str, errors: &mut Vec<Fiel
         Value::Array(list) => {
             if let Some(items) = schema.items {
                 for (i, item) in list.iter().enumerate() {
-                    check_rules(item, items, &index(path, i), errors);
+                    with_index(path, i, |path| check_rules(item, items, path, errors));
                 }
             }
         }
         Value::Object(map) => {
-            for (name, prop) in schema.props {
-                if let Some(v) = map.get(*name) {
-                    check_rules(v, prop, &child(path, name), errors);
-                }
+            for (name, prop, v) in present(schema, map) {
+                with_child(path, name, |path| check_rules(v, prop, path, errors));
             }
         }
         _ => {}

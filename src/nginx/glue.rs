@@ -201,6 +201,12 @@ impl Engine {
 
     /// The nginx rule that decided, and every step: the server, the location, the rule, the
     /// rewrite and the answer.
+    /// The nginx rule that decides `request`: [`explain`](Self::explain)'s `decided_by`, without
+    /// judging every location of the configuration.
+    pub(crate) fn rule(&self, request: &Request<'_>) -> String {
+        self.router.route(request).rule()
+    }
+
     pub(crate) fn explain(&self, request: &Request<'_>) -> Explanation {
         let d = self.router.route(request);
         let rule = d.rule();
