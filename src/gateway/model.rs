@@ -14,10 +14,10 @@ use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 
-use serde::Serialize;
-use serde_json::Value;
+use serde::{Deserialize, Serialize};
 
-use super::read;
+use crate::model::Condition;
+use serde_json::Value;
 
 /// The API group of every Gateway API kind.
 pub const GROUP: &str = "gateway.networking.k8s.io";
@@ -357,99 +357,6 @@ pub struct Objects {
 }
 
 impl Objects {
-    /// Picks GatewayClass, Gateway, HTTPRoute and ReferenceGrant (`gateway.networking.k8s.io` `v1`,
-    /// and `v1beta1`, which the standard CRDs still serve), Service and Namespace (`v1`) out of
-    /// decoded manifests (a `kind: List` is read item by item), and applies the CRD defaults. An
-    /// object with a list longer than its CRD allows is left out unread
-    /// ([`oversize`](super::validation::oversize): `spec.rules[0].matches: Too many: 100000: must
-    /// have at most 64 items`).
-    pub fn from_values(values: &[Value]) -> Objects {
-        Objects::read(values, false)
-    }
-
-    /// As [`from_values`](Self::from_values), but a GatewayClass, Gateway, HTTPRoute or
-    /// ReferenceGrant that the apiserver would refuse (its CRD's schema and CEL rules,
-    /// [`validation`](super::validation)) is left out too, its [`Skipped::error`] the apiserver's
-    /// answer: a cluster never holds it, so it never routes.
-    pub fn from_checked_values(values: &[Value]) -> Objects {
-        Objects::read(values, true)
-    }
-
-    fn read(values: &[Value], checked: bool) -> Objects {
-        let mut objects = Objects::default();
-        for (index, value) in values.iter().enumerate() {
-            objects.add(index, value, checked);
-        }
-        objects
-    }
-
-    /// The Gateway API objects of an input ([`Input::gateway_api`](crate::input::Input::gateway_api),
-    /// as values) with the Services among its other `objects`, which the routes' backendRefs name;
-    /// objects the apiserver would refuse are left out ([`from_checked_values`](Self::from_checked_values)).
-    /// [`Skipped::index`] still indexes `gateway_api`.
-    pub fn from_input(gateway_api: &[Value], objects: &[crate::model::Object]) -> Objects {
-        let mut objects_here = Objects::from_checked_values(gateway_api);
-        for object in objects {
-            // As its manifest would be read (`v1` only), without writing it out as a value first.
-            if let crate::model::Object::Service(service) = object
-                && service.api_version == "v1"
-                && service.kind == "Service"
-            {
-                match decode(service, read::core_service) {
-                    Ok(service) => objects_here.services.push(service),
-                    Err(error) => objects_here.skipped.push(Skipped {
-                        index: usize::MAX,
-                        kind: "Service".to_string(),
-                        name: service.metadata.name.clone(),
-                        error,
-                    }),
-                }
-            }
-        }
-        objects_here
-    }
-
-    fn add(&mut self, index: usize, value: &Value, checked: bool) {
-        let api_version = value.get("apiVersion").and_then(Value::as_str).unwrap_or("");
-        let kind = value.get("kind").and_then(Value::as_str).unwrap_or("");
-        // `kind: List` (kubectl) and typed lists (`HTTPRouteList`, as the API lists them).
-        if kind.ends_with("List") && value.get("items").is_some_and(Value::is_array) {
-            for item in value.get("items").and_then(Value::as_array).into_iter().flatten() {
-                self.add(index, item, checked);
-            }
-            return;
-        }
-        // A list longer than the CRD allows (100 000 matches, 10 000 listeners) is refused before
-        // anything is read from it: validation only counts it, and the reader never sees it.
-        let refused = match checked {
-            true => super::validation::validate(value).and_then(|v| v.message()),
-            false => super::validation::oversize(value).map(|e| e.to_string()),
-        };
-        if let Some(message) = refused {
-            let name = value.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("").to_string();
-            self.skipped.push(Skipped { index, kind: kind.to_string(), name, error: message });
-            return;
-        }
-        let gateway_api = matches!(api_version, "gateway.networking.k8s.io/v1" | "gateway.networking.k8s.io/v1beta1");
-        let result = match (gateway_api, api_version, kind) {
-            (true, _, "GatewayClass") => decode(value, read::gateway_class).map(|o| self.gateway_classes.push(o)),
-            (true, _, "Gateway") => decode(value, read::gateway).map(|o| self.gateways.push(o)),
-            (true, _, "HTTPRoute") => decode(value, read::http_route).map(|o| self.routes.push(o)),
-            (true, _, "ReferenceGrant") => decode(value, read::reference_grant).map(|o| self.grants.push(o)),
-            (_, "v1", "Service") => decode(value, read::service).map(|o| self.services.push(o)),
-            (_, "v1", "Namespace") => decode(value, read::namespace).map(|mut o| {
-                // Cluster-scoped: the namespace `default` filled in by `decode` is not its own.
-                o.metadata.namespace.clear();
-                self.namespaces.push(o)
-            }),
-            _ => return,
-        };
-        if let Err(error) = result {
-            let name = value.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("").to_string();
-            self.skipped.push(Skipped { index, kind: kind.to_string(), name, error });
-        }
-    }
-
     /// The labels of a namespace: its object's, or only [`NAMESPACE_NAME_LABEL`] when the input
     /// has no such Namespace (the apiserver always sets that one).
     pub fn namespace_labels(&self, namespace: &str) -> BTreeMap<String, String> {
@@ -464,15 +371,7 @@ impl Objects {
     }
 }
 
-/// Reads one object ([`read`]: a field's own default is filled in there) and applies the defaults
-/// that depend on other fields.
-fn decode<V, T: Defaults>(value: &V, read: fn(&V) -> Result<T, crate::read::Error>) -> Result<T, String> {
-    let mut object = read(value).map_err(|e| e.to_string())?;
-    object.apply_defaults();
-    Ok(object)
-}
-
-trait Defaults {
+pub(super) trait Defaults {
     fn apply_defaults(&mut self);
 }
 
@@ -525,6 +424,100 @@ impl Defaults for HttpRoute {
             for backend in &mut rule.backend_refs {
                 backend.namespace.get_or_insert_with(|| namespace.clone());
             }
+        }
+    }
+}
+
+// The status a controller writes (`status`), read back from objects that carry one (`read`).
+
+/// `GatewayStatusAddress` (and `GatewaySpecAddress`, read the same way).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GatewayStatusAddress {
+    /// `IPAddress` (the default), `Hostname`, or an implementation's own.
+    #[serde(rename = "type", default = "ip_address")]
+    pub kind: String,
+    pub value: String,
+}
+
+fn ip_address() -> String {
+    "IPAddress".to_string()
+}
+
+/// `GatewayClassStatus` (the conditions this controller writes).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct GatewayClassStatus {
+    pub conditions: Vec<Condition>,
+}
+
+/// `GatewayStatus`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct GatewayStatus {
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub addresses: Vec<GatewayStatusAddress>,
+    pub conditions: Vec<Condition>,
+    pub listeners: Vec<ListenerStatus>,
+}
+
+/// `ListenerStatus`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ListenerStatus {
+    pub name: String,
+    pub supported_kinds: Vec<RouteKind>,
+    pub attached_routes: u32,
+    pub conditions: Vec<Condition>,
+}
+
+/// `RouteGroupKind` as status writes it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RouteKind {
+    pub group: String,
+    pub kind: String,
+}
+
+/// `RouteStatus` of an HTTPRoute.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct HttpRouteStatus {
+    pub parents: Vec<RouteParentStatus>,
+}
+
+/// `RouteParentStatus`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct RouteParentStatus {
+    pub parent_ref: ParentRefStatus,
+    pub controller_name: String,
+    pub conditions: Vec<Condition>,
+}
+
+/// A `ParentReference` as status echoes it: `group`, `kind` and `namespace` filled in.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ParentRefStatus {
+    pub group: String,
+    pub kind: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub section_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub port: Option<u16>,
+}
+
+impl From<&ParentReference> for ParentRefStatus {
+    fn from(p: &ParentReference) -> Self {
+        ParentRefStatus {
+            group: p.group.clone(),
+            kind: p.kind.clone(),
+            namespace: p.namespace.clone(),
+            name: p.name.clone(),
+            section_name: p.section_name.clone(),
+            port: p.port,
         }
     }
 }
@@ -607,7 +600,7 @@ mod tests {
     #[test]
     fn label_selectors() {
         let labels: BTreeMap<String, String> = [("env".to_string(), "prod".to_string())].into_iter().collect();
-        let selector = |v: Value| read::label_selector(&v).unwrap().matches(&labels);
+        let selector = |v: Value| super::super::read::label_selector(&v).unwrap().matches(&labels);
         assert!(selector(json!({})));
         assert!(selector(json!({"matchLabels": {"env": "prod"}})));
         assert!(!selector(json!({"matchLabels": {"env": "dev"}})));

@@ -15,13 +15,13 @@ use alloc::vec::Vec;
 use serde_json::Value;
 
 use super::model::{
-    AllowedRoutes, FromNamespaces, GROUP, Gateway, GatewayClass, GatewayClassSpec, GatewaySpec, GrantFrom, GrantTo,
-    Header, HeaderFilter, HttpBackendRef, HttpRoute, HttpRouteFilter, HttpRouteMatch, HttpRouteRule, HttpRouteSpec,
-    LabelSelector, LabelSelectorRequirement, Listener, Metadata, Namespace, ParentReference, PathMatch, PathMatchType,
-    PathModifier, ReferenceGrant, ReferenceGrantSpec, RequestRedirect, RouteGroupKind, RouteNamespaces, Service,
-    ServicePort, ServiceSpec, UrlRewrite, ValueMatch, ValueMatchType,
+    AllowedRoutes, Defaults, FromNamespaces, GROUP, Gateway, GatewayClass, GatewayClassSpec, GatewaySpec, GrantFrom,
+    GrantTo, Header, HeaderFilter, HttpBackendRef, HttpRoute, HttpRouteFilter, HttpRouteMatch, HttpRouteRule,
+    HttpRouteSpec, LabelSelector, LabelSelectorRequirement, Listener, Metadata, Namespace, Objects, ParentReference,
+    PathMatch, PathMatchType, PathModifier, ReferenceGrant, ReferenceGrantSpec, RequestRedirect, RouteGroupKind,
+    RouteNamespaces, Service, ServicePort, ServiceSpec, Skipped, UrlRewrite, ValueMatch, ValueMatchType,
 };
-use super::status::{
+use super::model::{
     GatewayClassStatus, GatewayStatus, GatewayStatusAddress, HttpRouteStatus, ListenerStatus, ParentRefStatus,
     RouteKind, RouteParentStatus,
 };
@@ -390,6 +390,110 @@ fn condition(value: &Value) -> Result<Condition, Error> {
         reason: optional(f, "reason", string)?,
         message: optional(f, "message", string)?,
     })
+}
+
+// Reading objects into the model: its types know nothing of values.
+impl Objects {
+    /// Picks GatewayClass, Gateway, HTTPRoute and ReferenceGrant (`gateway.networking.k8s.io` `v1`,
+    /// and `v1beta1`, which the standard CRDs still serve), Service and Namespace (`v1`) out of
+    /// decoded manifests (a `kind: List` is read item by item), and applies the CRD defaults. An
+    /// object with a list longer than its CRD allows is left out unread
+    /// ([`oversize`](super::validation::oversize): `spec.rules[0].matches: Too many: 100000: must
+    /// have at most 64 items`).
+    pub fn from_values(values: &[Value]) -> Objects {
+        Objects::read(values, false)
+    }
+
+    /// As [`from_values`](Self::from_values), but a GatewayClass, Gateway, HTTPRoute or
+    /// ReferenceGrant that the apiserver would refuse (its CRD's schema and CEL rules,
+    /// [`validation`](super::validation)) is left out too, its [`Skipped::error`] the apiserver's
+    /// answer: a cluster never holds it, so it never routes.
+    pub fn from_checked_values(values: &[Value]) -> Objects {
+        Objects::read(values, true)
+    }
+
+    fn read(values: &[Value], checked: bool) -> Objects {
+        let mut objects = Objects::default();
+        for (index, value) in values.iter().enumerate() {
+            objects.add(index, value, checked);
+        }
+        objects
+    }
+
+    /// The Gateway API objects of an input ([`Input::gateway_api`](crate::input::Input::gateway_api),
+    /// as values) with the Services among its other `objects`, which the routes' backendRefs name;
+    /// objects the apiserver would refuse are left out ([`from_checked_values`](Self::from_checked_values)).
+    /// [`Skipped::index`] still indexes `gateway_api`.
+    pub fn from_input(gateway_api: &[Value], objects: &[crate::model::Object]) -> Objects {
+        let mut objects_here = Objects::from_checked_values(gateway_api);
+        for object in objects {
+            // As its manifest would be read (`v1` only), without writing it out as a value first.
+            if let crate::model::Object::Service(service) = object
+                && service.api_version == "v1"
+                && service.kind == "Service"
+            {
+                match decode(service, core_service) {
+                    Ok(service) => objects_here.services.push(service),
+                    Err(error) => objects_here.skipped.push(Skipped {
+                        index: usize::MAX,
+                        kind: "Service".to_string(),
+                        name: service.metadata.name.clone(),
+                        error,
+                    }),
+                }
+            }
+        }
+        objects_here
+    }
+
+    fn add(&mut self, index: usize, value: &Value, checked: bool) {
+        let api_version = value.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+        let kind = value.get("kind").and_then(Value::as_str).unwrap_or("");
+        // `kind: List` (kubectl) and typed lists (`HTTPRouteList`, as the API lists them).
+        if kind.ends_with("List") && value.get("items").is_some_and(Value::is_array) {
+            for item in value.get("items").and_then(Value::as_array).into_iter().flatten() {
+                self.add(index, item, checked);
+            }
+            return;
+        }
+        // A list longer than the CRD allows (100 000 matches, 10 000 listeners) is refused before
+        // anything is read from it: validation only counts it, and the reader never sees it.
+        let refused = match checked {
+            true => super::validation::validate(value).and_then(|v| v.message()),
+            false => super::validation::oversize(value).map(|e| e.to_string()),
+        };
+        if let Some(message) = refused {
+            let name = value.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("").to_string();
+            self.skipped.push(Skipped { index, kind: kind.to_string(), name, error: message });
+            return;
+        }
+        let gateway_api = matches!(api_version, "gateway.networking.k8s.io/v1" | "gateway.networking.k8s.io/v1beta1");
+        let result = match (gateway_api, api_version, kind) {
+            (true, _, "GatewayClass") => decode(value, gateway_class).map(|o| self.gateway_classes.push(o)),
+            (true, _, "Gateway") => decode(value, gateway).map(|o| self.gateways.push(o)),
+            (true, _, "HTTPRoute") => decode(value, http_route).map(|o| self.routes.push(o)),
+            (true, _, "ReferenceGrant") => decode(value, reference_grant).map(|o| self.grants.push(o)),
+            (_, "v1", "Service") => decode(value, service).map(|o| self.services.push(o)),
+            (_, "v1", "Namespace") => decode(value, namespace).map(|mut o| {
+                // Cluster-scoped: the namespace `default` filled in by `decode` is not its own.
+                o.metadata.namespace.clear();
+                self.namespaces.push(o)
+            }),
+            _ => return,
+        };
+        if let Err(error) = result {
+            let name = value.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("").to_string();
+            self.skipped.push(Skipped { index, kind: kind.to_string(), name, error });
+        }
+    }
+}
+
+/// Reads one object ([`read`]: a field's own default is filled in there) and applies the defaults
+/// that depend on other fields.
+fn decode<V, T: Defaults>(value: &V, read: fn(&V) -> Result<T, Error>) -> Result<T, String> {
+    let mut object = read(value).map_err(|e| e.to_string())?;
+    object.apply_defaults();
+    Ok(object)
 }
 
 #[cfg(test)]

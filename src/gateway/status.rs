@@ -107,6 +107,10 @@ use super::model::{
     FromNamespaces, GROUP, Gateway, GatewayClass, HttpRoute, HttpRouteFilter, Listener, Objects, ParentReference,
     Skipped,
 };
+pub use super::model::{
+    GatewayClassStatus, GatewayStatus, GatewayStatusAddress, HttpRouteStatus, ListenerStatus, ParentRefStatus,
+    RouteKind, RouteParentStatus,
+};
 use crate::model::Condition;
 use crate::status::{StatusRequest, StatusUpdate};
 
@@ -144,98 +148,6 @@ impl Default for StatusOptions {
             check_services: None,
             addresses: Vec::new(),
             regex_limits: crate::options::RegexLimits::default(),
-        }
-    }
-}
-
-/// `GatewayStatusAddress` (and `GatewaySpecAddress`, read the same way).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GatewayStatusAddress {
-    /// `IPAddress` (the default), `Hostname`, or an implementation's own.
-    #[serde(rename = "type", default = "ip_address")]
-    pub kind: String,
-    pub value: String,
-}
-
-fn ip_address() -> String {
-    "IPAddress".to_string()
-}
-
-/// `GatewayClassStatus` (the conditions this controller writes).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct GatewayClassStatus {
-    pub conditions: Vec<Condition>,
-}
-
-/// `GatewayStatus`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
-pub struct GatewayStatus {
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub addresses: Vec<GatewayStatusAddress>,
-    pub conditions: Vec<Condition>,
-    pub listeners: Vec<ListenerStatus>,
-}
-
-/// `ListenerStatus`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
-pub struct ListenerStatus {
-    pub name: String,
-    pub supported_kinds: Vec<RouteKind>,
-    pub attached_routes: u32,
-    pub conditions: Vec<Condition>,
-}
-
-/// `RouteGroupKind` as status writes it.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct RouteKind {
-    pub group: String,
-    pub kind: String,
-}
-
-/// `RouteStatus` of an HTTPRoute.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct HttpRouteStatus {
-    pub parents: Vec<RouteParentStatus>,
-}
-
-/// `RouteParentStatus`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
-pub struct RouteParentStatus {
-    pub parent_ref: ParentRefStatus,
-    pub controller_name: String,
-    pub conditions: Vec<Condition>,
-}
-
-/// A `ParentReference` as status echoes it: `group`, `kind` and `namespace` filled in.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
-pub struct ParentRefStatus {
-    pub group: String,
-    pub kind: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub namespace: Option<String>,
-    pub name: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub section_name: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub port: Option<u16>,
-}
-
-impl From<&ParentReference> for ParentRefStatus {
-    fn from(p: &ParentReference) -> Self {
-        ParentRefStatus {
-            group: p.group.clone(),
-            kind: p.kind.clone(),
-            namespace: p.namespace.clone(),
-            name: p.name.clone(),
-            section_name: p.section_name.clone(),
-            port: p.port,
         }
     }
 }
