@@ -122,7 +122,7 @@ impl Router {
     /// With the ingress-nginx profile, [`Explanation::decided_by`] alone: `diff` and `migrate` ask
     /// it for every probe, and a whole explanation judges every location of the configuration
     /// (probes × locations).
-    #[cfg(feature = "nginx")]
+    #[cfg(all(feature = "nginx", feature = "yaml"))]
     pub(crate) fn nginx_rule(&self, request: &Request<'_>) -> Option<String> {
         match &self.engine {
             Engine::Nginx(engine) => Some(engine.rule(request)),

@@ -10,6 +10,7 @@
 //! one positionally, which no Kubernetes client writes). Errors name the field
 //! (`spec.listeners[0].port`) and what was expected.
 
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use serde_json::Value;

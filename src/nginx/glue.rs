@@ -199,14 +199,15 @@ impl Engine {
         out
     }
 
-    /// The nginx rule that decided, and every step: the server, the location, the rule, the
-    /// rewrite and the answer.
     /// The nginx rule that decides `request`: [`explain`](Self::explain)'s `decided_by`, without
     /// judging every location of the configuration.
+    #[cfg(feature = "yaml")]
     pub(crate) fn rule(&self, request: &Request<'_>) -> String {
         self.router.route(request).rule()
     }
 
+    /// The nginx rule that decided, and every step: the server, the location, the rule, the
+    /// rewrite and the answer.
     pub(crate) fn explain(&self, request: &Request<'_>) -> Explanation {
         let d = self.router.route(request);
         let rule = d.rule();
