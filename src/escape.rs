@@ -19,7 +19,6 @@ pub(crate) fn percent_encode(text: &[u8]) -> Cow<'_, str> {
 /// [`percent_encode`] for a `host[:port]` taken from the request (a redirect that keeps the
 /// client's host): RFC 3986's `reg-name`, `:` and an IP literal's brackets are kept; `/`, `?`,
 /// `@` and `#` are encoded too, so that the host cannot end the authority early.
-#[cfg(any(feature = "nginx", feature = "gateway", test))]
 pub(crate) fn percent_encode_authority(text: &[u8]) -> Cow<'_, str> {
     encode(text, b"-._~!$&'()*+,;=:[]")
 }

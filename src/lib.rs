@@ -181,6 +181,7 @@ mod diagnostics;
 #[cfg(all(feature = "nginx", feature = "yaml"))]
 pub mod diff;
 mod engines;
+#[cfg(any(feature = "nginx", feature = "gateway"))]
 mod escape;
 mod explain;
 #[cfg(feature = "gateway")]

@@ -489,7 +489,7 @@ impl Objects {
     }
 }
 
-/// Reads one object ([`read`]: a field's own default is filled in there) and applies the defaults
+/// Reads one object (`read`: a field's own default is filled in there) and applies the defaults
 /// that depend on other fields.
 fn decode<V, T: Defaults>(value: &V, read: fn(&V) -> Result<T, Error>) -> Result<T, String> {
     let mut object = read(value).map_err(|e| e.to_string())?;
