@@ -82,6 +82,10 @@ impl GatewayTable {
             });
             return None;
         }
+        // A refused pattern matches nothing; the operator reads why here, not per request.
+        for refusal in router.regex_refusals() {
+            report.warnings.push(format!("{refusal} (this match is dropped; the rest of the route serves)"));
+        }
         let table = router.table();
         let mut clusters: HashMap<String, HashMap<String, Vec<(u16, String)>>> = HashMap::new();
         let mut cluster_list = Vec::new();
@@ -224,6 +228,25 @@ spec:
             Some(Routing::Gateway(t)) => *t,
             _ => panic!("Gateway API manifests without an Ingress route through the Gateway"),
         }
+    }
+
+    /// A pattern the core refuses (here over a small `regexLimits.size`) is named in the
+    /// configure log, once, instead of silently matching nothing.
+    #[test]
+    fn refused_regexes_are_logged_at_configure() {
+        let manifests = format!(
+            "{GATEWAY}---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {{name: re, namespace: shop}}\nspec:\n  parentRefs: [{{name: public, namespace: infra}}]\n  rules:\n  - matches: [{{path: {{type: RegularExpression, value: \"/v[0-9]+/items\"}}}}]\n    backendRefs: [{{name: a, port: 80}}]\n"
+        );
+        let config = |options: &str| {
+            let text = format!(r#"{{"manifests": {}{options}}}"#, serde_json::to_string(&manifests).unwrap());
+            Routing::build(&PluginConfig::parse(text.as_bytes()).unwrap(), 7).1
+        };
+        assert!(config("").warnings.iter().all(|w| !w.contains("HTTPRoute shop/re")));
+        let report = config(r#", "regexLimits": {"size": 64}"#);
+        let warning = report.warnings.iter().find(|w| w.contains("HTTPRoute shop/re")).expect("a warning");
+        assert!(warning.contains("spec.rules[0].matches[0].path.value: too complex"), "{warning}");
+        assert!(warning.contains("regex size limit of 64 bytes"), "{warning}");
+        assert!(report.errors.is_empty(), "{:?}", report.errors);
     }
 
     #[test]

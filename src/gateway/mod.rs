@@ -250,6 +250,28 @@ impl GatewayRouter {
         self.gateway.as_ref().err()
     }
 
+    /// Every `RegularExpression` match this router cannot evaluate (invalid, over the regex size
+    /// limit or the configuration's total, or no regex engine in this build), as
+    /// `HTTPRoute ns/name spec.rules[i].matches[j].path.value: why`: each matches nothing. What a
+    /// proxy logs when it configures (status says it as `PartiallyInvalid`).
+    pub fn regex_refusals(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (route, compiled) in self.objects.routes.iter().zip(&self.routes) {
+            for (r, rule) in compiled.rules.iter().enumerate() {
+                for (m, regexes) in rule.regexes.iter().enumerate() {
+                    for (field, why) in regexes.refusals() {
+                        out.push(alloc::format!(
+                            "HTTPRoute {}/{} spec.rules[{r}].matches[{m}].{field}: {why}",
+                            route.metadata.namespace,
+                            route.metadata.name
+                        ));
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// The request headers the routes attached to the Gateway's listeners match on, lower-case,
     /// sorted, each once: a proxy reads these and no others. Empty when no match reads a header.
     pub fn header_names(&self) -> Vec<String> {
