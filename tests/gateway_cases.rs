@@ -73,7 +73,7 @@ fn run(case: &Value) -> Result<(), String> {
         return Err(format!("linear winner {:?} != compiled winner {compiled_winner:?}", explained.winner()));
     }
     let got = serde_json::to_value(&view).unwrap();
-    // RegularExpression matches are evaluated only with the `nginx` feature (regex-lite).
+    // RegularExpression matches are evaluated only with the `nginx` feature (the regex engine).
     let expect = match case.get("expect_without_regex") {
         Some(without) if !REGEX_SUPPORTED => without,
         _ => &case["expect"],

@@ -62,11 +62,11 @@
 //!   are applied in that order (the spec forbids two actions on one name).
 //! - The redirect keeps the request's query.
 //! - `RegularExpression` path, header and query matches: evaluated (anchored, whole value, as
-//!   Envoy does) when built with the `nginx` feature, whose `regex-lite` is the engine
+//!   Envoy does) when built with the `nginx` feature, whose bounded DFA engine (`regexLimits`) they use
 //!   ([`REGEX_SUPPORTED`]); otherwise they match nothing and [`explain`](GatewayRouter::explain)
 //!   says so ([`Mismatch::RegularExpression`]). Their rank: [`RegexOrder`] (Envoy Gateway's by
 //!   default, Istio's as an option), each documented with its source. Regex matches are tried
-//!   only among the host's candidates, and may allocate in `regex-lite`.
+//!   only among the host's candidates, and read at most the request's regex budget.
 //!
 //! # Lookups
 //!

@@ -15,7 +15,7 @@
 //! - Hosts become servers ([`server`]); canaries ([`canary`]) add an alternative backend.
 //! - Redirects: `app-root` (302 for `/`), `permanent-redirect` / `temporal-redirect`, and
 //!   `ssl-redirect` / `force-ssl-redirect` (308 to https, the controller's `http-redirect-code`).
-//! - Regexes run on `regex-lite` ([`regex`] lists where it differs from PCRE).
+//! - Regexes run on the core's bounded DFA engine ([`regex`] lists where it differs from PCRE).
 //!
 //! The crate's [`Router`](crate::Router) holds one of these when compiled with
 //! [`Profile::IngressNginx`](crate::Profile::IngressNginx); [`glue`] turns its answers into the
