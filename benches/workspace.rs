@@ -80,7 +80,7 @@ fn from_scratch(text: &str) -> ValidationReport {
 
 fn incremental(workspace: &mut Workspace, text: &str) -> ValidationReport {
     workspace.update(text);
-    let (router, diagnostics) = workspace.compile(&CompileOptions::default(), 7);
+    let (router, diagnostics) = workspace.compile(&CompileOptions::default(), 7).expect("Ingress input compiles");
     black_box(&router);
     report(workspace.input(), text, diagnostics)
 }

@@ -79,7 +79,8 @@ export type RequestParts = RequestSpec;
 export type PathType = "Exact" | "Prefix" | "ImplementationSpecific";
 export type MatchKind = "exact" | "element-prefix" | "string-prefix";
 export type Tier = "exact" | "wildcard" | "any";
-export type Via = "rule" | "defaultBackend" | "none" | "rejected" | "redirect";
+/** How a request was answered; the last four are the Gateway API's (404: no listener, no Gateway; 500: a filter the proxy cannot apply, no valid backend). */
+export type Via = "rule" | "defaultBackend" | "none" | "rejected" | "redirect" | "noListener" | "noGateway" | "filterError" | "noValidBackend";
 
 /** `networking.k8s.io/v1` IngressBackend. */
 export type IngressBackend =
@@ -117,26 +118,36 @@ export interface Matched {
  * decision that does not depend on the request is one object, shared between calls.
  */
 export interface Decision {
-  /** The decision in one line: `service:port`, `resource:group/Kind/name`, `404`, the refusal's status (`400`), `redirect <status> <location>` or `split(<backend> <weight>, <backend> <weight>)`. What a tests file's `expect.backend` compares. */
+  /** The decision in one line: `service:port`, `resource:group/Kind/name` (the Gateway API: `namespace/name:port`), `404`, the refusal's status (`400`), `500`, `redirect <status> <location>` or `split(<backend> <weight>, <backend> <weight>)`. What a tests file's `expect.backend` compares. */
   readonly label: string;
-  /** As written in the Ingress; `null`: 404, a refusal, a redirect or a split. */
+  /** As written in an Ingress (a Gateway API backendRef as a Service backend); `null`: 404, a refusal, a redirect or a split. */
   readonly backend: Readonly<IngressBackend> | null;
   readonly via: Via;
-  /** When `via` is `rule`. */
+  /** The HTTP status the proxy answers: 200 when a backend serves, the redirect's, 400 for a refusal, 404, 500. */
+  readonly status: number;
+  /** When `via` is `rule` and an Ingress path won. */
   readonly matched?: Readonly<Matched>;
   /** `namespace/name` of the Ingress whose defaultBackend answered (absent for the configured default). */
   readonly defaultFrom?: string;
-  /** When `via` is `rejected` (proxy normalisation options): why, and the status the proxy answers. */
+  /** Why the proxy refused the request (`rejected`), or why the Gateway answers 404 or 500. */
   readonly reason?: string;
-  readonly status?: number;
-  /** When `via` is `redirect` (`ingress-nginx`): the proxy answers with this instead of proxying. */
-  readonly redirect?: Readonly<Redirect>;
-  /** A canary by weight (`ingress-nginx`): both backends with their weights; `backend` is then `null`. */
+  /** When `via` is `redirect`: the proxy answers with this instead of proxying. */
+  readonly redirect?: Readonly<Redirect> | null;
+  /** A canary by weight (`ingress-nginx`), or a Gateway API rule's backendRefs: each with its weight; `backend` is then `null`. */
   readonly split?: readonly Readonly<WeightedBackend>[];
   /** The path and query the upstream receives after a rewrite (`ingress-nginx` `rewrite-target`). */
   readonly upstreamPath?: string;
   /** Present (`true`) when some regex answered "no match" because the request's regex budget (`regexLimits.scan`) ran out. */
   readonly regexBudgetExhausted?: true;
+  /** The Gateway API only: `namespace/name` of the Gateway, the listener that took the request, the HTTPRoute, rule and match that won. */
+  readonly gateway?: string | null;
+  readonly listener?: string | null;
+  readonly route?: string | null;
+  readonly rule?: number | null;
+  readonly ruleName?: string;
+  readonly match?: number | null;
+  /** The Gateway API only: what the backend receives after the filters (present when forwarded). */
+  readonly upstream?: Readonly<GatewayUpstream> | null;
 }
 
 export interface Redirect {
@@ -147,10 +158,12 @@ export interface Redirect {
 
 /** One side of a weighted split: `weight` out of the sum of the weights. */
 export interface WeightedBackend {
-  /** `service:port` or `resource:group/Kind/name`. */
+  /** `service:port` or `resource:group/Kind/name` (the Gateway API: `namespace/name:port`). */
   label: string;
   backend: IngressBackend;
   weight: number;
+  /** The Gateway API: why this backendRef cannot serve; its share answers 500. */
+  invalid?: string;
 }
 
 /** @deprecated The one shape is `Decision`. */
@@ -239,7 +252,11 @@ export interface Explanation {
   defaultReason?: string;
   /** The `ingress-nginx` profile's trace, in nginx's terms (server, location, annotations). */
   steps?: string[];
-  decision: DecisionView;
+  decision: Decision;
+  /** The Gateway API only: the Gateway, each listener and whether it took the request, every HTTPRoute and why each rule match won or lost. */
+  noGateway?: { reason: string; [key: string]: JsonValue };
+  listeners?: { name: string; port: number; protocol: string; hostname: string | null; outcome: JsonValue }[];
+  routes?: GatewayRouteExplanation[];
 }
 
 export type Participation =
@@ -304,12 +321,17 @@ export interface Table {
   /** Taking part, oldest first. */
   ingresses: IngressInfo[];
   excluded: ExcludedIngress[];
+  /** The Gateway API only: the Gateway, its listeners, the routes attached to each and their rules. */
+  gateway?: string | null;
+  noGateway?: { reason: string; [key: string]: JsonValue };
+  listeners?: GatewayListenerTable[];
 }
 
 export type Severity = "error" | "warning" | "note";
 
 export type DiagnosticCode =
   | "invalid-ingress"
+  | "invalid-gateway-object"
   | "class-not-served"
   | "duplicate-path"
   | "unreachable-path"
@@ -529,20 +551,6 @@ export interface ServiceView {
   conditions: Condition[];
 }
 
-/** A Gateway API backend: a Service port. */
-export interface GatewayBackend {
-  namespace: string;
-  name: string;
-  port: number | null;
-}
-
-/** One backendRef of a split. `status` 500: an invalid backend answering for its share. */
-export interface GatewaySplitBackend extends GatewayBackend {
-  weight: number;
-  status: 200 | 500;
-  invalid?: { reason: string; [key: string]: JsonValue };
-}
-
 /** What the backend receives, after the rule's (and the backend's) filters. */
 export interface GatewayUpstream {
   host: string;
@@ -553,29 +561,9 @@ export interface GatewayUpstream {
   responseHeaderModifiers?: JsonValue[];
 }
 
-/** A Gateway API decision (`ingress-router route --gateway ... --json`). */
-export interface GatewayDecision {
-  /** The decision in one line, as a tests file's `expect.backend` compares it: `namespace/name:port`, `split(a:80 90, b:80 10)`, `redirect 301 <location>`, or the status (`404`, `500`). */
-  label: string;
-  /** The HTTP status the proxy answers (200 when forwarded). */
-  status: number;
-  via: "backend" | "redirect" | "no-match" | "no-listener" | "no-gateway" | "filter-error" | "no-valid-backend";
-  gateway: string | null;
-  listener: string | null;
-  /** `namespace/name` of the HTTPRoute that won. */
-  route: string | null;
-  rule: number | null;
-  ruleName?: string;
-  match: number | null;
-  backend: GatewayBackend | null;
-  split?: GatewaySplitBackend[];
-  redirect: { status: number; location: string } | null;
-  upstream: GatewayUpstream | null;
-  /** Present (`true`) when some `RegularExpression` match answered "no match" because the request's regex budget (`regexLimits.scan`) ran out. */
-  regexBudgetExhausted?: true;
-}
+/** @deprecated The one shape is `Decision`, whose Gateway API fields are optional. */
+export type GatewayDecision = Decision;
 
-/** A compiled routing table: Ingresses, or a Gateway's HTTPRoutes (`options.gateway`, or a Gateway and no Ingress). Free it with `free()` (or `using`); otherwise the garbage collector does, eventually. */
 /** Why a Gateway API explanation's candidate (one match of one rule) did or did not win. */
 export interface GatewayCandidate {
   rule: number;
@@ -586,48 +574,34 @@ export interface GatewayCandidate {
   reason: string;
 }
 
-/** `ingress-router explain --gateway ... --json`: the listener, route and rule that won, and why every other lost. */
-export interface GatewayExplanation {
-  decision: GatewayDecision;
-  gateway: string | null;
-  noGateway?: { reason: string; [key: string]: JsonValue };
-  listeners: { name: string; port: number; protocol: string; hostname: string | null; outcome: JsonValue }[];
-  routes: {
-    route: string;
-    notAttached?: { reason: string; [key: string]: JsonValue };
-    /** Why it is not attached, in words ("no parentRef names this Gateway"). */
-    reason?: string;
-    hostnames: string[];
-    matchedHostname?: string | null;
-    candidates: GatewayCandidate[];
-  }[];
+/** One HTTPRoute in a Gateway API explanation: its attachment, and each rule match with why it won or lost. */
+export interface GatewayRouteExplanation {
+  route: string;
+  notAttached?: { reason: string; [key: string]: JsonValue };
+  /** Why it is not attached, in words ("no parentRef names this Gateway"). */
+  reason?: string;
+  hostnames: string[];
+  matchedHostname?: string | null;
+  candidates: GatewayCandidate[];
 }
 
-/** `ingress-router table --gateway ... --json`: the Gateway's listeners, the routes attached to each, their rules. */
-export interface GatewayTable {
-  gateway: string | null;
-  noGateway?: { reason: string; [key: string]: JsonValue };
-  listeners: {
-    name: string;
-    port: number;
-    protocol: string;
-    hostname: string | null;
-    routes: { route: string; notAttached?: JsonValue; reason?: string; hostnames: string[]; rules: { [key: string]: JsonValue }[] }[];
-  }[];
+/** One listener of a Gateway API table: the routes attached to it and their rules. */
+export interface GatewayListenerTable {
+  name: string;
+  port: number;
+  protocol: string;
+  hostname: string | null;
+  routes: { route: string; notAttached?: JsonValue; reason?: string; hostnames: string[]; rules: { [key: string]: JsonValue }[] }[];
 }
 
-/** The explanation and table that go with a router's decisions. */
-type ExplanationOf<D> = D extends GatewayDecision ? GatewayExplanation : Explanation;
-type TableOf<D> = D extends GatewayDecision ? GatewayTable : Table;
-
-export declare class Router<D = Decision> {
+export declare class Router {
   private constructor();
-  /** Which backend serves the request (a `GatewayDecision` when the router routes the Gateway API: `Router<GatewayDecision>`). */
-  route(request: RouteRequest): D;
+  /** Which backend serves the request, whatever the manifests hold (Ingresses, or the Gateway API objects). */
+  route(request: RouteRequest): Decision;
   /** The whole decision, step by step (for the Gateway API: listeners, routes, and why each candidate lost). */
-  explain(request: RouteRequest): ExplanationOf<D>;
+  explain(request: RouteRequest): Explanation;
   /** Host tiers and their paths in precedence order (for the Gateway API: listeners, routes, rules). */
-  table(): TableOf<D>;
+  table(): Table;
   /** What compiling found wrong or worth knowing. */
   readonly diagnostics: Diagnostic[];
   /**
@@ -648,11 +622,11 @@ export declare class Router<D = Decision> {
  * `---` lines) whose text did not change since an earlier update are not read, validated or
  * linted again. Free it with `free()` (or `using`); the routers it returned are freed on their own.
  */
-export declare class Workspace<D = Decision> {
+export declare class Workspace {
   /** A workspace compiling with `options` (those of `compile`). Throws IngressRouterError ("options"). */
   constructor(options?: CompileOptions);
-  /** The router for the whole new text (objects are compiled as `compile` compiles them: a `Router<GatewayDecision>` when they route through the Gateway API). */
-  update(manifests: Manifests): Router<D>;
+  /** The router for the whole new text (objects are compiled as `compile` compiles them). */
+  update(manifests: Manifests): Router;
   /** Releases what the workspace keeps now; calling it twice is harmless, `update` afterwards throws. */
   free(): void;
   [Symbol.dispose](): void;
@@ -712,7 +686,6 @@ export declare class IngressRouterError extends Error {
  */
 export declare function load(): Promise<void>;
 /** Compiles manifests into a routing table. Throws IngressRouterError. With `options.gateway`, the table routes through the Gateway API objects. */
-export declare function compile(manifests: Manifests, options: CompileOptions & { gateway: string }): Router<GatewayDecision>;
 export declare function compile(manifests: Manifests, options?: CompileOptions): Router;
 /** The apiserver's answer for every Ingress and IngressClass, each error at its line and column, then the diagnostics. */
 export declare function validate(manifests: Manifests, options?: ValidateOptions): ValidationReport;

@@ -31,7 +31,7 @@
 //!
 //! let refused = router.route(&Request::new("example.com", "/v1/a%2Fb"));
 //! assert_eq!((refused.via(), refused.rejection().map(|r| r.status())), (Via::Rejected, Some(400)));
-//! assert_eq!(router.route(&Request::new("example.com", "/v2")).view().label, "404");
+//! assert_eq!(router.route(&Request::new("example.com", "/v2")).to_string(), "404");
 //! ```
 
 use alloc::borrow::Cow;
@@ -59,8 +59,17 @@ pub enum Via {
     None,
     /// The proxy refuses the request before routing ([`Decision::rejection`] says why).
     Rejected,
-    /// The proxy answers with a redirect ([`Decision::redirect`]; the ingress-nginx profile).
+    /// The proxy answers with a redirect ([`Decision::redirect`]; the ingress-nginx profile, a
+    /// Gateway API `RequestRedirect`).
     Redirect,
+    /// 404: no listener of the Gateway takes the request's port, protocol and host.
+    NoListener,
+    /// 404: no Gateway to route through (none, several and none chosen, or not found).
+    NoGateway,
+    /// 500: the rule has a filter the proxy cannot apply (`ExtensionRef`, ...).
+    FilterError,
+    /// 500: the rule has no valid backend with a weight.
+    NoValidBackend,
 }
 
 impl Via {
@@ -71,6 +80,10 @@ impl Via {
             Via::None => "none",
             Via::Rejected => "rejected",
             Via::Redirect => "redirect",
+            Via::NoListener => "noListener",
+            Via::NoGateway => "noGateway",
+            Via::FilterError => "filterError",
+            Via::NoValidBackend => "noValidBackend",
         }
     }
 }
@@ -202,15 +215,18 @@ pub struct WeightedBackend<'r> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Decision<'r> {
     pub(crate) via: Via,
-    backend: Option<BackendRef<'r>>,
+    pub(crate) backend: Option<BackendRef<'r>>,
     matched: Option<MatchedRule<'r>>,
     pub(crate) default_from: Option<IngressRef<'r>>,
     rejection: Option<Rejection>,
-    redirect: Option<Redirect<'r>>,
+    pub(crate) redirect: Option<Redirect<'r>>,
     split: Option<[WeightedBackend<'r>; 2]>,
     pub(crate) upstream_path: Option<String>,
     answer: Option<usize>,
     pub(crate) regex_exhausted: bool,
+    /// The Gateway API's own parts (listener, route, rule, every backendRef).
+    #[cfg(feature = "gateway")]
+    pub(crate) gateway: Option<crate::gateway::GatewayDecision<'r>>,
 }
 
 impl<'r> Decision<'r> {
@@ -231,6 +247,8 @@ impl<'r> Decision<'r> {
             upstream_path: None,
             answer: None,
             regex_exhausted: false,
+            #[cfg(feature = "gateway")]
+            gateway: None,
         }
     }
 
@@ -255,6 +273,20 @@ impl<'r> Decision<'r> {
 
     pub fn via(&self) -> Via {
         self.via
+    }
+
+    /// The HTTP status the proxy answers: 200 when a backend serves the request (the backend's
+    /// own answer aside; in a Gateway API split with invalid backends, the valid share), the
+    /// redirect's, the refusal's (400), 404 when nothing matched, 500 when the rule cannot be
+    /// served (a Gateway API filter the proxy cannot apply, no valid backend).
+    pub fn status(&self) -> u16 {
+        match self.via {
+            Via::Rule | Via::DefaultBackend => 200,
+            Via::None | Via::NoListener | Via::NoGateway => 404,
+            Via::Rejected => self.rejection.map_or(400, Rejection::status),
+            Via::Redirect => self.redirect.as_ref().map_or(302, |r| r.status),
+            Via::FilterError | Via::NoValidBackend => 500,
+        }
     }
 
     /// The backend that serves the request; `None`: 404, rejected, redirected, or split between
@@ -323,6 +355,11 @@ impl<'r> Decision<'r> {
             // The flag is this request's, not the answer's.
             return None;
         }
+        #[cfg(feature = "gateway")]
+        if self.gateway.is_some() {
+            // The listener and what the backend receives are the request's.
+            return None;
+        }
         match self.answer {
             Some(answer) if self.upstream_path.is_none() => Some(1 + answer),
             None if self.via == Via::None && self.matched.is_none() && self.default_from.is_none() => Some(0),
@@ -331,8 +368,14 @@ impl<'r> Decision<'r> {
     }
 
     /// As owned data: the one shape every home serialises (the CLI's `route --json`, the npm
-    /// package's `route()`, an explanation's `decision`).
-    pub fn view(&self) -> DecisionView {
+    /// package's `route()`, an explanation's `decision`). `request` is the one routed: a Gateway
+    /// API decision shows what the backend receives from it after the rule's filters.
+    pub fn view(&self, request: &crate::Request<'_>) -> DecisionView {
+        #[cfg(feature = "gateway")]
+        if let Some(gateway) = &self.gateway {
+            return crate::gateway::glue::view(self, gateway, request);
+        }
+        let _ = request;
         let written = |b: BackendRef<'_>| IngressBackend::from(b);
         DecisionView {
             label: self.to_string(),
@@ -347,7 +390,7 @@ impl<'r> Decision<'r> {
             }),
             default_from: self.default_from.map(|i| i.to_string()),
             reason: self.rejection.map(|r| r.to_string()),
-            status: self.rejection.map(Rejection::status),
+            status: self.status(),
             redirect: self
                 .redirect
                 .as_ref()
@@ -358,11 +401,14 @@ impl<'r> Decision<'r> {
                         label: w.backend.to_string(),
                         backend: written(w.backend),
                         weight: w.weight,
+                        invalid: None,
                     })
                     .collect()
             }),
             upstream_path: self.upstream_path.clone(),
             regex_budget_exhausted: self.regex_exhausted,
+            #[cfg(feature = "gateway")]
+            gateway: None,
         }
     }
 }
@@ -372,6 +418,10 @@ impl<'r> Decision<'r> {
 /// `split(<backend> <weight>, <backend> <weight>)`. Tests files compare it; proxies log it.
 impl fmt::Display for Decision<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        #[cfg(feature = "gateway")]
+        if let Some(gateway) = &self.gateway {
+            return crate::gateway::glue::label(self, gateway, f);
+        }
         match (self.backend, self.rejection, &self.redirect, &self.split) {
             (Some(b), ..) => b.fmt(f),
             (None, Some(r), ..) => write!(f, "{}", r.status()),
@@ -428,11 +478,11 @@ pub struct DecisionView {
     /// `namespace/name` of the Ingress whose defaultBackend answered.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default_from: Option<String>,
-    /// Why the proxy refused the request, and the status it answers.
+    /// Why the proxy refused the request, or (the Gateway API) why it answers 404 or 500.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub status: Option<u16>,
+    /// The HTTP status the proxy answers ([`Decision::status`]).
+    pub status: u16,
     /// The redirect answered instead of proxying (the ingress-nginx profile).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub redirect: Option<RedirectView>,
@@ -445,6 +495,11 @@ pub struct DecisionView {
     /// Some regex was answered "no match" because the request's regex budget ran out.
     #[serde(skip_serializing_if = "core::ops::Not::not")]
     pub regex_budget_exhausted: bool,
+    /// The Gateway API's own parts: the Gateway, listener, route, rule and match that decided,
+    /// and what the backend receives.
+    #[cfg(feature = "gateway")]
+    #[serde(flatten)]
+    pub gateway: Option<crate::gateway::GatewayView>,
 }
 
 /// A [`Redirect`] as owned data.
@@ -456,7 +511,7 @@ pub struct RedirectView {
     pub location: String,
 }
 
-/// A [`WeightedBackend`] as owned data.
+/// A side of a weighted split as owned data.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
@@ -464,6 +519,9 @@ pub struct WeightedView {
     pub label: String,
     pub backend: IngressBackend,
     pub weight: u32,
+    /// Why this backend cannot serve (the Gateway API): its share answers 500.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invalid: Option<String>,
 }
 
 /// The winning path, as owned data.

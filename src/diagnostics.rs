@@ -190,6 +190,8 @@ pub enum Code {
     NginxSkippedPath,
     /// The ingress-nginx profile: a canary that can take no traffic (no such host or location).
     NginxInertCanary,
+    /// A Gateway API object that cannot be read (the apiserver would refuse it) is left out.
+    InvalidGatewayObject,
 }
 
 impl Code {
@@ -224,6 +226,7 @@ impl Code {
             Code::NginxIgnoredAnnotation => "nginx-ignored-annotation",
             Code::NginxSkippedPath => "nginx-skipped-path",
             Code::NginxInertCanary => "nginx-inert-canary",
+            Code::InvalidGatewayObject => "invalid-gateway-object",
         }
     }
 }

@@ -84,6 +84,11 @@ pub struct Explanation {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub steps: Vec<String>,
     pub decision: DecisionView,
+    /// The Gateway API's steps (flattened): the Gateway, each listener and whether it took the
+    /// request, each route's attachment, and why each other rule match lost.
+    #[cfg(feature = "gateway")]
+    #[serde(flatten)]
+    pub gateway: Option<crate::gateway::Explanation>,
 }
 
 impl Table {
@@ -169,7 +174,9 @@ impl Table {
             decided_by,
             default_reason,
             steps: Vec::new(),
-            decision: decision.decision().view(),
+            decision: decision.decision().view(request),
+            #[cfg(feature = "gateway")]
+            gateway: None,
         }
     }
 
@@ -310,6 +317,8 @@ impl Table {
             default_backend: default_view(self.default),
             ingresses: self.ingresses.clone(),
             excluded: self.excluded.clone(),
+            #[cfg(feature = "gateway")]
+            gateway: None,
         }
     }
 
@@ -391,6 +400,11 @@ pub struct TableView {
     pub default_backend: Option<DefaultView>,
     pub ingresses: Vec<IngressInfo>,
     pub excluded: Vec<ExcludedIngress>,
+    /// The Gateway API's table (flattened): the Gateway, its listeners, the routes attached to
+    /// each and their rules.
+    #[cfg(feature = "gateway")]
+    #[serde(flatten)]
+    pub gateway: Option<crate::gateway::GatewayTableView>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -481,7 +495,9 @@ pub(crate) fn rejected(request: &Request<'_>, rejection: decision::Rejection) ->
         decided_by: None,
         default_reason: None,
         steps: Vec::new(),
-        decision: decision::Decision::rejected(rejection).view(),
+        decision: decision::Decision::rejected(rejection).view(request),
+        #[cfg(feature = "gateway")]
+        gateway: None,
     }
 }
 

@@ -77,7 +77,7 @@
 //!   - http: {paths: [{path: /, pathType: Prefix, backend: {service: {name: any, port: {number: 80}}}}]}
 //! "#;
 //! let router = compile(&input::parse("hosts.yaml", yaml).unwrap().into_objects(), &CompileOptions::default());
-//! let backend = |host, path| router.route(&Request::new(host, path)).view().label;
+//! let backend = |host, path| router.route(&Request::new(host, path)).to_string();
 //! assert_eq!(backend("FOO.com.:8443", "/a"), "exact:80");
 //! assert_eq!(backend("bar.foo.com", "/"), "wildcard:80");
 //! assert_eq!(backend("a.bar.foo.com", "/"), "any:80"); // one label only
@@ -106,7 +106,7 @@
 //!       - {path: /exact, pathType: Exact, backend: {service: {name: exact, port: {number: 80}}}}
 //! "#;
 //! let router = compile(&input::parse("paths.yaml", yaml).unwrap().into_objects(), &CompileOptions::default());
-//! let backend = |path| router.route(&Request::new("example.com", path)).view().label;
+//! let backend = |path| router.route(&Request::new("example.com", path)).to_string();
 //! assert_eq!(backend("/aaa/bbb/ccc?q=1"), "prefix:80");
 //! assert_eq!(backend("/aaa/bbbxyz"), "404");
 //! assert_eq!(backend("/foo"), "foo:80");
@@ -139,7 +139,7 @@
 //!       - {path: /foo/, pathType: Prefix, backend: {service: {name: foo-slash, port: {number: 80}}}}
 //! "#;
 //! let router = compile(&input::parse("shop.yaml", yaml).unwrap().into_objects(), &CompileOptions::default());
-//! let backend = |path| router.route(&Request::new("example.com", path)).view().label;
+//! let backend = |path| router.route(&Request::new("example.com", path)).to_string();
 //! // 1. The longest matching path wins.
 //! assert_eq!(backend("/foo/bar"), "foo-slash:80");
 //! // 2. At equal length, Exact beats Prefix.
@@ -240,11 +240,11 @@ pub use options::{
 };
 pub use path::{MatchKind, PathType};
 pub use request::{Request, RequestSpec, RequestSpecError, Scheme, UrlError};
-pub use router::{Router, compile_seeded};
+pub use router::{CompileError, Router, compile_input_seeded, compile_seeded};
 
 // Seeds from the OS, so it needs `std`; without it, callers use `compile_seeded`.
 #[cfg(feature = "std")]
-pub use router::compile;
+pub use router::{compile, compile_input};
 #[cfg(feature = "yaml")]
 pub use workspace::Workspace;
 

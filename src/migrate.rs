@@ -341,7 +341,9 @@ pub fn migrate(
         .map(|(probe, _)| (Some(format!("{} {} ({})", probe.kind, probe.url, probe.from)), probe.request()))
         .collect();
     // Probes are well-formed URLs: pinning them cannot fail.
-    let pinned = tests_file::pin_gateway(&gateway, &gateway.gateway_name(), requests).unwrap_or_default();
+    let pin_options = CompileOptions { gateway: Some(gateway.gateway_name()), ..CompileOptions::default() };
+    let route = |r: &crate::Request<'_>| gateway::glue::route(&gateway, r).view(r);
+    let pinned = tests_file::pin_by(requests, route, pin_options).unwrap_or_default();
     MigrationReport {
         from,
         gateway: gateway.gateway().map(|_| gateway.gateway_name()),
@@ -595,7 +597,7 @@ fn ingress_answer(router: &Router, objects: &[Object], probe: &MigrationProbe) -
             }
         }
         Via::Rejected => answer.status = 400,
-        Via::None => {}
+        _ => {}
     }
     answer.reason = match router.options().profile {
         Profile::IngressNginx => router.nginx_rule(&request).unwrap_or_default(),

@@ -23,8 +23,14 @@ pub struct Request<'a> {
     /// `http` unless told otherwise; the ingress-nginx profile's TLS redirects read it.
     pub scheme: Scheme,
     /// Request headers as `(name, value)` pairs; the ingress-nginx profile's canaries read them
-    /// (and their cookies from `Cookie`). The spec profile ignores them.
+    /// (and their cookies from `Cookie`), the Gateway API's header matches too. The spec profile
+    /// ignores them.
     pub headers: &'a [(&'a str, &'a str)],
+    /// Upper case, as HTTP sends it (`""` reads as `GET`); the Gateway API's method matches read it.
+    pub method: &'a str,
+    /// The port the request arrived on; `None`: the host's, else 80 or 443 by scheme. Picks the
+    /// Gateway's listener.
+    pub port: Option<u16>,
 }
 
 /// The scheme a request arrived with (`http` or `https` in JSON and tests files).
@@ -54,7 +60,19 @@ impl<'a> Request<'a> {
     }
 
     pub fn from_bytes(host: &'a [u8], path: &'a [u8]) -> Self {
-        Request { host, path, scheme: Scheme::Http, headers: &[] }
+        Request { host, path, scheme: Scheme::Http, headers: &[], method: "GET", port: None }
+    }
+
+    /// The request's method (`GET` unless told otherwise).
+    pub fn with_method(mut self, method: &'a str) -> Self {
+        self.method = method;
+        self
+    }
+
+    /// The port the request arrived on, when it is not the host's own.
+    pub fn with_port(mut self, port: u16) -> Self {
+        self.port = Some(port);
+        self
     }
 
     /// The request's headers (borrowed: building the request still allocates nothing).
@@ -73,15 +91,18 @@ impl<'a> Request<'a> {
     /// path routes as `/` (the Ingress router reads no query).
     pub fn from_url(url: &'a str) -> Result<Self, UrlError> {
         let url = crate::url::parse(url)?;
+        // `http://host?q` routes as `/`: every router reads a path that starts with `/`.
         let path = if url.target.starts_with('/') { url.target } else { "/" };
-        Ok(Request::new(url.host, path).with_scheme(if url.https { Scheme::Https } else { Scheme::Http }))
+        let mut request =
+            Request::new(url.host, path).with_scheme(if url.https { Scheme::Https } else { Scheme::Http });
+        request.port = url.port;
+        Ok(request)
     }
 }
 
 /// A request as people and tools write it: in a tests file, as the npm package's `route()`
 /// argument, from the CLI's arguments. `url`, or `host` and `path`; then the `scheme` (else the
-/// URL's, else `http`), the `method` (read by no profile yet: accepted so that files written for
-/// other tools stay valid), and the `headers`. Every profile accepts every field and reads what
+/// URL's, else `http`), the `method` (default `GET`; the Gateway API matches it), and the `headers`. Every profile accepts every field and reads what
 /// it needs.
 ///
 /// ```
@@ -135,31 +156,8 @@ impl RequestSpec {
         };
         let scheme = self.scheme.unwrap_or(request.scheme);
         let headers: Vec<(&str, &str)> = self.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
-        Ok(f(&request.with_scheme(scheme).with_headers(&headers)))
-    }
-
-    #[cfg(feature = "gateway")]
-    /// Calls `f` with the request a Gateway routes ([`crate::gateway::GatewayRequest`]): the
-    /// URL's port picks the listener, and `method` (default `GET`) and `headers` are matched.
-    pub fn with_gateway<T>(
-        &self,
-        f: impl FnOnce(&crate::gateway::GatewayRequest<'_>) -> T,
-    ) -> Result<T, RequestSpecError> {
-        use crate::gateway::GatewayRequest;
-        let request = match (&self.url, &self.host, &self.path) {
-            (Some(url), None, None) => {
-                GatewayRequest::from_url(url).map_err(|e| RequestSpecError::Url(url.clone(), e))?
-            }
-            (None, Some(host), path) => GatewayRequest::new(host, path.as_deref().unwrap_or("/")),
-            _ => return Err(RequestSpecError::Target),
-        };
-        let request = match self.scheme {
-            Some(Scheme::Https) => request.with_scheme("https"),
-            Some(Scheme::Http) => request.with_scheme("http"),
-            None => request,
-        };
-        let headers: Vec<(&str, &str)> = self.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
-        Ok(f(&request.with_method(self.method.as_deref().unwrap_or("GET")).with_headers(&headers)))
+        let method = self.method.as_deref().unwrap_or("GET");
+        Ok(f(&request.with_scheme(scheme).with_headers(&headers).with_method(method)))
     }
 }
 

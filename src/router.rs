@@ -7,6 +7,7 @@ use crate::decision::{Decision, WeightedBackend};
 #[cfg(feature = "lint")]
 use crate::diagnostics::Diagnostic;
 use crate::explain::{self, Explanation, TableView};
+use crate::input::Input;
 use crate::model::Object;
 use crate::normalize::{self, MAX_NORMALIZED_PATH, PathNormalization};
 use crate::options::{CompileOptions, Profile};
@@ -33,6 +34,101 @@ enum Engine {
     /// Boxed: the nginx engine is much larger than the spec table's handle.
     #[cfg(feature = "nginx")]
     Nginx(alloc::boxed::Box<crate::nginx::Engine>),
+    /// The Gateway API: the input's Gateway API objects, for the Gateway the options choose.
+    #[cfg(feature = "gateway")]
+    Gateway {
+        router: alloc::boxed::Box<crate::gateway::GatewayRouter>,
+        options: CompileOptions,
+    },
+}
+
+/// Why an input cannot be compiled into a [`Router`] ([`compile_input`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CompileError {
+    /// The input needs an engine this build lacks (Gateway API objects without the `gateway`
+    /// feature).
+    Missing(crate::Engine),
+    /// The input routes through the Gateway API and no Gateway takes requests: none in the
+    /// input, several and the `gateway` option names none, or the one named is not there.
+    NoGateway(String),
+}
+
+impl core::fmt::Display for CompileError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            CompileError::Missing(engine) => crate::Missing(*engine).fmt(f),
+            CompileError::NoGateway(why) => f.write_str(why),
+        }
+    }
+}
+
+impl core::error::Error for CompileError {}
+
+/// Whether `input` routes through its Gateway API objects rather than its Ingresses: when the
+/// options' `gateway` names a Gateway, or when the input has a Gateway and no Ingress.
+pub(crate) fn routes_gateway_api(input: &Input, options: &CompileOptions) -> bool {
+    let kind =
+        |v: &crate::input::SourcedValue| v.value.get("kind").and_then(serde_json::Value::as_str) == Some("Gateway");
+    let ingress = input.objects.iter().any(|o| matches!(o.object, Object::Ingress(_)));
+    options.gateway.is_some() || input.gateway_api.iter().any(kind) && !ingress
+}
+
+/// Compiles whatever `input` holds into one [`Router`]: its Gateway API objects when it routes
+/// through them (the options' `gateway` names a Gateway, or the input has a Gateway and no
+/// Ingress), else its Ingresses as [`compile`] does. Every home calls this; none decides the
+/// engine itself.
+#[cfg(feature = "std")]
+pub fn compile_input(input: &Input, options: &CompileOptions) -> Result<Router, CompileError> {
+    compile_input_seeded(input, options, os_seed())
+}
+
+/// [`compile_input`] with the seed of the table's hashes given (see [`compile_seeded`]).
+pub fn compile_input_seeded(input: &Input, options: &CompileOptions, seed: u64) -> Result<Router, CompileError> {
+    let objects: Vec<Object> = input.objects.iter().map(|o| o.object.clone()).collect();
+    if !routes_gateway_api(input, options) {
+        return Ok(compile_seeded(&objects, options, seed));
+    }
+    #[cfg(feature = "gateway")]
+    {
+        use crate::gateway;
+        let values: Vec<serde_json::Value> = input.gateway_api.iter().map(|v| v.value.clone()).collect();
+        let router = gateway::compile(&gateway::Objects::from_input(&values, &objects), &options.into());
+        let names = || {
+            let names: Vec<String> = router
+                .objects()
+                .gateways
+                .iter()
+                .map(|g| alloc::format!("{}/{}", g.metadata.namespace, g.metadata.name))
+                .collect();
+            names.join(", ")
+        };
+        match router.no_gateway() {
+            Some(gateway::NoGateway::NotFound { gateway }) if !router.objects().gateways.is_empty() => {
+                Err(CompileError::NoGateway(alloc::format!(
+                    "gateway {gateway}: no such Gateway; the input's Gateways: {}",
+                    names()
+                )))
+            }
+            Some(gateway::NoGateway::NotFound { gateway }) => Err(CompileError::NoGateway(alloc::format!(
+                "gateway {gateway}: no Gateway in the input: give the Gateway API objects (gateway.networking.k8s.io)"
+            ))),
+            Some(gateway::NoGateway::Ambiguous { gateways }) => Err(CompileError::NoGateway(alloc::format!(
+                "the input has several Gateways ({}): name one with the `gateway` option (the CLI's --gateway \
+                 NAMESPACE/NAME)",
+                gateways.join(", ")
+            ))),
+            Some(why) => Err(CompileError::NoGateway(alloc::string::ToString::to_string(why))),
+            None => Ok(Router {
+                engine: Engine::Gateway { router: alloc::boxed::Box::new(router), options: options.clone() },
+            }),
+        }
+    }
+    #[cfg(not(feature = "gateway"))]
+    {
+        let _ = seed;
+        Err(CompileError::Missing(crate::Engine::GatewayApi))
+    }
 }
 
 /// Compiles objects into a [`Router`]: the table only, as fast as it can be built (a proxy pushing
@@ -92,6 +188,8 @@ impl Router {
             }
             #[cfg(feature = "nginx")]
             Engine::Nginx(engine) => engine.route(request),
+            #[cfg(feature = "gateway")]
+            Engine::Gateway { router, .. } => crate::gateway::glue::route(router, request),
         }
     }
 
@@ -105,6 +203,8 @@ impl Router {
             Engine::Spec { table, normalization } => (table, normalization),
             #[cfg(feature = "nginx")]
             Engine::Nginx(engine) => return engine.explain(request),
+            #[cfg(feature = "gateway")]
+            Engine::Gateway { router, .. } => return crate::gateway::glue::explain(router, request),
         };
         let mut buf = [0u8; MAX_NORMALIZED_PATH];
         match normalize::normalize(request.path, normalization, &mut buf) {
@@ -126,7 +226,7 @@ impl Router {
     pub(crate) fn nginx_rule(&self, request: &Request<'_>) -> Option<String> {
         match &self.engine {
             Engine::Nginx(engine) => Some(engine.rule(request)),
-            Engine::Spec { .. } => self.explain(request).decided_by,
+            _ => self.explain(request).decided_by,
         }
     }
 
@@ -137,8 +237,7 @@ impl Router {
     pub fn indexes_ordered(&self) -> (bool, bool) {
         match &self.engine {
             Engine::Spec { table, .. } => table.indexes_ordered(),
-            #[cfg(feature = "nginx")]
-            Engine::Nginx(_) => (false, false),
+            _ => (false, false),
         }
     }
 
@@ -155,6 +254,8 @@ impl Router {
             Engine::Spec { table, .. } => table.table(),
             #[cfg(feature = "nginx")]
             Engine::Nginx(engine) => engine.table(),
+            #[cfg(feature = "gateway")]
+            Engine::Gateway { router, .. } => crate::gateway::glue::table(router),
         }
     }
 
@@ -212,6 +313,8 @@ impl Router {
             Engine::Spec { table, .. } => (crate::diagnostics::of_table(objects, table), &table.options),
             #[cfg(feature = "nginx")]
             Engine::Nginx(engine) => (engine.diagnostics().collect::<Vec<Diagnostic>>(), &engine.options),
+            #[cfg(feature = "gateway")]
+            Engine::Gateway { router, options } => (crate::gateway::glue::lint(router), options),
         };
         diagnostics.extend(lint(options));
         diagnostics
@@ -225,6 +328,8 @@ impl Router {
             Engine::Spec { table, .. } => table.routes.len() + table.defaults.len(),
             #[cfg(feature = "nginx")]
             Engine::Nginx(engine) => engine.answer_count(),
+            #[cfg(feature = "gateway")]
+            Engine::Gateway { .. } => 0,
         }
     }
 
@@ -241,6 +346,8 @@ impl Router {
             Engine::Spec { .. } => Vec::new(),
             #[cfg(feature = "nginx")]
             Engine::Nginx(engine) => engine.header_names(),
+            #[cfg(feature = "gateway")]
+            Engine::Gateway { router, .. } => router.header_names(),
         }
     }
 
@@ -254,6 +361,9 @@ impl Router {
             Engine::Spec { .. } => false,
             #[cfg(feature = "nginx")]
             Engine::Nginx(_) => true,
+            // Listeners are chosen by protocol; redirects write the scheme.
+            #[cfg(feature = "gateway")]
+            Engine::Gateway { .. } => true,
         }
     }
 
@@ -286,6 +396,8 @@ impl Router {
             Engine::Spec { table, .. } => table.answer(answer).map(|raw| raw.decision()),
             #[cfg(feature = "nginx")]
             Engine::Nginx(engine) => engine.answer(answer),
+            #[cfg(feature = "gateway")]
+            Engine::Gateway { .. } => None,
         }
     }
 
@@ -295,6 +407,17 @@ impl Router {
             Engine::Spec { table, .. } => &table.options,
             #[cfg(feature = "nginx")]
             Engine::Nginx(engine) => &engine.options,
+            #[cfg(feature = "gateway")]
+            Engine::Gateway { options, .. } => options,
+        }
+    }
+
+    /// The Gateway API router inside, when this router routes the Gateway API.
+    #[cfg(feature = "gateway")]
+    pub fn gateway(&self) -> Option<&crate::gateway::GatewayRouter> {
+        match &self.engine {
+            Engine::Gateway { router, .. } => Some(router),
+            _ => None,
         }
     }
 }

@@ -14,9 +14,10 @@
 //!     upstreamPath: /items                # after a rewrite
 //! ```
 //!
-//! With `options.gateway` (a Gateway, `namespace/name`) the requests are routed through the
-//! input's Gateway API objects instead ([`run_gateway`]); `request.method` and `request.headers`
-//! are matched, and the URL's port picks the listener:
+//! With `options.gateway` (a Gateway, `namespace/name`), or an input with a Gateway and no
+//! Ingress, the requests are routed through the input's Gateway API objects instead (the same
+//! [`run`]); `request.method` and `request.headers` are matched, and the URL's port picks the
+//! listener:
 //!
 //! ```yaml
 //! options: {gateway: infra/public}
@@ -59,8 +60,6 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
 use crate::decision::{DecisionView, Via};
-#[cfg(feature = "gateway")]
-use crate::gateway::{self, GatewayRouter};
 use crate::input::{InputError, InputErrorKind};
 use crate::options::CompileOptions;
 use crate::position::Positions;
@@ -100,7 +99,7 @@ pub struct Test {
 #[non_exhaustive]
 pub struct Expect {
     /// The decision's [label](crate::DecisionView::label) (`404` may be written as a number); for
-    /// the Gateway API, [its label](gateway::DecisionView::label), or `name:port`.
+    /// the Gateway API, `namespace/name:port` or `name:port`.
     #[serde(default, deserialize_with = "optional_scalar", skip_serializing_if = "Option::is_none")]
     pub backend: Option<String>,
     /// The HTTP status the proxy answers.
@@ -163,7 +162,23 @@ fn optional_scalar<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D:
 impl Expect {
     /// What `decision` answers, as a test pins it: its label, how, the winning path, and the
     /// upstream path after a rewrite.
+    /// A Gateway API decision pins its status, redirect and upstream path too.
     pub fn pinning(decision: &DecisionView) -> Self {
+        #[cfg(feature = "gateway")]
+        if let Some(gateway) = &decision.gateway {
+            return Expect {
+                backend: Some(decision.label.clone()),
+                status: Some(decision.status),
+                redirect: decision.redirect.as_ref().map(|r| r.location.clone()),
+                via: None,
+                matched: None,
+                upstream_path: None,
+                upstream: gateway
+                    .upstream
+                    .as_ref()
+                    .map(|u| ExpectedUpstream { path: Some(u.path.clone()), host: None }),
+            };
+        }
         Expect {
             backend: Some(decision.label.clone()),
             status: None,
@@ -181,21 +196,22 @@ impl Expect {
     }
 
     /// Whether `decision` meets every expectation written.
+    /// `backend` written `name:port` meets a Gateway API label `namespace/name:port`.
     pub fn met_by(&self, decision: &DecisionView) -> bool {
         let same = |want: &Option<String>, got: &str| want.as_deref().is_none_or(|w| w == got);
-        let status = decision.status.or(decision.redirect.as_ref().map(|r| r.status)).unwrap_or(match decision.via {
-            Via::None => 404,
-            _ => 200,
-        });
-        let upstream_met = self.upstream.as_ref().is_none_or(|u| {
-            u.host.is_none() && u.path.as_ref().is_none_or(|p| decision.upstream_path.as_ref() == Some(p))
-        });
-        self.backend.as_ref().is_none_or(|b| *b == decision.label)
-            && self.status.is_none_or(|s| s == status)
+        let (upstream_host, upstream_path) = upstream(decision);
+        let upstream_path = |want: &String| upstream_path == Some(want.as_str());
+        let label = &decision.label;
+        self.backend.as_ref().is_none_or(|b| {
+            b == label || (!b.contains('/') && label.split_once('/').is_some_and(|(_, name_port)| name_port == b))
+        }) && self.status.is_none_or(|s| s == decision.status)
             && self.redirect.as_ref().is_none_or(|r| decision.redirect.as_ref().is_some_and(|d| d.location == *r))
-            && upstream_met
+            && self.upstream.as_ref().is_none_or(|u| {
+                u.path.as_ref().is_none_or(upstream_path)
+                    && u.host.as_ref().is_none_or(|h| upstream_host == Some(h.as_str()))
+            })
             && self.via.is_none_or(|v| v == decision.via)
-            && self.upstream_path.as_ref().is_none_or(|p| decision.upstream_path.as_ref() == Some(p))
+            && self.upstream_path.as_ref().is_none_or(upstream_path)
             && self.matched.as_ref().is_none_or(|m| {
                 decision.matched.as_ref().is_some_and(|a| {
                     same(&m.ingress, &a.ingress)
@@ -207,27 +223,17 @@ impl Expect {
     }
 }
 
-impl Expect {
-    /// Whether the Gateway API `decision` meets every expectation written (`via` and `matched`,
-    /// which name an Ingress's parts, are never met).
+/// The `Host` the backend receives (the Gateway API's, when it is known) and the path, when a
+/// profile rewrote it or the Gateway API forwards.
+fn upstream(decision: &DecisionView) -> (Option<&str>, Option<&str>) {
     #[cfg(feature = "gateway")]
-    pub fn met_by_gateway(&self, decision: &gateway::DecisionView) -> bool {
-        let upstream = decision.upstream.as_ref();
-        let upstream_path = |want: &String| upstream.is_some_and(|u| u.path == *want);
-        self.backend.as_ref().is_none_or(|b| {
-            let label = decision.label();
-            *b == label || (!b.contains('/') && label.split_once('/').is_some_and(|(_, name_port)| name_port == b))
-        }) && self.status.is_none_or(|s| s == decision.status)
-            && self.redirect.as_ref().is_none_or(|r| decision.redirect.as_ref().is_some_and(|d| d.location == *r))
-            && self.upstream_path.as_ref().is_none_or(upstream_path)
-            && self.upstream.as_ref().is_none_or(|u| {
-                u.path.as_ref().is_none_or(upstream_path)
-                    && u.host.as_ref().is_none_or(|h| upstream.is_some_and(|up| up.host == *h))
-            })
-            && self.via.is_none()
-            && self.matched.is_none()
+    if let Some(u) = decision.gateway.as_ref().and_then(|g| g.upstream.as_ref()) {
+        return (Some(u.host.as_str()), Some(u.path.as_str()));
     }
+    (None, decision.upstream_path.as_deref())
+}
 
+impl Expect {
     /// Whether the test names what it checks: `backend`, `status` or `redirect`.
     fn names_an_answer(&self) -> bool {
         self.backend.is_some() || self.status.is_some() || self.redirect.is_some()
@@ -314,25 +320,7 @@ pub fn parse(source: &str, text: &str) -> Result<TestsFile, InputError> {
             .at_field(format!("tests[{i}].expect")));
         }
     }
-    #[cfg(feature = "gateway")]
-    if file.options.gateway.is_some() {
-        check_gateway_requests(source, &file)?;
-    }
     Ok(file)
-}
-
-#[cfg(feature = "gateway")]
-/// Every request of `file` as a Gateway reads it (a port that is not a number, a scheme other
-/// than http and https): the first that cannot be read, named by its field.
-pub fn check_gateway_requests(source: &str, file: &TestsFile) -> Result<(), InputError> {
-    for (i, test) in file.tests.iter().enumerate() {
-        if let Err(e) = test.request.with_gateway(|_| ()) {
-            return Err(
-                InputError::new(InputErrorKind::Shape, source, e.to_string()).at_field(format!("tests[{i}].request"))
-            );
-        }
-    }
-    Ok(())
 }
 
 /// The file's one YAML document as JSON. Read as the manifests are (YAML to a JSON `Value`, then
@@ -416,65 +404,51 @@ pub fn write(file: &TestsFile, comment: &str) -> String {
 }
 
 /// Pins `router`'s answers to `requests` (each with an optional name): the file that keeps this
-/// routing. The options are the router's.
+/// routing. The options are the router's; a router of the Gateway API names its Gateway in them,
+/// so that the file routes through it again.
 pub fn pin(router: &Router, requests: Vec<(Option<String>, RequestSpec)>) -> Result<TestsFile, InputError> {
+    #[cfg(feature = "gateway")]
+    if let Some(gateway) = router.gateway() {
+        let options = CompileOptions { gateway: Some(gateway.gateway_name()), ..CompileOptions::default() };
+        return pin_by(requests, |r| router.route(r).view(r), options);
+    }
+    pin_by(requests, |r| router.route(r).view(r), router.options().clone())
+}
+
+/// The tests file of `requests` answered by `route`, with `options`.
+pub(crate) fn pin_by(
+    requests: Vec<(Option<String>, RequestSpec)>,
+    route: impl Fn(&crate::Request<'_>) -> DecisionView,
+    options: CompileOptions,
+) -> Result<TestsFile, InputError> {
     let mut tests = Vec::with_capacity(requests.len());
     for (i, (name, request)) in requests.into_iter().enumerate() {
-        let decision = request.with(|r| router.route(r).view()).map_err(|e| {
+        let decision = request.with(&route).map_err(|e| {
             InputError::new(InputErrorKind::Shape, "requests", e.to_string()).at_field(format!("[{i}]"))
         })?;
         tests.push(Test { name, request, expect: Expect::pinning(&decision) });
     }
-    Ok(TestsFile { options: router.options().clone(), tests })
-}
-
-#[cfg(feature = "gateway")]
-/// Pins the Gateway API `router`'s answers to `requests` (each with an optional name): the label,
-/// the status, the redirect's `Location` and the path the backend receives. `gateway` goes into
-/// the file's `options.gateway`, so that `test` routes it through the Gateway API objects.
-pub fn pin_gateway(
-    router: &GatewayRouter,
-    gateway: &str,
-    requests: Vec<(Option<String>, RequestSpec)>,
-) -> Result<TestsFile, InputError> {
-    let mut tests = Vec::with_capacity(requests.len());
-    for (i, (name, request)) in requests.into_iter().enumerate() {
-        let decision = request.with_gateway(|r| router.route(r).view(r)).map_err(|e| {
-            InputError::new(InputErrorKind::Shape, "requests", e.to_string()).at_field(format!("[{i}]"))
-        })?;
-        let expect = Expect {
-            backend: Some(decision.label.clone()),
-            status: Some(decision.status),
-            redirect: decision.redirect.as_ref().map(|r| r.location.clone()),
-            via: None,
-            matched: None,
-            upstream_path: None,
-            upstream: decision.upstream.as_ref().map(|u| ExpectedUpstream { path: Some(u.path.clone()), host: None }),
-        };
-        tests.push(Test { name, request, expect });
-    }
-    let options = CompileOptions { gateway: Some(gateway.into()), ..CompileOptions::default() };
     Ok(TestsFile { options, tests })
 }
 
-/// Every test's outcome (`A`: the decision, an Ingress's or, from [`run_gateway`], a Gateway's).
+/// Every test's outcome.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
-pub struct TestsReport<A = DecisionView> {
+pub struct TestsReport {
     pub passed: usize,
     pub failed: usize,
-    pub results: Vec<TestResult<A>>,
+    pub results: Vec<TestResult>,
 }
 
 /// One test's outcome: what it expected, and the decision it got.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
-pub struct TestResult<A = DecisionView> {
+pub struct TestResult {
     /// The test's name, else `test #N`.
     pub name: String,
     pub passed: bool,
     pub expect: Expect,
-    pub actual: A,
+    pub actual: DecisionView,
 }
 
 /// Runs every test of `file` against `router` (compiled with the file's options, or the caller's).
@@ -485,9 +459,10 @@ pub fn run(router: &Router, file: &TestsFile) -> TestsReport {
         .enumerate()
         .map(|(i, test)| {
             // `parse` checked every request; a file built in code may hold a bad one: it fails.
-            let actual = test.request.with(|r| router.route(r).view()).unwrap_or_else(|e| {
-                let mut refused = crate::decision::Decision::none().view();
+            let actual = test.request.with(|r| router.route(r).view(r)).unwrap_or_else(|e| {
+                let mut refused = crate::decision::Decision::none().view(&crate::Request::default());
                 refused.label = format!("bad request: {e}");
+                refused.status = 400;
                 refused
             });
             TestResult {
@@ -503,51 +478,13 @@ pub fn run(router: &Router, file: &TestsFile) -> TestsReport {
 }
 
 #[cfg(feature = "gateway")]
-/// Runs every test of `file` through the Gateway API objects `router` compiled (for the Gateway
-/// the file's `options.gateway` names, or the caller's).
-pub fn run_gateway(router: &GatewayRouter, file: &TestsFile) -> TestsReport<gateway::DecisionView> {
-    let results: Vec<TestResult<gateway::DecisionView>> = file
-        .tests
-        .iter()
-        .enumerate()
-        .map(|(i, test)| {
-            // A request a Gateway cannot read (see `check_gateway_requests`) fails its test as 400.
-            let actual = test.request.with_gateway(|r| router.route(r).view(r)).unwrap_or_else(|_| {
-                let mut view = gateway::DecisionView {
-                    label: String::new(),
-                    status: 400,
-                    via: "bad-request",
-                    gateway: None,
-                    listener: None,
-                    route: None,
-                    rule: None,
-                    rule_name: None,
-                    match_index: None,
-                    backend: None,
-                    split: Vec::new(),
-                    redirect: None,
-                    upstream: None,
-                    regex_budget_exhausted: false,
-                };
-                view.label = view.written_label(); // "400", by the label's one rule
-                view
-            });
-            TestResult {
-                name: test.name.clone().unwrap_or_else(|| format!("test #{}", i + 1)),
-                passed: test.expect.met_by_gateway(&actual),
-                expect: test.expect.clone(),
-                actual,
-            }
-        })
-        .collect();
-    let passed = results.iter().filter(|r| r.passed).count();
-    TestsReport { passed, failed: results.len() - passed, results }
-}
-
-#[cfg(feature = "gateway")]
 /// The `(HTTPRoute, rule)` every Gateway API test chose (for coverage).
-pub fn chosen_rules(report: &TestsReport<gateway::DecisionView>) -> BTreeSet<(String, usize)> {
-    report.results.iter().filter_map(|r| Some((r.actual.route.clone()?, r.actual.rule?))).collect()
+pub fn chosen_rules(report: &TestsReport) -> BTreeSet<(String, usize)> {
+    let chosen = |r: &TestResult| {
+        let gateway = r.actual.gateway.as_ref()?;
+        Some((gateway.route.clone()?, gateway.rule?))
+    };
+    report.results.iter().filter_map(chosen).collect()
 }
 
 /// The `(Ingress, field)` of every path the passing and failing tests chose (for coverage).

@@ -19,8 +19,8 @@
 //! let edited = format!("{}---\n{}", doc("cart", "/basket"), doc("web", "/"));
 //! assert_eq!(workspace.update(&edited), &input::parse_all("shop.yaml", &edited));
 //! assert_eq!(workspace.documents_read(), Some(1)); // the second document was not read again
-//! let (router, diagnostics) = workspace.compile(&CompileOptions::default(), 7);
-//! assert_eq!(router.route(&Request::new("example.com", "/basket/1")).view().label, "cart:80");
+//! let (router, diagnostics) = workspace.compile(&CompileOptions::default(), 7).unwrap();
+//! assert_eq!(router.route(&Request::new("example.com", "/basket/1")).to_string(), "cart:80");
 //! assert!(diagnostics.is_empty());
 //! ```
 //!
@@ -60,7 +60,7 @@ use crate::diagnostics::{self, Diagnostic, Memo, Parts};
 use crate::input::{self, Input, MAX_YAML_DEPTH, Nesting};
 use crate::model::{Object, Service};
 use crate::options::CompileOptions;
-use crate::router::{Router, compile_seeded};
+use crate::router::{CompileError, Router, compile_seeded};
 
 /// Texts longer than this are read whole: the positions of errors come from a reading bounded in
 /// values and key bytes ([`position`](crate::position)), which a text this short cannot reach, so
@@ -142,8 +142,16 @@ impl Workspace {
     /// [`compile_seeded`]: the router and its [`lint`](Router::lint), reusing what lint found in
     /// the documents that did not change (see [Lint](self#lint)). A text read whole is linted
     /// whole, or not again when its objects and options are those last linted.
-    pub fn compile(&mut self, options: &CompileOptions, seed: u64) -> (Router, Vec<Diagnostic>) {
+    ///
+    /// Input that routes through its Gateway API objects compiles as
+    /// [`compile_input_seeded`](crate::compile_input_seeded) compiles it, and is linted whole.
+    pub fn compile(&mut self, options: &CompileOptions, seed: u64) -> Result<(Router, Vec<Diagnostic>), CompileError> {
         let objects: Vec<Object> = self.input.objects.iter().map(|o| o.object.clone()).collect();
+        if crate::router::routes_gateway_api(&self.input, options) {
+            let router = crate::compile_input_seeded(&self.input, options, seed)?;
+            let diagnostics = router.lint(&objects);
+            return Ok((router, diagnostics));
+        }
         let router = compile_seeded(&objects, options, seed);
         let Some(order) = self.order.clone() else {
             self.memos.clear();
@@ -152,11 +160,11 @@ impl Workspace {
                 && *linted == objects
                 && linted_options == options
             {
-                return (router, diagnostics.clone());
+                return Ok((router, diagnostics.clone()));
             }
             let diagnostics = router.lint(&objects);
             self.linted = Some((objects, options.clone(), diagnostics.clone()));
-            return (router, diagnostics);
+            return Ok((router, diagnostics));
         };
         self.linted = None;
         let services = self.services_generation(&objects);
@@ -179,7 +187,7 @@ impl Workspace {
         self.memos =
             slots.into_iter().map(|(text, slot)| (Arc::clone(text), std::mem::take(&mut memos[slot]))).collect();
         self.lint_order = order;
-        (router, diagnostics)
+        Ok((router, diagnostics))
     }
 
     /// The memo of the `i`th document: its text's, or, after an edit that left its objects as

@@ -72,13 +72,13 @@ fn route_json_backend_and_its_shape() {
     // The decision in one line, as in the Ingress decision (a tests file's `expect.backend`).
     assert_eq!(d["label"], "shop/cart:8080");
     assert_eq!(d["status"], 200);
-    assert_eq!(d["via"], "backend");
+    assert_eq!(d["via"], "rule");
     assert_eq!((d["gateway"].as_str(), d["listener"].as_str()), (Some(PUBLIC), Some("http")));
     assert_eq!(
         (d["route"].as_str(), d["rule"].as_u64(), d["ruleName"].as_str()),
         (Some("shop/storefront"), Some(0), Some("cart"))
     );
-    assert_eq!(d["backend"], json!({"namespace": "shop", "name": "cart", "port": 8080}));
+    assert_eq!(d["backend"], json!({"service": {"name": "cart", "port": {"number": 8080}}}));
     assert_eq!(d["redirect"], Value::Null);
     assert!(d.get("split").is_none(), "no split for one backend: {d}");
     assert_eq!(d["upstream"], json!({"host": "shop.example.com", "path": "/cart/items?id=1", "headers": []}));
@@ -92,10 +92,17 @@ fn route_json_split() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|s| (s["name"].as_str().unwrap().to_owned(), s["port"].as_u64().unwrap(), s["weight"].as_u64().unwrap()))
+        .map(|s| {
+            let service = &s["backend"]["service"];
+            (
+                service["name"].as_str().unwrap().to_owned(),
+                service["port"]["number"].as_u64().unwrap(),
+                s["weight"].as_u64().unwrap(),
+            )
+        })
         .collect();
     assert_eq!(split, [("api".to_owned(), 8080, 90), ("api-canary".to_owned(), 8080, 10)]);
-    assert_eq!(d["split"][0]["namespace"], "shop");
+    assert_eq!(d["split"][0]["label"], "shop/api:8080");
 }
 
 #[test]
@@ -109,7 +116,7 @@ fn route_json_redirect_is_absolute() {
 #[test]
 fn route_json_upstream_after_rewrite_and_header_modifiers() {
     let d = route(&["-H", "x-debug: 1", "-H", "Accept: text/html"], "http://shop.example.com/legacy/orders?page=2");
-    assert_eq!(d["backend"]["name"], "legacy");
+    assert_eq!(d["backend"]["service"]["name"], "legacy");
     assert_eq!(d["upstream"]["host"], "legacy.internal");
     assert_eq!(d["upstream"]["path"], "/v1/orders?page=2");
     // set x-from, add x-tenant, remove x-debug; the request's other headers pass.
@@ -119,15 +126,15 @@ fn route_json_upstream_after_rewrite_and_header_modifiers() {
 #[test]
 fn route_json_404_and_500() {
     let none = route(&[], "http://www.example.com/cart");
-    assert_eq!((none["status"].as_u64(), none["via"].as_str()), (Some(404), Some("no-match")));
+    assert_eq!((none["status"].as_u64(), none["via"].as_str()), (Some(404), Some("none")));
     assert_eq!(none["label"], "404");
     assert_eq!((none["backend"].clone(), none["upstream"].clone()), (Value::Null, Value::Null));
     let no_listener = route(&[], "http://shop.example.com:9999/cart");
-    assert_eq!((no_listener["status"].as_u64(), no_listener["via"].as_str()), (Some(404), Some("no-listener")));
+    assert_eq!((no_listener["status"].as_u64(), no_listener["via"].as_str()), (Some(404), Some("noListener")));
     let filter = route(&[], "http://shop.example.com/ext");
-    assert_eq!((filter["status"].as_u64(), filter["via"].as_str()), (Some(500), Some("filter-error")));
+    assert_eq!((filter["status"].as_u64(), filter["via"].as_str()), (Some(500), Some("filterError")));
     let missing = route(&[], "http://shop.example.com/gone");
-    assert_eq!((missing["status"].as_u64(), missing["via"].as_str()), (Some(500), Some("no-valid-backend")));
+    assert_eq!((missing["status"].as_u64(), missing["via"].as_str()), (Some(500), Some("noValidBackend")));
 }
 
 #[test]
@@ -135,8 +142,8 @@ fn gateway_chooses_among_two() {
     let staging =
         run(&["route", "-f", MANIFESTS, "--gateway", "infra/staging", "http://shop.example.com/cart", "--json"]);
     assert_eq!(staging.code, 0, "{}", staging.stderr);
-    assert_eq!(staging.json()["backend"]["name"], "cart-staging");
-    assert_eq!(route(&[], "http://shop.example.com/cart")["backend"]["name"], "cart");
+    assert_eq!(staging.json()["backend"]["service"]["name"], "cart-staging");
+    assert_eq!(route(&[], "http://shop.example.com/cart")["backend"]["service"]["name"], "cart");
     // A name alone, when one Gateway has it.
     let by_name = run(&["route", "-f", MANIFESTS, "--gateway", "staging", "http://shop.example.com/cart", "--json"]);
     assert_eq!(by_name.json()["gateway"], "infra/staging");
@@ -156,7 +163,7 @@ fn gateway_chooses_among_two() {
 #[test]
 fn method_and_header_match() {
     let canary = route(&["-X", "POST", "-H", "x-env: canary"], "http://shop.example.com/api/orders");
-    assert_eq!(canary["backend"]["name"], "api-canary");
+    assert_eq!(canary["backend"]["service"]["name"], "api-canary");
     assert_eq!(canary["ruleName"], "api-canary");
     // The same header without the method, or the method without the header: the split.
     assert_eq!(route(&["-H", "x-env: canary"], "http://shop.example.com/api/orders")["rule"], 3);
@@ -167,12 +174,12 @@ fn method_and_header_match() {
 fn url_port_selects_the_listener_and_query_matches() {
     let internal = route(&[], "http://shop.example.com:8080/cart");
     assert_eq!(
-        (internal["listener"].as_str(), internal["backend"]["name"].as_str()),
+        (internal["listener"].as_str(), internal["backend"]["service"]["name"].as_str()),
         (Some("internal"), Some("admin"))
     );
     assert_eq!(internal["upstream"]["host"], "shop.example.com:8080");
-    assert_eq!(route(&[], "http://shop.example.com/search?q=a&v=2")["backend"]["name"], "search-v2");
-    assert_eq!(route(&[], "http://shop.example.com/search?q=a&v=1")["backend"]["name"], "search");
+    assert_eq!(route(&[], "http://shop.example.com/search?q=a&v=2")["backend"]["service"]["name"], "search-v2");
+    assert_eq!(route(&[], "http://shop.example.com/search?q=a&v=1")["backend"]["service"]["name"], "search");
 }
 
 #[test]
@@ -342,7 +349,7 @@ fn bad_input_exits_2_saying_what_is_wrong() {
     assert!(
         unknown
             .stderr
-            .contains("--gateway infra/nope: no such Gateway; the input's Gateways: infra/public, infra/staging"),
+            .contains("gateway infra/nope: no such Gateway; the input's Gateways: infra/public, infra/staging"),
         "{}",
         unknown.stderr
     );
@@ -385,7 +392,7 @@ fn bad_input_exits_2_saying_what_is_wrong() {
 fn which_router_answers() {
     let gateway_only = "tests/data/gateway/shop.yaml";
     let alone = run(&["route", "-f", gateway_only, "http://shop.example.com/cart", "--json"]);
-    assert_eq!((alone.code, alone.json()["backend"]["name"].as_str()), (0, Some("cart")));
+    assert_eq!((alone.code, alone.json()["backend"]["service"]["name"].as_str()), (0, Some("cart")));
     let alone = run(&["table", "-f", gateway_only, "--json"]);
     assert_eq!(alone.json()["gateway"], "infra/public");
 
@@ -398,7 +405,7 @@ fn which_router_answers() {
     assert_eq!(ingress.stderr.lines().filter(|l| l.contains("--gateway")).count(), 1);
     let through_gateway =
         run(&[&["route"][..], &mixed, &["--gateway", "public", "http://shop.example.com/cart", "--json"]].concat());
-    assert_eq!(through_gateway.json()["backend"]["name"], "cart");
+    assert_eq!(through_gateway.json()["backend"]["service"]["name"], "cart");
     assert!(!through_gateway.stderr.contains("note"), "{}", through_gateway.stderr);
 }
 
@@ -420,7 +427,7 @@ fn regex_order_and_check_services_through_options() {
         let out = run(&["route", "-f", &file, "--options", options, "http://h.com/a/12", "--json"]);
         assert_eq!(out.code, 0, "{}", out.stderr);
         let json = out.json();
-        (json["status"].as_u64().unwrap(), json["backend"]["name"].as_str().map(String::from))
+        (json["status"].as_u64().unwrap(), json["backend"]["service"]["name"].as_str().map(String::from))
     };
     // Envoy Gateway ranks a regex above a prefix; Istio the prefix above the regex.
     assert_eq!(backend("{}"), (200, Some("regex".into())));

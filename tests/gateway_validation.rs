@@ -985,7 +985,7 @@ spec:
         let (code, out) = run(&["gateway", "-f", name, "http://shop.example.com/cart"]);
         assert_eq!(code, 0, "{out}");
         assert!(
-            out.contains("warning: ")
+            out.contains("warning[invalid-gateway-object]: ")
                 && out.contains("HTTPRoute \"shop\" left out: HTTPRoute.gateway.networking.k8s.io \"shop\" is invalid"),
             "{out}"
         );

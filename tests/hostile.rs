@@ -46,7 +46,7 @@ fn router(ingresses: &[Ingress]) -> Router {
 }
 
 fn label(router: &Router, host: &[u8], target: &[u8]) -> String {
-    router.route(&Request::from_bytes(host, target)).view().label
+    router.route(&Request::from_bytes(host, target)).to_string()
 }
 
 fn parse_err(text: &str) -> InputError {
@@ -94,7 +94,7 @@ fn yaml_aliases_in_moderation_are_read() {
     let text = "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: shop}\nspec:\n  rules:\n  - http:\n      paths:\n      - {path: /a, pathType: Prefix, backend: &web {service: {name: web, port: {number: 80}}}}\n      - {path: /b, pathType: Prefix, backend: *web}\n";
     let objects = input::parse("aliases.yaml", text).unwrap().into_objects();
     let router = compile(&objects, &CompileOptions::default());
-    assert_eq!(router.route(&Request::new("x", "/b/1")).view().label, "web:80");
+    assert_eq!(router.route(&Request::new("x", "/b/1")).to_string(), "web:80");
 }
 
 // --- Deep nesting -----------------------------------------------------------------------------
@@ -291,7 +291,7 @@ fn a_hundred_thousand_paths_across_many_ingresses() {
         ("h999.example.com", "/a49/b9"),
     ] {
         let want = reference_route(&set, IsMode::Prefix, None, host.as_bytes(), target.as_bytes());
-        let got = router.route(&Request::new(host, target)).view();
+        let got = router.route(&Request::new(host, target)).view(&Request::new(host, target));
         assert_eq!(got.label, want.backend, "{host}{target}");
         assert_eq!(got.via.as_str(), want.via, "{host}{target}");
     }
@@ -448,7 +448,7 @@ fn invalid_utf8_in_host_and_path() {
         assert_eq!(reference_route(&set, IsMode::Prefix, None, host, target).backend, want);
         let request = Request::from_bytes(host, target);
         let explanation = router.explain(&request);
-        assert_eq!(explanation.decision, router.route(&request).view());
+        assert_eq!(explanation.decision, router.route(&request).view(&request));
     }
     let explanation = router.explain(&Request::from_bytes(b"\xff.example.com", b"/\xff"));
     assert_eq!(explanation.host, "\u{fffd}.example.com");
@@ -473,7 +473,7 @@ fn empty_host_and_path() {
     let only_hosts = vec![ingress("h", vec![(Some("example.com"), vec![path("/", "Prefix", "host")])])];
     let router2 = router(&only_hosts);
     let decision = router2.route(&Request::new("", ""));
-    assert_eq!((decision.via(), decision.view().label), (Via::None, String::from("404")));
+    assert_eq!((decision.via(), decision.to_string()), (Via::None, String::from("404")));
     let explanation = router2.explain(&Request::new("", ""));
     assert_eq!(explanation.tier, None);
     assert!(explanation.tier_reason.contains("(empty)"), "{}", explanation.tier_reason);

@@ -40,13 +40,13 @@ fn rewrite_redirect_and_namespace() {
     assert_eq!((r.status, r.location.as_ref()), (308, "https://shop.example.com/api/users"));
     assert_eq!(d.backend(), None);
     // The JSON view (CLI --json, npm, playground) carries them in camelCase.
-    let json = serde_json::to_value(router.route(&https("/api/users")).view()).unwrap();
+    let json = serde_json::to_value(router.route(&https("/api/users")).view(&https("/api/users"))).unwrap();
     assert_eq!(json["upstreamPath"], "/users");
-    let json = serde_json::to_value(d.view()).unwrap();
+    let json = serde_json::to_value(d.view(&Request::new("shop.example.com", "/api/users"))).unwrap();
     assert_eq!(json["redirect"], serde_json::json!({"status": 308, "location": "https://shop.example.com/api/users"}));
     // Spec profile, same objects: the regex path is literal and headers/scheme are ignored.
     let spec = compile(&objects, &CompileOptions::default());
-    assert_eq!(spec.route(&https("/api/users")).view().label, "web:80");
+    assert_eq!(spec.route(&https("/api/users")).to_string(), "web:80");
 }
 
 #[test]

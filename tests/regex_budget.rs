@@ -213,7 +213,10 @@ fn nginx_regex_locations_share_the_request_budget() {
     let path = long_path("/good");
     let d = router.route(&Request::new("shared.example.com", &path));
     assert!(d.regex_budget_exhausted());
-    assert_eq!(serde_json::to_value(d.view()).unwrap()["regexBudgetExhausted"], true);
+    assert_eq!(
+        serde_json::to_value(d.view(&Request::new("shared.example.com", &path))).unwrap()["regexBudgetExhausted"],
+        true
+    );
     // The default backend answers (404 here), never a stall.
     assert_ne!(d.via(), Via::Rule);
     let d = router.route(&Request::new("shared.example.com", "/aaaaaaaaaaaaaaaaaaaax7"));

@@ -27,7 +27,7 @@ fn run(case: &Value) -> Result<(), String> {
     let objects = input::parse("ingresses", &case["ingresses"].to_string()).map_err(|e| e.to_string())?.into_objects();
     let router = compile(&objects, &options);
     let (decision, explained) =
-        request.with(|r| (router.route(r).view(), router.explain(r))).map_err(|e| e.to_string())?;
+        request.with(|r| (router.route(r).view(r), router.explain(r))).map_err(|e| e.to_string())?;
     if !expect.met_by(&decision) {
         return Err(format!("expected {expect}, got {decision:?}"));
     }

@@ -239,11 +239,11 @@ fn check_equal(workspace: &mut Workspace, text: &str, options: &CompileOptions) 
     let objects = fresh.clone().into_objects();
     let router = compile_seeded(&objects, options, 1);
     let diagnostics = router.lint(&objects);
-    let (ws_router, ws_diagnostics) = workspace.compile(options, 2);
+    let (ws_router, ws_diagnostics) = workspace.compile(options, 2).unwrap();
     assert_eq!(ws_diagnostics, diagnostics, "the diagnostics of:\n{text}");
     assert_eq!(ws_router.table(), router.table());
     for request in requests() {
-        assert_eq!(ws_router.route(&request).view(), router.route(&request).view());
+        assert_eq!(ws_router.route(&request).view(&request), router.route(&request).view(&request));
     }
     let report = |input: &Input, diagnostics| {
         let mut locator = Locator::new([(SOURCE, text)]);
@@ -364,7 +364,7 @@ fn lint_both(workspace: &mut Workspace, docs: &[&str], options: &CompileOptions)
     workspace.update(&text);
     let objects = input::parse_all(SOURCE, &text).into_objects();
     let fresh = compile_seeded(&objects, options, 1).lint(&objects);
-    let (_, diagnostics) = workspace.compile(options, 1);
+    let (_, diagnostics) = workspace.compile(options, 1).unwrap();
     assert_eq!(diagnostics, fresh, "the diagnostics of:\n{text}");
     diagnostics
 }

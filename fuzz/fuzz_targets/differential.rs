@@ -117,7 +117,7 @@ fuzz_target!(|data: &[u8]| {
         assert!(router.table().excluded.is_empty(), "generated Ingresses were excluded: {:?}", router.table().excluded);
         for (host, path) in &requests {
             let request = Request::from_bytes(host, path);
-            let view = router.route(&request).view();
+            let view = router.route(&request).view(&request);
             let want = reference_route(&ingresses, mode, fallback.as_ref(), host, path);
             let got = RefDecision::of(&view);
             assert_eq!(

@@ -70,7 +70,7 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(router.answer(side.answer).and_then(|a| a.backend()), Some(side.backend));
         }
         let explanation = router.explain(&request);
-        assert_eq!(explanation.decision, decision.view(), "explain() and route() disagree");
+        assert_eq!(explanation.decision, decision.view(&request), "explain() and route() disagree");
         let _ = serde_json::to_string(&explanation).expect("the explanation serialises");
     };
     for (host, path) in layout::requests(lines, DEFAULT_REQUESTS) {

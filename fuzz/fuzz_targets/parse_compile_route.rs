@@ -84,7 +84,7 @@ fuzz_target!(|data: &[u8]| {
         let request = Request::from_bytes(host, path);
         let decision = router.route(&request);
         let explanation = router.explain(&request);
-        assert_eq!(explanation.decision, decision.view(), "explain() and route() disagree");
+        assert_eq!(explanation.decision, decision.view(&request), "explain() and route() disagree");
         let _ = serde_json::to_string(&explanation).expect("the explanation serialises");
         let url = format!("http://{}{}", String::from_utf8_lossy(host), String::from_utf8_lossy(path));
         if let Ok(r) = Request::from_url(&url) {

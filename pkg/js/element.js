@@ -234,7 +234,7 @@ export class IngressRouteDemo extends HTMLElement {
       fact("HTTPRoute", decision.route);
       fact("rule", `rules[${decision.rule}]${decision.ruleName ? ` (${decision.ruleName})` : ""}.matches[${decision.match}]`);
     }
-    if (decision.split) for (const b of decision.split) fact("split", `${b.namespace}/${b.name}:${b.port} weight ${b.weight}`);
+    if (decision.split) for (const b of decision.split) fact("split", `${b.label} weight ${b.weight}`);
     if (decision.upstream) fact("upstream", `Host ${decision.upstream.host} · ${decision.upstream.path}`);
 
     const list = el("ol", { "aria-label": "HTTPRoute rules, and why each did or did not win" });

@@ -1,5 +1,5 @@
-//! The calls into the core for Ingresses (the spec and ingress-nginx profiles); the Gateway API's
-//! are in `gateway.rs`, until the core routes both through one `Router` (issue 29).
+//! The calls into the core: one `Router` whatever the manifests hold (Ingresses with either
+//! profile, or the Gateway API); `gateway.rs` has the Gateway API's own status and migration.
 
 use ingress_router::input::{self, Input};
 use ingress_router::model::{Ingress, Object};
@@ -35,11 +35,18 @@ pub fn compile_options(json: &str) -> Result<CompileOptions, Failure> {
         .map_err(|e| Failure::new("options", format!("options: {e}")).or_engine())
 }
 
-/// Compiles with `seed` (from the platform's crypto: the core cannot reach it without `std`'s OS).
-pub fn compile(objects: &[Object], options: &CompileOptions, seed: u64) -> (Router, Vec<Diagnostic>) {
-    let router = ingress_router::compile_seeded(objects, options, seed);
-    let diagnostics = router.lint(objects);
-    (router, diagnostics)
+/// Compiles with `seed` (from the platform's crypto: the core cannot reach it without `std`'s OS)
+/// whatever `input` holds, as the core chooses.
+pub fn compile(input: &Input, options: &CompileOptions, seed: u64) -> Result<(Router, Vec<Diagnostic>), Failure> {
+    let router = ingress_router::compile_input_seeded(input, options, seed).map_err(compile_failure)?;
+    let objects: Vec<Object> = input.objects.iter().map(|o| o.object.clone()).collect();
+    let diagnostics = router.lint(&objects);
+    Ok((router, diagnostics))
+}
+
+/// An input the core cannot compile: the `engine` kind when this module lacks the engine it needs.
+fn compile_failure(e: ingress_router::CompileError) -> Failure {
+    Failure::new("options", format!("{SOURCE}: {e}")).or_engine()
 }
 
 /// A workspace for text read again after each edit (see [`update`]).
@@ -61,7 +68,7 @@ pub fn update(
         return Err(error.clone().into());
     }
     let input = input.clone();
-    let (router, diagnostics) = workspace.compile(options, seed);
+    let (router, diagnostics) = workspace.compile(options, seed).map_err(compile_failure)?;
     Ok((input, router, diagnostics))
 }
 
@@ -76,7 +83,7 @@ pub fn route(
     let decision = router.route(request);
     let slot = decision.answer_slot();
     let cached = slot.is_some_and(known);
-    (slot, (!cached).then(|| decision.view()))
+    (slot, (!cached).then(|| decision.view(request)))
 }
 
 /// The answer slot of `request`'s decision (`None`: it depends on the request).
@@ -126,7 +133,7 @@ pub fn write_tests(
 /// `validate --json` for `input` read from `text` (empty when given as objects: no positions).
 pub fn validate(input: &Input, text: &str, stored: &[Object], options: &CompileOptions, seed: u64) -> ValidationReport {
     let objects: Vec<Object> = input.objects.iter().map(|o| o.object.clone()).collect();
-    let (_, diagnostics) = compile(&objects, options, seed);
+    let diagnostics = ingress_router::compile_seeded(&objects, options, seed).lint(&objects);
     validation(input, text, stored, diagnostics)
 }
 

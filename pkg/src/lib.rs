@@ -21,7 +21,6 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use error::Failure;
-use gateway::GatewayRoutes;
 
 #[wasm_bindgen(start)]
 fn start() {
@@ -84,9 +83,6 @@ fn scratch_strings<const N: usize, T>(lengths: [usize; N], f: impl FnOnce([&str;
 #[wasm_bindgen]
 pub struct Router {
     router: CoreRouter,
-    /// The Gateway API router, when the manifests route through their Gateway API objects (the
-    /// options' `gateway`, or a Gateway and no Ingress): then every request goes to it.
-    gateway: Option<GatewayRoutes>,
     diagnostics: Vec<Diagnostic>,
     /// The manifests as read, and their text: `validate()` reports on them without reading again.
     input: Input,
@@ -97,15 +93,9 @@ pub struct Router {
 }
 
 impl Router {
-    fn new(
-        router: CoreRouter,
-        gateway: Option<GatewayRoutes>,
-        diagnostics: Vec<Diagnostic>,
-        input: Input,
-        text: String,
-    ) -> Self {
+    fn new(router: CoreRouter, diagnostics: Vec<Diagnostic>, input: Input, text: String) -> Self {
         let decisions = RefCell::new(vec![None; engine::answers(&router)]);
-        Router { router, gateway, diagnostics, input, text, decisions }
+        Router { router, diagnostics, input, text, decisions }
     }
 
     fn decide(&self, request: &Request<'_>) -> Result<JsValue, Failure> {
@@ -137,9 +127,6 @@ pub(crate) fn deep_freeze(value: &JsValue) {
 impl Router {
     /// Which backend serves `request` (`{host, path, method?, headers?}` or a URL).
     pub fn route(&self, request: JsValue) -> Result<JsValue, JsValue> {
-        if let Some(gateway) = &self.gateway {
-            return Ok(gateway.route(&request_spec(&request)?)?);
-        }
         Ok(with_request(&request, |request| self.decide(request))??)
     }
 
@@ -149,9 +136,6 @@ impl Router {
     /// crosses the boundary as a number instead of an object.
     #[wasm_bindgen(js_name = routeSlot)]
     pub fn route_slot(&self, host: &str, path: &str) -> i32 {
-        if self.gateway.is_some() {
-            return -1;
-        }
         engine::slot(&self.router, &Request::new(host, path)).map_or(-1, |s| s as i32)
     }
 
@@ -164,9 +148,6 @@ impl Router {
 
     #[wasm_bindgen(js_name = routeParts)]
     pub fn route_parts(&self, host: &str, path: &str) -> Result<JsValue, JsValue> {
-        if let Some(gateway) = &self.gateway {
-            return Ok(gateway.route(&RequestSpec::parts(host, path))?);
-        }
         Ok(self.decide(&Request::new(host, path))?)
     }
 
@@ -175,9 +156,6 @@ impl Router {
     /// cannot read the URL (the entry then takes the general path, whose error says why).
     #[wasm_bindgen(js_name = routeUrlSlot)]
     pub fn route_url_slot(&self, url: &str) -> i32 {
-        if self.gateway.is_some() {
-            return -1;
-        }
         match Request::from_url(url) {
             Ok(request) => engine::slot(&self.router, &request).map_or(-1, |s| s as i32),
             Err(_) => -2,
@@ -193,27 +171,18 @@ impl Router {
 
     #[wasm_bindgen(js_name = routeUrl)]
     pub fn route_url(&self, url: &str) -> Result<JsValue, JsValue> {
-        if let Some(gateway) = &self.gateway {
-            return Ok(gateway.route(&RequestSpec::url(url))?);
-        }
         let request = Request::from_url(url).map_err(|e| Failure::new("argument", format!("bad URL {url:?}: {e}")))?;
         Ok(self.decide(&request)?)
     }
 
     /// The whole decision, step by step (`explain --json`).
     pub fn explain(&self, request: JsValue) -> Result<JsValue, JsValue> {
-        if let Some(gateway) = &self.gateway {
-            return Ok(gateway.explain(&request_spec(&request)?)?);
-        }
         let explanation = with_request(&request, |request| engine::explain(&self.router, request))?;
         Ok(to_js(&explanation)?)
     }
 
     /// The compiled table (`table --json`).
     pub fn table(&self) -> Result<JsValue, JsValue> {
-        if let Some(gateway) = &self.gateway {
-            return Ok(gateway.table()?);
-        }
         Ok(to_js(&engine::table(&self.router))?)
     }
 
@@ -238,9 +207,6 @@ impl Router {
     pub fn write_tests(&self, requests: JsValue, comment: JsValue) -> Result<String, JsValue> {
         let requests = named_requests(&requests)?;
         let comment = comment.as_string().unwrap_or_default();
-        if let Some(gateway) = &self.gateway {
-            return Ok(gateway.write_tests(requests, &comment)?);
-        }
         Ok(engine::write_tests(&self.router, requests, &comment)?)
     }
 
@@ -256,10 +222,8 @@ impl Router {
 pub fn compile(manifests: JsValue, options: JsValue) -> Result<Router, JsValue> {
     let options = compile_options(&options)?;
     let (input, text) = read_manifests(&manifests)?;
-    let objects = objects(&input);
-    let gateway = GatewayRoutes::for_input(&input, &options)?;
-    let (router, diagnostics) = engine::compile(&objects, &options, seed()?);
-    Ok(Router::new(router, gateway, diagnostics, input, text))
+    let (router, diagnostics) = engine::compile(&input, &options, seed()?)?;
+    Ok(Router::new(router, diagnostics, input, text))
 }
 
 /// Manifests compiled again after each edit: a document whose text did not change is not read,
@@ -283,14 +247,12 @@ impl Workspace {
     pub fn update(&mut self, manifests: JsValue) -> Result<Router, JsValue> {
         let Some(s) = manifests.dyn_ref::<JsString>() else {
             let (input, text) = read_manifests(&manifests)?;
-            let gateway = GatewayRoutes::for_input(&input, &self.options)?;
-            let (router, diagnostics) = engine::compile(&objects(&input), &self.options, seed()?);
-            return Ok(Router::new(router, gateway, diagnostics, input, text));
+            let (router, diagnostics) = engine::compile(&input, &self.options, seed()?)?;
+            return Ok(Router::new(router, diagnostics, input, text));
         };
         let text = bounded_text(s)?;
         let (input, router, diagnostics) = engine::update(&mut self.workspace, &text, &self.options, seed()?)?;
-        let gateway = GatewayRoutes::for_input(&input, &self.options)?;
-        Ok(Router::new(router, gateway, diagnostics, input, text))
+        Ok(Router::new(router, diagnostics, input, text))
     }
 }
 
@@ -550,10 +512,7 @@ fn named_requests(value: &JsValue) -> Result<Vec<(Option<String>, RequestSpec)>,
 pub fn run_tests(manifests: JsValue, tests: JsValue) -> Result<JsValue, JsValue> {
     let file = engine::read_tests(&text_argument(&tests, "tests")?)?;
     let (input, _) = read_manifests(&manifests)?;
-    if let Some(gateway) = GatewayRoutes::for_input(&input, &file.options)? {
-        return Ok(gateway.run_tests(&file)?);
-    }
-    let (router, _) = engine::compile(&objects(&input), &file.options, seed()?);
+    let (router, _) = engine::compile(&input, &file.options, seed()?)?;
     Ok(to_js(&engine::run_tests(&router, &file))?)
 }
 

@@ -24,7 +24,6 @@ import {
   runTests,
   gatewayStatus,
   migrate,
-  type GatewayDecision,
   type GatewayStatusReport,
   type MigrationReport,
 } from "ingress-router";
@@ -96,9 +95,9 @@ demo.setAttribute("profile", "ingress-nginx");
 demo.route("https://a.example.com/x");
 
 
-// The Gateway API: a router for one Gateway answers GatewayDecisions.
-const gatewayRouter: Router<GatewayDecision> = compile(yaml, { gateway: "infra/public" });
-const gatewayDecision: GatewayDecision = gatewayRouter.route({ url: "http://shop.example.com/cart", method: "POST", headers: { "x-env": "canary" } });
+// The Gateway API: the same Router and Decision, with the Gateway API's parts.
+const gatewayRouter: Router = compile(yaml, { gateway: "infra/public" });
+const gatewayDecision: Decision = gatewayRouter.route({ url: "http://shop.example.com/cart", method: "POST", headers: { "x-env": "canary" } });
 const location: string | undefined = gatewayDecision.redirect?.location;
 const upstreamPath: string | undefined = gatewayDecision.upstream?.path;
 const share: number | undefined = gatewayDecision.split?.[0]?.weight;
@@ -106,10 +105,10 @@ const statusReport: GatewayStatusReport = gatewayStatus(yaml, { controllerName: 
 const migration: MigrationReport = migrate(yaml, { from: "ingress-nginx", gateway: "infra/public" });
 const firstCause: string | undefined = migration.causes[0]?.cause;
 const migrationTests: string = migration.tests;
-const gatewayWorkspace = new Workspace<GatewayDecision>({ gateway: "infra/public" });
-const fromWorkspace: GatewayDecision = gatewayWorkspace.update(yaml).route("http://shop.example.com/");
-const why: string | null = gatewayRouter.explain("http://shop.example.com/").decision.route;
-const listenerCount: number = gatewayRouter.table().listeners.length;
+const gatewayWorkspace = new Workspace({ gateway: "infra/public" });
+const fromWorkspace: Decision = gatewayWorkspace.update(yaml).route("http://shop.example.com/");
+const why: string | null | undefined = gatewayRouter.explain("http://shop.example.com/").decision.route;
+const listenerCount: number | undefined = gatewayRouter.table().listeners?.length;
 const upstreamOfMigration: string | undefined = migration.causes[0]?.differences[0]?.gateway.upstreamPath;
 void [location, upstreamPath, share, statusReport, firstCause, migrationTests, fromWorkspace, why, listenerCount, upstreamOfMigration];
 

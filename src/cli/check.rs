@@ -8,9 +8,16 @@ use ingress_router::tests_file::{self, TestsReport};
 use ingress_router::{DecisionView, StandingView};
 
 use super::load;
-use super::{Common, Failure, gateway, show};
+use super::{Common, Failure, show};
 
 fn actual_text(view: &DecisionView) -> String {
+    if let Some(gateway) = &view.gateway {
+        let mut actual = super::gateway::decision_text(view);
+        if let Some(upstream) = &gateway.upstream {
+            let _ = write!(actual, ", upstream host {} path {}", upstream.host, upstream.path);
+        }
+        return actual;
+    }
     let mut s = format!("backend {}, via {}", view.label, view.via.as_str());
     if let Some(m) = &view.matched {
         let _ = write!(
@@ -48,14 +55,7 @@ pub fn run(
     let (file_name, text) = load::read_text(tests_path)?;
     let file = tests_file::parse(&file_name, &text).map_err(|e| Failure(e.to_string()))?;
     let loaded = load::load(&common.files)?;
-    let options = load::options(common, &file.options);
-    let gateway = gateway.map(String::from).or(options.gateway.clone());
-    if gateway::chosen(&loaded, gateway.as_deref()) {
-        tests_file::check_gateway_requests(&file_name, &file).map_err(|e| Failure(e.to_string()))?;
-        let options = options.with_gateway(gateway);
-        return run_gateway(&gateway::router(&loaded, &options)?, &file, coverage, json);
-    }
-    let router = load::router_from(&loaded, common, &file.options)?;
+    let router = load::router(&loaded, common, &file.options, gateway)?;
     let report = tests_file::run(&router, &file);
     if json {
         super::print(&show::json(&report));
@@ -65,51 +65,19 @@ pub fn run(
         test.request.with(|r| show::explanation(&router.explain(r))).ok()
     });
     if coverage {
-        out.push_str(&coverage_text(&router, &report));
+        match router.table().gateway {
+            Some(table) => out.push_str(&gateway_coverage_text(&table, &report)),
+            None => out.push_str(&coverage_text(&router, &report)),
+        }
     }
     let _ = writeln!(out, "{} passed, {} failed", report.passed, report.failed);
     super::print(&out);
     Ok(exit_code(&report))
 }
 
-/// The Gateway API tests: as the Ingress ones, the trace being the Gateway's explanation.
-fn run_gateway(
-    router: &ingress_router::gateway::GatewayRouter,
-    file: &tests_file::TestsFile,
-    coverage: bool,
-    json: bool,
-) -> Result<i32, Failure> {
-    let report = tests_file::run_gateway(router, file);
-    let code = exit_code(&report);
-    if json {
-        super::print(&show::json(&report));
-        return Ok(code);
-    }
-    let actual = |decision: &ingress_router::gateway::DecisionView| {
-        let mut actual = gateway::decision_text(decision);
-        if let Some(upstream) = &decision.upstream {
-            let _ = write!(actual, ", upstream host {} path {}", upstream.host, upstream.path);
-        }
-        actual
-    };
-    let mut out = results_text(&report, &file.tests, actual, |test| {
-        test.request.with_gateway(|r| gateway::explanation_text(&router.explain(r))).ok()
-    });
-    if coverage {
-        out.push_str(&gateway_coverage_text(router, &report));
-    }
-    let _ = writeln!(out, "{} passed, {} failed", report.passed, report.failed);
-    super::print(&out);
-    Ok(code)
-}
-
 /// The HTTPRoute rules (attached to some listener) that no test chose.
-fn gateway_coverage_text(
-    router: &ingress_router::gateway::GatewayRouter,
-    report: &TestsReport<ingress_router::gateway::DecisionView>,
-) -> String {
+fn gateway_coverage_text(table: &ingress_router::gateway::GatewayTableView, report: &TestsReport) -> String {
     let chosen = tests_file::chosen_rules(report);
-    let table = router.table();
     let mut rules: Vec<(String, usize)> = table
         .listeners
         .iter()
@@ -145,10 +113,10 @@ fn coverage_lines(total: usize, missed: &[Vec<String>], (all, some): (&str, &str
 
 /// `PASS name`, or `FAIL name` with what it expected, what it got (`actual`) and the trace
 /// (`trace`: the explanation as text), for each test.
-fn results_text<A>(
-    report: &TestsReport<A>,
+fn results_text(
+    report: &TestsReport,
     tests: &[tests_file::Test],
-    actual: impl Fn(&A) -> String,
+    actual: impl Fn(&DecisionView) -> String,
     trace: impl Fn(&tests_file::Test) -> Option<String>,
 ) -> String {
     let mut out = String::new();
@@ -168,7 +136,7 @@ fn results_text<A>(
     out
 }
 
-fn exit_code<A>(report: &TestsReport<A>) -> i32 {
+fn exit_code(report: &TestsReport) -> i32 {
     if report.failed == 0 { 0 } else { 1 }
 }
 

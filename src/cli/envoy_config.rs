@@ -14,7 +14,7 @@ use clap::{Args, ValueEnum};
 use ingress_router::model::{Object, Service};
 use ingress_router::{
     BackendRef, ClusterNames, CompileOptions, Decision, EscapedSlashes, HostView, MatchKind, Profile, RegexLimits,
-    Router, ServicePort, StandingView, TableView, Tier, compile,
+    Router, ServicePort, StandingView, TableView, Tier,
 };
 use serde_json::{Map, Value, json};
 
@@ -125,24 +125,19 @@ pub fn run(args: &EnvoyConfigArgs) -> Result<i32, Failure> {
         )));
     }
     let loaded = load::load(&args.common.files)?;
-    let gateway = super::gateway_option(&args.common, args.gateway.as_deref());
-    if super::gateway::chosen(&loaded, gateway.as_deref()) {
-        let options = load::options(&args.common, &CompileOptions::default()).with_gateway(gateway);
-        return run_gateway(args, &loaded, &options);
+    let router = load::router(&loaded, &args.common, &CompileOptions::default(), args.gateway.as_deref())?;
+    // The clusters come from the table's backends, whose shape differs by input.
+    if let Some(table) = router.table().gateway {
+        return run_gateway(args, &loaded, &table, router.options());
     }
-    loaded.require_ingress("nothing to route")?;
     let objects = loaded.objects();
-    let options = load::options(&args.common, &CompileOptions::default());
+    let options = router.options().clone();
     if args.native && options.profile != Profile::Spec {
         return Err(Failure(format!(
             "--native writes the spec profile's routes; the {} profile (regex locations, canaries, \
              redirects, rewrites) needs the filter: leave out --native",
             options.profile
         )));
-    }
-    let router = compile(&objects, &options);
-    for d in &router.lint(&objects) {
-        load::stderr(d);
     }
     let services: Vec<&Service> = objects
         .iter()
@@ -217,7 +212,12 @@ fn header_route(args: &EnvoyConfigArgs) -> Value {
 /// Gateway API input: the filter's configuration carries the Gateway API objects (with the
 /// Services, which decide whether a backendRef is valid) and `gateway`, the Gateway the core
 /// chose; a cluster per valid backendRef of an attached route, named as the filter names it.
-fn run_gateway(args: &EnvoyConfigArgs, loaded: &load::Loaded, options: &CompileOptions) -> Result<i32, Failure> {
+fn run_gateway(
+    args: &EnvoyConfigArgs,
+    loaded: &load::Loaded,
+    table: &ingress_router::gateway::GatewayTableView,
+    options: &CompileOptions,
+) -> Result<i32, Failure> {
     if args.native {
         return Err(Failure(
             "--native writes Ingress routes; Gateway API input routes through the filter: leave out --native".into(),
@@ -230,8 +230,6 @@ fn run_gateway(args: &EnvoyConfigArgs, loaded: &load::Loaded, options: &CompileO
             args.format.to_possible_value().map_or_else(String::new, |v| v.get_name().to_string())
         )));
     }
-    let router = super::gateway::router(loaded, options)?;
-    let table = router.table();
     let names = ClusterNames::default();
     let mut found: BTreeMap<String, Cluster> = BTreeMap::new();
     let attached = table.listeners.iter().flat_map(|l| &l.routes).filter(|r| r.not_attached.is_none());

@@ -8,11 +8,8 @@ use std::fmt::Write;
 use std::path::PathBuf;
 
 use clap::Args;
-use ingress_router::CompileOptions;
-use ingress_router::RequestSpec;
-use ingress_router::gateway::{
-    self, DecisionView, Explanation, GatewayOptions, GatewayRouter, GatewayTableView, NoGateway, Objects,
-};
+use ingress_router::gateway::{self, Explanation, GatewayTableView};
+use ingress_router::{CompileOptions, DecisionView, RequestSpec};
 use serde_json::Value;
 
 use super::load::{self, Loaded};
@@ -57,94 +54,62 @@ pub fn run(args: &GatewayArgs) -> Result<i32, Failure> {
     let mut spec = RequestSpec::url(args.url.as_str());
     spec.method = Some(args.method.clone());
     spec.headers = super::parse_headers(&args.headers)?;
-    let options = CompileOptions::default().with_gateway(args.gateway.clone());
-    let router = router(&loaded, &options)?;
-    super::print(&request(&router, &spec, args.explain, args.json)?);
+    spec.with(|_| ()).map_err(|e| Failure(e.to_string()))?;
+    // The Gateway API objects, even beside Ingresses: the only Gateway when none is named.
+    let named = match &args.gateway {
+        Some(gateway) => gateway.clone(),
+        None => only_gateway(&loaded)?,
+    };
+    let router = load::compile(&loaded, &CompileOptions::default().with_gateway(Some(named)))?;
+    super::print(&super::request(&router, &spec, args.explain, args.json)?);
     Ok(0)
 }
 
-/// Whether the input holds a Gateway.
-pub fn has_gateway(loaded: &Loaded) -> bool {
-    loaded.gateway_api.iter().any(|g| g.value.get("kind").and_then(Value::as_str) == Some("Gateway"))
-}
-
-/// Whether a command routes through the Gateway API objects: when `--gateway` (or a tests file's
-/// `options.gateway`) names a Gateway, or when the input has a Gateway and no Ingress. Mixed input
-/// without it routes the Ingresses, with a note on stderr.
-pub fn chosen(loaded: &Loaded, gateway: Option<&str>) -> bool {
-    let values: Vec<Value> = loaded.gateway_api.iter().map(|g| g.value.clone()).collect();
-    let wanted = gateway::wanted(gateway, &values, &loaded.objects());
-    if !wanted && has_gateway(loaded) {
-        load::stderr(&"note: the input also holds Gateway API objects: --gateway NAMESPACE/NAME routes through them");
-    }
-    wanted
-}
-
-/// Compiles the Gateway API objects for `gateway` (else the only Gateway). Bad input (exit 2) when
-/// there is no Gateway, when `gateway` names none of them, or when there are several and none is
-/// named: the message lists the input's Gateways.
-pub fn router(loaded: &Loaded, options: &CompileOptions) -> Result<GatewayRouter, Failure> {
-    let values: Vec<Value> = loaded.gateway_api.iter().map(|g| g.value.clone()).collect();
-    let objects = Objects::from_input(&values, &loaded.objects());
-    for skipped in &objects.skipped {
-        let origin = loaded.gateway_api.get(skipped.index).map_or(String::new(), |g| format!("{}: ", g.origin));
-        load::stderr(&format_args!("warning: {origin}{} {:?} left out: {}", skipped.kind, skipped.name, skipped.error));
-    }
-    if objects.gateways.is_empty() {
-        return Err(Failure(format!(
+/// `namespace/name` of the input's one Gateway; an error when it has none or several.
+fn only_gateway(loaded: &Loaded) -> Result<String, Failure> {
+    let key = |v: &Value| {
+        let meta = v.get("metadata");
+        let name = meta.and_then(|m| m.get("name")).and_then(Value::as_str).unwrap_or_default();
+        let namespace = meta.and_then(|m| m.get("namespace")).and_then(Value::as_str).unwrap_or("default");
+        format!("{namespace}/{name}")
+    };
+    let gateways: Vec<String> = loaded
+        .gateway_api
+        .iter()
+        .map(|g| &g.value)
+        .filter(|v| v.get("kind").and_then(Value::as_str) == Some("Gateway"))
+        .map(key)
+        .collect();
+    match gateways.as_slice() {
+        [one] => Ok(one.clone()),
+        [] => Err(Failure(format!(
             "{}: no Gateway in the input: give the Gateway API objects (gateway.networking.k8s.io) with -f",
             loaded.names()
-        )));
-    }
-    let router = gateway::compile(&objects, &GatewayOptions::from(options));
-    let names = || {
-        let names: Vec<String> =
-            router.objects().gateways.iter().map(|g| format!("{}/{}", g.metadata.namespace, g.metadata.name)).collect();
-        names.join(", ")
-    };
-    match router.no_gateway() {
-        None => Ok(router),
-        Some(NoGateway::NoGateways) => Err(Failure(String::from("no Gateway in the input"))),
-        Some(NoGateway::NotFound { gateway }) => {
-            Err(Failure(format!("--gateway {gateway}: no such Gateway; the input's Gateways: {}", names())))
-        }
-        Some(NoGateway::Ambiguous { .. }) => Err(Failure(format!(
+        ))),
+        several => Err(Failure(format!(
             "the input has several Gateways ({}): choose one with --gateway NAMESPACE/NAME",
-            names()
+            several.join(", ")
         ))),
     }
 }
 
-/// One request: the decision or the explanation, as text or JSON.
-pub fn request(router: &GatewayRouter, spec: &RequestSpec, explain: bool, json: bool) -> Result<String, Failure> {
-    spec.with_gateway(|request| match (explain, json) {
-        (false, true) => show::json(&router.route(request).view(request)),
-        (false, false) => decision_text(&router.route(request).view(request)) + "\n",
-        (true, true) => show::json(&router.explain(request)),
-        (true, false) => explanation_text(&router.explain(request)),
-    })
-    .map_err(|e| Failure(e.to_string()))
-}
-
 /// One line: what answers, and which listener, route, rule and match chose it.
 pub fn decision_text(view: &DecisionView) -> String {
-    let answer = match (&view.backend, &view.redirect, view.split.is_empty()) {
-        (Some(b), _, _) => {
-            let port = b.port.map_or(String::new(), |p| format!(":{p}"));
-            format!("{} {}/{}{port}", view.status, b.namespace, b.name)
-        }
+    let answer = match (&view.backend, &view.redirect, &view.split) {
+        (Some(_), _, _) => format!("{} {}", view.status, view.label),
         (None, Some(redirect), _) => format!("{} redirect to {}", view.status, redirect.location),
-        (None, None, false) => format!("{} split over {} backends", view.status, view.split.len()),
-        (None, None, true) => format!("{} ({})", view.status, view.via),
+        (None, None, Some(split)) => format!("{} split over {} backends", view.status, split.len()),
+        (None, None, None) => format!("{} ({})", view.status, view.via),
     };
     let mut place = Vec::new();
-    if let Some(listener) = &view.listener {
+    let parts = view.gateway.as_ref();
+    if let Some(listener) = parts.and_then(|g| g.listener.as_ref()) {
         place.push(format!("listener {listener}"));
     }
-    if let Some(route) = &view.route {
+    if let Some(route) = parts.and_then(|g| g.route.as_ref()) {
         place.push(format!("HTTPRoute {route}"));
     }
-    if let (Some(rule), Some(m)) = (view.rule, view.match_index) {
+    if let (Some(rule), Some(m)) = (parts.and_then(|g| g.rule), parts.and_then(|g| g.match_index)) {
         place.push(format!("rules[{rule}].matches[{m}]"));
     }
     match place.is_empty() {
@@ -155,8 +120,8 @@ pub fn decision_text(view: &DecisionView) -> String {
 
 /// The decision, then each listener (and why it was or was not chosen), each HTTPRoute (or why
 /// it is not attached) and each of its rule matches with why it won, lost or did not match.
-pub fn explanation_text(explanation: &Explanation) -> String {
-    let mut out = decision_text(&explanation.decision) + "\n";
+pub fn explanation_text(decision: &DecisionView, explanation: &Explanation) -> String {
+    let mut out = decision_text(decision) + "\n";
     if let Some(why) = &explanation.no_gateway {
         let _ = writeln!(out, "  no Gateway: {why}");
     }

@@ -11,7 +11,7 @@ use std::sync::Mutex;
 
 use ingress_router::input::{self, Input, InputError, InputErrorKind, SourcedObject, UnknownFields, Unserved};
 use ingress_router::model::Object;
-use ingress_router::{CompileOptions, Router, compile};
+use ingress_router::{CompileOptions, Router, compile_input};
 use serde::Serialize;
 
 use super::{Common, Failure};
@@ -32,12 +32,34 @@ pub fn options(common: &Common, file: &CompileOptions) -> CompileOptions {
 }
 
 /// Compiles the manifests read (by [`load`]) and reports the diagnostics on stderr.
-pub fn router_from(loaded: &Loaded, common: &Common, file: &CompileOptions) -> Result<Router, Failure> {
-    loaded.require_ingress("nothing to route")?;
-    let options = options(common, file);
-    let objects = loaded.objects();
-    let router = compile(&objects, &options);
-    for diagnostic in &router.lint(&objects) {
+/// The one router of whatever the input holds (the core chooses: its Gateway API objects when
+/// `gateway`, `--gateway` or the options name a Gateway, or when it has a Gateway and no
+/// Ingress; else its Ingresses), with its diagnostics on stderr.
+pub fn router(
+    loaded: &Loaded,
+    common: &Common,
+    file: &CompileOptions,
+    gateway: Option<&str>,
+) -> Result<Router, Failure> {
+    let mut options = options(common, file);
+    if let Some(gateway) = gateway {
+        options.gateway = Some(gateway.into());
+    }
+    compile(loaded, &options)
+}
+
+/// [`router`] with the options given whole.
+pub fn compile(loaded: &Loaded, options: &CompileOptions) -> Result<Router, Failure> {
+    let input = loaded.input();
+    let has_gateway = input.gateway_api.iter().any(|g| g.value.get("kind").and_then(|k| k.as_str()) == Some("Gateway"));
+    if options.gateway.is_none() && !has_gateway {
+        loaded.require_ingress("nothing to route")?;
+    }
+    let router = compile_input(&input, options).map_err(|e| Failure(format!("{}: {e}", loaded.names())))?;
+    if options.gateway.is_none() && has_gateway && router.table().gateway.is_none() {
+        stderr(&"note: the input also holds Gateway API objects: --gateway NAMESPACE/NAME routes through them");
+    }
+    for diagnostic in &router.lint(&loaded.objects()) {
         stderr(diagnostic);
     }
     Ok(router)
@@ -83,6 +105,11 @@ impl Loaded {
             "{}: no Ingress (kind: Ingress, apiVersion: networking.k8s.io/v1) in the input, {why}",
             self.names()
         )))
+    }
+
+    /// What was read, as the core's one input.
+    pub fn input(&self) -> Input {
+        Input { objects: self.objects.clone(), gateway_api: self.gateway_api.clone(), ..Input::default() }
     }
 
     /// The sources' names, for messages.

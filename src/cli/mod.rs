@@ -303,14 +303,7 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Explain(args) => request_command(&args, true),
         Command::Table(args) => {
             let loaded = load::load(&args.common.files)?;
-            let gateway = gateway_option(&args.common, args.gateway.as_deref());
-            if gateway::chosen(&loaded, gateway.as_deref()) {
-                let options = load::options(&args.common, &CompileOptions::default()).with_gateway(gateway);
-                let table = gateway::router(&loaded, &options)?.table();
-                print(&if args.json { show::json(&table) } else { gateway::table_text(&table) });
-                return Ok(0);
-            }
-            let router = load::router_from(&loaded, &args.common, &CompileOptions::default())?;
+            let router = load::router(&loaded, &args.common, &CompileOptions::default(), args.gateway.as_deref())?;
             print(&if args.json { show::json(&router.table()) } else { show::table(&router) });
             Ok(0)
         }
@@ -322,11 +315,6 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         #[cfg(feature = "nginx")]
         Command::Diff(args) => diff::run(&args),
     }
-}
-
-/// The Gateway a command routes through: `--gateway`, else `--options`' `gateway`.
-fn gateway_option(common: &Common, flag: Option<&str>) -> Option<String> {
-    flag.map(String::from).or_else(|| common.options.as_ref().and_then(|o| o.gateway.clone()))
 }
 
 /// `-H` values, `Name: value` each (a name is a token: no space, no empty name).
@@ -351,27 +339,27 @@ fn request_command(args: &RequestArgs, explain: bool) -> Result<i32, Failure> {
     };
     spec.headers = parse_headers(&args.headers)?;
     spec.method = Some(args.method.clone());
-    let loaded = load::load(&args.common.files)?;
-    let gateway = gateway_option(&args.common, args.gateway.as_deref());
-    if gateway::chosen(&loaded, gateway.as_deref()) {
-        spec.with_gateway(|_| ()).map_err(|e| Failure(e.to_string()))?;
-        let options = load::options(&args.common, &CompileOptions::default()).with_gateway(gateway);
-        let router = gateway::router(&loaded, &options)?;
-        print(&gateway::request(&router, &spec, explain, args.json)?);
-        return Ok(0);
-    }
     spec.with(|_| ()).map_err(|e| Failure(e.to_string()))?;
-    let router = load::router_from(&loaded, &args.common, &CompileOptions::default())?;
-    let text = spec
-        .with(|request| match (explain, args.json) {
-            (false, true) => show::json(&router.route(request).view()),
-            (false, false) => show::decision(&router.route(request).view()),
-            (true, true) => show::json(&router.explain(request)),
-            (true, false) => show::explanation(&router.explain(request)),
-        })
-        .map_err(|e| Failure(e.to_string()))?;
-    print(&text);
+    let loaded = load::load(&args.common.files)?;
+    let router = load::router(&loaded, &args.common, &CompileOptions::default(), args.gateway.as_deref())?;
+    print(&request(&router, &spec, explain, args.json)?);
     Ok(0)
+}
+
+/// One request: the decision or the explanation, as text or JSON.
+pub fn request(
+    router: &ingress_router::Router,
+    spec: &RequestSpec,
+    explain: bool,
+    json: bool,
+) -> Result<String, Failure> {
+    spec.with(|request| match (explain, json) {
+        (false, true) => show::json(&router.route(request).view(request)),
+        (false, false) => show::decision(&router.route(request).view(request)),
+        (true, true) => show::json(&router.explain(request)),
+        (true, false) => show::explanation(&router.explain(request)),
+    })
+    .map_err(|e| Failure(e.to_string()))
 }
 
 /// Writes to stdout; a closed pipe (`| head`) is not an error.

@@ -72,6 +72,9 @@ fn path_name(path: &str) -> &str {
 }
 
 pub fn decision(view: &DecisionView) -> String {
+    if view.gateway.is_some() {
+        return super::gateway::decision_text(view) + "\n";
+    }
     let mut rows = vec![row(["backend:", &view.label]), row(["via:", view.via.as_str()])];
     if let Some(m) = &view.matched {
         rows.push(row(["ingress:", &m.ingress]));
@@ -155,6 +158,9 @@ fn candidate_lines(candidates: &[&Candidate]) -> String {
 }
 
 pub fn explanation(e: &Explanation) -> String {
+    if let Some(gateway) = &e.gateway {
+        return super::gateway::explanation_text(&e.decision, gateway);
+    }
     let mut out = String::new();
     let mut head = vec![row(["request:", &format!("host {}, path {}", e.host, e.path)])];
     if e.decision.via == Via::Rejected && e.steps.is_empty() {
@@ -226,6 +232,9 @@ pub fn explanation(e: &Explanation) -> String {
 
 pub fn table(router: &Router) -> String {
     let view = router.table();
+    if let Some(gateway) = &view.gateway {
+        return super::gateway::table_text(gateway);
+    }
     let mut out = String::new();
     for host in &view.hosts {
         let _ = match host.tier {

@@ -26,6 +26,9 @@ use super::request::GatewayRequest;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Explanation {
+    /// Not serialised: flattened into the crate's [`Explanation`](crate::Explanation), whose own
+    /// `decision` is the one every home reads.
+    #[serde(skip)]
     pub decision: DecisionView,
     pub gateway: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -233,7 +233,9 @@ impl Engine {
             decided_by: Some(rule),
             default_reason: None,
             steps,
-            decision: self.decision(d).view(),
+            decision: self.decision(d).view(request),
+            #[cfg(feature = "gateway")]
+            gateway: None,
         }
     }
 
@@ -395,6 +397,8 @@ impl Engine {
                 .map(|b| DefaultView { backend: b.to_string(), ingress: None, answer: None }),
             ingresses: self.ingresses.clone(),
             excluded,
+            #[cfg(feature = "gateway")]
+            gateway: None,
         }
     }
 

@@ -31,13 +31,13 @@ export function errorText(error) {
  * split with its share of the weights, the redirect, or the status alone (404, 500).
  */
 export function gatewayAnswerLabel(d) {
-  const name = (b) => `${b.namespace}/${b.name}${b.port != null ? `:${b.port}` : ""}`;
   if (d.redirect) return `redirect ${d.redirect.status} ${d.redirect.location}`;
   if (d.split?.length) {
     const total = d.split.reduce((sum, b) => sum + b.weight, 0) || 1;
-    return d.split.map((b) => `${name(b)}${b.status !== 200 ? ` (${b.status})` : ""} ${Math.round((b.weight * 1000) / total) / 10}%`).join(" · ");
+    return d.split.map((b) => `${b.label}${b.invalid ? " (500)" : ""} ${Math.round((b.weight * 1000) / total) / 10}%`).join(" · ");
   }
-  if (d.backend && d.status === 200) return name(d.backend);
+  // One backend: the label is `namespace/name:port`.
+  if (d.backend && d.status === 200) return d.label;
   return String(d.status);
 }
 
