@@ -16,7 +16,7 @@
 //! - `gateway` (up to 10 000 paths, issue 29): the same hosts, paths and backends as Gateway API
 //!   objects (one Gateway with one HTTP listener on port 80, HTTPRoutes per Ingress and host, one
 //!   rule per path: Exact stays Exact, Prefix and ImplementationSpecific become PathPrefix), the
-//!   same requests through `GatewayRouter::route`. Before timing, every answer must be the one
+//!   same requests through the crate's one `Router` (`compile_input`). Before timing, every answer must be the one
 //!   the Gateway API's rules give (`Linear::gateway_route`); where those rules differ from the
 //!   Ingress ones (defaultBackends, wildcards over several labels, falling through to a less
 //!   specific hostname, ImplementationSpecific read as PathPrefix) the requests are counted by
@@ -1001,7 +1001,9 @@ const DIFFER: [&str; 4] = [
 
 struct GatewayFixture {
     objects: Objects,
-    router: GatewayRouter,
+    /// The same objects through the crate's one entry point (`compile_input`): what every home
+    /// routes with, and what `lookup/gateway` times.
+    unified: Router,
     routes: usize,
     /// Requests the Gateway answers as the Ingress router does, and those it does not by
     /// `DIFFER` reason.
@@ -1081,7 +1083,15 @@ fn gateway_fixture(
             ),
         }] += 1;
     }
-    GatewayFixture { routes: manifests.len() - 1, objects: gateway_objects, router: gateway, same, differ }
+    let list = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": manifests});
+    let input = ingress_router::input::parse("gateway.json", &list.to_string()).expect("the generated objects read");
+    let unified = ingress_router::compile_input_seeded(&input, &CompileOptions::default(), SEED).expect("one Gateway");
+    for (h, p) in requests {
+        let request = GatewayRequest::new(h, p).with_port(80);
+        let direct = gateway.route(&request).view(&request).label;
+        assert_eq!(unified.route(&Request::new(h, p).with_port(80)).to_string(), direct, "{h:?} {p:?}");
+    }
+    GatewayFixture { routes: manifests.len() - 1, objects: gateway_objects, unified, same, differ }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1170,8 +1180,7 @@ fn run_gateway(f: &Fixture, g: &GatewayFixture) {
     for (h, p) in &f.requests {
         // Arrived on the listener's port: the Ingress router ignores the Host header's port, and
         // a `:443` in it would otherwise find no listener.
-        let request = GatewayRequest::new(h, p).with_port(80);
-        let decision = g.router.route(black_box(&request));
+        let decision = g.unified.route(black_box(&Request::new(h, p).with_port(80)));
         black_box(&decision);
     }
 }

@@ -207,6 +207,21 @@ pub struct WeightedBackend<'r> {
     pub answer: usize,
 }
 
+/// The backend one request goes to ([`Decision::target`]): what a proxy forwards it to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Target<'r> {
+    pub backend: BackendRef<'r>,
+    /// Its answer number when the table numbers it ([`Decision::answer`]): a proxy finds what it
+    /// rendered for it by this number, without hashing.
+    pub answer: Option<usize>,
+    /// The backend cannot serve (a Gateway API backendRef that does not resolve): its share of
+    /// the requests is answered 500.
+    pub invalid: bool,
+    /// A Gateway API backendRef's place among its rule's (its own filters).
+    pub(crate) index: usize,
+}
+
 /// The answer to one request.
 ///
 /// With the spec profile it is built without allocating. The ingress-nginx profile allocates only
@@ -365,6 +380,38 @@ impl<'r> Decision<'r> {
             None if self.via == Via::None && self.matched.is_none() && self.default_from.is_none() => Some(0),
             _ => None,
         }
+    }
+
+    /// The backend this request goes to: the one backend, or the side of a split (an
+    /// ingress-nginx canary, a Gateway API rule's backendRefs) that `random` falls on, each side
+    /// getting its weight out of the sum of the weights (see [`pick_side`](Self::pick_side)).
+    /// `None`: no backend serves (404, a refusal, a redirect, 500, every weight zero).
+    pub fn target(&self, random: u64) -> Option<Target<'r>> {
+        #[cfg(feature = "gateway")]
+        if let Some(gateway) = &self.gateway {
+            return crate::gateway::glue::target(gateway, random);
+        }
+        if let Some(backend) = self.backend {
+            return Some(Target { backend, answer: self.answer, invalid: false, index: 0 });
+        }
+        let side = self.pick_side(random)?;
+        Some(Target { backend: side.backend, answer: Some(side.answer), invalid: false, index: 0 })
+    }
+
+    /// What the proxy changes on the request it forwards to `target` (from
+    /// [`target`](Self::target)): the path ingress-nginx's `rewrite-target` wrote, the Gateway
+    /// API's URLRewrite and RequestHeaderModifier filters (the rule's, then the backend's own).
+    /// Allocates only for a rewritten path and header modifiers.
+    #[cfg(feature = "gateway")]
+    pub fn modifications(
+        &self,
+        request: &crate::Request<'_>,
+        target: &Target<'r>,
+    ) -> crate::gateway::Modifications<'r> {
+        if let Some(gateway) = &self.gateway {
+            return crate::gateway::glue::modifications(gateway, request, target);
+        }
+        crate::gateway::Modifications { path: self.upstream_path.clone(), ..Default::default() }
     }
 
     /// As owned data: the one shape every home serialises (the CLI's `route --json`, the npm

@@ -226,7 +226,7 @@ pub use class::Participation;
 pub use cluster::{ClusterNames, TemplateError};
 pub use decision::{
     BackendRef, Decision, DecisionView, IngressRef, MatchedRule, MatchedView, Redirect, RedirectView, Rejection,
-    ServicePort, Via, WeightedBackend, WeightedView,
+    ServicePort, Target, Via, WeightedBackend, WeightedView,
 };
 pub use diagnostics::{Code, Diagnostic, ObjectRef, Severity};
 pub use engines::{Engine, Missing};

@@ -351,6 +351,34 @@ impl Router {
         }
     }
 
+    /// Whether this table's decisions read the request's method ([`Request::with_method`]): the
+    /// Gateway API's method matches. A proxy that pays for reading it skips it when not.
+    pub fn reads_method(&self) -> bool {
+        match &self.engine {
+            #[cfg(feature = "gateway")]
+            Engine::Gateway { .. } => true,
+            _ => false,
+        }
+    }
+
+    /// Every backend this router's decisions may send a request to, each once, with its answer
+    /// number when the table numbers it ([`Decision::answer`]): what a proxy renders once when it
+    /// configures (a cluster name per backend), then finds per request by the
+    /// [`Decision::target`]'s answer, else by its backend. A Gateway API backendRef that cannot
+    /// serve is not listed (its share is answered 500).
+    pub fn targets(&self) -> Vec<crate::Target<'_>> {
+        #[cfg(feature = "gateway")]
+        if let Engine::Gateway { router, .. } = &self.engine {
+            return crate::gateway::glue::targets(router);
+        }
+        (0..self.answer_count())
+            .filter_map(|a| {
+                let backend = self.answer(a)?.backend()?;
+                Some(crate::Target { backend, answer: Some(a), invalid: false, index: 0 })
+            })
+            .collect()
+    }
+
     /// Whether this table's decisions may read the request's scheme ([`Request::with_scheme`]): a
     /// proxy that learns the scheme only at a cost (reading `x-forwarded-proto`) skips it when not.
     /// `false` with the spec profile; `true` with ingress-nginx, whose TLS redirects read it, and

@@ -12,17 +12,16 @@ use proxy_wasm::traits::{Context, HttpContext, RootContext};
 use proxy_wasm::types::{Action, ContextType, LogLevel, MetricType, Status};
 
 use crate::config::{DEBUG_HEADER, PluginConfig};
-use crate::gateway::{GatewayOutcome, GatewayTable};
-use ingress_router::gateway::{GatewayRequest, HeaderAction};
+use ingress_router::gateway::HeaderAction;
 use ingress_router::{Request, Scheme};
 
-use crate::routing::{Outcome, Routing};
+use crate::routing::{Outcome, Table};
 
 /// The response header a local reply carries to say why it was sent.
 const REASON_HEADER: &str = "x-ingress-router-reason";
 /// With the debug header on: the invalid Ingresses the configuration left out.
 const EXCLUDED_HEADER: &str = "x-ingress-router-excluded";
-const NOT_FOUND_BODY: &[u8] = b"no Ingress rule or default backend for this host and path\n";
+const NOT_FOUND_BODY: &[u8] = b"no rule or default backend for this host and path\n";
 
 /// A counter: its host id, and what requests added since it was last flushed to the host. Requests
 /// only add to a cell; the root context flushes every second (and when a configuration is
@@ -104,7 +103,7 @@ impl Drop for Metrics {
 
 /// What every request of one configuration shares.
 struct Shared {
-    routing: Routing,
+    table: Table,
     metrics: Metrics,
     routing_header: String,
     debug_header: bool,
@@ -161,14 +160,14 @@ impl RootContext for Root {
         };
         let seed = self.seed();
         let read = self.get_current_time();
-        let (routing, report) = Routing::build(&config, seed);
+        let (table, report) = Table::build(&config, seed);
         for warning in &report.warnings {
             log(LogLevel::Warn, warning);
         }
         for error in &report.errors {
             log(LogLevel::Error, error);
         }
-        let Some(routing) = routing else {
+        let Some(table) = table else {
             log(
                 LogLevel::Error,
                 &format!(
@@ -178,11 +177,7 @@ impl RootContext for Root {
             );
             return false;
         };
-        let ingresses = match &routing {
-            Routing::Ingress(table) => table.ingresses.as_slice(),
-            Routing::Gateway(_) => &[],
-        };
-        let metrics = match Metrics::define(ingresses) {
+        let metrics = match Metrics::define(&table.ingresses) {
             Ok(m) => m,
             Err(status) => {
                 log(LogLevel::Error, &format!("defining metrics failed: {status:?}"));
@@ -199,24 +194,12 @@ impl RootContext for Root {
         let excluded = (!report.excluded.is_empty()).then(|| report.excluded.join(", "));
         let ms =
             |from: std::time::SystemTime| self.get_current_time().duration_since(from).map_or(0, |d| d.as_millis());
-        let serving = match &routing {
-            Routing::Ingress(table) => format!(
-                "{} Ingresses, {} clusters{}",
-                table.ingresses.len(),
-                table.clusters.len(),
-                excluded.as_ref().map_or(String::new(), |e| format!("; invalid Ingresses left out: {e}"))
-            ),
-            Routing::Gateway(table) => format!(
-                "Gateway {}: {} HTTPRoutes attached, {} clusters",
-                table.gateway,
-                table.routes.len(),
-                table.cluster_names.len()
-            ),
-        };
         log(
             LogLevel::Info,
             &format!(
-                "serving {serving}; configured in {} ms ({} bytes, {} ms of them reading the JSON)",
+                "serving {}, {} clusters; configured in {} ms ({} bytes, {} ms of them reading the JSON)",
+                table.serving,
+                table.clusters.len(),
                 ms(started),
                 bytes.len(),
                 read.duration_since(started).map_or(0, |d| d.as_millis()),
@@ -224,11 +207,8 @@ impl RootContext for Root {
         );
         self.set_tick_period(Duration::from_secs(1));
         self.shared = Some(Rc::new(Shared {
-            header_names: match &routing {
-                Routing::Ingress(table) => table.header_names(),
-                Routing::Gateway(table) => table.header_names.clone(),
-            },
-            routing,
+            header_names: table.header_names().to_vec(),
+            table,
             metrics,
             routing_header: config.routing_header,
             debug_header: config.debug_header,
@@ -248,8 +228,7 @@ impl RootContext for Root {
         Some(Box::new(Filter {
             shared: self.shared.clone(),
             clear_route_cache: self.clear_route_cache.clone(),
-            matched: None,
-            gateway_matched: None,
+            debug: None,
         }))
     }
 
@@ -262,10 +241,8 @@ struct Filter {
     /// `None` only if Envoy sends requests to a VM that never configured (it does not).
     shared: Option<Rc<Shared>>,
     clear_route_cache: Rc<Cell<Option<bool>>>,
-    /// For the debug header: what answered, as [`Table::matched`](crate::routing::Table::matched) numbers it.
-    matched: Option<usize>,
-    /// For the debug header on the Gateway API path: the core's decision in one line.
-    gateway_matched: Option<String>,
+    /// For the debug header: what answered, in one line.
+    debug: Option<String>,
 }
 
 impl Context for Filter {}
@@ -276,122 +253,43 @@ impl HttpContext for Filter {
             self.local_reply(503, "filter not configured", &[], b"ingress-router is not configured\n");
             return Action::Pause;
         };
-        let table = match &shared.routing {
-            Routing::Ingress(table) => table,
-            Routing::Gateway(gateway) => return self.gateway_request(&shared, gateway),
-        };
+        let table = &shared.table;
         // Host-owned buffers: the only allocations of a request with the spec profile (the core
-        // allocates none). The scheme and other headers only when the core says the table reads
-        // them (the ingress-nginx profile: its redirects, the headers its canaries name).
+        // allocates none). The scheme, the method and other headers only when the core says the
+        // table reads them (the ingress-nginx profile's redirects and canaries, the Gateway API's
+        // listeners and matches); the headers as one map, since a repeated header matches when
+        // any of its values does.
         let host = self.get_http_request_header_bytes(":authority").unwrap_or_default();
         let path = self.get_http_request_header_bytes(":path").unwrap_or_default();
-        let values: Vec<(&str, String)> = shared
-            .header_names
-            .iter()
-            .filter_map(|name| Some((name.as_str(), self.get_http_request_header(name)?)))
-            .collect();
-        let headers: Vec<(&str, &str)> = values.iter().map(|(name, value)| (*name, value.as_str())).collect();
-        let mut request = Request::from_bytes(&host, &path).with_headers(&headers);
-        if table.reads_scheme() && self.https() {
-            request = request.with_scheme(Scheme::Https);
-        }
-        let routed = table.route(&request, shared.draw());
-        if routed.regex_budget_exhausted {
-            regex_budget_exhausted(
-                &shared.metrics,
-                "regexes (use-regex paths, server aliases, canary patterns)",
-                &host,
-                &path,
-            );
-        }
-        match routed.outcome {
-            Outcome::Backend { cluster, ingress, via_default, answer, rewritten_path } => {
-                // Replaces any client-supplied value: the client never picks the cluster.
-                self.set_http_request_header_bytes(&shared.routing_header, Some(cluster.as_bytes()));
-                if let Some(rewritten) = rewritten_path {
-                    self.set_http_request_header(":path", Some(&rewritten));
-                }
-                self.clear_route_cache();
-                let m = &shared.metrics;
-                if via_default { &m.default_backend } else { &m.routed }.add();
-                if let Some(counter) = ingress.and_then(|i| m.per_ingress.get(i)) {
-                    counter.add();
-                }
-                if shared.debug_header {
-                    self.matched = Some(answer);
-                }
-                Action::Continue
-            }
-            Outcome::Redirect { status, location } => {
-                shared.metrics.redirected.add();
-                self.local_reply(status, "redirect", &[("location", &location)], b"");
-                Action::Pause
-            }
-            Outcome::NotFound => {
-                shared.metrics.not_found.add();
-                self.local_reply(404, "no rule or default backend", &[], NOT_FOUND_BODY);
-                Action::Pause
-            }
-            Outcome::Rejected { status, reason } => {
-                shared.metrics.rejected.add();
-                self.local_reply(status, reason, &[], reason.as_bytes());
-                Action::Pause
-            }
-        }
-    }
-
-    fn on_http_response_headers(&mut self, _headers: usize, _end_of_stream: bool) -> Action {
-        if let Some(matched) = &self.gateway_matched {
-            self.set_http_response_header(DEBUG_HEADER, Some(matched));
-        }
-        if let (Some(matched), Some(shared)) = (self.matched, self.shared.as_deref())
-            && let Routing::Ingress(table) = &shared.routing
-        {
-            self.set_http_response_header(DEBUG_HEADER, Some(table.matched(matched)));
-            if let Some(excluded) = &shared.excluded {
-                self.set_http_response_header(EXCLUDED_HEADER, Some(excluded));
-            }
-        }
-        Action::Continue
-    }
-}
-
-impl Filter {
-    /// The Gateway API path. Reads `:authority`, `:path`, `:method`, the scheme (as the Ingress
-    /// path does) and the headers the routes match on; the core decides, and its changes to the
-    /// request (URLRewrite, RequestHeaderModifier) are applied as it lists them.
-    fn gateway_request(&mut self, shared: &Shared, table: &GatewayTable) -> Action {
-        // Host-owned buffers copied out: host, path, method, and the matched headers' values only
-        // when a route matches on a header (then the whole map: a repeated header matches when any
-        // of its values does, and a single-header read gives only the first).
-        let text = |bytes: Option<Vec<u8>>| {
-            String::from_utf8(bytes.unwrap_or_default())
-                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into())
-        };
-        let host = text(self.get_http_request_header_bytes(":authority"));
-        let path = text(self.get_http_request_header_bytes(":path"));
-        let method = text(self.get_http_request_header_bytes(":method"));
-        let values: Vec<(String, String)> = if table.header_names.is_empty() {
+        let method = if table.reads_method() { self.get_http_request_header(":method") } else { None };
+        let values: Vec<(String, String)> = if shared.header_names.is_empty() {
             Vec::new()
         } else {
             self.get_http_request_headers_bytes()
                 .into_iter()
-                .filter(|(name, _)| table.header_names.binary_search(name).is_ok())
-                .map(|(name, value)| (name, text(Some(value))))
+                .filter(|(name, _)| shared.header_names.iter().any(|n| n.eq_ignore_ascii_case(name)))
+                .map(|(name, value)| {
+                    let value =
+                        String::from_utf8(value).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+                    (name, value)
+                })
                 .collect()
         };
-        let headers: Vec<(&str, &str)> = values.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
-        let scheme = if self.https() { "https" } else { "http" };
-        // The port is the Host header's (else 80 or 443 by scheme): the port the client addressed,
-        // which a Service in front of Envoy maps to Envoy's own.
-        let request = GatewayRequest::new(&host, &path).with_method(&method).with_scheme(scheme).with_headers(&headers);
+        let headers: Vec<(&str, &str)> = values.iter().map(|(name, value)| (name.as_str(), value.as_str())).collect();
+        let mut request = Request::from_bytes(&host, &path).with_headers(&headers);
+        if table.reads_scheme() && self.https() {
+            request = request.with_scheme(Scheme::Https);
+        }
+        if let Some(method) = &method {
+            request = request.with_method(method);
+        }
         let m = &shared.metrics;
         let routed = table.route(&request, shared.draw());
         if routed.regex_budget_exhausted {
-            regex_budget_exhausted(m, "RegularExpression matches", host.as_bytes(), path.as_bytes());
+            regex_budget_exhausted(m, "regexes", &host, &path);
         }
         match routed.outcome {
-            GatewayOutcome::Forward { cluster, modifications } => {
+            Outcome::Backend { cluster, ingress, via_default, answer, modifications } => {
                 for action in &modifications.headers {
                     match *action {
                         HeaderAction::Set { name, value } => self.set_http_request_header(name, Some(value)),
@@ -408,19 +306,27 @@ impl Filter {
                 // Last, so that no header modifier can name the cluster: the client never picks it.
                 self.set_http_request_header_bytes(&shared.routing_header, Some(cluster.as_bytes()));
                 self.clear_route_cache();
-                m.routed.add();
+                if via_default { &m.default_backend } else { &m.routed }.add();
+                if let Some(counter) = ingress.and_then(|i| m.per_ingress.get(i)) {
+                    counter.add();
+                }
                 if shared.debug_header {
-                    self.gateway_matched = Some(table.matched(&request));
+                    self.debug = Some(table.debug_text(&request, answer));
                 }
                 Action::Continue
             }
-            GatewayOutcome::Redirect { status, location } => {
+            Outcome::Redirect { status, location } => {
                 m.redirected.add();
                 self.local_reply(status, "redirect", &[("location", &location)], b"");
                 Action::Pause
             }
-            GatewayOutcome::Local { status, reason } => {
-                if status == 404 { &m.not_found } else { &m.rejected }.add();
+            Outcome::Local { status: 404, reason } => {
+                m.not_found.add();
+                self.local_reply(404, reason, &[], NOT_FOUND_BODY);
+                Action::Pause
+            }
+            Outcome::Local { status, reason } => {
+                m.rejected.add();
                 let body = format!("{status} {reason}\n");
                 self.local_reply(status, reason, &[], body.as_bytes());
                 Action::Pause
@@ -428,6 +334,18 @@ impl Filter {
         }
     }
 
+    fn on_http_response_headers(&mut self, _headers: usize, _end_of_stream: bool) -> Action {
+        if let (Some(debug), Some(shared)) = (&self.debug, self.shared.as_deref()) {
+            self.set_http_response_header(DEBUG_HEADER, Some(debug));
+            if let Some(excluded) = &shared.excluded {
+                self.set_http_response_header(EXCLUDED_HEADER, Some(excluded));
+            }
+        }
+        Action::Continue
+    }
+}
+
+impl Filter {
     fn clear_route_cache(&self) {
         crate::clear_route_cache(&self.clear_route_cache);
     }

@@ -1,13 +1,12 @@
 //! An Envoy HTTP filter (proxy-wasm) that routes every request with exact Kubernetes Ingress
 //! semantics, or Gateway API semantics when the manifests route through a Gateway: `filter` holds
-//! the host calls, `routing` (Ingress) and `gateway` (Gateway API) every call into the core
-//! (cluster names included: the core's `ClusterNames`), `report` what configuring found and what a
+//! the host calls, `routing` every call into the core (one router whatever the manifests hold;
+//! cluster names included: the core's `ClusterNames`), `report` what configuring found and what a
 //! request spent, `config` the plugin configuration.
 
 pub mod config;
 #[cfg(not(feature = "noop"))]
 mod filter;
-pub mod gateway;
 #[cfg(feature = "noop")]
 mod noop;
 pub mod report;

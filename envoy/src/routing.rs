@@ -1,15 +1,18 @@
-//! Every call into the core lives here: reading the manifests, compiling the table, routing a
-//! request. The filter itself holds no routing, validation or status logic; it turns an
-//! [`Outcome`] into host calls.
+//! Every call into the core lives here: reading the manifests, compiling the one table whatever
+//! they hold (Ingresses, or the Gateway API objects), routing a request. The filter itself holds
+//! no routing, validation or status logic; it turns an [`Outcome`] into host calls.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+use ingress_router::gateway::Modifications;
+use ingress_router::input::Input;
 use ingress_router::model::Object;
-use ingress_router::{ClusterNames, Decision, Request, Router, Via, compile_seeded, input};
+use ingress_router::{
+    BackendRef, ClusterNames, Decision, Request, Router, ServicePort, Via, compile_input_seeded, input,
+};
 
 use crate::config::PluginConfig;
-use crate::gateway::GatewayTable;
 pub use crate::report::{Report, Routed};
 
 /// The Ingresses the table leaves out for a reason other than an error (another class), in the
@@ -34,68 +37,87 @@ fn input_error(e: &input::InputError) -> String {
 
 /// What one answer of the table ([`Decision::answer`]) turns into, rendered at configure time.
 #[derive(Clone, Copy, Debug)]
-struct Target {
+struct Rendered {
     /// Index into [`Table::clusters`].
     cluster: u32,
     /// Index into [`Table::ingresses`]; `None` for the configured default backend.
     ingress: Option<u32>,
 }
 
-/// The compiled configuration: the core's table, and what each of its answers renders to.
+/// The compiled configuration: the core's one router, and the cluster of every backend its
+/// decisions may target, rendered once.
 pub struct Table {
     router: Router,
-    /// By [`Decision::answer`].
-    targets: Vec<Target>,
+    /// By [`Decision::answer`] (Ingress answers).
+    rendered: Vec<Rendered>,
+    /// The other targets (Gateway API backendRefs), by namespace, then Service name: (port,
+    /// index into [`Table::clusters`]).
+    by_backend: HashMap<String, HashMap<String, Vec<(u16, u32)>>>,
     /// Distinct cluster names.
     pub clusters: Vec<String>,
-    /// `namespace/name` of each Ingress taking part, oldest first.
+    /// `namespace/name` of each Ingress taking part, oldest first (none for the Gateway API).
     pub ingresses: Vec<String>,
+    /// What the configuration serves, in words, for the log.
+    pub serving: String,
     /// By answer, what the debug header says: the decision's label (the core's one line), then
     /// `namespace/name spec.rules[i].http.paths[j]`.
     matches: Vec<String>,
+    /// The request headers the table's decisions read (lower-case).
+    header_names: Vec<String>,
 }
 
 /// Where a request goes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome<'t> {
+    /// Set the routing header to `cluster`, and change the request as listed (a rewritten path,
+    /// URLRewrite, RequestHeaderModifier), as the core computed them.
     Backend {
         cluster: &'t str,
-        /// Index into [`Table::ingresses`] (`None`: the configured default backend).
+        /// Index into [`Table::ingresses`] (`None`: the configured default backend, or a Gateway
+        /// API backendRef).
         ingress: Option<usize>,
-        /// What answered, for [`Table::matched`].
-        answer: usize,
+        /// What answered, for [`Table::matched`], when the table numbers it.
+        answer: Option<usize>,
         via_default: bool,
-        /// The `:path` the upstream receives instead of the request's (ingress-nginx's
-        /// `rewrite-target`).
-        rewritten_path: Option<String>,
+        modifications: Modifications<'t>,
     },
-    /// The proxy answers with a redirect (the ingress-nginx profile).
+    /// The proxy answers with a redirect.
     Redirect { status: u32, location: Cow<'t, str> },
-    /// No rule matched and there is no default backend.
-    NotFound,
-    /// The table refuses the request before routing (its own path normalisation).
-    Rejected { status: u32, reason: &'static str },
+    /// A local answer: 404 (nothing matched), a refusal before routing (400), 500 (a filter the
+    /// proxy cannot apply, no valid backend, the invalid backend a split picked), with the
+    /// core's reason.
+    Local { status: u32, reason: &'static str },
 }
 
 impl Table {
     /// Reads, validates and compiles the configuration, the table's hashes keyed by `seed`.
-    /// `None` when it cannot serve; the report names every problem, each with its Ingress and
+    /// `None` when it cannot serve; the report names every problem, each with its object and
     /// field (or the configuration key), so that the log says what to fix.
     pub fn build(config: &PluginConfig, seed: u64) -> (Option<Table>, Report) {
         let mut report = Report::default();
-        match read(config, &mut report) {
-            Some((objects, _)) => (Table::compile(config, seed, &objects, &mut report), report),
-            None => (None, report),
+        let table = read(config, &mut report).and_then(|input| Table::compile(config, seed, &input, &mut report));
+        if !report.errors.is_empty() {
+            return (None, report);
         }
+        (table, report)
     }
 
-    fn compile(config: &PluginConfig, seed: u64, objects: &[Object], report: &mut Report) -> Option<Table> {
-        if !objects.iter().any(|o| matches!(o, Object::Ingress(_))) {
+    fn compile(config: &PluginConfig, seed: u64, input: &Input, report: &mut Report) -> Option<Table> {
+        let objects: Vec<Object> = input.objects.iter().map(|o| o.object.clone()).collect();
+        let has_gateway =
+            input.gateway_api.iter().any(|v| v.value.get("kind").and_then(|k| k.as_str()) == Some("Gateway"));
+        if !objects.iter().any(|o| matches!(o, Object::Ingress(_))) && !has_gateway && config.options.gateway.is_none()
+        {
             report.errors.push("the manifests hold no Ingress: nothing to route".into());
             return None;
         }
-
-        let router = compile_seeded(objects, &config.options, seed);
+        let router = match compile_input_seeded(input, &config.options, seed) {
+            Ok(router) => router,
+            Err(e) => {
+                report.errors.push(e.to_string());
+                return None;
+            }
+        };
         let view = router.table();
         // An Ingress the apiserver would reject is never half-served: the core leaves it out whole.
         // By default the others serve (one tenant's mistake must not freeze every other tenant's
@@ -111,6 +133,17 @@ impl Table {
             }
             report.excluded.push(key);
         }
+        // Gateway API objects that cannot be read (an error under `strict`), and the regexes the
+        // core refuses (each matches nothing; the operator reads why here, not per request).
+        for line in view.gateway.iter().flat_map(|g| &g.skipped) {
+            match config.strict {
+                true => report.errors.push(line.clone()),
+                false => report.warnings.push(format!("{line} (left out; the others serve)")),
+            }
+        }
+        for line in view.gateway.iter().flat_map(|g| &g.refused) {
+            report.warnings.push(format!("{line} (this match is dropped; the rest of the route serves)"));
+        }
         if !config.strict && view.ingresses.is_empty() && view.default_backend.is_none() && !report.excluded.is_empty()
         {
             report.errors.push(format!(
@@ -121,7 +154,10 @@ impl Table {
         // The linter's warnings and notes with the `lint` feature (the unit tests, run with it,
         // check them); without it, what the table itself says: which Ingresses are left out, and why.
         #[cfg(any(test, feature = "lint"))]
-        for diagnostic in router.lint(objects).iter().filter(|d| d.severity != ingress_router::Severity::Error) {
+        for diagnostic in router.lint(&objects).iter().filter(|d| d.severity != ingress_router::Severity::Error) {
+            if diagnostic.code == ingress_router::Code::InvalidGatewayObject {
+                continue; // reported above, as left out
+            }
             let objects: Vec<String> = diagnostic.objects.iter().map(|o| o.to_string()).collect();
             report.warnings.push(format!("{diagnostic} [{}]", objects.join(", ")));
         }
@@ -130,8 +166,33 @@ impl Table {
         if !report.errors.is_empty() {
             return None;
         }
-        let ingresses = view.ingresses.iter().map(|i| i.key()).collect();
-        match Table::with_targets(router, ingresses, &config.cluster_names) {
+        let ingresses: Vec<String> = view.ingresses.iter().map(|i| i.key()).collect();
+        let serving = match &view.gateway {
+            Some(gateway) => {
+                let mut routes: Vec<&str> = gateway
+                    .listeners
+                    .iter()
+                    .flat_map(|l| &l.routes)
+                    .filter(|r| r.not_attached.is_none())
+                    .map(|r| r.route.as_str())
+                    .collect();
+                routes.sort_unstable();
+                routes.dedup();
+                format!(
+                    "Gateway {}: {} HTTPRoutes attached",
+                    gateway.gateway.as_deref().unwrap_or_default(),
+                    routes.len()
+                )
+            }
+            None => {
+                let excluded = match report.excluded.is_empty() {
+                    true => String::new(),
+                    false => format!("; invalid Ingresses left out: {}", report.excluded.join(", ")),
+                };
+                format!("{} Ingresses{excluded}", ingresses.len())
+            }
+        };
+        match Table::render(router, ingresses, serving, &config.cluster_names) {
             Ok(table) => Some(table),
             Err(e) => {
                 report.errors.push(e);
@@ -140,28 +201,43 @@ impl Table {
         }
     }
 
-    /// Renders every answer of the table once: its cluster name, its Ingress, its debug text.
-    fn with_targets(router: Router, ingresses: Vec<String>, cluster_names: &ClusterNames) -> Result<Table, String> {
+    /// Renders every target of the table once: its cluster name, its Ingress, its debug text.
+    fn render(router: Router, ingresses: Vec<String>, serving: String, names: &ClusterNames) -> Result<Table, String> {
         let rank: HashMap<&str, u32> = ingresses.iter().enumerate().map(|(i, k)| (k.as_str(), i as u32)).collect();
-        let mut clusters = Vec::new();
-        let mut cluster_index = HashMap::new();
-        let mut targets = Vec::with_capacity(router.answer_count());
-        let mut matches = Vec::with_capacity(router.answer_count());
-        for answer in 0..router.answer_count() {
-            let decision = router.answer(answer).ok_or("the table numbers its answers with a gap")?;
-            let (ingress, field) = answer_source(&decision);
-            let name = decision
-                .backend()
-                .map(|b| cluster_names.name(&b))
-                .ok_or_else(|| format!("{ingress} {field}: the backend names no Service or resource"))?;
+        let mut clusters: Vec<String> = Vec::new();
+        let mut cluster_index: HashMap<String, u32> = HashMap::new();
+        let mut rendered = vec![Rendered { cluster: 0, ingress: None }; router.answer_count()];
+        let mut matches = vec![String::new(); router.answer_count()];
+        let mut by_backend: HashMap<String, HashMap<String, Vec<(u16, u32)>>> = HashMap::new();
+        let targets = router.targets();
+        if targets.iter().filter(|t| t.answer.is_some()).count() != router.answer_count() {
+            return Err("an answer of the table names no Service or resource".into());
+        }
+        for target in targets {
+            let name = names.name(&target.backend);
             let cluster = *cluster_index.entry(name.clone()).or_insert_with(|| {
                 clusters.push(name);
                 clusters.len() as u32 - 1
             });
-            targets.push(Target { cluster, ingress: rank.get(ingress.as_str()).copied() });
-            matches.push(format!("{decision} {ingress} {field}"));
+            match target.answer {
+                Some(answer) => {
+                    let decision = router.answer(answer).ok_or("the table numbers its answers with a gap")?;
+                    let (ingress, field) = answer_source(&decision);
+                    rendered[answer] = Rendered { cluster, ingress: rank.get(ingress.as_str()).copied() };
+                    matches[answer] = format!("{decision} {ingress} {field}");
+                }
+                None => {
+                    let BackendRef::Service { namespace, name, port: Some(ServicePort::Number(port)) } = target.backend
+                    else {
+                        continue;
+                    };
+                    let ports = by_backend.entry(namespace.into()).or_default().entry(name.into()).or_default();
+                    ports.push((port, cluster));
+                }
+            }
         }
-        Ok(Table { router, targets, clusters, ingresses, matches })
+        let header_names = router.header_names();
+        Ok(Table { router, rendered, by_backend, clusters, ingresses, serving, matches, header_names })
     }
 
     /// `<label> namespace/name spec.rules[i].http.paths[j]` (or `spec.defaultBackend`) of an answer.
@@ -171,51 +247,89 @@ impl Table {
 
     /// The request headers the table's decisions read (lower-case; empty with the spec profile):
     /// the filter fetches these and no others.
-    pub fn header_names(&self) -> Vec<String> {
-        self.router.header_names()
+    pub fn header_names(&self) -> &[String] {
+        &self.header_names
     }
 
-    /// Whether decisions read the request's scheme (the ingress-nginx profile's redirects): the
-    /// filter reads `x-forwarded-proto` only then.
+    /// Whether decisions read the request's scheme (the ingress-nginx profile's redirects, the
+    /// Gateway API's listeners): the filter reads `x-forwarded-proto` only then.
     pub fn reads_scheme(&self) -> bool {
         self.router.reads_scheme()
     }
 
-    /// Routes one request: `host` from `:authority`, `path` from `:path` (query included; the
-    /// spec profile ignores it, and normalises the path when the options ask), and for the
-    /// ingress-nginx profile its scheme and the headers [`header_names`](Self::header_names)
-    /// lists. A weighted split takes the side that `random` (uniform over `u64`) falls on
-    /// ([`Decision::pick_side`]). With the spec profile, allocates nothing.
-    pub fn route(&self, request: &Request<'_>, random: u64) -> Routed<Outcome<'_>> {
-        let decision = self.router.route(request);
-        Routed { outcome: self.outcome(&decision, random), regex_budget_exhausted: decision.regex_budget_exhausted() }
+    /// Whether decisions read the request's method (the Gateway API's method matches).
+    pub fn reads_method(&self) -> bool {
+        self.router.reads_method()
     }
 
-    fn outcome<'t>(&'t self, decision: &Decision<'t>, random: u64) -> Outcome<'t> {
-        if let Some(rejection) = decision.rejection() {
-            return Outcome::Rejected { status: u32::from(rejection.status()), reason: rejection.message() };
+    /// Routes one request: `host` from `:authority`, `path` from `:path` (query included), and
+    /// what [`reads_scheme`](Self::reads_scheme), [`reads_method`](Self::reads_method) and
+    /// [`header_names`](Self::header_names) say the table reads. A weighted split takes the
+    /// side that `random` (uniform over `u64`) falls on ([`Decision::target`]). With the spec
+    /// profile, allocates nothing.
+    pub fn route(&self, request: &Request<'_>, random: u64) -> Routed<Outcome<'_>> {
+        let decision = self.router.route(request);
+        Routed {
+            outcome: self.outcome(&decision, request, random),
+            regex_budget_exhausted: decision.regex_budget_exhausted(),
         }
+    }
+
+    fn outcome<'t>(&'t self, decision: &Decision<'t>, request: &Request<'_>, random: u64) -> Outcome<'t> {
         if let Some(redirect) = decision.redirect() {
             return Outcome::Redirect { status: u32::from(redirect.status), location: redirect.location.clone() };
         }
-        // A split has no answer of its own: the side picked has one.
-        let answer = decision.answer().or_else(|| decision.pick_side(random).map(|side| side.answer));
-        let Some((answer, target)) = answer.and_then(|a| Some((a, self.targets.get(a)?))) else {
-            return Outcome::NotFound;
+        let Some(target) = decision.target(random) else {
+            let reason = decision.rejection().map_or(decision.via().as_str(), |r| r.message());
+            // A split whose every weight is zero serves nothing: as nothing matched.
+            let status = match decision.status() {
+                200 => 404,
+                status => status,
+            };
+            return Outcome::Local { status: u32::from(status), reason };
         };
-        Outcome::Backend {
-            cluster: self.clusters.get(target.cluster as usize).map_or("", String::as_str),
-            ingress: target.ingress.map(|i| i as usize),
-            answer,
-            via_default: decision.via() == Via::DefaultBackend,
-            rewritten_path: decision.upstream_path().map(str::to_owned),
+        if target.invalid {
+            return Outcome::Local { status: 500, reason: "invalid-backend" };
         }
+        let found = match target.answer {
+            Some(answer) => self.rendered.get(answer).map(|r| (r.cluster, r.ingress.map(|i| i as usize))),
+            None => self.cluster_of(&target.backend).map(|c| (c, None)),
+        };
+        // Every target's cluster is rendered at configure time.
+        let Some((cluster, ingress)) = found else { return Outcome::Local { status: 500, reason: "no-cluster" } };
+        Outcome::Backend {
+            cluster: self.clusters.get(cluster as usize).map_or("", String::as_str),
+            ingress,
+            answer: target.answer,
+            via_default: decision.via() == Via::DefaultBackend,
+            modifications: decision.modifications(request, &target),
+        }
+    }
+
+    fn cluster_of(&self, backend: &BackendRef<'_>) -> Option<u32> {
+        let BackendRef::Service { namespace, name, port: Some(ServicePort::Number(port)) } = *backend else {
+            return None;
+        };
+        let ports = self.by_backend.get(namespace)?.get(name)?;
+        ports.iter().find(|(p, _)| *p == port).map(|(_, c)| *c)
+    }
+
+    /// The decision in one line for the debug header: the answer's rendered text when the table
+    /// numbers it, else the core's view (the Gateway API: status, via, route, rule, match).
+    pub fn debug_text(&self, request: &Request<'_>, answer: Option<usize>) -> String {
+        if let Some(answer) = answer {
+            return self.matched(answer).to_string();
+        }
+        let view = self.router.route(request).view(request);
+        let place = view.gateway.as_ref().and_then(|g| {
+            Some(format!(" {} rule {} match {}", g.route.as_ref()?, g.rule.unwrap_or(0), g.match_index.unwrap_or(0)))
+        });
+        format!("{} ({}){} -> {}", view.status, view.via, place.unwrap_or_default(), view.label)
     }
 }
 
-/// The manifests read: the objects (Ingresses, Services, ...) and the Gateway API objects as
-/// values. `None` when any text cannot be read (the report says where).
-fn read(config: &PluginConfig, report: &mut Report) -> Option<(Vec<Object>, Vec<serde_json::Value>)> {
+/// The manifests read as one input. `None` when any text cannot be read (the report says where).
+fn read(config: &PluginConfig, report: &mut Report) -> Option<Input> {
     let texts = match config.manifest_texts() {
         Ok(texts) => texts,
         Err(e) => {
@@ -223,53 +337,17 @@ fn read(config: &PluginConfig, report: &mut Report) -> Option<(Vec<Object>, Vec<
             return None;
         }
     };
-    let mut objects: Vec<Object> = Vec::new();
-    let mut gateway_api = Vec::new();
+    let mut all = Input::default();
     for (name, text) in &texts {
         match input::parse(name, text) {
-            Ok(mut parsed) => {
+            Ok(parsed) => {
                 report.warnings.extend(parsed.notes.iter().map(|n| n.to_string()));
-                gateway_api.extend(std::mem::take(&mut parsed.gateway_api).into_iter().map(|v| v.value));
-                objects.extend(parsed.into_objects());
+                all.extend(parsed);
             }
             Err(e) => report.errors.push(input_error(&e)),
         }
     }
-    report.errors.is_empty().then_some((objects, gateway_api))
-}
-
-/// What a configuration routes with: its Ingresses, or its Gateway API objects (the core's
-/// [`gateway::wanted`](ingress_router::gateway::wanted): when the configuration's `gateway` names
-/// a Gateway, or when the manifests hold a Gateway and no Ingress).
-pub enum Routing {
-    Ingress(Box<Table>),
-    Gateway(Box<GatewayTable>),
-}
-
-impl Routing {
-    /// Reads the manifests and compiles the table the core says they route with.
-    pub fn build(config: &PluginConfig, seed: u64) -> (Option<Routing>, Report) {
-        let mut report = Report::default();
-        let Some((objects, gateway_api)) = read(config, &mut report) else { return (None, report) };
-        let gateway = config.options.gateway.as_deref();
-        let routing = if ingress_router::gateway::wanted(gateway, &gateway_api, &objects) {
-            GatewayTable::build(
-                &gateway_api,
-                &objects,
-                &config.options,
-                &config.cluster_names,
-                config.strict,
-                &mut report,
-            )
-            .map(|t| Routing::Gateway(Box::new(t)))
-        } else {
-            Table::compile(config, seed, &objects, &mut report).map(|t| Routing::Ingress(Box::new(t)))
-        };
-        if !report.errors.is_empty() {
-            return (None, report);
-        }
-        (routing, report)
-    }
+    report.errors.is_empty().then_some(all)
 }
 
 /// The Ingress (`namespace/name`) and field an answer comes from.
@@ -285,6 +363,7 @@ fn answer_source(decision: &Decision<'_>) -> (String, String) {
 mod tests {
     use super::*;
     use crate::report::regex_budget_line;
+    use ingress_router::gateway::HeaderAction;
 
     const SEED: u64 = 0x5eed;
 
@@ -329,7 +408,7 @@ spec:
         assert!(!t.reads_scheme());
         assert!(t.header_names().is_empty());
         let backend = |host: &str, path: &str| match t.route(&Request::new(host, path), 0).outcome {
-            Outcome::Backend { cluster, answer, via_default, .. } => {
+            Outcome::Backend { cluster, answer: Some(answer), via_default, .. } => {
                 format!("{cluster} {} {via_default}", t.matched(answer))
             }
             other => format!("{other:?}"),
@@ -393,8 +472,11 @@ spec:
             "backend": {"service": {"name": "a", "port": {"number": 1}}}}]}}]}}}"#;
         let (t, _) = Table::build(&PluginConfig::parse(config.as_bytes()).unwrap(), SEED);
         let t = t.unwrap();
-        assert_eq!(t.route(&Request::new("a.example.com", "/b"), 0).outcome, Outcome::NotFound);
-        assert_eq!(t.route(&Request::new("", ""), 0).outcome, Outcome::NotFound);
+        assert_eq!(
+            t.route(&Request::new("a.example.com", "/b"), 0).outcome,
+            Outcome::Local { status: 404, reason: "none" }
+        );
+        assert_eq!(t.route(&Request::new("", ""), 0).outcome, Outcome::Local { status: 404, reason: "none" });
         assert!(matches!(
             t.route(&Request::new("a.example.com", "/a?q"), 0).outcome,
             Outcome::Backend { cluster: "ns/a:1", .. }
@@ -411,7 +493,7 @@ spec:
         ));
         assert!(matches!(
             t.route(&Request::new("shop.example.com", "/cart%2Fx"), 0).outcome,
-            Outcome::Rejected { status: 400, .. }
+            Outcome::Local { status: 400, .. }
         ));
     }
 
@@ -433,7 +515,10 @@ spec:
         assert!(!t.ingresses.contains(&"shop/storefront".to_string()));
         assert!(matches!(t.route(&Request::new("api.example.com", "/v1/x"), 0).outcome, Outcome::Backend { .. }));
         // Nothing of the bad Ingress is served, not even its valid paths.
-        assert_eq!(t.route(&Request::new("shop.example.com", "/"), 0).outcome, Outcome::NotFound);
+        assert_eq!(
+            t.route(&Request::new("shop.example.com", "/"), 0).outcome,
+            Outcome::Local { status: 404, reason: "none" }
+        );
     }
 
     /// `strict` restores refusing the whole configuration.
@@ -495,7 +580,7 @@ spec:
         let config = format!(r#"{{"manifests": {}, "ingressClass": "nginx"}}"#, serde_json::to_string(SHOP).unwrap());
         let config = PluginConfig::parse(config.as_bytes()).unwrap();
         let objects = input::parse("shop", SHOP).unwrap().into_objects();
-        let view = compile_seeded(&objects, &config.options, SEED).table();
+        let view = ingress_router::compile_seeded(&objects, &config.options, SEED).table();
         assert_eq!(
             left_out(&view),
             [
@@ -510,7 +595,10 @@ spec:
         let (t, report) = table(r#", "ingressClass": "nginx""#);
         assert!(report.errors.is_empty());
         assert!(report.warnings.iter().any(|w| w.contains("class-not-served")), "{:?}", report.warnings);
-        assert_eq!(t.unwrap().route(&Request::new("shop.example.com", "/cart"), 0).outcome, Outcome::NotFound);
+        assert_eq!(
+            t.unwrap().route(&Request::new("shop.example.com", "/cart"), 0).outcome,
+            Outcome::Local { status: 404, reason: "none" }
+        );
     }
 
     /// The ingress-nginx profile's regex locations share the request's budget
@@ -536,7 +624,10 @@ spec:
         let plain = t.route(&Request::new("plain.example.com", &path), 0);
         assert_eq!((cluster(&plain), plain.regex_budget_exhausted), ("plain/root:80".to_string(), false));
         let long = t.route(&Request::new("re.example.com", &path), 0);
-        assert_eq!((cluster(&long), long.regex_budget_exhausted), ("NotFound".to_string(), true));
+        assert_eq!(
+            (cluster(&long), long.regex_budget_exhausted),
+            (r#"Local { status: 404, reason: "none" }"#.to_string(), true)
+        );
     }
 
     /// The log line: host and path cut to 100 bytes each, printable ASCII only, with the length.
@@ -602,8 +693,8 @@ spec:
             Outcome::Redirect { status: 308, location: "https://pay.example.com/api/x".into() }
         );
         let side = |request: &Request<'_>, roll| match t.route(request, roll).outcome {
-            Outcome::Backend { cluster, rewritten_path, answer, .. } => {
-                format!("{cluster} {} {}", rewritten_path.unwrap_or_default(), t.matched(answer))
+            Outcome::Backend { cluster, modifications, answer: Some(answer), .. } => {
+                format!("{cluster} {} {}", modifications.path.unwrap_or_default(), t.matched(answer))
             }
             other => format!("{other:?}"),
         };
@@ -635,5 +726,211 @@ spec:
             "canary/api-v2:80 / api-v2:80 pay/checkout spec.rules[0].http.paths[0]"
         );
         assert_eq!(t.clusters, ["pay/api:80", "canary/api-v2:80"]);
+    }
+
+    // ---- The Gateway API through the same table.
+
+    const GATEWAY: &str = r#"
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: public, namespace: infra}
+spec:
+  gatewayClassName: envoy
+  listeners:
+  - {name: http, port: 80, protocol: HTTP, allowedRoutes: {namespaces: {from: All}}}
+  - {name: https, port: 443, protocol: HTTPS, hostname: secure.example.com, allowedRoutes: {namespaces: {from: All}}}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: shop, namespace: shop}
+spec:
+  parentRefs: [{name: public, namespace: infra}]
+  hostnames: [shop.example.com]
+  rules:
+  - matches: [{path: {type: PathPrefix, value: /cart}}]
+    filters:
+    - {type: URLRewrite, urlRewrite: {hostname: cart.internal, path: {type: ReplacePrefixMatch, replacePrefixMatch: /v2}}}
+    - {type: RequestHeaderModifier, requestHeaderModifier: {set: [{name: X-Env, value: prod}], remove: [x-debug]}}
+    backendRefs: [{name: cart, port: 8080}]
+  - matches: [{path: {type: PathPrefix, value: /split}}]
+    backendRefs:
+    - {name: a, port: 80, weight: 3}
+    - {name: b, port: 80, weight: 1, filters: [{type: RequestHeaderModifier, requestHeaderModifier: {add: [{name: x-side, value: b}]}}]}
+  - matches: [{path: {type: PathPrefix, value: /half-broken}}]
+    backendRefs: [{name: a, port: 80}, {kind: Bucket, group: example.com, name: x}]
+  - matches: [{path: {type: PathPrefix, value: /old}}]
+    filters: [{type: RequestRedirect, requestRedirect: {scheme: https, statusCode: 301}}]
+  - matches: [{path: {type: PathPrefix, value: /beta}, headers: [{name: X-Beta, value: "yes"}]}]
+    backendRefs: [{name: beta, port: 80}]
+  - matches: [{path: {type: PathPrefix, value: /ext}}]
+    filters: [{type: ExtensionRef, extensionRef: {group: example.com, kind: Thing, name: t}}]
+    backendRefs: [{name: a, port: 80}]
+"#;
+
+    fn build(extra: &str) -> (Option<Table>, Report) {
+        let config = format!(r#"{{"manifests": {}{extra}}}"#, serde_json::to_string(GATEWAY).unwrap());
+        Table::build(&PluginConfig::parse(config.as_bytes()).unwrap(), 7)
+    }
+
+    fn gateway_table() -> Table {
+        let (table, report) = build("");
+        assert!(report.errors.is_empty(), "{:?}", report.errors);
+        let table = table.expect("a table");
+        assert!(table.serving.starts_with("Gateway infra/public"), "{}", table.serving);
+        table
+    }
+
+    /// A pattern the core refuses (here over a small `regexLimits.size`) is named in the
+    /// configure log, once, instead of silently matching nothing.
+    #[test]
+    fn refused_regexes_are_logged_at_configure() {
+        let manifests = format!(
+            "{GATEWAY}---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {{name: re, namespace: shop}}\nspec:\n  parentRefs: [{{name: public, namespace: infra}}]\n  rules:\n  - matches: [{{path: {{type: RegularExpression, value: \"/v[0-9]+/items\"}}}}]\n    backendRefs: [{{name: a, port: 80}}]\n"
+        );
+        let config = |options: &str| {
+            let text = format!(r#"{{"manifests": {}{options}}}"#, serde_json::to_string(&manifests).unwrap());
+            Table::build(&PluginConfig::parse(text.as_bytes()).unwrap(), 7).1
+        };
+        assert!(config("").warnings.iter().all(|w| !w.contains("HTTPRoute shop/re")));
+        let report = config(r#", "regexLimits": {"size": 64}"#);
+        let warning = report.warnings.iter().find(|w| w.contains("HTTPRoute shop/re")).expect("a warning");
+        assert!(warning.contains("spec.rules[0].matches[0].path.value: too complex"), "{warning}");
+        assert!(warning.contains("regex size limit of 64 bytes"), "{warning}");
+        assert!(report.errors.is_empty(), "{:?}", report.errors);
+    }
+
+    #[test]
+    fn configure_renders_every_backend_once() {
+        let t = gateway_table();
+        assert_eq!(t.serving, "Gateway infra/public: 1 HTTPRoutes attached");
+        assert_eq!(t.clusters, ["shop/cart:8080", "shop/a:80", "shop/b:80", "shop/beta:80"]);
+        assert_eq!(t.header_names(), ["x-beta"], "the core's names, lower-case");
+        // The template is the configuration's, as for Ingress backends.
+        let (routing, _) = build(r#", "clusterTemplate": "outbound|{port}||{service}.{namespace}.svc""#);
+        let t = routing.expect("a Gateway table");
+        assert!(t.clusters.contains(&"outbound|8080||cart.shop.svc".to_string()), "{:?}", t.clusters);
+    }
+
+    #[test]
+    fn outcomes() {
+        let t = gateway_table();
+        let get = |path| Request::new("shop.example.com", path);
+        match t.route(&get("/cart/items?id=1"), 0).outcome {
+            Outcome::Backend { cluster, modifications, .. } => {
+                assert_eq!(cluster, "shop/cart:8080");
+                assert_eq!(modifications.host, Some("cart.internal"));
+                assert_eq!(modifications.path.as_deref(), Some("/v2/items?id=1"));
+                assert_eq!(
+                    modifications.headers,
+                    [HeaderAction::Set { name: "X-Env", value: "prod" }, HeaderAction::Remove { name: "x-debug" }]
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        let side = |random| match t.route(&get("/split"), random).outcome {
+            Outcome::Backend { cluster, modifications, .. } => (cluster, modifications.headers),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(side(0), ("shop/a:80", vec![]));
+        assert_eq!(side(u64::MAX), ("shop/b:80", vec![HeaderAction::Add { name: "x-side", value: "b" }]));
+        assert_eq!(
+            t.route(&get("/half-broken"), u64::MAX).outcome,
+            Outcome::Local { status: 500, reason: "invalid-backend" }
+        );
+        assert!(matches!(t.route(&get("/half-broken"), 0).outcome, Outcome::Backend { cluster: "shop/a:80", .. }));
+        assert_eq!(
+            t.route(&get("/old/x?q"), 0).outcome,
+            Outcome::Redirect { status: 301, location: "https://shop.example.com/old/x?q".into() }
+        );
+        assert_eq!(t.route(&get("/ext"), 0).outcome, Outcome::Local { status: 500, reason: "filterError" });
+        assert_eq!(t.route(&get("/beta"), 0).outcome, Outcome::Local { status: 404, reason: "none" });
+        let headers = [("x-beta", "yes")];
+        assert!(matches!(
+            t.route(&get("/beta").with_headers(&headers), 0).outcome,
+            Outcome::Backend { cluster: "shop/beta:80", .. }
+        ));
+        let other_port = Request::new("shop.example.com:8080", "/cart");
+        assert_eq!(t.route(&other_port, 0).outcome, Outcome::Local { status: 404, reason: "noListener" });
+        let debug = t.debug_text(&get("/cart"), None);
+        assert!(debug.contains("shop/shop rule 0 match 0"), "{debug}");
+    }
+
+    #[test]
+    fn the_gateway_is_chosen_or_the_configuration_refused() {
+        let (routing, report) = build(r#", "gateway": "infra/public""#);
+        assert!(routing.is_some_and(|t| t.serving.starts_with("Gateway")), "{:?}", report.errors);
+        let (routing, report) = build(r#", "gateway": "infra/private""#);
+        assert!(routing.is_none());
+        assert!(
+            report.errors[0].contains("infra/private") && report.errors[0].contains("infra/public"),
+            "{:?}",
+            report.errors
+        );
+        let two =
+            format!("{GATEWAY}\n---\n{}", GATEWAY.split("---").next().unwrap().replace("name: public", "name: other"));
+        let config = format!(r#"{{"manifests": {}}}"#, serde_json::to_string(&two).unwrap());
+        let (routing, report) = Table::build(&PluginConfig::parse(config.as_bytes()).unwrap(), 7);
+        assert!(routing.is_none());
+        assert!(report.errors[0].contains("several Gateways"), "{:?}", report.errors);
+    }
+
+    /// An object that cannot be decoded is left out and the others serve; `strict` refuses.
+    #[test]
+    fn an_undecodable_route_is_left_out_unless_strict() {
+        let bad = r#"{"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute",
+            "metadata": {"name": "bad", "namespace": "shop"}, "spec": {"rules": "not a list"}}"#;
+        let config = |extra: &str| {
+            let text = format!(r#"{{"manifests": [{}, {bad}]{extra}}}"#, serde_json::to_string(GATEWAY).unwrap());
+            Table::build(&PluginConfig::parse(text.as_bytes()).unwrap(), 7)
+        };
+        let (routing, report) = config("");
+        assert!(routing.is_some(), "{:?}", report.errors);
+        assert!(
+            report.warnings.iter().any(|w| w.starts_with("HTTPRoute \"bad\"") && w.ends_with("the others serve)")),
+            "{:?}",
+            report.warnings
+        );
+        let (routing, report) = config(r#", "strict": true"#);
+        assert!(routing.is_none());
+        assert!(report.errors.iter().any(|e| e.starts_with("HTTPRoute \"bad\"")), "{:?}", report.errors);
+    }
+
+    /// The configuration's `regexLimits.scan` reaches the table: a path longer than the budget
+    /// gets "no match" from the regex, marked, and the answer the core gives then; one within it
+    /// matches.
+    #[test]
+    fn a_spent_regex_budget_is_marked() {
+        let regex = "\n---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: re, namespace: t}\nspec:\n  parentRefs: [{name: public, namespace: infra}]\n  rules:\n  - matches: [{path: {type: RegularExpression, value: \"/re/.*\"}}]\n    backendRefs: [{name: re, port: 80}]\n";
+        let text = format!(
+            r#"{{"manifests": {}, "regexLimits": {{"scan": 64}}}}"#,
+            serde_json::to_string(&format!("{GATEWAY}{regex}")).unwrap()
+        );
+        let t = Table::build(&PluginConfig::parse(text.as_bytes()).unwrap(), 7).0.expect("a Gateway table");
+        let short = t.route(&Request::new("any.example.com", "/re/x"), 0);
+        assert!(!short.regex_budget_exhausted);
+        assert!(matches!(short.outcome, Outcome::Backend { cluster: "t/re:80", .. }));
+        let long = format!("/re/{}", "x".repeat(100));
+        let routed = t.route(&Request::new("any.example.com", &long), 0);
+        assert!(routed.regex_budget_exhausted);
+        assert_eq!(routed.outcome, Outcome::Local { status: 404, reason: "none" });
+        // A request that a route of its own host answers first reads no regex.
+        let cart = format!("/cart/{}", "x".repeat(100));
+        let routed = t.route(&Request::new("shop.example.com", &cart), 0);
+        assert!(!routed.regex_budget_exhausted);
+        assert!(matches!(routed.outcome, Outcome::Backend { cluster: "shop/cart:8080", .. }));
+    }
+
+    /// Manifests with Ingresses and Gateway API objects route the Ingresses unless `gateway`
+    /// names a Gateway: the core's `compile_input` decides, as for every home.
+    #[test]
+    fn mixed_manifests_route_the_ingresses_unless_a_gateway_is_named() {
+        let ingress = "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: i, namespace: shop}\nspec:\n  defaultBackend: {service: {name: web, port: {number: 80}}}\n";
+        let mixed = format!("{GATEWAY}\n---\n{ingress}");
+        let config = |extra: &str| {
+            let text = format!(r#"{{"manifests": {}{extra}}}"#, serde_json::to_string(&mixed).unwrap());
+            Table::build(&PluginConfig::parse(text.as_bytes()).unwrap(), 7).0
+        };
+        assert!(config("").is_some_and(|t| t.serving.starts_with("1 Ingresses")));
+        assert!(config(r#", "gateway": "public""#).is_some_and(|t| t.serving.starts_with("Gateway")));
     }
 }

@@ -1,5 +1,5 @@
-//! What a request on the Gateway API path allocates inside the filter's table
-//! (`GatewayTable::route`): nothing for a forward without filters, a split's pick, a 404 or a 500;
+//! What a request routed by Gateway API objects allocates inside the filter's table
+//! (`Table::route`): nothing for a forward without filters, a split's pick, a 404 or a 500;
 //! a redirect's `Location`, a rewritten path and a rule's header actions only. Counted by a global
 //! allocator of this test binary alone. (The host calls' copies of `:authority`, `:path` and
 //! `:method` are the host's, outside this table.) A request whose regex budget runs out allocates
@@ -10,10 +10,8 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use ingress_router::Request;
-use ingress_router::gateway::GatewayRequest;
 use ingress_router_envoy::config::PluginConfig;
-use ingress_router_envoy::gateway::{GatewayOutcome, GatewayTable};
-use ingress_router_envoy::routing::Routing;
+use ingress_router_envoy::routing::{Outcome, Table};
 
 /// Counts the allocations of the current thread (the test harness allocates on other threads).
 struct Counting;
@@ -65,23 +63,23 @@ const MANIFESTS: &str = r#"[
     "backendRefs": [{"name": "evil", "port": 80}]}]}}
 ]"#;
 
-fn table() -> GatewayTable {
+fn table() -> Table {
     let config = format!(r#"{{"manifests": {}}}"#, serde_json::to_string(MANIFESTS).unwrap());
-    match Routing::build(&PluginConfig::parse(config.as_bytes()).unwrap(), 1) {
-        (Some(Routing::Gateway(table)), _) => *table,
+    match Table::build(&PluginConfig::parse(config.as_bytes()).unwrap(), 1) {
+        (Some(table), _) => table,
         (_, report) => panic!("{:?}", report.errors),
     }
 }
 
-fn allocations(table: &GatewayTable, request: &GatewayRequest<'_>, random: u64) -> (usize, &'static str) {
+fn allocations(table: &Table, request: &Request<'_>, random: u64) -> (usize, &'static str) {
     let before = ALLOCATIONS.with(Cell::get);
     let outcome = table.route(request, random).outcome;
     let n = ALLOCATIONS.with(Cell::get) - before;
     let kind = match outcome {
-        GatewayOutcome::Forward { .. } => "forward",
-        GatewayOutcome::Redirect { .. } => "redirect",
-        GatewayOutcome::Local { status: 404, .. } => "404",
-        GatewayOutcome::Local { .. } => "500",
+        Outcome::Backend { .. } => "forward",
+        Outcome::Redirect { .. } => "redirect",
+        Outcome::Local { status: 404, .. } => "404",
+        Outcome::Local { .. } => "500",
     };
     (n, kind)
 }
@@ -89,14 +87,14 @@ fn allocations(table: &GatewayTable, request: &GatewayRequest<'_>, random: u64) 
 #[test]
 fn what_a_request_allocates() {
     let t = table();
-    let get = |path| GatewayRequest::new("shop.example.com", path);
+    let get = |path| Request::new("shop.example.com", path);
     assert_eq!(allocations(&t, &get("/plain/x?q=1"), 0), (0, "forward"));
     assert_eq!(allocations(&t, &get("/split"), 0), (0, "forward"));
     assert_eq!(allocations(&t, &get("/split"), u64::MAX), (0, "forward"));
     let headers = [("x-beta", "1")];
     assert_eq!(allocations(&t, &get("/beta").with_headers(&headers), 0), (0, "forward"));
     assert_eq!(allocations(&t, &get("/nothing"), 0), (0, "404"));
-    assert_eq!(allocations(&t, &GatewayRequest::new("example.org", "/plain"), 0), (0, "404"));
+    assert_eq!(allocations(&t, &Request::new("example.org", "/plain"), 0), (0, "404"));
     assert_eq!(allocations(&t, &get("/broken"), 0), (0, "500"));
     // What the core computes for the request, and only then.
     let (n, kind) = allocations(&t, &get("/moved"), 0);
@@ -111,20 +109,20 @@ fn what_a_request_allocates() {
 fn a_spent_regex_budget_allocates_nothing() {
     let t = table();
     let path: String = core::iter::once("/").chain(core::iter::repeat_n("abcdefghijklmnopqrstuvwxyz/", 2300)).collect();
-    let hostile = GatewayRequest::new("other.example.org", &path);
+    let hostile = Request::new("other.example.org", &path);
     let before = ALLOCATIONS.with(Cell::get);
     let routed = t.route(&hostile, 0);
     let n = ALLOCATIONS.with(Cell::get) - before;
     assert!(routed.regex_budget_exhausted, "6 scans of 60 KB exceed the default 256 KiB");
-    assert!(matches!(routed.outcome, GatewayOutcome::Local { status: 404, .. }));
+    assert!(matches!(routed.outcome, Outcome::Local { status: 404, .. }));
     assert_eq!(n, 0);
     // An ordinary request on the same table is not marked.
-    let plain = GatewayRequest::new("shop.example.com", "/plain");
+    let plain = Request::new("shop.example.com", "/plain");
     assert!(!t.route(&plain, 0).regex_budget_exhausted);
     // A short path the regexes can afford reaches the hostile tenant's backend, unmarked.
-    let routed = t.route(&GatewayRequest::new("other.example.org", "/aaaaaaaaaaaaaaaaaaaax4"), 0);
+    let routed = t.route(&Request::new("other.example.org", "/aaaaaaaaaaaaaaaaaaaax4"), 0);
     assert!(!routed.regex_budget_exhausted);
-    assert!(matches!(routed.outcome, GatewayOutcome::Forward { cluster: "tenant/evil:80", .. }));
+    assert!(matches!(routed.outcome, Outcome::Backend { cluster: "tenant/evil:80", .. }));
 }
 
 /// The Ingress path's table with the spec profile: a forward, a default backend and a 404 allocate
@@ -135,8 +133,8 @@ fn the_ingress_spec_profile_allocates_nothing() {
         "spec": {"rules": [{"host": "a.example.com", "http": {"paths": [{"path": "/a", "pathType": "Prefix",
         "backend": {"service": {"name": "a", "port": {"number": 1}}}}]}}]}}"#;
     let config = format!(r#"{{"manifests": {}}}"#, serde_json::to_string(manifest).unwrap());
-    let table = match Routing::build(&PluginConfig::parse(config.as_bytes()).unwrap(), 1) {
-        (Some(Routing::Ingress(table)), _) => table,
+    let table = match Table::build(&PluginConfig::parse(config.as_bytes()).unwrap(), 1) {
+        (Some(table), _) => table,
         (_, report) => panic!("{:?}", report.errors),
     };
     for (host, path) in [("a.example.com", "/a/b?q=1"), ("a.example.com", "/b"), ("b.example.com", "/a")] {

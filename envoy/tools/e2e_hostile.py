@@ -142,8 +142,8 @@ def nginx_manifests():
 VARIANTS = {
     # name: (manifests, envoy-config flags, the regexes the warning names, a path the hostile tenant's
     # regexes can afford and match)
-    "gateway": (gateway_manifests, ["--gateway", "infra/gw"], "RegularExpression matches", "/aaaaaaaaaaaaaaaaaaaax3"),
-    "ingress-nginx": (nginx_manifests, ["--profile", "ingress-nginx"], "regexes (use-regex paths",
+    "gateway": (gateway_manifests, ["--gateway", "infra/gw"], "some regexes answered no match", "/aaaaaaaaaaaaaaaaaaaax3"),
+    "ingress-nginx": (nginx_manifests, ["--profile", "ingress-nginx"], "some regexes answered no match",
                       "/aaaaaaaaaaaaaaaaaaaax3"),
 }
 

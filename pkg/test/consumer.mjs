@@ -23,6 +23,7 @@ assert.deepEqual(cart, {
   label: "cart-api:80",
   backend: { service: { name: "cart-api", port: { number: 80 } } },
   via: "rule",
+  status: 200,
   matched: { ingress: "shop/storefront", host: "shop.example.com", path: "/cart", pathType: "Prefix", field: "spec.rules[0].http.paths[0]" },
 });
 assert.deepEqual(router.route({ host: "SHOP.example.com:443", path: "/cart/items" }), cart); // the fast path

@@ -13,7 +13,9 @@ use serde::Serialize;
 
 use super::decision::{GatewayDecision, Outcome};
 use super::{GatewayRequest, GatewayRouter, Upstream};
-use crate::decision::{BackendRef, Decision, DecisionView, Redirect, RedirectView, ServicePort, Via, WeightedView};
+use crate::decision::{
+    BackendRef, Decision, DecisionView, Redirect, RedirectView, ServicePort, Target, Via, WeightedView,
+};
 use crate::explain::{Explanation, TableView};
 use crate::model::IngressBackend;
 use crate::request::{Request, Scheme};
@@ -83,6 +85,44 @@ pub(crate) fn route<'r>(router: &'r GatewayRouter, request: &Request<'_>) -> Dec
     }
     out.gateway = Some(decision);
     out
+}
+
+/// The backendRef `random` falls on (see [`Decision::target`]).
+pub(crate) fn target<'r>(decision: &GatewayDecision<'r>, random: u64) -> Option<Target<'r>> {
+    let backend = decision.pick(random)?;
+    let index = decision.winner?.backends.iter().position(|b| core::ptr::eq(b, backend))?;
+    let port = backend.port.map(ServicePort::Number);
+    Some(Target {
+        backend: BackendRef::Service { namespace: &backend.namespace, name: &backend.name, port },
+        answer: None,
+        invalid: backend.invalid.is_some(),
+        index,
+    })
+}
+
+/// Every valid backendRef of the routes attached to the Gateway's listeners, each once.
+pub(crate) fn targets(router: &GatewayRouter) -> Vec<Target<'_>> {
+    let mut seen = hashbrown::HashSet::new();
+    let mut out: Vec<Target<'_>> = Vec::new();
+    for backend in router.attached_backends().filter(|b| b.invalid.is_none()) {
+        if seen.insert((backend.namespace.as_str(), backend.name.as_str(), backend.port)) {
+            let port = backend.port.map(ServicePort::Number);
+            let target = BackendRef::Service { namespace: &backend.namespace, name: &backend.name, port };
+            out.push(Target { backend: target, answer: None, invalid: false, index: 0 });
+        }
+    }
+    out
+}
+
+/// What the proxy changes on the request it forwards to `target` (see [`Decision::modifications`]).
+pub(crate) fn modifications<'r>(
+    decision: &GatewayDecision<'r>,
+    request: &Request<'_>,
+    target: &Target<'r>,
+) -> super::Modifications<'r> {
+    let Some(gateway) = self::request(request) else { return super::Modifications::default() };
+    let backend = decision.winner.and_then(|w| w.backends.get(target.index));
+    decision.modifications(&gateway, backend)
 }
 
 /// The one backend every forwarded request goes to: the only backendRef with a weight, when valid.

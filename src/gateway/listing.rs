@@ -26,6 +26,14 @@ pub struct GatewayTableView {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub no_gateway: Option<NoGateway>,
     pub listeners: Vec<ListenerTableView>,
+    /// Each object left out because it cannot be read, in words (`HTTPRoute "x": why`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<String>,
+    /// Each `RegularExpression` match that matches nothing because it cannot be evaluated
+    /// (`HTTPRoute ns/x spec.rules[0].matches[0].path.value: why`): what a proxy logs when it
+    /// configures.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub refused: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -73,7 +81,15 @@ impl GatewayRouter {
     pub fn table(&self) -> GatewayTableView {
         let g = match &self.gateway {
             Ok(g) => *g,
-            Err(e) => return GatewayTableView { gateway: None, no_gateway: Some(e.clone()), listeners: Vec::new() },
+            Err(e) => {
+                return GatewayTableView {
+                    gateway: None,
+                    no_gateway: Some(e.clone()),
+                    listeners: Vec::new(),
+                    skipped: self.skipped(),
+                    refused: self.regex_refusals(),
+                };
+            }
         };
         let gateway = &self.objects.gateways[g];
         let listeners = gateway
@@ -132,7 +148,14 @@ impl GatewayRouter {
             gateway: Some(key_of(&gateway.metadata.namespace, &gateway.metadata.name)),
             no_gateway: None,
             listeners,
+            skipped: self.skipped(),
+            refused: self.regex_refusals(),
         }
+    }
+
+    /// The objects that cannot be read, in words.
+    fn skipped(&self) -> Vec<String> {
+        self.objects.skipped.iter().map(|s| alloc::format!("{} {:?}: {}", s.kind, s.name, s.error)).collect()
     }
 }
 

@@ -274,6 +274,15 @@ impl GatewayRouter {
         out
     }
 
+    /// Every backendRef of the routes attached to at least one of the Gateway's listeners, valid
+    /// or not, in route and rule order (repeats included).
+    pub(crate) fn attached_backends(&self) -> impl Iterator<Item = &Backend> {
+        let attached = move |r: &usize| self.listeners.iter().any(|l| l.attachment.get(*r).is_some_and(Result::is_ok));
+        (0..self.routes.len())
+            .filter(attached)
+            .flat_map(move |r| self.routes[r].rules.iter().flat_map(|rule| rule.backends.iter()))
+    }
+
     /// The request headers the routes attached to the Gateway's listeners match on, lower-case,
     /// sorted, each once: a proxy reads these and no others. Empty when no match reads a header.
     pub fn header_names(&self) -> Vec<String> {
