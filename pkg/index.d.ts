@@ -350,10 +350,26 @@ export type DiagnosticCode =
   | "unknown-annotation"
   | "newer-release-annotation"
   | "misspelled-annotation-prefix"
-  | "regex-path-literal";
+  | "regex-path-literal"
+  | "nginx-regex-host"
+  | "nginx-canary"
+  | "glob-path"
+  | "alb-action-annotation"
+  | "removed-annotation"
+  | "nginx-ignored-annotation"
+  | "nginx-skipped-path"
+  | "nginx-inert-canary"
+  // Gateway API (`GatewayRouter::lint`).
+  | "route-not-attached"
+  | "route-parent-missing"
+  | "hostname-no-listener"
+  | "backend-not-permitted"
+  | "backend-not-found"
+  | "listener-conflict"
+  | "rule-shadowed";
 
 export interface ObjectRef {
-  kind: "Ingress" | "Service" | "IngressClass";
+  kind: "Ingress" | "Service" | "IngressClass" | "Gateway" | "HTTPRoute" | "ReferenceGrant";
   namespace?: string;
   name: string;
   field?: string;

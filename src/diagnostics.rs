@@ -4,7 +4,11 @@
 //! [`build`](crate::table::build) reports what it finds while building the table (invalid
 //! Ingresses, classes not served, duplicate and unreachable paths, default-backend conflicts);
 //! [`lint`] adds what is wrong around the table: Services and ports behind backends,
-//! IngressClasses, TLS, controller annotations and regex-looking paths ([`code`] lists them all).
+//! IngressClasses, TLS, controller annotations and regex-looking paths ([`Code`] lists them all).
+//! With the `gateway` feature, `gateway::GatewayRouter::lint` reports
+//! on Gateway API objects in the same catalogue (`route-not-attached`, `route-parent-missing`,
+//! `hostname-no-listener`, `backend-not-permitted`, `backend-not-found`, `listener-conflict`,
+//! `rule-shadowed`).
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -22,6 +26,9 @@ mod idioms;
 #[cfg(feature = "lint")]
 mod table;
 
+/// The order diagnostics are listed in (first object, then code): the Gateway API's lint too.
+#[cfg(all(feature = "lint", feature = "gateway"))]
+pub(crate) use checks::compare as order;
 #[cfg(feature = "lint")]
 pub use checks::lint;
 /// For the `Workspace`, which lints document by document.
@@ -83,6 +90,21 @@ impl ObjectRef {
     /// IngressClasses are cluster-scoped: no namespace.
     pub fn ingress_class(name: &str) -> Self {
         ObjectRef { kind: "IngressClass", namespace: None, name: name.into(), field: None }
+    }
+
+    /// A Gateway API Gateway.
+    pub fn gateway(namespace: &str, name: &str) -> Self {
+        ObjectRef { kind: "Gateway", namespace: Some(namespace.into()), name: name.into(), field: None }
+    }
+
+    /// A Gateway API HTTPRoute.
+    pub fn http_route(namespace: &str, name: &str) -> Self {
+        ObjectRef { kind: "HTTPRoute", namespace: Some(namespace.into()), name: name.into(), field: None }
+    }
+
+    /// A Gateway API ReferenceGrant (one to write, when a diagnostic's fix asks for it).
+    pub fn reference_grant(namespace: &str, name: &str) -> Self {
+        ObjectRef { kind: "ReferenceGrant", namespace: Some(namespace.into()), name: name.into(), field: None }
     }
 
     pub fn with_field(mut self, field: impl Into<String>) -> Self {
@@ -192,6 +214,24 @@ pub enum Code {
     NginxInertCanary,
     /// A Gateway API object that cannot be read (the apiserver would refuse it) is left out.
     InvalidGatewayObject,
+    /// Gateway API: an HTTPRoute parentRef names a Gateway of the input but attaches to none of
+    /// its listeners (`NoMatchingParent`, `NotAllowedByListeners`, `NoMatchingListenerHostname`).
+    RouteNotAttached,
+    /// Gateway API: an HTTPRoute parentRef names a Gateway that is not in the input.
+    RouteParentMissing,
+    /// Gateway API: route hostnames that intersect no hostname of the listeners the route
+    /// attaches to (the route serves the others only).
+    HostnameNoListener,
+    /// Gateway API: a backendRef to another namespace that no ReferenceGrant there allows.
+    BackendNotPermitted,
+    /// Gateway API: a backendRef's Service, or its port, is not in the input.
+    BackendNotFound,
+    /// Gateway API: listeners of one Gateway that conflict (the same port and protocol with the
+    /// same hostname, or the same port with different protocols).
+    ListenerConflict,
+    /// Gateway API: a route match that never wins, because a match of higher precedence with the
+    /// same conditions is served on the same hostname and listener.
+    RuleShadowed,
 }
 
 impl Code {
@@ -227,6 +267,13 @@ impl Code {
             Code::NginxSkippedPath => "nginx-skipped-path",
             Code::NginxInertCanary => "nginx-inert-canary",
             Code::InvalidGatewayObject => "invalid-gateway-object",
+            Code::RouteNotAttached => "route-not-attached",
+            Code::RouteParentMissing => "route-parent-missing",
+            Code::HostnameNoListener => "hostname-no-listener",
+            Code::BackendNotPermitted => "backend-not-permitted",
+            Code::BackendNotFound => "backend-not-found",
+            Code::ListenerConflict => "listener-conflict",
+            Code::RuleShadowed => "rule-shadowed",
         }
     }
 }

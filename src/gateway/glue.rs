@@ -286,8 +286,9 @@ pub(crate) fn table(router: &GatewayRouter) -> TableView {
     }
 }
 
-/// The diagnostics about the Gateway API objects compiled: first each object left out because
-/// it cannot be read.
+/// The diagnostics about the Gateway API objects compiled: each object left out because it
+/// cannot be read, then the Gateway API's own (routes not attached, backends not permitted or not
+/// found, listener conflicts, shadowed rules, ...).
 #[cfg(feature = "lint")]
 pub(crate) fn lint(router: &GatewayRouter) -> Vec<crate::diagnostics::Diagnostic> {
     use crate::diagnostics::{Code, Diagnostic, ObjectRef, Severity};
@@ -313,5 +314,6 @@ pub(crate) fn lint(router: &GatewayRouter) -> Vec<crate::diagnostics::Diagnostic
             objects: alloc::vec![ObjectRef { kind: kind(&s.kind), namespace: None, name: s.name.clone(), field: None }],
             fix: "correct the fields `validate` names; the other objects serve".to_string(),
         })
+        .chain(router.lint())
         .collect()
 }

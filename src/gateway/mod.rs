@@ -86,6 +86,8 @@ mod explain;
 mod filters;
 pub(crate) mod glue;
 mod hostname;
+#[cfg(feature = "lint")]
+mod lint;
 mod listing;
 mod matching;
 pub mod model;
@@ -297,6 +299,41 @@ impl GatewayRouter {
         names.sort();
         names.dedup();
         names
+    }
+
+    /// What is wrong with the Gateway API objects compiled (every Gateway of the input, not only
+    /// the one requests arrive at), as [`Diagnostic`](crate::Diagnostic)s in the catalogue
+    /// [`Router::lint`](crate::Router::lint) uses, ordered by first object (kind, namespace, name,
+    /// field), then code:
+    ///
+    /// - `route-not-attached` (warning): an HTTPRoute parentRef names a Gateway of the input and
+    ///   attaches to none of its listeners; the reason is the route status's (`NoMatchingParent`,
+    ///   `NotAllowedByListeners`, `NoMatchingListenerHostname`).
+    /// - `route-parent-missing` (note): a parentRef names a Gateway not in the input.
+    /// - `hostname-no-listener` (warning): route hostnames that intersect no hostname of the
+    ///   listeners the route attaches to.
+    /// - `backend-not-permitted` (error): a backendRef to another namespace that no ReferenceGrant
+    ///   allows; the fix names the ReferenceGrant to write.
+    /// - `backend-not-found` (warning): a backendRef's Service or port is not in the input (only
+    ///   when Services are checked, [`GatewayOptions::check_services`]).
+    /// - `listener-conflict` (error): a listener the Gateway status marks `Conflicted`.
+    /// - `rule-shadowed` (warning): a match that never wins, because an identical match (path,
+    ///   method, headers, query parameters) ranks before it on the same hostname and listener.
+    ///
+    /// ```
+    /// use ingress_router::gateway::{compile, GatewayOptions, Objects};
+    /// let manifests: Vec<serde_json::Value> = serde_json::from_str(r#"[
+    ///   {"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute",
+    ///    "metadata": {"name": "shop", "namespace": "shop"},
+    ///    "spec": {"parentRefs": [{"name": "gw", "namespace": "infra"}]}}
+    /// ]"#).unwrap();
+    /// let router = compile(&Objects::from_values(&manifests), &GatewayOptions::default());
+    /// let codes: Vec<&str> = router.lint().iter().map(|d| d.code.as_str()).collect();
+    /// assert_eq!(codes, ["route-parent-missing"]);
+    /// ```
+    #[cfg(feature = "lint")]
+    pub fn lint(&self) -> Vec<crate::Diagnostic> {
+        lint::lint(self)
     }
 
     /// Routes one request, without allocating.

@@ -658,62 +658,15 @@ impl<'a> Context<'a> {
         parent: &ParentReference,
         generation: Option<i64>,
     ) -> Condition {
-        let mut attached = Vec::new();
-        let mut farthest: Option<(NotAttached, &Listener)> = None;
-        for listener in &gateway.spec.listeners {
-            match attach::attach_parent(self.objects, gateway, listener, route, parent) {
-                Ok(_) => attached.push(listener.name.as_str()),
-                Err(reason) => {
-                    if farthest.as_ref().is_none_or(|(r, _)| reason.depth() > r.depth()) {
-                        farthest = Some((reason, listener));
-                    }
-                }
+        match parent_acceptance(self.objects, route, gateway, parent) {
+            Ok(attached) => {
+                let gw = attach::key_of(&gateway.metadata.namespace, &gateway.metadata.name);
+                let names: Vec<&str> = attached.iter().map(|l| l.name.as_str()).collect();
+                let message = format!("attached to Gateway {gw} listener(s) {}", names.join(", "));
+                self.condition("Accepted", true, "Accepted", message, generation)
             }
+            Err((reason, message)) => self.condition("Accepted", false, reason, message, generation),
         }
-        let gw = attach::key_of(&gateway.metadata.namespace, &gateway.metadata.name);
-        if !attached.is_empty() {
-            let message = format!("attached to Gateway {gw} listener(s) {}", attached.join(", "));
-            return self.condition("Accepted", true, "Accepted", message, generation);
-        }
-        let listener_names = gateway.spec.listeners.iter().map(|l| l.name.as_str()).collect::<Vec<_>>().join(", ");
-        let (reason, message) = match farthest {
-            None => ("NoMatchingParent", format!("Gateway {gw} has no listeners")),
-            Some((NotAttached::SectionName { section_name }, _)) => (
-                "NoMatchingParent",
-                format!("sectionName {section_name:?} names no listener of Gateway {gw} (listeners: {listener_names})"),
-            ),
-            Some((NotAttached::Port { port }, _)) => (
-                "NoMatchingParent",
-                format!("port {port} is no listener's port on Gateway {gw} (listeners: {listener_names})"),
-            ),
-            Some((NotAttached::KindNotAllowed, l)) => (
-                "NotAllowedByListeners",
-                format!(
-                    "listener {} of Gateway {gw} takes no HTTPRoute (protocol {}, allowedRoutes.kinds)",
-                    l.name, l.protocol
-                ),
-            ),
-            Some((NotAttached::NamespaceNotAllowed { from }, l)) => (
-                "NotAllowedByListeners",
-                format!(
-                    "listener {} of Gateway {gw} allows routes from {} namespaces, not from {}",
-                    l.name,
-                    from_text(from),
-                    route.metadata.namespace
-                ),
-            ),
-            Some((NotAttached::NoMatchingListenerHostname, l)) => (
-                "NoMatchingListenerHostname",
-                format!(
-                    "no hostname of the route ({}) intersects listener {}'s hostname {}",
-                    route.spec.hostnames.join(", "),
-                    l.name,
-                    l.hostname.as_deref().unwrap_or("*")
-                ),
-            ),
-            Some((NotAttached::NotAParent, _)) => ("NoMatchingParent", format!("no listener of Gateway {gw} matches")),
-        };
-        self.condition("Accepted", false, reason, message, generation)
     }
 
     /// `ResolvedRefs` of a route: every backendRef of every rule resolved as routing resolves it.
@@ -899,8 +852,75 @@ fn merge_conditions(old: &[Condition], new: &[Condition]) -> Vec<Condition> {
     merged
 }
 
+/// Whether `route` attaches through `parent` (which names `gateway`) to some listener: the listeners
+/// it attaches to, or the `Accepted: False` reason (`NoMatchingParent`, `NotAllowedByListeners`,
+/// `NoMatchingListenerHostname`) and message, from the listener the parentRef got farthest with.
+/// Route status and [`GatewayRouter::lint`](super::GatewayRouter::lint) both say this.
+pub(crate) fn parent_acceptance<'g>(
+    objects: &Objects,
+    route: &HttpRoute,
+    gateway: &'g Gateway,
+    parent: &ParentReference,
+) -> Result<Vec<&'g Listener>, (&'static str, String)> {
+    let mut attached = Vec::new();
+    let mut farthest: Option<(NotAttached, &Listener)> = None;
+    for listener in &gateway.spec.listeners {
+        match attach::attach_parent(objects, gateway, listener, route, parent) {
+            Ok(_) => attached.push(listener),
+            Err(reason) => {
+                if farthest.as_ref().is_none_or(|(r, _)| reason.depth() > r.depth()) {
+                    farthest = Some((reason, listener));
+                }
+            }
+        }
+    }
+    if !attached.is_empty() {
+        return Ok(attached);
+    }
+    let gw = attach::key_of(&gateway.metadata.namespace, &gateway.metadata.name);
+    let listener_names = gateway.spec.listeners.iter().map(|l| l.name.as_str()).collect::<Vec<_>>().join(", ");
+    let (reason, message) = match farthest {
+        None => ("NoMatchingParent", format!("Gateway {gw} has no listeners")),
+        Some((NotAttached::SectionName { section_name }, _)) => (
+            "NoMatchingParent",
+            format!("sectionName {section_name:?} names no listener of Gateway {gw} (listeners: {listener_names})"),
+        ),
+        Some((NotAttached::Port { port }, _)) => (
+            "NoMatchingParent",
+            format!("port {port} is no listener's port on Gateway {gw} (listeners: {listener_names})"),
+        ),
+        Some((NotAttached::KindNotAllowed, l)) => (
+            "NotAllowedByListeners",
+            format!(
+                "listener {} of Gateway {gw} takes no HTTPRoute (protocol {}, allowedRoutes.kinds)",
+                l.name, l.protocol
+            ),
+        ),
+        Some((NotAttached::NamespaceNotAllowed { from }, l)) => (
+            "NotAllowedByListeners",
+            format!(
+                "listener {} of Gateway {gw} allows routes from {} namespaces, not from {}",
+                l.name,
+                from_text(from),
+                route.metadata.namespace
+            ),
+        ),
+        Some((NotAttached::NoMatchingListenerHostname, l)) => (
+            "NoMatchingListenerHostname",
+            format!(
+                "no hostname of the route ({}) intersects listener {}'s hostname {}",
+                route.spec.hostnames.join(", "),
+                l.name,
+                l.hostname.as_deref().unwrap_or("*")
+            ),
+        ),
+        Some((NotAttached::NotAParent, _)) => ("NoMatchingParent", format!("no listener of Gateway {gw} matches")),
+    };
+    Err((reason, message))
+}
+
 /// Whether two listeners of `gateway` conflict with listener `l`: the reason and message.
-fn conflict(gateway: &Gateway, l: usize) -> Option<(&'static str, String)> {
+pub(crate) fn conflict(gateway: &Gateway, l: usize) -> Option<(&'static str, String)> {
     let listener = &gateway.spec.listeners[l];
     let others = gateway.spec.listeners.iter().enumerate().filter(|(i, o)| *i != l && o.port == listener.port);
     let mut hostname = None;

@@ -229,6 +229,16 @@ pub fn compile_listener(
 }
 
 impl CompiledListener {
+    /// Every hostname entry (its intersected hostname: precise, `*.suffix` or `*`) with its
+    /// candidates in precedence order, in no particular order of entries.
+    #[cfg(feature = "lint")]
+    pub(crate) fn entries(&self) -> impl Iterator<Item = (String, &[Candidate])> {
+        let exact = self.exact.iter().map(|(h, e)| (h.clone(), e.all.as_slice()));
+        let wildcard = self.wildcard.iter().map(|(s, e)| (alloc::format!("*{s}"), e.all.as_slice()));
+        let any = core::iter::once((String::from("*"), self.any.all.as_slice()));
+        exact.chain(wildcard).chain(any)
+    }
+
     /// The winning candidate for `request`, if any.
     pub fn lookup(
         &self,

@@ -388,7 +388,7 @@ fn backend_sites(ingress: &Ingress) -> Vec<BackendSite<'_>> {
 
 /// The order of diagnostics: by the first object (kind, namespace, name, field with numbers
 /// compared as numbers), then by code; ties keep the order the checks produced them in.
-fn compare(a: &Diagnostic, b: &Diagnostic) -> Ordering {
+pub(crate) fn compare(a: &Diagnostic, b: &Diagnostic) -> Ordering {
     // Borrowed: the sort compares many times.
     fn key(d: &Diagnostic) -> Option<(&str, &str, &str, &str)> {
         d.objects.first().map(|o| {
