@@ -161,7 +161,7 @@ try {
   const gateway = page.locator("#gateway");
   await gateway.locator(".backend", { hasText: "app/cart-api:8080" }).waitFor({ timeout: 30_000 });
   const gatewayFacts = await gateway.locator("dl").evaluate((dl) => [...dl.querySelectorAll("dt")].map((dt) => [dt.textContent, dt.nextElementSibling.textContent]));
-  assert.deepEqual(gatewayFacts.slice(0, 5), [["status", "200 (backend)"], ["Gateway", "infra/public"], ["listener", "http"], ["HTTPRoute", "app/shop"], ["rule", "rules[0].matches[0]"]]);
+  assert.deepEqual(gatewayFacts.slice(0, 5), [["status", "200 (rule)"], ["Gateway", "infra/public"], ["listener", "http"], ["HTTPRoute", "app/shop"], ["rule", "rules[0].matches[0]"]]);
   const reasons = await gateway.locator("details li").allTextContents();
   assert.deepEqual(reasons, ["✓ app/shop rules[0]matches, and wins", "✗ app/shop rules[1]matches, but the winner has a longer path"]);
   await gateway.evaluate((e) => e.route("http://shop.example.com/about"));
