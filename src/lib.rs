@@ -17,6 +17,37 @@
 //! assert_eq!((backend.namespace(), backend.to_string().as_str()), ("default", "cart-api:80"));
 //! ```
 //!
+//! [`compile_input`] builds the one [`Router`] from whatever a manifest set holds: its Gateway API
+//! objects when [`CompileOptions::gateway`] names a Gateway or it has a Gateway and no Ingress
+//! (the `gateway` feature), else its Ingresses as [`compile`] does. Every home routes, explains,
+//! tests and lints through that one router and its one [`Decision`].
+//!
+//! ```
+//! use ingress_router::{compile_input, input, CompileOptions, Request, Via};
+//! let yaml = r#"
+//! apiVersion: gateway.networking.k8s.io/v1
+//! kind: Gateway
+//! metadata: {name: public, namespace: infra}
+//! spec:
+//!   gatewayClassName: eg
+//!   listeners: [{name: http, port: 80, protocol: HTTP, allowedRoutes: {namespaces: {from: All}}}]
+//! ---
+//! apiVersion: gateway.networking.k8s.io/v1
+//! kind: HTTPRoute
+//! metadata: {name: shop, namespace: shop}
+//! spec:
+//!   parentRefs: [{name: public, namespace: infra}]
+//!   rules: [{matches: [{method: POST, path: {value: /cart}}], backendRefs: [{name: cart, port: 8080}]}]
+//! "#;
+//! let router = compile_input(&input::parse("all.yaml", yaml).unwrap(), &CompileOptions::default()).unwrap();
+//! let post = Request::from_url("http://shop.example.com/cart/1").unwrap().with_method("POST");
+//! let decision = router.route(&post);
+//! assert_eq!((decision.via(), decision.status(), decision.to_string()), (Via::Rule, 200, "shop/cart:8080".into()));
+//! assert_eq!(decision.view(&post).gateway.unwrap().listener.as_deref(), Some("http"));
+//! let get = Request::from_url("http://shop.example.com/cart/1").unwrap();
+//! assert_eq!((router.route(&get).via(), router.route(&get).status()), (Via::None, 404));
+//! ```
+//!
 //! [`compile`] builds a [`Router`]; [`Router::route`] answers a [`Decision`] without allocating;
 //! [`Router::explain`] says why, step by step; [`Router::table`] shows the whole table;
 //! [`Router::lint`] lists what is wrong with the input. [`validation`] says what the apiserver would

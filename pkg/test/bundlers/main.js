@@ -40,5 +40,6 @@ spec:
 document.querySelector("#gateway").addEventListener("click", async () => {
   await load();
   const answer = compile(routes).route("http://shop.example.com/cart/1");
-  document.querySelector("#second").textContent = `${answer.status} ${answer.backend.name}:${answer.backend.port}`;
+  const service = answer.backend.service;
+  document.querySelector("#second").textContent = `${answer.status} ${service.name}:${service.port.number}`;
 });
