@@ -241,7 +241,7 @@ pub struct Decision<'r> {
     pub(crate) regex_exhausted: bool,
     /// The Gateway API's own parts (listener, route, rule, every backendRef).
     #[cfg(feature = "gateway")]
-    pub(crate) gateway: Option<crate::gateway::GatewayDecision<'r>>,
+    pub(crate) gateway: Option<crate::gateway::decision::GatewayDecision<'r>>,
 }
 
 impl<'r> Decision<'r> {
@@ -389,7 +389,7 @@ impl<'r> Decision<'r> {
     pub fn target(&self, random: u64) -> Option<Target<'r>> {
         #[cfg(feature = "gateway")]
         if let Some(gateway) = &self.gateway {
-            return crate::gateway::glue::target(gateway, random);
+            return gateway_parts::gateway_target(gateway, random);
         }
         if let Some(backend) = self.backend {
             return Some(Target { backend, answer: self.answer, invalid: false, index: 0 });
@@ -407,11 +407,11 @@ impl<'r> Decision<'r> {
         &self,
         request: &crate::Request<'_>,
         target: &Target<'r>,
-    ) -> crate::gateway::Modifications<'r> {
+    ) -> crate::gateway::filters::Modifications<'r> {
         if let Some(gateway) = &self.gateway {
-            return crate::gateway::glue::modifications(gateway, request, target);
+            return gateway_parts::gateway_modifications(gateway, request, target);
         }
-        crate::gateway::Modifications { path: self.upstream_path.clone(), ..Default::default() }
+        crate::gateway::filters::Modifications { path: self.upstream_path.clone(), ..Default::default() }
     }
 
     /// As owned data: the one shape every home serialises (the CLI's `route --json`, the npm
@@ -420,7 +420,7 @@ impl<'r> Decision<'r> {
     pub fn view(&self, request: &crate::Request<'_>) -> DecisionView {
         #[cfg(feature = "gateway")]
         if let Some(gateway) = &self.gateway {
-            return crate::gateway::glue::view(self, gateway, request);
+            return gateway_parts::gateway_view(self, gateway, request);
         }
         let _ = request;
         let written = |b: BackendRef<'_>| IngressBackend::from(b);
@@ -467,7 +467,7 @@ impl fmt::Display for Decision<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         #[cfg(feature = "gateway")]
         if let Some(gateway) = &self.gateway {
-            return crate::gateway::glue::label(self, gateway, f);
+            return gateway_parts::gateway_label(self, gateway, f);
         }
         match (self.backend, self.rejection, &self.redirect, &self.split) {
             (Some(b), ..) => b.fmt(f),
@@ -546,7 +546,7 @@ pub struct DecisionView {
     /// and what the backend receives.
     #[cfg(feature = "gateway")]
     #[serde(flatten)]
-    pub gateway: Option<crate::gateway::GatewayView>,
+    pub gateway: Option<GatewayView>,
 }
 
 /// A [`Redirect`] as owned data.
@@ -585,3 +585,202 @@ pub struct MatchedView {
     /// `spec.rules[i].http.paths[j]`.
     pub field: String,
 }
+
+// ------------------------------------------------------------------------------------------------
+// The Gateway API's parts of a decision (the `gateway` feature). Here rather than in `gateway/`:
+// the decision depends on the Gateway API's types, never the other way round.
+
+#[cfg(feature = "gateway")]
+mod gateway_parts {
+    use super::*;
+    use crate::gateway::attach::NoListener;
+    use crate::gateway::backends::{Backend, Invalid};
+    use crate::gateway::decision::{GatewayDecision, Outcome};
+    use crate::gateway::filters::{Modifications, Upstream};
+    use crate::gateway::request::GatewayRequest;
+    use crate::request::Request;
+
+    /// The Gateway API's own parts of a [`DecisionView`] (flattened into it): where the request
+    /// arrived and which rule decided, and what the backend receives.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+    #[serde(rename_all = "camelCase")]
+    #[non_exhaustive]
+    pub struct GatewayView {
+        /// `namespace/name` of the Gateway.
+        pub gateway: Option<String>,
+        /// The listener that took the request.
+        pub listener: Option<String>,
+        /// `namespace/name` of the winning HTTPRoute.
+        pub route: Option<String>,
+        /// The winning rule's index in `spec.rules`, and its name.
+        pub rule: Option<usize>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub rule_name: Option<String>,
+        /// The winning match's index in the rule's `matches`.
+        #[serde(rename = "match")]
+        pub match_index: Option<usize>,
+        /// What the backend receives after the rule's filters (and the backend's own, when there is
+        /// one backend); present when the request is forwarded.
+        pub upstream: Option<Upstream>,
+    }
+
+    /// The backendRef `random` falls on (see [`Decision::target`]).
+    pub(super) fn gateway_target<'r>(decision: &GatewayDecision<'r>, random: u64) -> Option<Target<'r>> {
+        let backend = decision.pick(random)?;
+        let index = decision.winner?.backends.iter().position(|b| core::ptr::eq(b, backend))?;
+        let port = backend.port.map(ServicePort::Number);
+        Some(Target {
+            backend: BackendRef::Service { namespace: &backend.namespace, name: &backend.name, port },
+            answer: None,
+            invalid: backend.invalid.is_some(),
+            index,
+        })
+    }
+
+    /// What the proxy changes on the request it forwards to `target` (see [`Decision::modifications`]).
+    pub(super) fn gateway_modifications<'r>(
+        decision: &GatewayDecision<'r>,
+        request: &Request<'_>,
+        target: &Target<'r>,
+    ) -> Modifications<'r> {
+        let Some(gateway) = GatewayRequest::of(request) else { return Modifications::default() };
+        let backend = decision.winner.and_then(|w| w.backends.get(target.index));
+        decision.modifications(&gateway, backend)
+    }
+
+    /// The one backend every forwarded request goes to: the only backendRef with a weight, when valid.
+    pub(crate) fn single_backend<'r>(decision: &GatewayDecision<'r>) -> Option<&'r Backend> {
+        let (Outcome::Forward, Some(w)) = (decision.outcome, decision.winner) else { return None };
+        let mut weighted = w.backends.iter().filter(|b| b.weight > 0);
+        match (weighted.next(), weighted.next()) {
+            (Some(only), None) if only.invalid.is_none() => Some(only),
+            _ => None,
+        }
+    }
+
+    /// A backend in a label: `namespace/name:port` (the namespace, since a route may name another's).
+    fn backend_label(b: &Backend) -> String {
+        match b.port {
+            Some(port) => alloc::format!("{}/{}:{port}", b.namespace, b.name),
+            None => alloc::format!("{}/{}", b.namespace, b.name),
+        }
+    }
+
+    /// The label of a Gateway API decision: `namespace/name:port` for one backend, `split(a:80 90,
+    /// b:80 10)` (each `namespace/name:port weight`) for several backendRefs, `redirect <status>
+    /// <location>`, else the status (`404`, `500`).
+    pub(super) fn gateway_label(
+        decision: &Decision<'_>,
+        gateway: &GatewayDecision<'_>,
+        f: &mut fmt::Formatter<'_>,
+    ) -> fmt::Result {
+        if let Some(b) = single_backend(gateway) {
+            return f.write_str(&backend_label(b));
+        }
+        if let Some(r) = &decision.redirect {
+            return write!(f, "redirect {} {}", r.status, r.location);
+        }
+        if let (Outcome::Forward, Some(w)) = (gateway.outcome, gateway.winner) {
+            if w.backends.len() > 1 {
+                f.write_str("split(")?;
+                for (i, b) in w.backends.iter().enumerate() {
+                    let sep = if i == 0 { "" } else { ", " };
+                    write!(f, "{sep}{} {}", backend_label(b), b.weight)?;
+                }
+                return f.write_str(")");
+            }
+        }
+        write!(f, "{}", decision.status())
+    }
+
+    /// A backend as an Ingress writes one (`{service: {name, port: {number}}}`).
+    fn written_gateway(b: &Backend) -> IngressBackend {
+        let port = b.port.map(ServicePort::Number);
+        IngressBackend::from(BackendRef::Service { namespace: &b.namespace, name: &b.name, port })
+    }
+
+    /// Why a Gateway API decision answers 404 or 500, in words.
+    fn reason(outcome: Outcome<'_>) -> Option<String> {
+        Some(match outcome {
+            Outcome::NoGateway(why) => why.to_string(),
+            Outcome::NoListener(NoListener::NoListenerOnPort { port }) => {
+                alloc::format!("no listener of the Gateway takes port {port} with this protocol")
+            }
+            Outcome::NoListener(NoListener::NoListenerForHost) => {
+                "no listener on this port has a hostname that matches the host".to_string()
+            }
+            Outcome::NotFound => "no rule of the routes attached to the listener matches".to_string(),
+            Outcome::FilterError => "the rule has a filter this proxy cannot apply".to_string(),
+            Outcome::NoValidBackend => "the rule has no valid backendRef with a weight".to_string(),
+            Outcome::Redirect(_) | Outcome::Forward => return None,
+        })
+    }
+
+    /// The view of a Gateway API decision: the crate's fields, and [`GatewayView`]'s.
+    pub(super) fn gateway_view(
+        decision: &Decision<'_>,
+        gateway: &GatewayDecision<'_>,
+        request: &crate::Request<'_>,
+    ) -> DecisionView {
+        let request = GatewayRequest::of(request).unwrap_or_else(|| GatewayRequest::new("", "/"));
+        let inner = gateway.view(&request);
+        let winner = gateway.winner;
+        let split = match (gateway.outcome, winner) {
+            (Outcome::Forward, Some(w)) if w.backends.len() > 1 => Some(
+                w.backends
+                    .iter()
+                    .map(|b| WeightedView {
+                        label: backend_label(b),
+                        backend: written_gateway(b),
+                        weight: b.weight,
+                        invalid: b.invalid.as_ref().map(invalid_reason),
+                    })
+                    .collect(),
+            ),
+            _ => None,
+        };
+        DecisionView {
+            label: decision.to_string(),
+            backend: single_backend(gateway).map(written_gateway),
+            via: decision.via,
+            matched: None,
+            default_from: None,
+            reason: reason(gateway.outcome),
+            status: decision.status(),
+            redirect: decision
+                .redirect
+                .as_ref()
+                .map(|r| RedirectView { status: r.status, location: r.location.to_string() }),
+            split,
+            upstream_path: None,
+            regex_budget_exhausted: decision.regex_exhausted,
+            gateway: Some(GatewayView {
+                gateway: inner.gateway,
+                listener: inner.listener,
+                route: inner.route,
+                rule: inner.rule,
+                rule_name: inner.rule_name,
+                match_index: inner.match_index,
+                upstream: inner.upstream,
+            }),
+        }
+    }
+
+    /// An invalid backendRef's reason, as its route's `ResolvedRefs` condition names it.
+    fn invalid_reason(invalid: &Invalid) -> String {
+        match invalid {
+            Invalid::InvalidKind { group, kind } => {
+                alloc::format!("InvalidKind: {kind} of group {group:?} is not a core Service")
+            }
+            Invalid::RefNotPermitted => {
+                "RefNotPermitted: another namespace, and no ReferenceGrant there allows it".to_string()
+            }
+            Invalid::BackendNotFound => "BackendNotFound: no such Service".to_string(),
+            Invalid::PortNotFound => "BackendNotFound: no port, or a port the Service does not declare".to_string(),
+        }
+    }
+}
+#[cfg(feature = "gateway")]
+pub use gateway_parts::GatewayView;
+#[cfg(feature = "gateway")]
+pub(crate) use gateway_parts::single_backend;

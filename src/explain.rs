@@ -88,7 +88,7 @@ pub struct Explanation {
     /// request, each route's attachment, and why each other rule match lost.
     #[cfg(feature = "gateway")]
     #[serde(flatten)]
-    pub gateway: Option<crate::gateway::Explanation>,
+    pub gateway: Option<crate::gateway::explain::Explanation>,
 }
 
 impl Table {
@@ -404,7 +404,7 @@ pub struct TableView {
     /// each and their rules.
     #[cfg(feature = "gateway")]
     #[serde(flatten)]
-    pub gateway: Option<crate::gateway::GatewayTableView>,
+    pub gateway: Option<crate::gateway::listing::GatewayTableView>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -12,7 +12,7 @@ use super::{Common, Failure, show};
 
 fn actual_text(view: &DecisionView) -> String {
     if let Some(gateway) = &view.gateway {
-        let mut actual = super::gateway::decision_text(view);
+        let mut actual = show::decision_text(view);
         if let Some(upstream) = &gateway.upstream {
             let _ = write!(actual, ", upstream host {} path {}", upstream.host, upstream.path);
         }

@@ -4,16 +4,14 @@
 //! tests file are the core's (`ingress_router::gateway`, `tests_file`); this adapter reads files,
 //! picks the Gateway and prints. The `gateway` subcommand is `route`/`explain` forced to this path.
 
-use std::fmt::Write;
 use std::path::PathBuf;
 
 use clap::Args;
-use ingress_router::gateway::{self, Explanation, GatewayTableView};
-use ingress_router::{CompileOptions, DecisionView, RequestSpec};
+use ingress_router::{CompileOptions, RequestSpec};
 use serde_json::Value;
 
+use super::Failure;
 use super::load::{self, Loaded};
-use super::{Failure, show};
 
 pub const EXAMPLES: &str = "\
 The same as `route` and `explain` (with --explain) with the Gateway API objects of the input.
@@ -91,122 +89,4 @@ fn only_gateway(loaded: &Loaded) -> Result<String, Failure> {
             several.join(", ")
         ))),
     }
-}
-
-/// One line: what answers, and which listener, route, rule and match chose it.
-pub fn decision_text(view: &DecisionView) -> String {
-    let answer = match (&view.backend, &view.redirect, &view.split) {
-        (Some(_), _, _) => format!("{} {}", view.status, view.label),
-        (None, Some(redirect), _) => format!("{} redirect to {}", view.status, redirect.location),
-        (None, None, Some(split)) => format!("{} split over {} backends", view.status, split.len()),
-        (None, None, None) => format!("{} ({})", view.status, view.via),
-    };
-    let mut place = Vec::new();
-    let parts = view.gateway.as_ref();
-    if let Some(listener) = parts.and_then(|g| g.listener.as_ref()) {
-        place.push(format!("listener {listener}"));
-    }
-    if let Some(route) = parts.and_then(|g| g.route.as_ref()) {
-        place.push(format!("HTTPRoute {route}"));
-    }
-    if let (Some(rule), Some(m)) = (parts.and_then(|g| g.rule), parts.and_then(|g| g.match_index)) {
-        place.push(format!("rules[{rule}].matches[{m}]"));
-    }
-    match place.is_empty() {
-        true => answer,
-        false => format!("{answer}  ({})", place.join(", ")),
-    }
-}
-
-/// The decision, then each listener (and why it was or was not chosen), each HTTPRoute (or why
-/// it is not attached) and each of its rule matches with why it won, lost or did not match.
-pub fn explanation_text(decision: &DecisionView, explanation: &Explanation) -> String {
-    let mut out = decision_text(decision) + "\n";
-    if let Some(why) = &explanation.no_gateway {
-        let _ = writeln!(out, "  no Gateway: {why}");
-    }
-    for l in &explanation.listeners {
-        let hostname = l.hostname.as_deref().unwrap_or("*");
-        let _ = writeln!(out, "  listener {} {}:{} {hostname}: {}", l.name, l.protocol, l.port, l.outcome);
-    }
-    for route in &explanation.routes {
-        if let Some(why) = &route.reason {
-            let _ = writeln!(out, "  HTTPRoute {}: not attached: {why}", route.route);
-            continue;
-        }
-        let hostname = route.matched_hostname.as_deref().map_or(String::new(), |h| format!(" (hostname {h})"));
-        let _ = writeln!(out, "  HTTPRoute {}{hostname}", route.route);
-        let rows: Vec<Vec<String>> = route
-            .candidates
-            .iter()
-            .map(|c| {
-                let name = c.rule_name.as_deref().map_or(String::new(), |n| format!(" ({n})"));
-                vec![format!("rules[{}].matches[{}]{name}", c.rule, c.match_index), c.reason.clone()]
-            })
-            .collect();
-        out.push_str(&indent(&show::columns(&rows), "    "));
-    }
-    out
-}
-
-/// The table: per listener, each HTTPRoute (its hostnames, or why it is not attached) and its
-/// rules, one line each: the matches, then what the rule does.
-pub fn table_text(table: &GatewayTableView) -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "Gateway {}", table.gateway.as_deref().unwrap_or("(none)"));
-    for listener in &table.listeners {
-        let hostname = listener.hostname.as_deref().unwrap_or("*");
-        let _ = writeln!(out, "listener {} {}:{} {hostname}", listener.name, listener.protocol, listener.port);
-        for route in &listener.routes {
-            if let Some(reason) = &route.not_attached {
-                let _ = writeln!(out, "  HTTPRoute {} not attached: {reason}", route.route);
-                continue;
-            }
-            let _ = writeln!(out, "  HTTPRoute {} hostnames {}", route.route, route.hostnames.join(", "));
-            let mut rows = Vec::new();
-            for rule in &route.rules {
-                let matches: Vec<String> = rule.matches.iter().map(match_text).collect();
-                let backends: Vec<String> = rule
-                    .backends
-                    .iter()
-                    .map(|b| {
-                        let port = b.port.map_or(String::new(), |p| format!(":{p}"));
-                        let invalid = if b.invalid.is_some() { " (invalid)" } else { "" };
-                        let weight = if rule.backends.len() > 1 { format!(" {}", b.weight) } else { String::new() };
-                        format!("{}/{}{port}{weight}{invalid}", b.namespace, b.name)
-                    })
-                    .collect();
-                let action = serde_json::to_value(&rule.action).unwrap_or_default();
-                let does = match action["action"].as_str() {
-                    Some("forward") if backends.is_empty() => String::from("500 (no backendRefs)"),
-                    Some("forward") => format!("-> {}", backends.join(", ")),
-                    Some("redirect") => String::from("redirect"),
-                    _ => String::from("500 (a filter this proxy cannot apply)"),
-                };
-                let filters =
-                    if rule.filters.is_empty() { String::new() } else { format!("[{}]", rule.filters.join(", ")) };
-                rows.push(vec![format!("rules[{}]", rule.rule), matches.join(" | "), filters, does]);
-            }
-            out.push_str(&indent(&show::columns(&rows), "    "));
-        }
-    }
-    out
-}
-
-fn match_text(m: &gateway::model::HttpRouteMatch) -> String {
-    let mut text = format!("{:?} {}", m.path.kind, m.path.value);
-    if let Some(method) = &m.method {
-        let _ = write!(text, " {method}");
-    }
-    for h in &m.headers {
-        let _ = write!(text, " header {}={}", h.name, h.value);
-    }
-    for q in &m.query_params {
-        let _ = write!(text, " query {}={}", q.name, q.value);
-    }
-    text
-}
-
-pub fn indent(text: &str, by: &str) -> String {
-    text.lines().map(|l| format!("{by}{l}\n")).collect()
 }

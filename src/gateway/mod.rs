@@ -79,22 +79,22 @@
 //! host is lowercased into a stack buffer); `BENCHMARKS.md` has the instruction counts. [`GatewayRouter::explain`] instead evaluates every rule of every route linearly, and the
 //! tests check the two agree.
 
-mod attach;
-mod backends;
-mod decision;
-mod explain;
-mod filters;
+pub(crate) mod attach;
+pub(crate) mod backends;
+pub(crate) mod decision;
+pub(crate) mod explain;
+pub(crate) mod filters;
 pub(crate) mod glue;
 mod hostname;
 #[cfg(feature = "lint")]
 mod lint;
-mod listing;
+pub(crate) mod listing;
 mod matching;
 pub mod model;
 mod precedence;
 mod read;
 mod regex;
-mod request;
+pub(crate) mod request;
 pub mod status;
 mod table;
 pub mod validation;
@@ -104,12 +104,12 @@ use alloc::vec::Vec;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::decision::GatewayView;
 pub use attach::{NoListener, NotAttached};
 pub use backends::{Backend, Invalid};
 pub use decision::{BackendView, DecisionView, GatewayDecision, NoGateway, Outcome, RedirectView, SplitView, Winner};
 pub use explain::{CandidateOutcome, CandidateView, Explanation, ListenerView, RouteView};
 pub use filters::{HeaderAction, Modifications, RuleAction, Upstream};
-pub use glue::GatewayView;
 pub use listing::{GatewayTableView, ListenerTableView, RouteTableView, RuleTableView};
 pub use matching::Mismatch;
 pub use model::Objects;

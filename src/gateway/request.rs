@@ -58,6 +58,20 @@ impl<'a> GatewayRequest<'a> {
         Ok(request)
     }
 
+    /// `request` as the Gateway API reads it; `None` when its host or path is not UTF-8 (no
+    /// Gateway API hostname or path matches such bytes).
+    pub(crate) fn of(request: &crate::Request<'a>) -> Option<Self> {
+        let host = core::str::from_utf8(request.host).ok()?;
+        let path = core::str::from_utf8(request.path).ok()?;
+        let scheme = match request.scheme {
+            crate::Scheme::Https => "https",
+            _ => "http",
+        };
+        let method = if request.method.is_empty() { "GET" } else { request.method };
+        let gateway = GatewayRequest { scheme, host, port: request.port, method, path, headers: request.headers };
+        Some(gateway)
+    }
+
     pub fn https(&self) -> bool {
         self.scheme.eq_ignore_ascii_case("https")
     }
