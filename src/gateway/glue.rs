@@ -5,7 +5,7 @@
 //! every home reads one set of types whatever the input.
 
 use alloc::borrow::Cow;
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::decision::Outcome;
@@ -119,7 +119,7 @@ pub(crate) fn lint(router: &GatewayRouter) -> Vec<crate::diagnostics::Diagnostic
             severity: Severity::Warning,
             message: alloc::format!("{} {:?} left out: {}", s.kind, s.name, s.error),
             objects: alloc::vec![ObjectRef { kind: kind(&s.kind), namespace: None, name: s.name.clone(), field: None }],
-            fix: "correct the fields `validate` names; the other objects serve".to_string(),
+            fix: String::from("correct the fields `validate` names; the other objects serve"),
         })
         .chain(router.lint())
         .collect()
