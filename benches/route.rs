@@ -1022,7 +1022,8 @@ fn gateway_answer(
     match view.status {
         404 => Answer::NotFound,
         200 => {
-            let at = (view.route.expect("a forward names its route"), view.rule.expect("and its rule"));
+            let parts = view.gateway.expect("a Gateway API decision has its parts");
+            let at = (parts.route.expect("a forward names its route"), parts.rule.expect("and its rule"));
             let Answer::Rule(ingress, r, p) = &origin[&at] else { unreachable!() };
             Answer::Rule(ingress.clone(), *r, *p)
         }

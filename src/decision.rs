@@ -723,8 +723,20 @@ mod gateway_parts {
         request: &crate::Request<'_>,
     ) -> DecisionView {
         let request = GatewayRequest::of(request).unwrap_or_else(|| GatewayRequest::new("", "/"));
-        let inner = gateway.view(&request);
         let winner = gateway.winner;
+        // What the backend receives: the rule's filters, then the one backend's own.
+        let upstream = match (gateway.outcome, winner) {
+            (Outcome::Forward, Some(w)) => {
+                let mut upstream = Upstream::of(&request);
+                upstream.apply(&w.rule.filters, &request, w.matched);
+                if let Some(backend) = single_backend(gateway) {
+                    upstream.apply(&w.rule.backend_refs[backend.index].filters, &request, w.matched);
+                }
+                Some(upstream)
+            }
+            _ => None,
+        };
+        let key = |namespace: &str, name: &str| alloc::format!("{namespace}/{name}");
         let split = match (gateway.outcome, winner) {
             (Outcome::Forward, Some(w)) if w.backends.len() > 1 => Some(
                 w.backends
@@ -755,13 +767,13 @@ mod gateway_parts {
             upstream_path: None,
             regex_budget_exhausted: decision.regex_exhausted,
             gateway: Some(GatewayView {
-                gateway: inner.gateway,
-                listener: inner.listener,
-                route: inner.route,
-                rule: inner.rule,
-                rule_name: inner.rule_name,
-                match_index: inner.match_index,
-                upstream: inner.upstream,
+                gateway: gateway.gateway.map(|g| key(&g.metadata.namespace, &g.metadata.name)),
+                listener: gateway.listener.map(|l| l.name.clone()),
+                route: winner.map(|w| key(&w.route.metadata.namespace, &w.route.metadata.name)),
+                rule: winner.map(|w| w.rule_index),
+                rule_name: winner.and_then(|w| w.rule.name.clone()),
+                match_index: winner.map(|w| w.match_index),
+                upstream,
             }),
         }
     }

@@ -639,26 +639,26 @@ fn gateway_answer(router: &GatewayRouter, probe: &MigrationProbe) -> Answer {
     let request =
         GatewayRequest::new(host, target).with_scheme(scheme).with_method(&probe.method).with_headers(&headers);
     let view = router.route(&request).view(&request);
-    let name = |ns: &str, name: &str, port: Option<u16>| {
-        format!("{ns}/{name}:{}", port.map(|p| p.to_string()).unwrap_or_default())
-    };
+    let parts = view.gateway.as_ref();
     let forwarded = view.status == 200;
+    let split = view.split.as_deref().unwrap_or_default();
     Answer {
         status: view.status,
-        backend: view.backend.as_ref().filter(|_| view.split.len() <= 1).map(|b| name(&b.namespace, &b.name, b.port)),
-        split: if view.split.len() > 1 {
-            shares(view.split.iter().map(|s| (name(&s.namespace, &s.name, s.port), s.weight)).collect())
-        } else {
-            Vec::new()
-        },
+        // One backend: the label is `namespace/name:port`.
+        backend: view.backend.as_ref().filter(|_| split.is_empty()).map(|_| view.label.clone()),
+        split: shares(split.iter().map(|s| (s.label.clone(), s.weight)).collect()),
         redirect: view.redirect.as_ref().map(|r| r.location.clone()),
-        upstream_path: if forwarded { view.upstream.as_ref().map(|u| path_of(&u.path).to_string()) } else { None },
-        rule: view.route.as_ref().map(|r| {
-            format!("HTTPRoute {r} rules[{}].matches[{}]", view.rule.unwrap_or(0), view.match_index.unwrap_or(0))
+        upstream_path: match forwarded {
+            true => parts.and_then(|g| g.upstream.as_ref()).map(|u| path_of(&u.path).to_string()),
+            false => None,
+        },
+        rule: parts.and_then(|g| {
+            let route = g.route.as_ref()?;
+            Some(format!("HTTPRoute {route} rules[{}].matches[{}]", g.rule.unwrap_or(0), g.match_index.unwrap_or(0)))
         }),
-        reason: match (&view.route, view.via) {
-            (Some(_), via) => format!("{via} (listener {})", view.listener.as_deref().unwrap_or("?")),
-            (None, via) => format!("{via}: no attached rule matches"),
+        reason: match parts.and_then(|g| g.route.as_ref()) {
+            Some(_) => format!("{} (listener {})", view.via, parts.and_then(|g| g.listener.as_deref()).unwrap_or("?")),
+            None => format!("{}: no attached rule matches", view.via),
         },
     }
 }
@@ -763,7 +763,7 @@ impl<'a> Facts<'a> {
                 return Cause::TrailingSlashRedirect;
             }
         }
-        if gateway.reason.starts_with("no-listener") && ingress.status != 404 {
+        if gateway.reason.starts_with(Via::NoListener.as_str()) && ingress.status != 404 {
             return Cause::ListenerMissing;
         }
         // A wildcard `*.x` whose `x` the host ends with after two labels or more.

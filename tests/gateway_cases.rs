@@ -3,6 +3,7 @@
 //! checked against the case's `expect`, and `explain`'s linear evaluation must agree with the
 //! compiled lookup on every case.
 
+use ingress_router::Via;
 use ingress_router::gateway::{GatewayOptions, GatewayRequest, Objects, REGEX_SUPPORTED, compile};
 use serde_json::{Value, json};
 
@@ -68,8 +69,9 @@ fn run(case: &Value) -> Result<(), String> {
     if explained.decision != view {
         return Err(format!("explain's decision differs: {:?} != {view:?}", explained.decision));
     }
-    let compiled_winner = view.route.as_deref().map(|route| (route, view.rule.unwrap(), view.match_index.unwrap()));
-    if explained.winner() != compiled_winner && !matches!(view.via, "no-listener" | "no-gateway") {
+    let parts = view.gateway.as_ref().expect("a Gateway API decision has its parts");
+    let compiled_winner = parts.route.as_deref().map(|route| (route, parts.rule.unwrap(), parts.match_index.unwrap()));
+    if explained.winner() != compiled_winner && !matches!(view.via, Via::NoListener | Via::NoGateway) {
         return Err(format!("linear winner {:?} != compiled winner {compiled_winner:?}", explained.winner()));
     }
     let got = serde_json::to_value(&view).unwrap();
@@ -92,16 +94,15 @@ fn run(case: &Value) -> Result<(), String> {
             "backend" => check(
                 key,
                 want,
-                view.backend
-                    .as_ref()
-                    .map_or(Value::Null, |b| json!(format!("{}/{}:{}", b.namespace, b.name, b.port.unwrap_or(0)))),
+                // One backend: the label is `namespace/name:port`.
+                view.backend.as_ref().map_or(Value::Null, |_| json!(view.label)),
             ),
             "location" => check(key, want, json!(view.redirect.as_ref().map(|r| r.location.clone()))),
-            "upstream_host" => check(key, want, json!(view.upstream.as_ref().map(|u| u.host.clone()))),
-            "upstream_path" => check(key, want, json!(view.upstream.as_ref().map(|u| u.path.clone()))),
-            "upstream_headers" => check(key, want, json!(view.upstream.as_ref().map(|u| u.headers.clone()))),
+            "upstream_host" => check(key, want, json!(parts.upstream.as_ref().map(|u| u.host.clone()))),
+            "upstream_path" => check(key, want, json!(parts.upstream.as_ref().map(|u| u.path.clone()))),
+            "upstream_headers" => check(key, want, json!(parts.upstream.as_ref().map(|u| u.headers.clone()))),
             "response_header_modifiers" => {
-                check(key, want, json!(view.upstream.as_ref().map_or(0, |u| u.response_header_modifiers.len())))
+                check(key, want, json!(parts.upstream.as_ref().map_or(0, |u| u.response_header_modifiers.len())))
             }
             "split" => check(
                 key,
@@ -109,11 +110,8 @@ fn run(case: &Value) -> Result<(), String> {
                 json!(
                     view.split
                         .iter()
-                        .map(|s| json!([
-                            format!("{}/{}:{}", s.namespace, s.name, s.port.unwrap_or(0)),
-                            s.weight,
-                            s.status
-                        ]))
+                        .flatten()
+                        .map(|s| json!([s.label, s.weight, if s.invalid.is_some() { 500 } else { 200 }]))
                         .collect::<Vec<_>>()
                 ),
             ),

@@ -43,7 +43,7 @@ fn a_hundred_thousand_prefix_rules_on_one_host() {
         let request = GatewayRequest::new("shop.example.com", &path);
         let decision = router.route(&request);
         let view = decision.view(&request);
-        assert_eq!(view.backend.map(|b| b.name), Some(format!("svc{n}")), "{path}");
+        assert_eq!(view.backend.and_then(|b| b.service).map(|s| s.name), Some(format!("svc{n}")), "{path}");
     }
     assert_eq!(router.route(&GatewayRequest::new("shop.example.com", "/nothing")).status(), 404);
 }
@@ -63,7 +63,10 @@ fn very_long_paths_and_hosts_are_routed() {
     assert_eq!(router.route(&GatewayRequest::new("h", &slashes)).status(), 404);
     let deep = format!("/a{}", "/b".repeat(50_000));
     let request = GatewayRequest::new(&long_host, &deep);
-    assert_eq!(router.route(&request).view(&request).backend.map(|b| b.name).as_deref(), Some("a"));
+    assert_eq!(
+        router.route(&request).view(&request).backend.and_then(|b| b.service).map(|s| s.name).as_deref(),
+        Some("a")
+    );
     let wide = format!("/a/{}", "y".repeat(65_536));
     assert_eq!(router.route(&GatewayRequest::new("h", &wide)).status(), 200);
     // A host far over DNS's 253 bytes: no listener hostname can match it; the catch-all listener does.
@@ -90,7 +93,10 @@ fn many_headers_against_many_header_matches() {
     let mut headers: Vec<(&str, &str)> = names.iter().map(|n| (n.as_str(), "on")).collect();
     headers.push(("x-h999", "on"));
     let request = GatewayRequest::new("h.example.com", "/").with_headers(&headers);
-    assert_eq!(router.route(&request).view(&request).backend.map(|b| b.name).as_deref(), Some("svc999"));
+    assert_eq!(
+        router.route(&request).view(&request).backend.and_then(|b| b.service).map(|s| s.name).as_deref(),
+        Some("svc999")
+    );
     let none = GatewayRequest::new("h.example.com", "/").with_headers(&headers[..10_000]);
     assert_eq!(router.route(&none).status(), 404);
 }
@@ -114,11 +120,18 @@ fn a_hundred_thousand_hostnames_compile_and_route() {
         for h in [1, 7, 15] {
             let host = format!("h{r}-{h}.example.com");
             let request = GatewayRequest::new(&host, "/");
-            assert_eq!(router.route(&request).view(&request).backend.map(|b| b.name), Some(format!("svc{r}")));
+            assert_eq!(
+                router.route(&request).view(&request).backend.and_then(|b| b.service).map(|s| s.name),
+                Some(format!("svc{r}"))
+            );
         }
         let deep = format!("a.b.c.w{r}-10.example.com");
         let request = GatewayRequest::new(&deep, "/x");
-        assert_eq!(router.route(&request).view(&request).backend.map(|b| b.name), Some(format!("svc{r}")), "{deep}");
+        assert_eq!(
+            router.route(&request).view(&request).backend.and_then(|b| b.service).map(|s| s.name),
+            Some(format!("svc{r}")),
+            "{deep}"
+        );
     }
 }
 
@@ -144,7 +157,10 @@ fn wrong_types_leave_the_object_out() {
     assert!(checked.skipped.len() >= bad.len());
     let router = compile(&objects, &GatewayOptions::default());
     let request = GatewayRequest::new("h", "/");
-    assert_eq!(router.route(&request).view(&request).backend.map(|b| b.name).as_deref(), Some("ok"));
+    assert_eq!(
+        router.route(&request).view(&request).backend.and_then(|b| b.service).map(|s| s.name).as_deref(),
+        Some("ok")
+    );
 }
 
 /// Every field of a Gateway, an HTTPRoute and a ReferenceGrant (each with every field routing
@@ -391,7 +407,10 @@ fn lists_at_their_limit_are_read() {
     assert!(refused.skipped[0].error.contains("spec.rules[0].matches: Too many: 65: must have at most 64 items"));
     let router = compile(&read(matches(64)), &GatewayOptions::default());
     let request = GatewayRequest::new("a.example.com", "/m63/x");
-    assert_eq!(router.route(&request).view(&request).backend.map(|b| b.name).as_deref(), Some("s"));
+    assert_eq!(
+        router.route(&request).view(&request).backend.and_then(|b| b.service).map(|s| s.name).as_deref(),
+        Some("s")
+    );
 }
 
 /// A redirect's `Location` and a rewritten upstream path carry text from the manifest and the
@@ -434,7 +453,7 @@ fn redirects_and_rewrites_percent_encode_what_they_write() {
         assert_eq!(view.redirect.map(|r| r.location).as_deref(), Some(location), "{host}");
     }
     let request = GatewayRequest::new("h", "/rewrite/x y?q=1");
-    let upstream = router.route(&request).view(&request).upstream.map(|u| u.path);
+    let upstream = router.route(&request).view(&request).gateway.and_then(|g| g.upstream).map(|u| u.path);
     assert_eq!(upstream.as_deref(), Some("/caf%C3%A9%7C%7B%7D/x%20y?q=1"));
     // A redirect hostname is a DNS name: the CRD's pattern leaves an HTTPRoute with markup there
     // out of a checked read.

@@ -241,7 +241,8 @@ proptest! {
             let target = if query.is_empty() { path.to_string() } else { format!("{path}?{query}") };
             let request = GatewayRequest::new(host, &target).with_method(method).with_headers(&headers);
             let view = router.route(&request).view(&request);
-            let got = view.route.clone().map(|r| (r, view.rule.unwrap(), view.match_index.unwrap()));
+            let parts = view.gateway.clone().expect("a Gateway API decision has its parts");
+            let got = parts.route.map(|r| (r, parts.rule.unwrap(), parts.match_index.unwrap()));
             let want = reference(listener, &routes, host, path, query, method, &headers);
             prop_assert_eq!(&got, &want, "{} {} {:?}", host, target, view);
             // explain's own linear pass agrees too.

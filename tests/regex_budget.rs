@@ -58,7 +58,11 @@ fn gateway_patterns_over_the_size_limit_are_refused_by_name() {
         let path = long_path("/good");
         let request = GatewayRequest::new("good.example.com", &path);
         let decision = router.route(&request);
-        assert_eq!(decision.view(&request).backend.map(|b| b.name), Some("good".into()), "{pattern}");
+        assert_eq!(
+            decision.view(&request).backend.and_then(|b| b.service).map(|s| s.name),
+            Some("good".into()),
+            "{pattern}"
+        );
         // The hostile pattern is refused, so it matches nothing: a short path it would match
         // goes nowhere.
         let request = GatewayRequest::new("other.example.com", "/abc");
@@ -87,7 +91,7 @@ fn many_full_scans_spend_the_budget_and_answer_no_match() {
     let path = long_path("/good");
     let request = GatewayRequest::new("good.example.com", &path);
     let decision = router.route(&request);
-    assert_eq!(decision.view(&request).backend.map(|b| b.name), Some("good".into()));
+    assert_eq!(decision.view(&request).backend.and_then(|b| b.service).map(|s| s.name), Some("good".into()));
     assert!(!decision.regex_budget_exhausted);
     // Any other host meets all 16.
     let request = GatewayRequest::new("x.example.com", &path);
@@ -103,7 +107,7 @@ fn many_full_scans_spend_the_budget_and_answer_no_match() {
     let request = GatewayRequest::new("x.example.com", "/aaaaaaaaaaaaaaaaaaaax3");
     let decision = router.route(&request);
     assert!(!decision.regex_budget_exhausted);
-    assert_eq!(decision.view(&request).rule, Some(3));
+    assert_eq!(decision.view(&request).gateway.and_then(|g| g.rule), Some(3));
     // The JSON view leaves the flag out when it is false.
     assert!(serde_json::to_value(decision.view(&request)).unwrap().get("regexBudgetExhausted").is_none());
 }
@@ -120,11 +124,17 @@ fn header_regexes_are_bounded_too() {
     let value = "z".repeat(LONG);
     let headers = [("x-a", value.as_str()), ("x-b", value.as_str())];
     let request = GatewayRequest::new("good.example.com", "/good").with_headers(&headers);
-    assert_eq!(router.route(&request).view(&request).backend.map(|b| b.name), Some("good".into()));
+    assert_eq!(
+        router.route(&request).view(&request).backend.and_then(|b| b.service).map(|s| s.name),
+        Some("good".into())
+    );
     let ending = format!("{value}y");
     let headers = [("x-b", ending.as_str())];
     let request = GatewayRequest::new("a.example.com", "/").with_headers(&headers);
-    assert_eq!(router.route(&request).view(&request).backend.map(|b| b.name), Some("evil".into()));
+    assert_eq!(
+        router.route(&request).view(&request).backend.and_then(|b| b.service).map(|s| s.name),
+        Some("evil".into())
+    );
 }
 
 /// The limits are options every home reads (`regexLimits`), with the defaults documented on

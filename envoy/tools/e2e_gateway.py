@@ -143,7 +143,7 @@ def run_case(front, case, manifest, gateway_flags, split_requests, stats):
     sent_names = {k.lower() for k, _ in headers}
 
     if core.get("split") and core.get("backend") is None:
-        sides = {f"{s['namespace']}/{s['name']}:{s['port']}": s for s in core["split"]}
+        sides = {s["label"]: s for s in core["split"]}
         total = sum(s["weight"] for s in core["split"])
         counts = {name: 0 for name in sides}
         invalid = 0
@@ -157,13 +157,13 @@ def run_case(front, case, manifest, gateway_flags, split_requests, stats):
                 return
             counts[seen["cluster"]] += 1
             compare_upstream(what, seen, core["upstream"], sent_names)
-        invalid_weight = sum(s["weight"] for s in core["split"] if s["status"] == 500)
+        invalid_weight = sum(s["weight"] for s in core["split"] if s.get("invalid"))
         observed = {**counts}
         shares = []
         for name, side in sides.items():
             p = side["weight"] / total
-            got = (invalid if side["status"] == 500 else counts[name]) / split_requests
-            if side["status"] == 500:
+            got = (invalid if side.get("invalid") else counts[name]) / split_requests
+            if side.get("invalid"):
                 # Every invalid side answers alike; their shares are counted together.
                 p = invalid_weight / total
             # Within 5 standard deviations (and a point): a false failure is below one in a million.
@@ -193,8 +193,8 @@ def run_case(front, case, manifest, gateway_flags, split_requests, stats):
         return
     stats["backend"] += 1
     seen = json.loads(body)
-    b = core["backend"]
-    want = f"{b['namespace']}/{b['name']}:{b['port']}"
+    # One backend: the label is `namespace/name:port`, the cluster's name.
+    want = core["label"]
     check(seen["cluster"] == want, f"{what}: cluster {seen['cluster']!r} == core {want!r}")
     check(seen["method"] == method, f"{what}: method {seen['method']} reaches the backend")
     # The debug header: the core's decision in one line.

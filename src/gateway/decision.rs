@@ -1,14 +1,14 @@
 //! What a Gateway does with a request: the answer the proxy gives (404, 500, a redirect) or what
 //! the backend receives, and which listener, route, rule and match decided it.
 
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use serde::Serialize;
 
-use super::attach::{NoListener, key_of};
+use super::attach::NoListener;
 use super::backends::{self, Backend, Invalid};
-use super::filters::{self, Modifications, RuleAction, Upstream};
+use super::filters::{self, Modifications, RuleAction};
 use super::model::{Gateway, HttpRoute, HttpRouteMatch, HttpRouteRule, Listener, RequestRedirect};
 use super::request::GatewayRequest;
 
@@ -130,20 +130,6 @@ impl<'r> GatewayDecision<'r> {
         }
     }
 
-    /// How the request was answered, as [`DecisionView::via`] names it: `backend`, `redirect`,
-    /// `no-match`, `no-listener`, `no-gateway`, `filter-error`, `no-valid-backend`.
-    pub fn via(&self) -> &'static str {
-        match self.outcome {
-            Outcome::NoGateway(_) => "no-gateway",
-            Outcome::NoListener(_) => "no-listener",
-            Outcome::NotFound => "no-match",
-            Outcome::Redirect(_) => "redirect",
-            Outcome::FilterError => "filter-error",
-            Outcome::NoValidBackend => "no-valid-backend",
-            Outcome::Forward => "backend",
-        }
-    }
-
     /// The redirect's `Location` (an absolute URL, as [`DecisionView::redirect`] has it); `None`
     /// unless the proxy answers a redirect.
     pub fn location(&self, request: &GatewayRequest<'_>) -> Option<String> {
@@ -166,122 +152,15 @@ impl<'r> GatewayDecision<'r> {
         Modifications::of(w.rule.filters.iter().chain(own), request, w.matched)
     }
 
-    /// An owned, serialisable view; computes the redirect's `Location` and what the backend
-    /// receives (this allocates; [`route`](super::GatewayRouter::route) does not).
-    pub fn view(&self, request: &GatewayRequest<'_>) -> DecisionView {
-        let mut view = self.view_unlabelled(request);
-        view.label = view.written_label();
-        view
-    }
-
-    fn view_unlabelled(&self, request: &GatewayRequest<'_>) -> DecisionView {
-        let winner = self.winner;
-        let mut view = DecisionView {
-            label: String::new(),
-            status: self.status(),
-            via: self.via(),
-            gateway: self.gateway.map(|g| key_of(&g.metadata.namespace, &g.metadata.name)),
-            listener: self.listener.map(|l| l.name.clone()),
-            route: winner.map(|w| key_of(&w.route.metadata.namespace, &w.route.metadata.name)),
-            rule: winner.map(|w| w.rule_index),
-            rule_name: winner.and_then(|w| w.rule.name.clone()),
-            match_index: winner.map(|w| w.match_index),
-            backend: None,
-            split: Vec::new(),
-            redirect: None,
-            upstream: None,
-            regex_budget_exhausted: self.regex_budget_exhausted,
-        };
-        let Some(w) = winner else { return view };
-        match self.outcome {
-            Outcome::Redirect(r) => {
-                let port = self.listener.map_or(request.effective_port(), |l| l.port);
-                let location = filters::redirect_location(r, request, port, w.matched);
-                view.redirect = Some(RedirectView { status: r.status_code, location });
-            }
-            Outcome::Forward => {
-                let weighted: Vec<&Backend> = w.backends.iter().filter(|b| b.weight > 0).collect();
-                let single = match weighted.as_slice() {
-                    [only] if only.invalid.is_none() => Some(*only),
-                    _ => None,
-                };
-                if w.backends.len() > 1 {
-                    view.split = w.backends.iter().map(SplitView::of).collect();
-                }
-                let mut upstream = Upstream::of(request);
-                upstream.apply(&w.rule.filters, request, w.matched);
-                if let Some(backend) = single {
-                    view.backend = Some(BackendView::of(backend));
-                    upstream.apply(&w.rule.backend_refs[backend.index].filters, request, w.matched);
-                }
-                view.upstream = Some(upstream);
-            }
-            _ => {}
-        }
-        view
+    /// The crate's [`DecisionView`](crate::DecisionView) of this decision for `request`: the one
+    /// shape every home serialises (this allocates; [`route`](super::GatewayRouter::route) does
+    /// not).
+    pub fn view(&self, request: &GatewayRequest<'_>) -> crate::DecisionView {
+        super::glue::decision_of(*self, request).view(&request.as_request())
     }
 }
 
-/// The decision as JSON (the CLI contract of issue 19), in camelCase:
-///
-/// ```text
-/// {"label": "shop/cart:8080", "status": 200, "via": "backend", "gateway": "infra/public", "listener": "http",
-///  "route": "shop/shop", "rule": 0, "ruleName"?: "cart", "match": 0,
-///  "backend": {"namespace": "shop", "name": "cart", "port": 8080} | null,
-///  "split"?: [{"namespace", "name", "port", "weight", "status": 200|500, "invalid"?}],
-///  "redirect": {"status": 301, "location": "https://shop.example.com/new?q=1"} | null,
-///  "upstream": {"host": "shop.example.com", "path": "/items?q=1",
-///               "headers": [["x-env", "canary"], ...], "responseHeaderModifiers"?: [...]} | null}
-/// ```
-///
-/// `split` is present when the rule has several backendRefs (then `backend` is `null`);
-/// `redirect.location` is an absolute URL; `upstream` is present when the request is forwarded.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DecisionView {
-    /// The decision in one line (see [`DecisionView::label`]), as the Ingress decision's `label`.
-    pub label: String,
-    pub status: u16,
-    /// `backend`, `redirect`, `no-match`, `no-listener`, `no-gateway`, `filter-error`,
-    /// `no-valid-backend`.
-    pub via: &'static str,
-    pub gateway: Option<String>,
-    pub listener: Option<String>,
-    /// `namespace/name` of the winning HTTPRoute.
-    pub route: Option<String>,
-    pub rule: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rule_name: Option<String>,
-    #[serde(rename = "match")]
-    pub match_index: Option<usize>,
-    /// The one backend every forwarded request goes to; `null` for a split.
-    pub backend: Option<BackendView>,
-    /// Every backendRef of the rule when it has several.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub split: Vec<SplitView>,
-    pub redirect: Option<RedirectView>,
-    /// What the backend receives, after the rule's filters (and the backend's own, when there is
-    /// one backend).
-    pub upstream: Option<Upstream>,
-    /// Some `RegularExpression` match was answered "no match" because the request's regex budget
-    /// ran out (present only then).
-    #[serde(skip_serializing_if = "core::ops::Not::not")]
-    pub regex_budget_exhausted: bool,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct BackendView {
-    pub namespace: String,
-    pub name: String,
-    pub port: Option<u16>,
-}
-
-impl BackendView {
-    fn of(b: &Backend) -> Self {
-        BackendView { namespace: b.namespace.clone(), name: b.name.clone(), port: b.port }
-    }
-}
-
+/// A rule's backendRef as the table shows it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SplitView {
     pub namespace: String,
@@ -304,62 +183,6 @@ impl SplitView {
             status: if b.invalid.is_some() { 500 } else { 200 },
             invalid: b.invalid.clone(),
         }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct RedirectView {
-    pub status: u16,
-    /// An absolute URL: `scheme://host[:port]/path?query`.
-    pub location: String,
-}
-
-impl DecisionView {
-    /// The decision in one line, as a tests file's `expect.backend` compares it (the Ingress
-    /// decision's label, for the Gateway API): `namespace/name:port` for one backend, `split(a:80
-    /// 90, b:80 10)` (each `namespace/name:port weight`), `redirect <status> <location>`, else the
-    /// status (`404`, `500`).
-    pub fn label(&self) -> &str {
-        &self.label
-    }
-
-    /// The [`label`](Self::label) of the other fields.
-    pub(crate) fn written_label(&self) -> String {
-        let backend = |ns: &str, name: &str, port: Option<u16>| match port {
-            Some(port) => alloc::format!("{ns}/{name}:{port}"),
-            None => alloc::format!("{ns}/{name}"),
-        };
-        if let Some(b) = &self.backend {
-            return backend(&b.namespace, &b.name, b.port);
-        }
-        if let Some(r) = &self.redirect {
-            return alloc::format!("redirect {} {}", r.status, r.location);
-        }
-        if self.via == "backend" && !self.split.is_empty() {
-            let sides: Vec<String> = self
-                .split
-                .iter()
-                .map(|s| alloc::format!("{} {}", backend(&s.namespace, &s.name, s.port), s.weight))
-                .collect();
-            return alloc::format!("split({})", sides.join(", "));
-        }
-        self.status.to_string()
-    }
-}
-
-impl core::fmt::Display for DecisionView {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "{} ({})", self.status, self.via)?;
-        if let Some(route) = &self.route {
-            write!(f, " {route} rule {} match {}", self.rule.unwrap_or(0), self.match_index.unwrap_or(0))?;
-        }
-        if let Some(b) = &self.backend {
-            write!(f, " -> {}/{}:{}", b.namespace, b.name, b.port.map(|p| p.to_string()).unwrap_or_default())?;
-        }
-        if let Some(r) = &self.redirect {
-            write!(f, " -> {}", r.location)?;
-        }
-        Ok(())
     }
 }
 
@@ -389,8 +212,8 @@ mod tests {
         assert_eq!((moved.status(), moved.pick(0)), (301, None));
         let none = router.route(&GatewayRequest::new("h", "/none"));
         assert_eq!(none.status(), 404);
-        assert_eq!(none.view(&GatewayRequest::new("h", "/none")).to_string(), "404 (no-match)");
-        assert_eq!((split.via(), moved.via(), none.via()), ("backend", "redirect", "no-match"));
+        let view = none.view(&GatewayRequest::new("h", "/none"));
+        assert_eq!((view.label.as_str(), view.via), ("404", crate::Via::None));
         assert_eq!(moved.location(&GatewayRequest::new("h", "/moved?x")).as_deref(), Some("http://h/moved?x"));
         assert_eq!(split.location(&GatewayRequest::new("h", "/split")), None);
         assert!(router.header_names().is_empty());
@@ -423,7 +246,7 @@ mod tests {
         assert_eq!((m.host, m.path.as_deref(), m.headers.len()), (Some("new.h"), Some("/new/x?q=1"), 3));
         let mut upstream = crate::gateway::Upstream::of(&request);
         m.apply_to(&mut upstream);
-        assert_eq!(Some(upstream), decision.view(&request).upstream);
+        assert_eq!(Some(upstream), decision.view(&request).gateway.unwrap().upstream);
         let none = router.route(&GatewayRequest::new("h", "/none"));
         assert!(none.modifications(&request, None).is_empty());
     }

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use super::GatewayRouter;
 use super::attach::{self, NotAttached, key_of};
-use super::decision::{DecisionView, NoGateway};
+use super::decision::NoGateway;
 use super::hostname;
 use super::matching::{self, Mismatch};
 use super::precedence::{Key, PrecedenceKey};
@@ -29,7 +29,7 @@ pub struct Explanation {
     /// Not serialised: flattened into the crate's [`Explanation`](crate::Explanation), whose own
     /// `decision` is the one every home reads.
     #[serde(skip)]
-    pub decision: DecisionView,
+    pub decision: crate::DecisionView,
     pub gateway: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub no_gateway: Option<NoGateway>,

@@ -8,7 +8,7 @@ use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::decision::Outcome;
+use super::decision::{GatewayDecision, Outcome};
 use super::{GatewayRequest, GatewayRouter};
 use crate::decision::{BackendRef, Decision, Redirect, ServicePort, Target, Via};
 use crate::explain::{Explanation, TableView};
@@ -18,7 +18,11 @@ use crate::request::Request;
 /// `Location`.
 pub(crate) fn route<'r>(router: &'r GatewayRouter, request: &Request<'_>) -> Decision<'r> {
     let Some(request) = GatewayRequest::of(request) else { return Decision::none() };
-    let decision = router.route(&request);
+    decision_of(router.route(&request), &request)
+}
+
+/// The Gateway's `decision` for `request` as the crate's.
+pub(crate) fn decision_of<'r>(decision: GatewayDecision<'r>, request: &GatewayRequest<'_>) -> Decision<'r> {
     let via = match decision.outcome {
         Outcome::Forward => Via::Rule,
         Outcome::Redirect(_) => Via::Redirect,
@@ -31,7 +35,7 @@ pub(crate) fn route<'r>(router: &'r GatewayRouter, request: &Request<'_>) -> Dec
     let mut out = Decision::none();
     out.via = via;
     out.regex_exhausted = decision.regex_budget_exhausted;
-    if let (Outcome::Redirect(r), Some(location)) = (decision.outcome, decision.location(&request)) {
+    if let (Outcome::Redirect(r), Some(location)) = (decision.outcome, decision.location(request)) {
         out.redirect = Some(Redirect { status: r.status_code, location: Cow::Owned(location) });
     }
     if let Some(b) = crate::decision::single_backend(&decision) {

@@ -107,7 +107,7 @@ use serde::{Deserialize, Serialize};
 pub use crate::decision::GatewayView;
 pub use attach::{NoListener, NotAttached};
 pub use backends::{Backend, Invalid};
-pub use decision::{BackendView, DecisionView, GatewayDecision, NoGateway, Outcome, RedirectView, SplitView, Winner};
+pub use decision::{GatewayDecision, NoGateway, Outcome, SplitView, Winner};
 pub use explain::{CandidateOutcome, CandidateView, Explanation, ListenerView, RouteView};
 pub use filters::{HeaderAction, Modifications, RuleAction, Upstream};
 pub use listing::{GatewayTableView, ListenerTableView, RouteTableView, RuleTableView};
@@ -129,14 +129,6 @@ pub use request::{GatewayRequest, UrlError};
 /// The release of `kubernetes-sigs/gateway-api` whose API types, CRDs and concepts pages this
 /// module follows.
 pub const SPEC_RELEASE: &str = "v1.6.1";
-
-/// Whether an input routes through its Gateway API objects rather than its Ingresses: when
-/// `gateway` (the [`GatewayOptions::gateway`], a tests file's `options.gateway`) names one, or
-/// when the input has a Gateway and no Ingress. Every home decides with this.
-pub fn wanted(gateway: Option<&str>, gateway_api: &[serde_json::Value], objects: &[crate::model::Object]) -> bool {
-    let has_gateway = gateway_api.iter().any(|v| v.get("kind").and_then(serde_json::Value::as_str) == Some("Gateway"));
-    gateway.is_some() || has_gateway && !objects.iter().any(|o| matches!(o, crate::model::Object::Ingress(_)))
-}
 
 /// How to compile.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

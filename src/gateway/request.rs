@@ -72,6 +72,14 @@ impl<'a> GatewayRequest<'a> {
         Some(gateway)
     }
 
+    /// This request as the crate's [`Request`](crate::Request).
+    pub fn as_request(&self) -> crate::Request<'a> {
+        let scheme = if self.https() { crate::Scheme::Https } else { crate::Scheme::Http };
+        let mut request = crate::Request::new(self.host, self.path).with_scheme(scheme).with_method(self.method);
+        request.port = self.port;
+        request.with_headers(self.headers)
+    }
+
     pub fn https(&self) -> bool {
         self.scheme.eq_ignore_ascii_case("https")
     }
