@@ -130,7 +130,7 @@ impl<'r> GatewayDecision<'r> {
         }
     }
 
-    /// The redirect's `Location` (an absolute URL, as [`DecisionView::redirect`] has it); `None`
+    /// The redirect's `Location` (an absolute URL, as [`crate::DecisionView::redirect`] has it); `None`
     /// unless the proxy answers a redirect.
     pub fn location(&self, request: &GatewayRequest<'_>) -> Option<String> {
         match (self.outcome, self.winner) {

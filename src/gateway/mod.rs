@@ -20,8 +20,8 @@
 //! let decision = router.route(&request);
 //! assert_eq!(decision.status(), 200);
 //! let view = decision.view(&request);
-//! assert_eq!(view.route.as_deref(), Some("shop/shop"));
-//! assert_eq!(view.backend.unwrap().name, "cart");
+//! assert_eq!(view.gateway.unwrap().route.as_deref(), Some("shop/shop"));
+//! assert_eq!(view.label, "shop/cart:8080");
 //! assert_eq!(router.route(&GatewayRequest::new("example.com", "/cart")).status(), 404);
 //! ```
 //!
