@@ -252,7 +252,7 @@ def main():
         if made.returncode != 0:
             # The filter refuses such a configuration too (its unit tests): no Envoy serves it.
             for case in group:
-                ok = check(case["expect"].get("via") == "no-gateway",
+                ok = check(case["expect"].get("via") == "noGateway",
                            f"{case['id']}: envoy-config refused a case that routes ({made.stderr.strip()})")
                 if ok:
                     refused.append((case["id"], made.stderr.strip()))
