@@ -205,6 +205,9 @@
 extern crate alloc;
 
 mod class;
+/// The `ingress-router` command (the `cli` feature): the binary is `std::process::exit(cli::main())`.
+#[cfg(feature = "cli")]
+pub mod cli;
 mod cluster;
 mod decision;
 mod diagnostics;

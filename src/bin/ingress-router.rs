@@ -1,8 +1,5 @@
-//! The `ingress-router` command. Everything it does lives in `src/cli/`, outside the library.
-
-#[path = "../cli/mod.rs"]
-mod cli;
+//! The `ingress-router` command: everything it does is the library's `cli` module.
 
 fn main() {
-    std::process::exit(cli::main());
+    std::process::exit(ingress_router::cli::main());
 }

@@ -4,8 +4,8 @@
 use std::fmt::Write;
 use std::path::Path;
 
-use ingress_router::tests_file::{self, TestsReport};
-use ingress_router::{DecisionView, StandingView};
+use crate::tests_file::{self, TestsReport};
+use crate::{DecisionView, StandingView};
 
 use super::load;
 use super::{Common, Failure, show};
@@ -76,7 +76,7 @@ pub fn run(
 }
 
 /// The HTTPRoute rules (attached to some listener) that no test chose.
-fn gateway_coverage_text(table: &ingress_router::gateway::GatewayTableView, report: &TestsReport) -> String {
+fn gateway_coverage_text(table: &crate::gateway::GatewayTableView, report: &TestsReport) -> String {
     let chosen = tests_file::chosen_rules(report);
     let mut rules: Vec<(String, usize)> = table
         .listeners
@@ -141,7 +141,7 @@ fn exit_code(report: &TestsReport) -> i32 {
 }
 
 /// The paths no test chose.
-fn coverage_text(router: &ingress_router::Router, report: &TestsReport) -> String {
+fn coverage_text(router: &crate::Router, report: &TestsReport) -> String {
     let chosen = tests_file::chosen_paths(report);
     let table = router.table();
     let paths: Vec<_> = table.hosts.iter().flat_map(|h| h.paths.iter().map(move |p| (h, p))).collect();

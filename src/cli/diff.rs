@@ -1,13 +1,13 @@
 //! `diff`: the requests two profiles answer differently. Printing only; the probing and routing
-//! are [`ingress_router::diff`].
+//! are [`crate::diff`].
 
 use std::path::PathBuf;
 
 use clap::Args;
-use ingress_router::diff::DiffReport;
-use ingress_router::gateway::GatewayOptions;
-use ingress_router::migrate::MigrationReport;
-use ingress_router::{CompileOptions, Profile};
+use crate::diff::DiffReport;
+use crate::gateway::GatewayOptions;
+use crate::migrate::MigrationReport;
+use crate::{CompileOptions, Profile};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -68,7 +68,7 @@ fn target(value: &str) -> Result<Target, String> {
     match value {
         "gateway-api" => Ok(Target::GatewayApi),
         other => {
-            other.parse().map(Target::Profile).map_err(|e: ingress_router::UnknownValue| format!("{e}; or gateway-api"))
+            other.parse().map(Target::Profile).map_err(|e: crate::UnknownValue| format!("{e}; or gateway-api"))
         }
     }
 }
@@ -87,7 +87,7 @@ pub fn run(args: &DiffArgs) -> Result<i32, Failure> {
         None if has_routes => return migration(args, &loaded, &options),
         None => Profile::Spec,
     };
-    let report = ingress_router::diff(&loaded.objects(), &options, args.from, to);
+    let report = crate::diff(&loaded.objects(), &options, args.from, to);
     finish(args, (&report.pinned, || report.tests_file()), (&report, || text(&report)), report.differences())
 }
 
@@ -145,7 +145,7 @@ fn migration(args: &DiffArgs, loaded: &load::Loaded, options: &CompileOptions) -
         ));
     }
     let gateway = GatewayOptions { gateway: args.gateway.clone(), ..GatewayOptions::default() };
-    let report = ingress_router::migrate(&loaded.objects(), &values, options, args.from, &gateway);
+    let report = crate::migrate(&loaded.objects(), &values, options, args.from, &gateway);
     finish(args, (&report.pinned, || report.tests_file()), (&report, || migration_text(&report)), report.differences())
 }
 

@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
-use ingress_router::model::{Object, Service};
-use ingress_router::{
+use crate::model::{Object, Service};
+use crate::{
     BackendRef, ClusterNames, CompileOptions, Decision, EscapedSlashes, HostView, MatchKind, Profile, RegexLimits,
     Router, ServicePort, StandingView, TableView, Tier,
 };
@@ -215,7 +215,7 @@ fn header_route(args: &EnvoyConfigArgs) -> Value {
 fn run_gateway(
     args: &EnvoyConfigArgs,
     loaded: &load::Loaded,
-    table: &ingress_router::gateway::GatewayTableView,
+    table: &crate::gateway::GatewayTableView,
     options: &CompileOptions,
 ) -> Result<i32, Failure> {
     if args.native {

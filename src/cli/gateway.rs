@@ -1,13 +1,13 @@
 //! The Gateway API objects of the input (Gateways, HTTPRoutes, ReferenceGrants, with their
 //! Services and Namespaces) through `route`, `explain`, `table` and `test`: which of the two
 //! routers a command uses, the Gateway API router, and its text. The routing, the views and the
-//! tests file are the core's (`ingress_router::gateway`, `tests_file`); this adapter reads files,
+//! tests file are the core's (`crate::gateway`, `tests_file`); this adapter reads files,
 //! picks the Gateway and prints. The `gateway` subcommand is `route`/`explain` forced to this path.
 
 use std::path::PathBuf;
 
 use clap::Args;
-use ingress_router::{CompileOptions, RequestSpec};
+use crate::{CompileOptions, RequestSpec};
 use serde_json::Value;
 
 use super::Failure;

@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 
 use std::sync::Mutex;
 
-use ingress_router::input::{self, Input, InputError, InputErrorKind, SourcedObject, UnknownFields, Unserved};
-use ingress_router::model::Object;
-use ingress_router::{CompileOptions, Router, compile_input};
+use crate::input::{self, Input, InputError, InputErrorKind, SourcedObject, UnknownFields, Unserved};
+use crate::model::Object;
+use crate::{CompileOptions, Router, compile_input};
 use serde::Serialize;
 
 use super::{Common, Failure};
@@ -87,7 +87,7 @@ pub struct Loaded {
     /// Ingresses and IngressClasses of API versions no apiserver serves: left out.
     pub unserved: Vec<Unserved>,
     /// Gateway API objects and Namespaces, as read (`--gateway` routes with them).
-    pub gateway_api: Vec<ingress_router::input::SourcedValue>,
+    pub gateway_api: Vec<crate::input::SourcedValue>,
 }
 
 impl Loaded {

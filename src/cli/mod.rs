@@ -1,4 +1,5 @@
-//! The command-line adapter: reads files, builds options, calls the library, prints.
+//! The `ingress-router` command (the `cli` feature), [`main`] its entry point. The command-line
+//! adapter: reads files, builds options, calls the library, prints.
 //! It holds no routing logic of its own.
 //!
 //! Exit codes: 0 success, 1 some `test` failed or `validate` found an invalid object, 2 bad input
@@ -19,7 +20,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
-use ingress_router::{CompileOptions, EscapedSlashes, ImplementationSpecific, Profile, RequestSpec};
+use crate::{CompileOptions, EscapedSlashes, ImplementationSpecific, Profile, RequestSpec};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -161,7 +162,7 @@ enum Command {
 
 /// Flags every subcommand takes.
 #[derive(Args)]
-pub struct Common {
+pub(crate) struct Common {
     /// Manifests: a file, or a folder (every *.yaml, *.yml, *.json inside, recursively); `-` reads stdin. Repeatable.
     #[arg(short = 'f', long = "filename", value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
@@ -249,7 +250,7 @@ struct TestArgs {
 }
 
 /// Bad input: printed as `error: <message>`, exit code 2.
-pub struct Failure(pub String);
+pub(crate) struct Failure(pub(crate) String);
 
 /// Runs the command line; returns the exit code.
 pub fn main() -> i32 {
@@ -347,8 +348,8 @@ fn request_command(args: &RequestArgs, explain: bool) -> Result<i32, Failure> {
 }
 
 /// One request: the decision or the explanation, as text or JSON.
-pub fn request(
-    router: &ingress_router::Router,
+pub(crate) fn request(
+    router: &crate::Router,
     spec: &RequestSpec,
     explain: bool,
     json: bool,

@@ -2,12 +2,12 @@
 
 use std::fmt::Write;
 
-use ingress_router::Candidate;
-use ingress_router::StandingView;
-use ingress_router::Tier;
-use ingress_router::gateway::{self, GatewayTableView};
-use ingress_router::{DecisionView, Explanation, Router, Via};
-use ingress_router::{MatchKind, PathType};
+use crate::Candidate;
+use crate::StandingView;
+use crate::Tier;
+use crate::gateway::{self, GatewayTableView};
+use crate::{DecisionView, Explanation, Router, Via};
+use crate::{MatchKind, PathType};
 use serde::Serialize;
 
 /// Paths of other host tiers listed by `explain` before it only counts them.
@@ -281,7 +281,6 @@ pub fn table(router: &Router) -> String {
                         by.field
                     );
                 }
-                _ => {}
             }
         }
         if let Some(d) = &host.default_backend {

@@ -1,16 +1,16 @@
 //! `ingress-router status`: the addresses an ingress controller writes into the Ingresses it serves
 //! (`kubectl get ingress` style), the status a Gateway API controller writes into GatewayClasses,
-//! Gateways and HTTPRoutes (`ingress_router::gateway::status`), the requests it sends for them, or
+//! Gateways and HTTPRoutes (`crate::gateway::status`), the requests it sends for them, or
 //! a Service's status.
 
 use std::fmt::Write;
 use std::path::PathBuf;
 
 use clap::{ArgGroup, Args};
-use ingress_router::gateway::status::{self as gateway_status, GatewayStatusAddress, ObjectStatus, StatusOptions};
-use ingress_router::input::Origin;
-use ingress_router::model::{Condition, Ingress, Object};
-use ingress_router::status::{self, StatusReport, StatusUpdate};
+use crate::gateway::status::{self as gateway_status, GatewayStatusAddress, ObjectStatus, StatusOptions};
+use crate::input::Origin;
+use crate::model::{Condition, Ingress, Object};
+use crate::status::{self, StatusReport, StatusUpdate};
 use serde::Serialize;
 use serde_json::{Value, json};
 

@@ -6,13 +6,13 @@ use std::fmt::Write;
 use std::path::PathBuf;
 
 use clap::Args;
-use ingress_router::gateway::validation as gateway_validation;
-use ingress_router::input::{Origin, SourcedObject};
-use ingress_router::model::{Ingress, Object};
-use ingress_router::position::Position;
-use ingress_router::views::Locator;
-use ingress_router::views::{self, CheckedObject, LocatedError, Validated, ValidationReport};
-use ingress_router::{CompileOptions, ImplementationSpecific, ObjectRef, Profile, compile};
+use crate::gateway::validation as gateway_validation;
+use crate::input::{Origin, SourcedObject};
+use crate::model::{Ingress, Object};
+use crate::position::Position;
+use crate::views::Locator;
+use crate::views::{self, CheckedObject, LocatedError, Validated, ValidationReport};
+use crate::{CompileOptions, ImplementationSpecific, ObjectRef, Profile, compile};
 use serde::Serialize;
 
 use super::load::{self, Loaded};
@@ -51,7 +51,7 @@ pub struct ValidateArgs {
 struct Report<'a> {
     /// Inputs that could not be read (each with file, line, column, message), also on stderr.
     #[serde(rename = "inputErrors")]
-    input_errors: &'a [ingress_router::input::InputError],
+    input_errors: &'a [crate::input::InputError],
     #[serde(flatten)]
     report: &'a ValidationReport,
 }
