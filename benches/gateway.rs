@@ -1,5 +1,5 @@
 //! The Gateway API at scale (issue 28): `compile` (the objects read with the apiserver's checks, as
-//! every home reads them, then compiled), the status a controller writes (`gateway_status`) and
+//! every home reads them, then compiled), the status a controller writes (`status::report`) and
 //! `migrate`, on 1 000 and 10 000 HTTPRoutes attached to one Gateway, each with its own hostname,
 //! path and Service; beside them the Ingress row of the same size (`compile` of as many Ingress
 //! paths, 100 per Ingress, as `benches/read.rs` builds them).
@@ -13,11 +13,11 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, criterion_group};
-use ingress_router::gateway::status::{GatewayStatusReport, StatusOptions, gateway_status};
-use ingress_router::gateway::{self, GatewayOptions, GatewayRouter, Objects};
+use ingress_router::input::Input;
 use ingress_router::migrate::MigrationReport;
 use ingress_router::model::Object;
-use ingress_router::{CompileOptions, Profile, Router, compile_seeded, input};
+use ingress_router::status::{self, StatusOptions};
+use ingress_router::{CompileOptions, Profile, Request, Router, compile_input_seeded, compile_seeded, input};
 use serde_json::{Value, json};
 
 const SIZES: [usize; 2] = [1_000, 10_000];
@@ -45,13 +45,10 @@ fn routes(n: usize) -> Vec<Value> {
     values
 }
 
-/// The manifests as every home has them: the Gateway API objects as values, the rest (Services)
-/// as the model's objects.
-fn split(values: &[Value]) -> (Vec<Value>, Vec<Object>) {
+/// The manifests as every home has them: one input read from the text.
+fn read(values: &[Value]) -> Input {
     let text = serde_json::to_string(values).expect("values write");
-    let input = input::parse("<bench>", &text).expect("the bench input reads");
-    let gateway_api = input.gateway_api.iter().map(|g| g.value.clone()).collect();
-    (gateway_api, input.into_objects())
+    input::parse("<bench>", &text).expect("the bench input reads")
 }
 
 /// `paths / 100` Ingresses of 100 paths each, a host each (`benches/read.rs`'s).
@@ -72,17 +69,16 @@ fn ingresses(paths: usize) -> Vec<Object> {
     input::parse("<bench>", &text).expect("the bench input reads").into_objects()
 }
 
-fn compile((gateway_api, objects): &(Vec<Value>, Vec<Object>)) -> GatewayRouter {
-    gateway::compile(&Objects::from_input(gateway_api, objects), &GatewayOptions::default())
+fn compile(input: &Input) -> Router {
+    compile_input_seeded(input, &CompileOptions::default(), 7).expect("one Gateway")
 }
 
-fn status(values: &[Value]) -> GatewayStatusReport {
-    gateway_status(values, &StatusOptions::default())
+fn status(input: &Input) -> status::Report {
+    status::report(input, &StatusOptions::default())
 }
 
-fn migrate((gateway_api, objects): &(Vec<Value>, Vec<Object>)) -> MigrationReport {
-    let options = CompileOptions::default();
-    ingress_router::migrate(objects, gateway_api, &options, Profile::IngressNginx, &GatewayOptions::default())
+fn migrate(input: &Input) -> MigrationReport {
+    ingress_router::migrate(input, &CompileOptions::default(), Profile::IngressNginx)
 }
 
 fn ingress_compile(objects: &[Object]) -> Router {
@@ -96,18 +92,23 @@ fn benches(c: &mut Criterion) {
     // Without `--bench` (`cargo test --benches`) each runs once: the small size only.
     for &n in SIZES.iter().take(if bench_mode { SIZES.len() } else { 1 }) {
         let values = routes(n);
-        let manifests = split(&values);
+        let manifests = read(&values);
         let router = compile(&manifests);
-        assert_eq!(router.objects().routes.len(), n, "every route is read");
-        assert!(router.objects().skipped.is_empty());
-        let report = status(&values);
+        let (host, path) = (format!("h{}.example.com", n - 1), format!("/e{}", n - 1));
+        let last = router.route(&Request::new(&host, &path));
+        let name = match last.backend() {
+            Some(ingress_router::BackendRef::Service { name, .. }) => name,
+            other => panic!("h{} answers {other:?}", n - 1),
+        };
+        assert_eq!(name, format!("svc{}", n - 1), "every route is read");
+        let report = status(&manifests);
         assert_eq!(report.objects.len(), n + 1);
         let ingress = ingresses(n);
         group.bench_with_input(BenchmarkId::new("ingress_compile", n), &ingress, |b, o| {
             b.iter(|| ingress_compile(black_box(o)))
         });
         group.bench_with_input(BenchmarkId::new("compile", n), &manifests, |b, m| b.iter(|| compile(black_box(m))));
-        group.bench_with_input(BenchmarkId::new("status", n), &values, |b, v| b.iter(|| status(black_box(v))));
+        group.bench_with_input(BenchmarkId::new("status", n), &manifests, |b, m| b.iter(|| status(black_box(m))));
         group.bench_with_input(BenchmarkId::new("migrate", n), &manifests, |b, m| b.iter(|| migrate(black_box(m))));
     }
     group.finish();
@@ -132,13 +133,13 @@ fn summary() {
     );
     for n in SIZES {
         let values = routes(n);
-        let manifests = split(&values);
+        let manifests = read(&values);
         let ingress = ingresses(n);
         let mut times = [Vec::new(), Vec::new(), Vec::new(), Vec::new()];
         for _ in 0..rounds {
             times[0].push(ms(|| ingress_compile(&ingress)));
             times[1].push(ms(|| compile(&manifests)));
-            times[2].push(ms(|| status(&values)));
+            times[2].push(ms(|| status(&manifests)));
             times[3].push(ms(|| migrate(&manifests)));
         }
         let [a, b, c, d] = times.map(median);
@@ -149,11 +150,11 @@ fn summary() {
 /// `passes` runs of one step alone (for callgrind: the difference between two `passes` is theirs).
 fn step_only(n: usize, passes: usize, step: &str) {
     let values = routes(n);
-    let manifests = split(&values);
+    let manifests = read(&values);
     for _ in 0..passes {
         match step {
             "compile" => drop(black_box(compile(&manifests))),
-            "status" => drop(black_box(status(&values))),
+            "status" => drop(black_box(status(&manifests))),
             "migrate" => drop(black_box(migrate(&manifests))),
             _ => panic!("GATEWAY_STEP: compile, status or migrate"),
         }

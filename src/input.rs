@@ -16,6 +16,7 @@
 
 use alloc::format;
 use alloc::string::{String, ToString};
+use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;
 
@@ -106,6 +107,9 @@ pub struct Input {
     /// [`gateway::Objects::from_values`](crate::gateway::Objects::from_values): the Ingress table
     /// leaves them out.
     pub gateway_api: Vec<SourcedValue>,
+    /// The sources' names in the order they were read (objects of several sources are listed in
+    /// input order by them).
+    pub(crate) sources: Vec<String>,
 }
 
 /// An object kept as read, and where it came from.
@@ -124,6 +128,22 @@ impl Input {
         self.unknown_fields.extend(other.unknown_fields);
         self.unserved.extend(other.unserved);
         self.gateway_api.extend(other.gateway_api);
+        for source in other.sources {
+            if !self.sources.contains(&source) {
+                self.sources.push(source);
+            }
+        }
+    }
+
+    /// An input of `sources` (names, in the order read) holding these objects.
+    #[cfg(feature = "cli")]
+    pub(crate) fn of(objects: Vec<SourcedObject>, gateway_api: Vec<SourcedValue>, sources: Vec<String>) -> Input {
+        Input { objects, gateway_api, sources, ..Input::default() }
+    }
+
+    /// The position of `source` among the sources read (`usize::MAX` when unknown).
+    pub(crate) fn source_index(&self, source: &str) -> usize {
+        self.sources.iter().position(|s| s == source).unwrap_or(usize::MAX)
     }
 
     /// The objects alone, in input order.
@@ -275,7 +295,7 @@ pub fn parse_all(source: &str, text: &str) -> Input {
 
 /// [`parse_all`] with an explicit size limit in bytes.
 pub fn parse_all_with_limit(source: &str, text: &str, max_bytes: usize) -> Input {
-    let mut input = Input::default();
+    let mut input = Input { sources: vec![source.to_string()], ..Input::default() };
     if text.len() > max_bytes {
         input.errors.push(InputError::new(
             InputErrorKind::TooLarge,
@@ -328,7 +348,7 @@ fn locate_errors(_errors: &mut [InputError], _text: &str) {}
 
 /// Parses JSON text: one object, an array of objects, or a `kind: List`. Works without `std` or `yaml`.
 pub fn parse_json(source: &str, text: &str) -> Result<Input, InputError> {
-    let mut input = Input::default();
+    let mut input = Input { sources: vec![source.to_string()], ..Input::default() };
     parse_json_into(&mut input, source, text)?;
     match input.errors.is_empty() {
         true => Ok(input),
@@ -376,7 +396,7 @@ fn json_message(e: &serde_json::Error) -> String {
 /// Parses a YAML stream of one or more documents.
 #[cfg(feature = "yaml")]
 pub fn parse_yaml(source: &str, text: &str) -> Result<Input, InputError> {
-    let mut input = Input::default();
+    let mut input = Input { sources: vec![source.to_string()], ..Input::default() };
     parse_yaml_into(&mut input, source, text)?;
     match input.errors.is_empty() {
         true => Ok(input),

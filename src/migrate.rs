@@ -17,6 +17,7 @@ use crate::decision::{BackendRef, ServicePort, Via};
 use crate::diff::{self, Probe};
 use crate::gateway::model::{PathMatchType, ValueMatchType};
 use crate::gateway::{self, GatewayOptions, GatewayRequest, GatewayRouter, Objects};
+use crate::input::Input;
 use crate::model::{Ingress, Object};
 use crate::nginx::annotations::PREFIX;
 use crate::options::{CompileOptions, Profile};
@@ -283,7 +284,6 @@ impl MigrationReport {
 ///
 /// ```
 /// use ingress_router::{input, migrate, CompileOptions, Profile};
-/// use ingress_router::gateway::GatewayOptions;
 /// let yaml = r#"
 /// apiVersion: networking.k8s.io/v1
 /// kind: Ingress
@@ -307,22 +307,19 @@ impl MigrationReport {
 ///   rules: [{matches: [{path: {value: /guide/}}], backendRefs: [{name: docs, port: 80}]}]
 /// "#;
 /// let input = input::parse("all.yaml", yaml).unwrap();
-/// let values: Vec<_> = input.gateway_api.iter().map(|g| g.value.clone()).collect();
-/// let report = migrate(&input.into_objects(), &values, &CompileOptions::default(), Profile::IngressNginx, &GatewayOptions::default());
+/// let report = migrate(&input, &CompileOptions::default(), Profile::IngressNginx);
 /// // ingress-nginx answers `/guide` with a redirect to `/guide/`; the HTTPRoute forwards it.
 /// assert_eq!(report.causes[0].cause.as_str(), "trailing-slash-redirect");
 /// assert_eq!(report.causes[0].differences[0].ingress.redirect.as_deref(), Some("http://docs.example.com/guide/"));
 /// ```
-pub fn migrate(
-    ingresses: &[Object],
-    gateway_api: &[serde_json::Value],
-    options: &CompileOptions,
-    from: Profile,
-    gateway_options: &GatewayOptions,
-) -> MigrationReport {
-    let objects = &Objects::from_input(gateway_api, ingresses);
-    let router = compile(ingresses, &options.clone().with_profile(from));
-    let gateway = gateway::compile(objects, gateway_options);
+pub fn migrate(input: &Input, options: &CompileOptions, from: Profile) -> MigrationReport {
+    let ingresses: &[Object] = &input.objects.iter().map(|o| o.object.clone()).collect::<Vec<_>>();
+    let gateway_api: Vec<serde_json::Value> = input.gateway_api.iter().map(|g| g.value.clone()).collect();
+    let objects = &Objects::from_input(&gateway_api, ingresses);
+    let mut ingress_options = options.clone().with_profile(from);
+    ingress_options.gateway = None;
+    let router = compile(ingresses, &ingress_options);
+    let gateway = gateway::compile(objects, &GatewayOptions::from(options));
     let facts = Facts::of(ingresses, objects);
     let probes = probes(ingresses, objects, &gateway);
     let mut groups: BTreeMap<Cause, Vec<MigrationDifference>> = BTreeMap::new();

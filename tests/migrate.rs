@@ -5,7 +5,6 @@
 use std::path::Path;
 use std::process::Command;
 
-use ingress_router::gateway::GatewayOptions;
 use ingress_router::migrate::MigrationReport;
 use ingress_router::{CompileOptions, Profile, input};
 
@@ -17,9 +16,7 @@ fn report(dir: &Path) -> MigrationReport {
         let text = std::fs::read_to_string(file).unwrap();
         all.extend(input::parse(&file.display().to_string(), &text).unwrap());
     }
-    let values: Vec<_> = all.gateway_api.iter().map(|g| g.value.clone()).collect();
-    let options = CompileOptions::default();
-    ingress_router::migrate(&all.into_objects(), &values, &options, Profile::IngressNginx, &GatewayOptions::default())
+    ingress_router::migrate(&all, &CompileOptions::default(), Profile::IngressNginx)
 }
 
 fn root() -> &'static Path {

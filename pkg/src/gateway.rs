@@ -21,28 +21,22 @@ pub fn check(input: &Input, options: &CompileOptions) -> Result<(), Failure> {
 #[cfg(feature = "engines")]
 mod routes {
     use ingress_router::Profile;
-    use ingress_router::gateway::status::StatusOptions;
-    use ingress_router::gateway::{self, GatewayOptions};
     use ingress_router::migrate::MigrationReport;
-    use ingress_router::model::Object;
+    use ingress_router::status::{self, StatusOptions};
 
     use super::*;
     use crate::to_js;
     use wasm_bindgen::JsValue;
 
-    /// The status a Gateway API controller writes (`status --json`'s Gateway API objects).
+    /// The status the controllers write (`status --json`): the core's one status report.
     pub fn status(input: &Input, options: &StatusOptions) -> Result<JsValue, Failure> {
-        to_js(&gateway::status::gateway_status(&values(input), options))
+        to_js(&status::report(input, options))
     }
 
     /// `diff --to gateway-api`: the Ingresses of `input` against its Gateway API objects, with
     /// `tests` (the agreed answers as a tests file) and the number of `differences`.
     pub fn migrate(input: &Input, options: &CompileOptions, from: Profile) -> Result<JsValue, Failure> {
-        let objects: Vec<Object> = input.objects.iter().map(|o| o.object.clone()).collect();
-        let mut ingress_options = options.clone();
-        ingress_options.gateway = None;
-        let report =
-            ingress_router::migrate(&objects, &values(input), &ingress_options, from, &GatewayOptions::from(options));
+        let report = ingress_router::migrate(input, options, from);
         #[derive(serde::Serialize)]
         struct Migration<'a> {
             #[serde(flatten)]
@@ -51,11 +45,6 @@ mod routes {
             tests: String,
         }
         to_js(&Migration { report: &report, differences: report.differences(), tests: report.tests_file() })
-    }
-
-    /// The Gateway API objects of `input` as values.
-    fn values(input: &Input) -> Vec<serde_json::Value> {
-        input.gateway_api.iter().map(|g| g.value.clone()).collect()
     }
 }
 

@@ -535,12 +535,9 @@ pub fn gateway_status(manifests: JsValue, options: JsValue) -> Result<JsValue, J
                 None
             }
         };
-        let defaults = ingress_router::gateway::status::StatusOptions::default();
-        let status_options = ingress_router::gateway::status::StatusOptions {
-            controller_name: get("controllerName"),
-            transition_time: get("transitionTime").unwrap_or(defaults.transition_time.clone()),
-            ..defaults
-        };
+        let mut status_options = ingress_router::status::StatusOptions::default();
+        status_options.controller_name = get("controllerName");
+        status_options.transition_time = get("transitionTime");
         Ok(gateway::status(&input, &status_options)?)
     }
 }

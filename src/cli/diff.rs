@@ -5,7 +5,6 @@ use std::path::PathBuf;
 
 use clap::Args;
 use crate::diff::DiffReport;
-use crate::gateway::GatewayOptions;
 use crate::migrate::MigrationReport;
 use crate::{CompileOptions, Profile};
 use serde::Serialize;
@@ -137,15 +136,14 @@ fn text(report: &DiffReport) -> String {
 
 /// `--to gateway-api`: the Ingresses against the Gateway API objects of the same files.
 fn migration(args: &DiffArgs, loaded: &load::Loaded, options: &CompileOptions) -> Result<i32, Failure> {
-    let values: Vec<Value> = loaded.gateway_api.iter().map(|g| g.value.clone()).collect();
-    if !values.iter().any(|v| v.get("kind").and_then(Value::as_str) == Some("HTTPRoute")) {
+    if !loaded.gateway_api.iter().any(|g| g.value.get("kind").and_then(Value::as_str) == Some("HTTPRoute")) {
         return Err(Failure(
             "--to gateway-api: no HTTPRoute in the input; give the Gateway API objects with -f beside the Ingresses"
                 .into(),
         ));
     }
-    let gateway = GatewayOptions { gateway: args.gateway.clone(), ..GatewayOptions::default() };
-    let report = crate::migrate(&loaded.objects(), &values, options, args.from, &gateway);
+    let options = CompileOptions { gateway: args.gateway.clone(), ..options.clone() };
+    let report = crate::migrate(&loaded.input(), &options, args.from);
     finish(args, (&report.pinned, || report.tests_file()), (&report, || migration_text(&report)), report.differences())
 }
 

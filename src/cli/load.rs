@@ -109,7 +109,8 @@ impl Loaded {
 
     /// What was read, as the core's one input.
     pub fn input(&self) -> Input {
-        Input { objects: self.objects.clone(), gateway_api: self.gateway_api.clone(), ..Input::default() }
+        let sources = self.sources.iter().map(|s| s.name.clone()).collect();
+        Input::of(self.objects.clone(), self.gateway_api.clone(), sources)
     }
 
     /// The sources' names, for messages.

@@ -7,12 +7,10 @@ use std::fmt::Write;
 use std::path::PathBuf;
 
 use clap::{ArgGroup, Args};
-use crate::gateway::status::{self as gateway_status, GatewayStatusAddress, ObjectStatus, StatusOptions};
-use crate::input::Origin;
+use crate::gateway::status::{self as gateway_status, ObjectStatus};
 use crate::model::{Condition, Ingress, Object};
-use crate::status::{self, StatusReport, StatusUpdate};
-use serde::Serialize;
-use serde_json::{Value, json};
+use crate::status::{self, StatusOptions, StatusReport, StatusUpdate};
+use serde_json::Value;
 
 use super::load::{self, Loaded};
 use super::{Failure, show};
@@ -62,53 +60,51 @@ pub fn run(args: &StatusArgs) -> Result<i32, Failure> {
     Ok(0)
 }
 
-/// Every Ingress, GatewayClass, Gateway and HTTPRoute: the Ingress report (with
-/// `--publish-service`) and the Gateway API status, the objects in input order.
+/// Every Ingress, GatewayClass, Gateway and HTTPRoute: the core's one status report (the Ingress
+/// report with `--publish-service`, and the Gateway API status), the objects in input order.
 fn objects(args: &StatusArgs, loaded: &Loaded) -> Result<String, Failure> {
-    let gateway = gateway_report(args, loaded);
-    let has_ingress = loaded.objects.iter().any(|o| matches!(o.object, Object::Ingress(_)));
-    let report = match &args.publish_service {
-        Some(_) if !has_ingress && gateway.objects.is_empty() => {
-            loaded.require_ingress("no status to compute")?;
-            None
-        }
-        Some(publish) => Some(status::ingress_status(&loaded.objects(), args.ingress_class.as_deref(), publish)),
-        None if gateway.objects.is_empty() => {
-            return Err(Failure(format!(
-                "{}: no GatewayClass, Gateway or HTTPRoute in the input, and Ingresses need --publish-service \
-                 (the Service whose address they get) or --service",
-                loaded.names()
-            )));
-        }
-        None => {
-            if has_ingress {
-                load::stderr(
-                    &"note: Ingresses get no address without --publish-service (the Service in front of the controller)",
-                );
+    let mut options = StatusOptions::default()
+        .with_transition_time(humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string());
+    options.ingress_class = args.ingress_class.clone();
+    options.publish_service = args.publish_service.clone();
+    options.controller_name = args.controller_name.clone();
+    let all = status::report(&loaded.input(), &options);
+    let has_ingress = all.has_ingress();
+    if !all.has_gateway_api() {
+        match &args.publish_service {
+            Some(_) if !has_ingress => {
+                loaded.require_ingress("no status to compute")?;
             }
-            None
+            None => {
+                return Err(Failure(format!(
+                    "{}: no GatewayClass, Gateway or HTTPRoute in the input, and Ingresses need --publish-service \
+                     (the Service whose address they get) or --service",
+                    loaded.names()
+                )));
+            }
+            Some(_) => {}
         }
-    };
-    let listed = in_input_order(loaded, report.as_ref(), &gateway.objects);
-    if args.json {
-        let out = JsonReport { report: report.as_ref(), controller_name: &gateway.controller_name, objects: listed };
-        return Ok(show::json(&out));
+    } else if args.publish_service.is_none() && has_ingress {
+        load::stderr(&"note: Ingresses get no address without --publish-service (the Service in front of the controller)");
     }
-    let mut out = match &report {
+    if args.json {
+        return Ok(show::json(&all));
+    }
+    let mut out = match &all.ingress {
         _ if !has_ingress => String::new(),
         Some(report) => ingress_text(loaded, report),
         None => no_publish_text(loaded),
     };
-    if !gateway.objects.is_empty() {
+    if all.has_gateway_api() {
         if !out.is_empty() {
             out.push('\n');
         }
-        for object in &gateway.objects {
+        for object in &all.gateway {
             gateway_object_text(&mut out, object);
         }
     }
     if args.requests {
-        if let Some(report) = &report {
+        if let Some(report) = &all.ingress {
             requests(&mut out, report);
         } else {
             for i in loaded.objects.iter().filter_map(|o| match &o.object {
@@ -119,95 +115,11 @@ fn objects(args: &StatusArgs, loaded: &Loaded) -> Result<String, Failure> {
                 let _ = writeln!(out, "\n{key}: left untouched: no address without --publish-service");
             }
         }
-        for object in &gateway.objects {
+        for object in &all.gateway {
             gateway_request(&mut out, object);
         }
     }
     Ok(out)
-}
-
-/// The Gateway API status of the input's objects (with the Services they refer to).
-fn gateway_report(args: &StatusArgs, loaded: &Loaded) -> gateway_status::GatewayStatusReport {
-    let mut values: Vec<Value> = loaded.gateway_api.iter().map(|g| g.value.clone()).collect();
-    let objects = loaded.objects();
-    let services = objects.iter().filter(|o| matches!(o, Object::Service(_)));
-    values.extend(services.filter_map(|s| serde_json::to_value(s).ok()));
-    // The publish Service's address stands for a Gateway that asks for none (`spec.addresses`).
-    let addresses = args
-        .publish_service
-        .as_deref()
-        .and_then(|p| status::parse_publish_service(p).ok())
-        .and_then(|(ns, name)| status::find_service(&objects, ns, name))
-        .and_then(|s| status::service_addresses(s).ok())
-        .unwrap_or_default()
-        .into_iter()
-        .filter_map(|a| match (a.ip, a.hostname) {
-            (Some(ip), _) => Some(GatewayStatusAddress { kind: "IPAddress".into(), value: ip }),
-            (None, Some(host)) => Some(GatewayStatusAddress { kind: "Hostname".into(), value: host }),
-            (None, None) => None,
-        })
-        .collect();
-    let options = StatusOptions {
-        controller_name: args.controller_name.clone(),
-        transition_time: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
-        check_services: None,
-        addresses,
-        regex_limits: Default::default(),
-    };
-    gateway_status::gateway_status(&values, &options)
-}
-
-/// `--json`: the Ingress report's fields (with `--publish-service`), the Gateway API controller's
-/// name, and every object's status in input order.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct JsonReport<'a> {
-    #[serde(flatten, skip_serializing_if = "Option::is_none")]
-    report: Option<&'a StatusReport>,
-    controller_name: &'a str,
-    objects: Vec<Listed<'a>>,
-}
-
-/// One entry of `objects`: `kind`, `namespace` (none for a GatewayClass), `name`, `status`.
-#[derive(Serialize)]
-#[serde(untagged)]
-enum Listed<'a> {
-    Ingress { kind: &'static str, namespace: String, name: String, status: Value },
-    Gateway(&'a ObjectStatus),
-}
-
-/// Ingresses and Gateway API objects merged in input order: file, document, List item.
-fn in_input_order<'a>(loaded: &Loaded, report: Option<&StatusReport>, gateway: &'a [ObjectStatus]) -> Vec<Listed<'a>> {
-    // Each source's position once (a folder may hold one object per file).
-    let mut sources = std::collections::HashMap::new();
-    for (i, s) in loaded.sources.iter().enumerate() {
-        sources.entry(s.name.as_str()).or_insert(i);
-    }
-    let place = |origin: &Origin| {
-        let source = sources.get(origin.source.as_str()).copied().unwrap_or(usize::MAX);
-        (source, origin.document, origin.item.unwrap_or(0))
-    };
-    let mut listed = Vec::new();
-    let ingresses = loaded.objects.iter().filter_map(|o| match &o.object {
-        Object::Ingress(i) => Some((i, &o.origin)),
-        _ => None,
-    });
-    for (n, (ingress, origin)) in ingresses.enumerate() {
-        let addresses = report.and_then(|r| r.ingresses.get(n)).map(|i| i.resulting_addresses()).unwrap_or_default();
-        let status = match addresses {
-            [] => json!({"loadBalancer": {}}),
-            a => json!({"loadBalancer": {"ingress": a}}),
-        };
-        let namespace = ingress.metadata.namespace_or_default().to_string();
-        let name = ingress.metadata.name.clone();
-        listed.push((place(origin), Listed::Ingress { kind: "Ingress", namespace, name, status }));
-    }
-    for object in gateway {
-        let at = loaded.gateway_api.get(object.index).map_or((usize::MAX, 0, 0), |g| place(&g.origin));
-        listed.push((at, Listed::Gateway(object)));
-    }
-    listed.sort_by_key(|(at, _)| *at);
-    listed.into_iter().map(|(_, l)| l).collect()
 }
 
 /// Without `--publish-service`: each Ingress, with no address.

@@ -20,6 +20,7 @@ use serde::Serialize;
 use crate::class::{self, Participation};
 
 mod apiserver;
+mod report;
 mod text;
 
 use crate::model::{
@@ -27,6 +28,7 @@ use crate::model::{
     ObjectMeta, PortStatus, Service, ServiceSpec, Status,
 };
 pub use apiserver::{StatusRequest, not_found, status_request, unauthorized};
+pub use report::{ObjectEntry, Report, StatusOptions, report};
 pub use text::*;
 
 /// `apiVersion` of the Ingress objects the controller writes.
