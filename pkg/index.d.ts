@@ -725,7 +725,8 @@ export interface GatewayCondition {
 
 /** The status a Gateway API controller writes into one object. */
 export interface GatewayObjectStatus {
-  kind: "GatewayClass" | "Gateway" | "HTTPRoute";
+  /** `Ingress` entries (`status.loadBalancer`) come in input order beside the Gateway API objects. */
+  kind: "GatewayClass" | "Gateway" | "HTTPRoute" | "Ingress";
   namespace?: string | null;
   name: string;
   /** The `status` stanza: `conditions` (GatewayClass), `conditions`, `listeners`, `addresses` (Gateway), `parents` (HTTPRoute). */
@@ -744,6 +745,10 @@ export interface GatewayStatusOptions {
   controllerName?: string;
   /** `lastTransitionTime` of the conditions that change (RFC 3339). */
   transitionTime?: string;
+  /** The class the Ingress controller serves (default: every Ingress). */
+  ingressClass?: string;
+  /** The Service in front of the controller (`namespace/name`): Ingresses get its address (the report then carries `ingressStatus`'s fields too). */
+  publishService?: string;
 }
 
 /** One side's answer in a migration. */
@@ -796,7 +801,7 @@ export interface MigrateOptions extends CompileOptions {
   from?: Profile;
 }
 
-/** The status a Gateway API controller writes into each GatewayClass, Gateway and HTTPRoute of the manifests. */
+/** The one status call (`status --json`): what the controllers write into every Ingress, GatewayClass, Gateway and HTTPRoute of the manifests, in input order. */
 export declare function gatewayStatus(manifests: Manifests, options?: GatewayStatusOptions): GatewayStatusReport;
 /** The requests whose answer changes from the Ingresses (as ingress-nginx routed them) to the Gateway API objects of the same manifests, grouped by cause. */
 export declare function migrate(manifests: Manifests, options?: MigrateOptions): MigrationReport;

@@ -91,7 +91,7 @@ impl fmt::Display for InputNote {
 }
 
 /// What `parse` read.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub struct Input {
     pub objects: Vec<SourcedObject>,
     pub notes: Vec<InputNote>,
@@ -103,9 +103,8 @@ pub struct Input {
     pub unknown_fields: Vec<UnknownFields>,
     /// Ingresses and IngressClasses of an API version no apiserver serves any more: left out.
     pub unserved: Vec<Unserved>,
-    /// Gateway API objects (`gateway.networking.k8s.io`) and Namespaces, as read, for
-    /// [`gateway::Objects::from_values`](crate::gateway::Objects::from_values): the Ingress table
-    /// leaves them out.
+    /// Gateway API objects (`gateway.networking.k8s.io`) and Namespaces, as read: the Gateway API
+    /// part of [`compile_input`](crate::compile_input) reads them; the Ingress table leaves them out.
     pub gateway_api: Vec<SourcedValue>,
     /// The sources' names in the order they were read (objects of several sources are listed in
     /// input order by them).
@@ -117,6 +116,15 @@ pub struct Input {
 pub struct SourcedValue {
     pub value: Value,
     pub origin: Origin,
+}
+
+/// What was read, whatever the sources' bookkeeping: the same objects, notes and errors are the
+/// same input (an edited workspace and a read from scratch compare equal).
+impl PartialEq for Input {
+    fn eq(&self, other: &Input) -> bool {
+        (&self.objects, &self.notes, &self.errors, &self.unknown_fields, &self.unserved, &self.gateway_api)
+            == (&other.objects, &other.notes, &other.errors, &other.unknown_fields, &other.unserved, &other.gateway_api)
+    }
 }
 
 impl Input {

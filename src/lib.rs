@@ -65,7 +65,7 @@
 //! - `lint` (default): [`Router::lint`], the warnings and notes around the table (Services and
 //!   ports, classes, TLS, annotations). Without it a router still compiles, routes and reports
 //!   the Ingresses it leaves out ([`Router::table`]).
-//! - `gateway` (default): the Gateway API ([`gateway`]): GatewayClass, Gateway, HTTPRoute and
+//! - `gateway` (default): the Gateway API (through [`compile_input`]): GatewayClass, Gateway, HTTPRoute and
 //!   ReferenceGrant routed, explained, validated (schema and CEL) and given status, and
 //!   [`migrate()`] (with `nginx` and `yaml`). Without it Gateway API objects are kept as read and
 //!   neither routed nor validated, and a home says which engine the build lacks ([`Engine`]).
@@ -219,7 +219,7 @@ mod engines;
 mod escape;
 mod explain;
 #[cfg(feature = "gateway")]
-pub mod gateway;
+pub(crate) mod gateway;
 mod hash;
 mod host;
 mod index;
@@ -267,6 +267,9 @@ pub use engines::{Engine, Missing};
 pub use explain::{
     Candidate, DefaultView, Explanation, HostStep, HostView, PathRef, PathView, StandingView, TableView,
 };
+/// What the proxy changes on a forwarded request ([`Decision::modifications`]).
+#[cfg(feature = "gateway")]
+pub use gateway::filters::{HeaderAction, Modifications};
 pub use host::Tier;
 pub use normalize::MAX_NORMALIZED_PATH;
 pub use options::{
@@ -281,6 +284,14 @@ pub use router::{CompileError, Router, compile_input_seeded, compile_seeded};
 pub use router::{compile, compile_input};
 #[cfg(feature = "yaml")]
 pub use workspace::Workspace;
+
+/// Fuzzing only (the `fuzzing` feature, `fuzz/`): the Gateway API engine the one `Router` wraps,
+/// so that the fuzz targets can check its explanation against its lookup.
+#[cfg(all(feature = "fuzzing", feature = "gateway"))]
+#[doc(hidden)]
+pub mod fuzzing {
+    pub use crate::gateway::{GatewayOptions, GatewayRequest, Objects, RegexOrder, compile};
+}
 
 /// Testing only (the `test-hash-collisions` feature): key comparisons counted per thread.
 #[cfg(feature = "test-hash-collisions")]

@@ -53,8 +53,6 @@ pub(crate) struct Url<'a> {
 /// assert_eq!(read("http://h/a?q=1#f"), Ok((Scheme::Http, &b"h"[..], &b"/a?q=1"[..])));
 /// // A query without a path is the root's (the Ingress router reads no query; a Gateway's does).
 /// assert_eq!(read("http://h?q=1").unwrap().2, b"/");
-/// let gateway = ingress_router::gateway::GatewayRequest::from_url("http://h?q=1").unwrap();
-/// assert_eq!((gateway.path_only(), gateway.query()), ("/", "q=1"));
 /// // A host with whitespace, a control character or a percent-encoding is refused (a proxy would
 /// // get the bytes as written: write the host as it is).
 /// assert_eq!(read("http://a b/"), Err(UrlError::Host));

@@ -433,17 +433,14 @@ fn plugin_of(config: &Value) -> Value {
 /// The clusters the core's Gateway table names: each valid backendRef of a route attached to the
 /// Gateway, by the default template (`{namespace}/{service}:{port}`).
 fn gateway_clusters(gateway: &str) -> Vec<String> {
-    use ingress_router::gateway::{GatewayOptions, Objects, compile as compile_gateway};
-    use ingress_router::{BackendRef, ServicePort};
+    use ingress_router::{BackendRef, CompileOptions, ServicePort, compile_input};
     let mut input = input::Input::default();
     for file in std::fs::read_dir(GATEWAY).unwrap() {
         let path = file.unwrap().path();
         input.extend(input::parse(&path.display().to_string(), &std::fs::read_to_string(&path).unwrap()).unwrap());
     }
-    let values: Vec<Value> = input.gateway_api.iter().map(|v| v.value.clone()).collect();
-    let objects = Objects::from_input(&values, &input.into_objects());
-    let router = compile_gateway(&objects, &GatewayOptions { gateway: Some(gateway.into()), ..Default::default() });
-    let table = router.table();
+    let options = CompileOptions::default().with_gateway(Some(gateway.into()));
+    let table = compile_input(&input, &options).unwrap().table().gateway.expect("a Gateway API table");
     let mut names: Vec<String> = table
         .listeners
         .iter()

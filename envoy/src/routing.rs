@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use ingress_router::gateway::Modifications;
+use ingress_router::Modifications;
 use ingress_router::input::Input;
 use ingress_router::model::Object;
 use ingress_router::{
@@ -363,7 +363,7 @@ fn answer_source(decision: &Decision<'_>) -> (String, String) {
 mod tests {
     use super::*;
     use crate::report::regex_budget_line;
-    use ingress_router::gateway::HeaderAction;
+    use ingress_router::HeaderAction;
 
     const SEED: u64 = 0x5eed;
 

@@ -8,7 +8,8 @@
 //! `objects` arrays of `tests/cases/gateway.json`, prefixed with one byte.
 #![no_main]
 
-use ingress_router::gateway::{GatewayOptions, GatewayRequest, Objects, RegexOrder, compile};
+use ingress_router::Via;
+use ingress_router::fuzzing::{GatewayOptions, GatewayRequest, Objects, RegexOrder, compile};
 use libfuzzer_sys::fuzz_target;
 
 #[path = "common/layout.rs"]
@@ -47,8 +48,9 @@ fuzz_target!(|data: &[u8]| {
         let _ = decision.pick(u64::from(flags) << 56);
         let explained = router.explain(&request);
         assert_eq!(explained.decision, view);
-        if view.via != "no-listener" && view.via != "no-gateway" {
-            let compiled = view.route.as_deref().map(|r| (r, view.rule.unwrap(), view.match_index.unwrap()));
+        if view.via != Via::NoListener && view.via != Via::NoGateway {
+            let parts = view.gateway.as_ref().expect("a Gateway API decision has its parts");
+            let compiled = parts.route.as_deref().map(|r| (r, parts.rule.unwrap(), parts.match_index.unwrap()));
             assert_eq!(explained.winner(), compiled);
         }
     }

@@ -12,7 +12,8 @@
 #![no_main]
 
 use arbitrary::{Arbitrary, Result, Unstructured};
-use ingress_router::gateway::{GatewayOptions, GatewayRequest, Objects, RegexOrder, compile};
+use ingress_router::Via;
+use ingress_router::fuzzing::{GatewayOptions, GatewayRequest, Objects, RegexOrder, compile};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Value, json};
 
@@ -169,15 +170,16 @@ fuzz_target!(|case: Case| {
             if let Some(redirect) = &view.redirect {
                 assert!(is_uri(&redirect.location), "{:?}", redirect.location);
             }
-            if let Some(upstream) = &view.upstream {
+            if let Some(upstream) = view.gateway.as_ref().and_then(|g| g.upstream.as_ref()) {
                 // Rewritten paths are encoded; a request's own path is forwarded as it came.
                 let unchanged = path.split('#').next().unwrap_or("");
                 assert!(is_uri(&upstream.path) || upstream.path == unchanged, "{:?}", upstream.path);
             }
             let explained = router.explain(&request);
             assert_eq!(explained.decision, view);
-            if view.via != "no-listener" && view.via != "no-gateway" {
-                let compiled = view.route.as_deref().map(|r| (r, view.rule.unwrap(), view.match_index.unwrap()));
+            if view.via != Via::NoListener && view.via != Via::NoGateway {
+                let parts = view.gateway.as_ref().expect("a Gateway API decision has its parts");
+                let compiled = parts.route.as_deref().map(|r| (r, parts.rule.unwrap(), parts.match_index.unwrap()));
                 assert_eq!(explained.winner(), compiled);
             }
         }

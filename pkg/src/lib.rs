@@ -516,8 +516,9 @@ pub fn run_tests(manifests: JsValue, tests: JsValue) -> Result<JsValue, JsValue>
     Ok(to_js(&engine::run_tests(&router, &file))?)
 }
 
-/// The status a Gateway API controller writes into each GatewayClass, Gateway and HTTPRoute
-/// (`status --json`'s Gateway API objects): `options` `{controllerName?, transitionTime?}`.
+/// The core's one status call (`status --json`): what the controllers write into every Ingress,
+/// GatewayClass, Gateway and HTTPRoute, in input order. `options`: `{controllerName?,
+/// transitionTime?, ingressClass?, publishService?}`.
 #[wasm_bindgen(js_name = gatewayStatus)]
 pub fn gateway_status(manifests: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     #[cfg(not(feature = "engines"))]
@@ -538,6 +539,8 @@ pub fn gateway_status(manifests: JsValue, options: JsValue) -> Result<JsValue, J
         let mut status_options = ingress_router::status::StatusOptions::default();
         status_options.controller_name = get("controllerName");
         status_options.transition_time = get("transitionTime");
+        status_options.ingress_class = get("ingressClass");
+        status_options.publish_service = get("publishService");
         Ok(gateway::status(&input, &status_options)?)
     }
 }

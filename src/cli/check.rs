@@ -76,7 +76,7 @@ pub fn run(
 }
 
 /// The HTTPRoute rules (attached to some listener) that no test chose.
-fn gateway_coverage_text(table: &crate::gateway::GatewayTableView, report: &TestsReport) -> String {
+fn gateway_coverage_text(table: &crate::gateway::listing::GatewayTableView, report: &TestsReport) -> String {
     let chosen = tests_file::chosen_rules(report);
     let mut rules: Vec<(String, usize)> = table
         .listeners

@@ -3,10 +3,10 @@
 
 use std::path::PathBuf;
 
-use clap::Args;
 use crate::diff::DiffReport;
 use crate::migrate::MigrationReport;
 use crate::{CompileOptions, Profile};
+use clap::Args;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -66,9 +66,7 @@ pub enum Target {
 fn target(value: &str) -> Result<Target, String> {
     match value {
         "gateway-api" => Ok(Target::GatewayApi),
-        other => {
-            other.parse().map(Target::Profile).map_err(|e: crate::UnknownValue| format!("{e}; or gateway-api"))
-        }
+        other => other.parse().map(Target::Profile).map_err(|e: crate::UnknownValue| format!("{e}; or gateway-api")),
     }
 }
 
@@ -76,8 +74,7 @@ fn target(value: &str) -> Result<Target, String> {
 pub fn run(args: &DiffArgs) -> Result<i32, Failure> {
     let loaded = load::load(&args.files)?;
     loaded.require_ingress("nothing to compare")?;
-    let mut options = CompileOptions::default();
-    options.ingress_class = args.ingress_class.clone();
+    let options = CompileOptions { ingress_class: args.ingress_class.clone(), ..CompileOptions::default() };
     let has_routes =
         loaded.gateway_api.iter().any(|g| g.value.get("kind").and_then(Value::as_str) == Some("HTTPRoute"));
     let to = match args.to {

@@ -10,12 +10,12 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use clap::{Args, ValueEnum};
 use crate::model::{Object, Service};
 use crate::{
     BackendRef, ClusterNames, CompileOptions, Decision, EscapedSlashes, HostView, MatchKind, Profile, RegexLimits,
     Router, ServicePort, StandingView, TableView, Tier,
 };
+use clap::{Args, ValueEnum};
 use serde_json::{Map, Value, json};
 
 use super::mesh::{self, Destination, Format, Module, Target};
@@ -215,7 +215,7 @@ fn header_route(args: &EnvoyConfigArgs) -> Value {
 fn run_gateway(
     args: &EnvoyConfigArgs,
     loaded: &load::Loaded,
-    table: &crate::gateway::GatewayTableView,
+    table: &crate::gateway::listing::GatewayTableView,
     options: &CompileOptions,
 ) -> Result<i32, Failure> {
     if args.native {

@@ -6,8 +6,8 @@
 
 use std::path::PathBuf;
 
-use clap::Args;
 use crate::{CompileOptions, RequestSpec};
+use clap::Args;
 use serde_json::Value;
 
 use super::Failure;

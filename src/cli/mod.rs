@@ -19,8 +19,8 @@ mod validate;
 use std::io::Write;
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
 use crate::{CompileOptions, EscapedSlashes, ImplementationSpecific, Profile, RequestSpec};
+use clap::{Args, Parser, Subcommand};
 
 const EXAMPLES: &str = "\
 Examples:

@@ -5,7 +5,7 @@ use std::fmt::Write;
 use crate::Candidate;
 use crate::StandingView;
 use crate::Tier;
-use crate::gateway::{self, GatewayTableView};
+use crate::gateway::{self, listing::GatewayTableView};
 use crate::{DecisionView, Explanation, Router, Via};
 use crate::{MatchKind, PathType};
 use serde::Serialize;
@@ -346,7 +346,7 @@ pub fn decision_text(view: &DecisionView) -> String {
 
 /// The decision, then each listener (and why it was or was not chosen), each HTTPRoute (or why
 /// it is not attached) and each of its rule matches with why it won, lost or did not match.
-pub fn explanation_text(decision: &DecisionView, explanation: &gateway::Explanation) -> String {
+pub fn explanation_text(decision: &DecisionView, explanation: &gateway::explain::Explanation) -> String {
     let mut out = decision_text(decision) + "\n";
     if let Some(why) = &explanation.no_gateway {
         let _ = writeln!(out, "  no Gateway: {why}");

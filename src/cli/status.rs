@@ -6,10 +6,10 @@
 use std::fmt::Write;
 use std::path::PathBuf;
 
-use clap::{ArgGroup, Args};
 use crate::gateway::status::{self as gateway_status, ObjectStatus};
 use crate::model::{Condition, Ingress, Object};
 use crate::status::{self, StatusOptions, StatusReport, StatusUpdate};
+use clap::{ArgGroup, Args};
 use serde_json::Value;
 
 use super::load::{self, Loaded};
@@ -85,7 +85,9 @@ fn objects(args: &StatusArgs, loaded: &Loaded) -> Result<String, Failure> {
             Some(_) => {}
         }
     } else if args.publish_service.is_none() && has_ingress {
-        load::stderr(&"note: Ingresses get no address without --publish-service (the Service in front of the controller)");
+        load::stderr(
+            &"note: Ingresses get no address without --publish-service (the Service in front of the controller)",
+        );
     }
     if args.json {
         return Ok(show::json(&all));

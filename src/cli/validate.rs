@@ -5,7 +5,6 @@
 use std::fmt::Write;
 use std::path::PathBuf;
 
-use clap::Args;
 use crate::gateway::validation as gateway_validation;
 use crate::input::{Origin, SourcedObject};
 use crate::model::{Ingress, Object};
@@ -13,6 +12,7 @@ use crate::position::Position;
 use crate::views::Locator;
 use crate::views::{self, CheckedObject, LocatedError, Validated, ValidationReport};
 use crate::{CompileOptions, ImplementationSpecific, ObjectRef, Profile, compile};
+use clap::Args;
 use serde::Serialize;
 
 use super::load::{self, Loaded};

@@ -13,6 +13,8 @@ use super::model::{GROUP, HttpBackendRef, HttpRoute, Objects, ReferenceGrant, Se
 /// answered 500.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "reason")]
+// The variants are the specification's reason names (`InvalidKind`, ...).
+#[allow(clippy::enum_variant_names)]
 pub enum Invalid {
     /// Not a core `Service` (`InvalidKind`).
     InvalidKind { group: String, kind: String },

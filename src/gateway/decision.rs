@@ -244,7 +244,7 @@ mod tests {
         let decision = router.route(&request);
         let m = decision.modifications(&request, decision.pick(0));
         assert_eq!((m.host, m.path.as_deref(), m.headers.len()), (Some("new.h"), Some("/new/x?q=1"), 3));
-        let mut upstream = crate::gateway::Upstream::of(&request);
+        let mut upstream = super::filters::Upstream::of(&request);
         m.apply_to(&mut upstream);
         assert_eq!(Some(upstream), decision.view(&request).gateway.unwrap().upstream);
         let none = router.route(&GatewayRequest::new("h", "/none"));

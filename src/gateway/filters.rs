@@ -2,10 +2,10 @@
 //! RequestHeaderModifier (what the backend receives), ResponseHeaderModifier (reported). Applied in
 //! the order written, rule-level first, then the chosen backend's.
 
-use alloc::borrow::ToOwned;
-use alloc::format;
+use alloc::borrow::{Cow, ToOwned};
 use alloc::string::String;
 use alloc::vec::Vec;
+use core::fmt::Write;
 
 use serde::Serialize;
 
@@ -111,18 +111,36 @@ pub fn redirect_location(
         (Some(_), "https") => 443,
         _ => listener_port,
     });
-    let path = match &redirect.path {
-        Some(modifier) => modify_path(modifier, request.path_only(), matched),
-        None => request.path_only().to_owned(),
+    let path: Cow<'_, str> = match &redirect.path {
+        Some(modifier) => Cow::Owned(modify_path(modifier, request.path_only(), matched)),
+        None => Cow::Borrowed(request.path_only()),
     };
     // The CRD's pattern allows only DNS names in `hostname`, but the request's host is the
     // client's and `Objects::from_values` does not validate: encoded too.
     let host = percent_encode_authority(host.as_bytes());
-    let default_port = matches!((scheme, port), ("http", 80) | ("https", 443));
+    let (path, query) = (percent_encode(path.as_bytes()), percent_encode(request.query().as_bytes()));
+    // One allocation for the whole `Location` (a plain redirect allocates nothing else).
+    let mut out = String::with_capacity(scheme.len() + host.len() + path.len() + query.len() + 16);
+    out.push_str(scheme);
+    out.push_str("://");
     // An IPv6 address (the request's, without its brackets) takes them back in a URL.
-    let host = if host.contains(':') { format!("[{host}]") } else { host.into_owned() };
-    let authority = if default_port { host } else { format!("{host}:{port}") };
-    format!("{scheme}://{authority}{}", with_query(&path, request.query()))
+    match host.contains(':') {
+        true => {
+            out.push('[');
+            out.push_str(&host);
+            out.push(']');
+        }
+        false => out.push_str(&host),
+    }
+    if !matches!((scheme, port), ("http", 80) | ("https", 443)) {
+        let _ = write!(out, ":{port}");
+    }
+    out.push_str(&path);
+    if !query.is_empty() {
+        out.push('?');
+        out.push_str(&query);
+    }
+    out
 }
 
 /// What the backend receives. As JSON: `{"host", "path", "headers": [[name, value], ...],
@@ -205,9 +223,9 @@ pub enum HeaderAction<'r> {
 }
 
 /// What a proxy changes on a request it forwards to one backend: URLRewrite's host and path, and
-/// the RequestHeaderModifier actions in the order they apply (the same order and results as
-/// [`Upstream::apply`]). For proxies that change the request in place rather than build an
-/// [`Upstream`]: only the actions are listed, the request's own headers are not copied.
+/// the RequestHeaderModifier actions in the order they apply (the same order and results as the
+/// upstream request a decision's view shows). For proxies that change the request in place: only
+/// the actions are listed, the request's own headers are not copied.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Modifications<'r> {
     /// The `Host` (`:authority`) the backend receives instead of the request's.

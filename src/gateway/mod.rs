@@ -1,9 +1,11 @@
 //! The Gateway API in the core (first phase): Gateways, HTTPRoutes and ReferenceGrants compiled
-//! once, requests routed many times and explained, as the specification at [`SPEC_RELEASE`] says.
+//! once, requests routed many times and explained, as the specification at v1.6.1 (`kubernetes-sigs/gateway-api`) says.
+//!
+//! Users reach it through the one entry point, [`compile_input`](crate::compile_input):
 //!
 //! ```
-//! use ingress_router::gateway::{compile, GatewayOptions, GatewayRequest, Objects};
-//! let manifests: Vec<serde_json::Value> = serde_json::from_str(r#"[
+//! use ingress_router::{compile_input, input, CompileOptions, Request};
+//! let manifests = r#"[
 //!   {"apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway",
 //!    "metadata": {"name": "gw", "namespace": "infra"},
 //!    "spec": {"gatewayClassName": "eg", "listeners": [
@@ -14,15 +16,15 @@
 //!    "spec": {"parentRefs": [{"name": "gw", "namespace": "infra"}],
 //!             "rules": [{"matches": [{"path": {"value": "/cart"}}],
 //!                        "backendRefs": [{"name": "cart", "port": 8080}]}]}}
-//! ]"#).unwrap();
-//! let router = compile(&Objects::from_values(&manifests), &GatewayOptions::default());
-//! let request = GatewayRequest::new("a.b.example.com", "/cart/items?id=1");
+//! ]"#;
+//! let router = compile_input(&input::parse("gw.json", manifests).unwrap(), &CompileOptions::default()).unwrap();
+//! let request = Request::new("a.b.example.com", "/cart/items?id=1");
 //! let decision = router.route(&request);
 //! assert_eq!(decision.status(), 200);
 //! let view = decision.view(&request);
 //! assert_eq!(view.gateway.unwrap().route.as_deref(), Some("shop/shop"));
 //! assert_eq!(view.label, "shop/cart:8080");
-//! assert_eq!(router.route(&GatewayRequest::new("example.com", "/cart")).status(), 404);
+//! assert_eq!(router.route(&Request::new("example.com", "/cart")).status(), 404);
 //! ```
 //!
 //! # Semantics
@@ -97,6 +99,8 @@ mod regex;
 pub(crate) mod request;
 pub mod status;
 mod table;
+#[cfg(all(test, feature = "yaml"))]
+mod tests;
 pub mod validation;
 
 use alloc::string::String;
@@ -104,14 +108,9 @@ use alloc::vec::Vec;
 
 use serde::{Deserialize, Serialize};
 
-pub use crate::decision::GatewayView;
-pub use attach::{NoListener, NotAttached};
-pub use backends::{Backend, Invalid};
-pub use decision::{GatewayDecision, NoGateway, Outcome, SplitView, Winner};
-pub use explain::{CandidateOutcome, CandidateView, Explanation, ListenerView, RouteView};
-pub use filters::{HeaderAction, Modifications, RuleAction, Upstream};
-pub use listing::{GatewayTableView, ListenerTableView, RouteTableView, RuleTableView};
-pub use matching::Mismatch;
+pub use backends::Backend;
+pub use decision::{GatewayDecision, NoGateway, Outcome, Winner};
+pub use filters::RuleAction;
 pub use model::Objects;
 
 /// The positions `0..n` in the stable order of `cmp`. The Gateway API's sorts go through this one
@@ -122,13 +121,8 @@ fn sorted_positions(n: usize, cmp: &dyn Fn(usize, usize) -> core::cmp::Ordering)
     positions.sort_by(|&a, &b| cmp(a, b));
     positions
 }
-pub use precedence::PrecedenceKey;
-pub use regex::{REGEX_SUPPORTED, RegexOrder};
-pub use request::{GatewayRequest, UrlError};
-
-/// The release of `kubernetes-sigs/gateway-api` whose API types, CRDs and concepts pages this
-/// module follows.
-pub const SPEC_RELEASE: &str = "v1.6.1";
+pub use regex::RegexOrder;
+pub use request::GatewayRequest;
 
 /// How to compile.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -312,7 +306,7 @@ impl GatewayRouter {
     /// - `rule-shadowed` (warning): a match that never wins, because an identical match (path,
     ///   method, headers, query parameters) ranks before it on the same hostname and listener.
     ///
-    /// ```
+    /// ```text
     /// use ingress_router::gateway::{compile, GatewayOptions, Objects};
     /// let manifests: Vec<serde_json::Value> = serde_json::from_str(r#"[
     ///   {"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute",

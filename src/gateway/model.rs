@@ -1,5 +1,5 @@
 //! The Gateway API objects this module reads, with the CRD defaults the apiserver applies
-//! (`config/crd/standard/*.yaml` at [`SPEC_RELEASE`](super::SPEC_RELEASE)), and the Services and
+//! (`config/crd/standard/*.yaml` at v1.6.1), and the Services and
 //! Namespaces they refer to.
 //!
 //! Only the fields routing reads are kept; unknown fields are ignored (validation is a later

@@ -12,7 +12,8 @@ use alloc::vec::Vec;
 use super::model::{HttpRouteMatch, PathMatchType, ValueMatch, ValueMatchType};
 
 /// Whether this build evaluates `RegularExpression` matches.
-pub const REGEX_SUPPORTED: bool = cfg!(feature = "nginx");
+#[cfg(test)]
+pub(crate) const REGEX_SUPPORTED: bool = cfg!(feature = "nginx");
 
 pub use crate::options::RegexOrder;
 

@@ -1,9 +1,9 @@
 //! The status a Gateway API controller writes (GatewayClass, Gateway with its listeners, HTTPRoute
 //! `parents[]`), and the `PUT .../status` requests that write it, as the API types at
-//! [`SPEC_RELEASE`](super::SPEC_RELEASE) describe them (`apis/v1/gatewayclass_types.go`,
+//! v1.6.1 describe them (`apis/v1/gatewayclass_types.go`,
 //! `gateway_types.go`, `shared_types.go`, `httproute_types.go`).
 //!
-//! ```
+//! ```text
 //! use ingress_router::gateway::status::{gateway_status, StatusOptions};
 //! let manifests: Vec<serde_json::Value> = serde_json::from_str(r#"[
 //!   {"apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway",
@@ -108,8 +108,8 @@ use super::model::{
     Skipped,
 };
 pub use super::model::{
-    GatewayClassStatus, GatewayStatus, GatewayStatusAddress, HttpRouteStatus, ListenerStatus, ParentRefStatus,
-    RouteKind, RouteParentStatus,
+    GatewayClassStatus, GatewayStatus, GatewayStatusAddress, HttpRouteStatus, ListenerStatus, RouteKind,
+    RouteParentStatus,
 };
 use crate::model::Condition;
 use crate::status::{StatusRequest, StatusUpdate};
@@ -814,7 +814,8 @@ impl Serialize for Body<'_> {
 }
 
 /// The `PUT .../status` request writing `body` (the whole object, its new status in it).
-pub fn status_request(kind: &str, namespace: Option<&str>, name: &str, body: &Value) -> StatusRequest {
+#[cfg(test)]
+fn status_request(kind: &str, namespace: Option<&str>, name: &str, body: &Value) -> StatusRequest {
     request_for(kind, namespace, name, body)
 }
 

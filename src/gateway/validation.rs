@@ -1,6 +1,6 @@
 //! What the apiserver answers when a Gateway API object is created, with its exact messages:
 //! GatewayClass, Gateway, HTTPRoute and ReferenceGrant of the standard-channel CRDs at
-//! [`SPEC_RELEASE`](super::SPEC_RELEASE) (`v1` and `v1beta1`).
+//! v1.6.1 (`v1` and `v1beta1`).
 //!
 //! A custom resource is checked by the apiextensions-apiserver (audited at Kubernetes v1.36.3,
 //! `k8s.io/apiextensions-apiserver` v0.36.3, `k8s.io/kube-openapi`, apimachinery v0.36.3), in
@@ -84,7 +84,8 @@ pub struct UnknownField {
 
 impl GatewayValidation {
     /// Accepted: no error, and no unknown field (kubectl validates strictly by default).
-    pub fn is_valid(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_valid(&self) -> bool {
         self.errors.is_empty() && self.unknown_fields.is_empty()
     }
 
@@ -137,7 +138,7 @@ fn schema_of(value: &Value) -> Option<(&'static str, &'static str, &'static Sche
 /// Validates one object as the apiserver does on create; `None` when it is not a GatewayClass,
 /// Gateway, HTTPRoute or ReferenceGrant of a served version.
 ///
-/// ```
+/// ```text
 /// use ingress_router::gateway::validation::validate;
 /// let route = serde_json::json!({
 ///     "apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute", "metadata": {"name": "r"},
@@ -189,7 +190,7 @@ pub fn validate(value: &Value) -> Option<GatewayValidation> {
 /// listeners, ...), found by counting, without reading anything else: such an object is refused
 /// before anything is built from it, and what it holds costs no more than its length.
 ///
-/// ```
+/// ```text
 /// use ingress_router::gateway::validation::oversize;
 /// let matches = vec![serde_json::json!({}); 100_000];
 /// let route = serde_json::json!({

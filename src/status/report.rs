@@ -113,6 +113,28 @@ impl ObjectEntry {
 
 /// The status the controllers write into every Ingress, GatewayClass, Gateway and HTTPRoute of
 /// `input` (Ingresses get an address only with [`StatusOptions::publish_service`]).
+///
+/// ```
+/// use ingress_router::{input, status};
+/// let manifests = r#"[
+///   {"apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway",
+///    "metadata": {"name": "gw", "namespace": "infra", "generation": 3},
+///    "spec": {"gatewayClassName": "eg", "listeners": [
+///      {"name": "http", "port": 80, "protocol": "HTTP", "allowedRoutes": {"namespaces": {"from": "All"}}}]}},
+///   {"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute",
+///    "metadata": {"name": "shop", "namespace": "shop"},
+///    "spec": {"parentRefs": [{"name": "gw", "namespace": "infra"}],
+///             "rules": [{"backendRefs": [{"name": "cart", "port": 8080}]}]}}
+/// ]"#;
+/// let input = input::parse("all.json", manifests).unwrap();
+/// let report = serde_json::to_value(status::report(&input, &status::StatusOptions::default())).unwrap();
+/// let gateway = &report["objects"][0]["status"];
+/// assert_eq!(gateway["listeners"][0]["attachedRoutes"], 1);
+/// assert_eq!(gateway["conditions"][0]["observedGeneration"], 3);
+/// let route = &report["objects"][1]["status"];
+/// assert_eq!(route["parents"][0]["conditions"][0]["reason"], "Accepted");
+/// ```
+#[cfg_attr(not(feature = "gateway"), allow(unused_mut))]
 pub fn report(input: &Input, options: &StatusOptions) -> Report {
     let objects: Vec<Object> = input.objects.iter().map(|o| o.object.clone()).collect();
     let ingress =

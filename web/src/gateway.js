@@ -191,7 +191,8 @@ export function renderGatewayStatus(el, report, error) {
     el.innerHTML = `<h3>Gateway API status</h3><p class="error-text">${esc(error)}</p>`;
     return;
   }
-  const blocks = report.objects.map((o) => {
+  // The one status report lists Ingresses too; the Ingress panel shows theirs.
+  const blocks = report.objects.filter((o) => o.kind !== "Ingress").map((o) => {
     const name = `${o.namespace ? `${o.namespace}/` : ""}${o.name}`;
     const s = o.status ?? {};
     let body = "";

@@ -3,7 +3,7 @@
 //! independently of the library: hostname intersection and matching as the hostnames page says,
 //! then the precedence of `HTTPRouteSpec.Hostnames` and `HTTPRouteRule.Matches`.
 
-use ingress_router::gateway::{GatewayOptions, GatewayRequest, Objects, compile};
+use crate::gateway::{GatewayOptions, GatewayRequest, Objects, compile};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 

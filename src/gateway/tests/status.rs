@@ -1,11 +1,11 @@
-//! The status a Gateway API controller writes (`ingress_router::gateway::status`), each case from
+//! The status a Gateway API controller writes (`crate::gateway::status`), each case from
 //! the reason docs of the API types at v1.6.1 (`shared_types.go`, `gateway_types.go`,
 //! `gatewayclass_types.go`, `httproute_types.go`).
 
-use ingress_router::gateway::status::{
+use crate::gateway::status::{
     DEFAULT_CONTROLLER_NAME, GatewayStatusAddress, GatewayStatusReport, ObjectStatus, StatusOptions, gateway_status,
 };
-use ingress_router::status::StatusUpdate;
+use crate::status::StatusUpdate;
 use serde_json::{Value, json};
 
 const TIME: &str = "2026-01-02T03:04:05Z";

@@ -1,10 +1,11 @@
 //! Every case of `tests/cases/gateway.json` (Gateway API routing, each case citing the
-//! specification text it comes from) through `ingress_router::gateway`: the decision's view is
+//! specification text it comes from) through `crate::gateway`: the decision's view is
 //! checked against the case's `expect`, and `explain`'s linear evaluation must agree with the
 //! compiled lookup on every case.
 
-use ingress_router::Via;
-use ingress_router::gateway::{GatewayOptions, GatewayRequest, Objects, REGEX_SUPPORTED, compile};
+use crate::Via;
+use crate::gateway::regex::REGEX_SUPPORTED;
+use crate::gateway::{GatewayOptions, GatewayRequest, Objects, compile};
 use serde_json::{Value, json};
 
 fn cases() -> Vec<Value> {

@@ -3,7 +3,7 @@
 //! measures time: each is sized so that a lookup scanning every rule, or a quadratic compile,
 //! would run for hours instead, which CI notices. Each test names the bound it guards.
 
-use ingress_router::gateway::{GatewayOptions, GatewayRequest, Objects, compile};
+use crate::gateway::{GatewayOptions, GatewayRequest, Objects, compile};
 use serde_json::{Value, json};
 
 fn gateway(listeners: Value) -> Value {
@@ -359,8 +359,8 @@ fn oversize_cases() -> Vec<Oversize> {
 /// error names the object, the field and the limit, wherever the object arrives.
 #[test]
 fn oversize_lists_are_refused_before_anything_is_built() {
-    use ingress_router::gateway::status::{StatusOptions, gateway_status};
-    use ingress_router::gateway::validation::{oversize, validate};
+    use crate::gateway::status::{StatusOptions, gateway_status};
+    use crate::gateway::validation::{oversize, validate};
     for case in oversize_cases() {
         let kind = case.object["kind"].as_str().unwrap();
         let name = case.object["metadata"]["name"].as_str().unwrap();
@@ -517,7 +517,7 @@ fn out_of_range_integers_name_their_field_and_range() {
 
     let yaml = "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: r, namespace: apps}\n\
                 spec:\n  rules:\n  - backendRefs:\n    - {name: a, port: 80}\n    - {name: b, port: 80, weight: 18446744073709551616}\n";
-    let input = ingress_router::input::parse("route.yaml", yaml).expect("the document is read");
+    let input = crate::input::parse("route.yaml", yaml).expect("the document is read");
     let values: Vec<Value> = input.gateway_api.iter().map(|v| v.value.clone()).collect();
     let unchecked = Objects::from_values(&values);
     assert!(

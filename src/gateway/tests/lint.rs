@@ -2,12 +2,12 @@
 //! diagnostic breaks, and a clean input that yields none. Inputs are YAML, read as every home reads
 //! them (`input::parse`, then the Gateway API values and the Services).
 
-use ingress_router::gateway::{GatewayOptions, GatewayRouter, Objects, compile};
-use ingress_router::{Diagnostic, ObjectRef, Severity};
+use crate::gateway::{GatewayOptions, GatewayRouter, Objects, compile};
+use crate::{Diagnostic, ObjectRef, Severity};
 use serde_json::Value;
 
 fn router_with(yaml: &str, options: &GatewayOptions) -> GatewayRouter {
-    let input = ingress_router::input::parse("lint.yaml", yaml).expect("the YAML is read");
+    let input = crate::input::parse("lint.yaml", yaml).expect("the YAML is read");
     let values: Vec<Value> = input.gateway_api.iter().map(|v| v.value.clone()).collect();
     let mut objects = Objects::from_values(&values);
     assert!(objects.skipped.is_empty(), "{:?}", objects.skipped);
