@@ -1,9 +1,12 @@
-//! The `ingress-router` command (the `cli` feature), [`main`] its entry point. The command-line
+//! The `ingress-router` command (the `cli` feature), `main` its entry point. The command-line
 //! adapter: reads files, builds options, calls the library, prints.
 //! It holds no routing logic of its own.
 //!
 //! Exit codes: 0 success, 1 some `test` failed or `validate` found an invalid object, 2 bad input
 //! or usage, 3 internal error.
+
+// Doc comments here are clap's help texts (`host[:port]`), not links.
+#![allow(rustdoc::broken_intra_doc_links)]
 
 mod check;
 #[cfg(feature = "nginx")]

@@ -41,7 +41,7 @@
 //!   include `kubernetes.io/metadata.name`), and at least one intersecting hostname (the
 //!   hostnames page; `*.` matches one or more labels). A route serves only its intersected
 //!   hostnames.
-//! - **Precedence** ([`PrecedenceKey`]): the hostname's specificity (characters of a precise
+//! - **Precedence** ([`PrecedenceKey`](precedence::PrecedenceKey)): the hostname's specificity (characters of a precise
 //!   hostname, then of the hostname; the *intersected* hostname counts, as the hostnames page says
 //!   only it is relevant), `Exact` path, the longest path value (characters as written), a method,
 //!   most headers, most query parameters, the oldest route, `namespace/name`, first rule, first
@@ -65,8 +65,8 @@
 //! - The redirect keeps the request's query.
 //! - `RegularExpression` path, header and query matches: evaluated (anchored, whole value, as
 //!   Envoy does) when built with the `nginx` feature, whose bounded DFA engine (`regexLimits`) they use
-//!   ([`REGEX_SUPPORTED`]); otherwise they match nothing and [`explain`](GatewayRouter::explain)
-//!   says so ([`Mismatch::RegularExpression`]). Their rank: [`RegexOrder`] (Envoy Gateway's by
+//!   (`REGEX_SUPPORTED`); otherwise they match nothing and [`explain`](GatewayRouter::explain)
+//!   says so ([`Mismatch::RegularExpression`](matching::Mismatch::RegularExpression)). Their rank: [`RegexOrder`] (Envoy Gateway's by
 //!   default, Istio's as an option), each documented with its source. Regex matches are tried
 //!   only among the host's candidates, and read at most the request's regex budget.
 //!
@@ -80,6 +80,9 @@
 //! first), so that only candidates whose path can match are checked. It allocates nothing (the
 //! host is lowercased into a stack buffer); `BENCHMARKS.md` has the instruction counts. [`GatewayRouter::explain`] instead evaluates every rule of every route linearly, and the
 //! tests check the two agree.
+
+// The module is the crate's own: its docs link to its private parts.
+#![allow(rustdoc::private_intra_doc_links)]
 
 pub(crate) mod attach;
 pub(crate) mod backends;

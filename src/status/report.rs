@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::{StatusReport, find_service, ingress_status, parse_publish_service, service_addresses};
+use super::{StatusReport, ingress_status};
 use crate::input::{Input, Origin};
 use crate::model::Object;
 
@@ -134,7 +134,6 @@ impl ObjectEntry {
 /// let route = &report["objects"][1]["status"];
 /// assert_eq!(route["parents"][0]["conditions"][0]["reason"], "Accepted");
 /// ```
-#[cfg_attr(not(feature = "gateway"), allow(unused_mut))]
 pub fn report(input: &Input, options: &StatusOptions) -> Report {
     let objects: Vec<Object> = input.objects.iter().map(|o| o.object.clone()).collect();
     let ingress =
@@ -184,6 +183,7 @@ fn gateway_report(
     objects: &[Object],
     options: &StatusOptions,
 ) -> crate::gateway::status::GatewayStatusReport {
+    use super::{find_service, parse_publish_service, service_addresses};
     use crate::gateway::status::{self, GatewayStatusAddress};
     let mut values: Vec<Value> = input.gateway_api.iter().map(|g| g.value.clone()).collect();
     let services = objects.iter().filter(|o| matches!(o, Object::Service(_)));
