@@ -97,7 +97,7 @@ fn benches(c: &mut Criterion) {
         let (host, path) = (format!("h{}.example.com", n - 1), format!("/e{}", n - 1));
         let last = router.route(&Request::new(&host, &path));
         let name = match last.backend() {
-            Some(ingress_router::BackendRef::Service { name, .. }) => name,
+            Some(ingress_router::decision::BackendRef::Service { name, .. }) => name,
             other => panic!("h{} answers {other:?}", n - 1),
         };
         assert_eq!(name, format!("svc{}", n - 1), "every route is read");

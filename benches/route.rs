@@ -42,7 +42,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, SamplingMode, Throughput};
 use hashbrown::{HashMap, HashSet};
-use ingress_router::StandingView;
+use ingress_router::explain::StandingView;
 use ingress_router::model::{
     HttpIngressPath, HttpIngressRuleValue, Ingress, IngressBackend, IngressRule, IngressServiceBackend, IngressSpec,
     Object, ObjectMeta, ServiceBackendPort,

@@ -15,7 +15,8 @@ use crate::decision::{BackendRef, ServicePort};
 /// [`SERVICE_DEFAULT`](Self::SERVICE_DEFAULT) and [`RESOURCE_DEFAULT`](Self::RESOURCE_DEFAULT).
 ///
 /// ```
-/// use ingress_router::{BackendRef, ClusterNames, ServicePort};
+/// use ingress_router::decision::{BackendRef, ServicePort};
+/// use ingress_router::options::ClusterNames;
 /// let cart = BackendRef::Service { namespace: "shop", name: "cart", port: Some(ServicePort::Number(8080)) };
 /// assert_eq!(ClusterNames::default().name(&cart), "shop/cart:8080");
 ///
@@ -24,7 +25,7 @@ use crate::decision::{BackendRef, ServicePort};
 ///
 /// let bad = ClusterNames::default().with_service_template("{namespace}/{kind}").unwrap_err();
 /// assert_eq!(bad.to_string(), r#"template "{namespace}/{kind}" names {kind}; it may use {namespace}, {service}, {port}"#);
-/// # Ok::<(), ingress_router::TemplateError>(())
+/// # Ok::<(), ingress_router::options::TemplateError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClusterNames {

@@ -2,7 +2,9 @@
 //! allocating.
 //!
 //! ```
-//! use ingress_router::{compile, input, BackendRef, CompileOptions, EscapedSlashes, Request, Via};
+//! use ingress_router::{compile, input, CompileOptions, Request, Via};
+//! use ingress_router::decision::BackendRef;
+//! use ingress_router::options::EscapedSlashes;
 //! let yaml = r#"
 //! apiVersion: networking.k8s.io/v1
 //! kind: Ingress
@@ -42,9 +44,13 @@ use core::fmt;
 
 use serde::Serialize;
 
+/// What the proxy changes on a forwarded request ([`Decision::modifications`]).
+#[cfg(feature = "gateway")]
+pub use crate::gateway::filters::{HeaderAction, Modifications};
+pub use crate::host::Tier;
 use crate::model::{IngressBackend, IngressServiceBackend, ServiceBackendPort, TypedLocalObjectReference};
 pub use crate::normalize::Rejection;
-use crate::path::PathType;
+pub use crate::path::{MatchKind, PathType};
 
 /// How a request was answered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]

@@ -3,6 +3,9 @@
 //! [`Router::route`](crate::Router::route) answers fast; [`Router::explain`](crate::Router::explain) answers why: which host tier was chosen,
 //! every path with matched / not matched and the reason in words, and which precedence key decided.
 
+pub use crate::class::Participation;
+pub use crate::diagnostics::ObjectRef;
+pub use crate::table::{ExcludedIngress, IngressInfo};
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -12,7 +15,7 @@ use crate::decision::{self, DecisionView};
 use crate::host::{self, MAX_HOST_LEN, Tier};
 use crate::path::{self, MatchKind, PathType};
 use crate::request::Request;
-use crate::table::{ExcludedIngress, Found, HostTable, IngressInfo, Route, Standing, Table, Via, display_path};
+use crate::table::{Found, HostTable, Route, Standing, Table, Via, display_path};
 
 /// One step of the host lookup.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

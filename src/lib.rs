@@ -209,7 +209,9 @@ mod class;
 #[cfg(feature = "cli")]
 pub mod cli;
 mod cluster;
-mod decision;
+/// The parts of a [`Decision`]: the backend, the split, the redirect, the rule that matched, what a
+/// proxy changes on the forwarded request, and their serialised views.
+pub mod decision;
 mod diagnostics;
 /// The requests two profiles answer differently, and why ([`diff()`]).
 #[cfg(all(feature = "nginx", feature = "yaml"))]
@@ -217,7 +219,9 @@ pub mod diff;
 mod engines;
 #[cfg(any(feature = "nginx", feature = "gateway"))]
 mod escape;
-mod explain;
+/// The parts of an [`Explanation`] and a [`TableView`]: each host step, candidate and path, and
+/// the Ingresses left out.
+pub mod explain;
 #[cfg(feature = "gateway")]
 pub(crate) mod gateway;
 mod hash;
@@ -231,7 +235,9 @@ pub mod model;
 #[cfg(feature = "nginx")]
 mod nginx;
 mod normalize;
-mod options;
+/// The parts of [`CompileOptions`]: each option's values and limits, cluster names, and the error
+/// of a value no option has.
+pub mod options;
 mod path;
 #[cfg(feature = "yaml")]
 pub mod position;
@@ -256,27 +262,14 @@ pub mod workspace;
 #[cfg(feature = "yaml")]
 mod yaml;
 
-pub use class::Participation;
-pub use cluster::{ClusterNames, TemplateError};
-pub use decision::{
-    BackendRef, Decision, DecisionView, IngressRef, MatchedRule, MatchedView, Redirect, RedirectView, Rejection,
-    ServicePort, Target, Via, WeightedBackend, WeightedView,
-};
-pub use diagnostics::{Code, Diagnostic, ObjectRef, Severity};
-pub use engines::{Engine, Missing};
-pub use explain::{
-    Candidate, DefaultView, Explanation, HostStep, HostView, PathRef, PathView, StandingView, TableView,
-};
-/// What the proxy changes on a forwarded request ([`Decision::modifications`]).
-#[cfg(feature = "gateway")]
-pub use gateway::filters::{HeaderAction, Modifications};
-pub use host::Tier;
-pub use normalize::MAX_NORMALIZED_PATH;
-pub use options::{
-    CompileOptions, EscapedSlashes, ImplementationSpecific, Profile, RegexLimits, RegexOrder, UnknownValue,
-};
-pub use path::{MatchKind, PathType};
-pub use request::{Request, RequestSpec, RequestSpecError, Scheme, UrlError};
+// The crate root holds what every user touches; the parts of a decision, an explanation and the
+// options live in their modules ([`decision`], [`explain`], [`options`]).
+pub use decision::{Decision, DecisionView, Target, Via};
+pub use diagnostics::{Code, Diagnostic, Severity};
+pub use engines::Engine;
+pub use explain::{Explanation, TableView};
+pub use options::{CompileOptions, Profile};
+pub use request::{Request, RequestSpec, Scheme, UrlError};
 pub use router::{CompileError, Router, compile_input_seeded, compile_seeded};
 
 // Seeds from the OS, so it needs `std`; without it, callers use `compile_seeded`.
@@ -284,6 +277,26 @@ pub use router::{CompileError, Router, compile_input_seeded, compile_seeded};
 pub use router::{compile, compile_input};
 #[cfg(feature = "yaml")]
 pub use workspace::Workspace;
+
+// The crate's own paths to the parts (users name them through their modules).
+#[allow(unused_imports)]
+pub(crate) use {
+    class::Participation,
+    cluster::{ClusterNames, TemplateError},
+    decision::{
+        BackendRef, IngressRef, MatchedRule, MatchedView, Redirect, RedirectView, Rejection, ServicePort,
+        WeightedBackend, WeightedView,
+    },
+    diagnostics::ObjectRef,
+    engines::Missing,
+    explain::{Candidate, DefaultView, HostStep, HostView, PathRef, PathView, StandingView},
+    host::Tier,
+    normalize::MAX_NORMALIZED_PATH,
+    options::{EscapedSlashes, ImplementationSpecific, RegexLimits, RegexOrder, UnknownValue},
+    path::{MatchKind, PathType},
+    request::RequestSpecError,
+    table::{ExcludedIngress, IngressInfo},
+};
 
 /// Fuzzing only (the `fuzzing` feature, `fuzz/`): the Gateway API engine the one `Router` wraps,
 /// so that the fuzz targets can check its explanation against its lookup.
@@ -297,7 +310,6 @@ pub mod fuzzing {
 #[cfg(feature = "test-hash-collisions")]
 #[doc(hidden)]
 pub use index::comparisons as key_comparisons;
-pub use table::{ExcludedIngress, IngressInfo};
 
 /// [`diff()`]: the requests two profiles answer differently (a migration off ingress-nginx).
 #[cfg(all(feature = "nginx", feature = "yaml"))]

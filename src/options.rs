@@ -5,7 +5,8 @@
 //! every named value parses with [`FromStr`](core::str::FromStr) through the same names:
 //!
 //! ```
-//! use ingress_router::{CompileOptions, ImplementationSpecific};
+//! use ingress_router::CompileOptions;
+//! use ingress_router::options::ImplementationSpecific;
 //! let options: CompileOptions =
 //!     serde_json::from_str(r#"{"ingressClass": "nginx", "implementationSpecific": "string-prefix"}"#).unwrap();
 //! assert_eq!(options, CompileOptions::default()
@@ -16,6 +17,10 @@
 //! assert!(serde_json::from_str::<CompileOptions>(r#"{"ingressClas": "nginx"}"#).is_err());
 //! ```
 
+pub use crate::cluster::{ClusterNames, TemplateError};
+pub use crate::engines::Missing;
+pub use crate::normalize::MAX_NORMALIZED_PATH;
+pub use crate::request::RequestSpecError;
 use alloc::string::{String, ToString};
 use core::fmt;
 

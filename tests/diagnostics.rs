@@ -1,6 +1,7 @@
 //! The diagnostics of `Router::lint`: each fires on its mistake and stays quiet on a clean near-miss.
 
-use ingress_router::{Code, Diagnostic, ObjectRef, compile};
+use ingress_router::explain::ObjectRef;
+use ingress_router::{Code, Diagnostic, compile};
 
 const NGINX_PREFIX: &str = "nginx.ingress.kubernetes.io/";
 use ingress_router::{CompileOptions, Severity, input};

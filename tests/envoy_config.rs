@@ -4,7 +4,8 @@
 use std::process::Command;
 
 use ingress_router::model::Object;
-use ingress_router::{ClusterNames, CompileOptions, compile, input};
+use ingress_router::options::ClusterNames;
+use ingress_router::{CompileOptions, compile, input};
 use serde_json::Value;
 
 const SHOP: &str = "examples/shop/manifests";
@@ -433,7 +434,8 @@ fn plugin_of(config: &Value) -> Value {
 /// The clusters the core's Gateway table names: each valid backendRef of a route attached to the
 /// Gateway, by the default template (`{namespace}/{service}:{port}`).
 fn gateway_clusters(gateway: &str) -> Vec<String> {
-    use ingress_router::{BackendRef, CompileOptions, ServicePort, compile_input};
+    use ingress_router::decision::{BackendRef, ServicePort};
+    use ingress_router::{CompileOptions, compile_input};
     let mut input = input::Input::default();
     for file in std::fs::read_dir(GATEWAY).unwrap() {
         let path = file.unwrap().path();

@@ -10,7 +10,8 @@ mod reference_matcher;
 
 use ingress_router::input::{self, DEFAULT_MAX_INPUT_BYTES, InputError, InputErrorKind};
 use ingress_router::model::*;
-use ingress_router::{CompileOptions, ImplementationSpecific, Request, Router, Via, compile};
+use ingress_router::options::ImplementationSpecific;
+use ingress_router::{CompileOptions, Request, Router, Via, compile};
 use reference_matcher::{IsMode, path, reference_route, svc};
 
 fn ingress(name: &str, rules: Vec<(Option<&str>, Vec<HttpIngressPath>)>) -> Ingress {

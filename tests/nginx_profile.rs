@@ -1,9 +1,8 @@
 //! The ingress-nginx profile through the crate's one entry point: `compile` with
 //! `Profile::IngressNginx`, then `route`, `explain`, `table` and `lint` as for the spec profile.
 
-use ingress_router::{
-    BackendRef, Code, CompileOptions, Profile, Request, Scheme, Tier, Via, WeightedBackend, compile, input,
-};
+use ingress_router::decision::{BackendRef, Tier, WeightedBackend};
+use ingress_router::{Code, CompileOptions, Profile, Request, Scheme, Via, compile, input};
 
 fn objects(file: &str) -> Vec<ingress_router::model::Object> {
     let path = format!("{}/tests/data/nginx/{file}", env!("CARGO_MANIFEST_DIR"));

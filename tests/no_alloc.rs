@@ -7,7 +7,8 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use ingress_router::{CompileOptions, EscapedSlashes, Request, Router, Via, compile, compile_input, input};
+use ingress_router::options::EscapedSlashes;
+use ingress_router::{CompileOptions, Request, Router, Via, compile, compile_input, input};
 
 /// Counts the allocations of the current thread (the test harness allocates on other threads).
 struct Counting;
@@ -82,7 +83,7 @@ const REQUESTS: &[(&str, &str)] = &[
 fn route_does_not_allocate() {
     let objects = input::parse("shop.yaml", MANIFESTS).unwrap().into_objects();
     let long_path = format!("/cart/{}", "a/".repeat(2000));
-    let too_long = format!("/{}/..", "a".repeat(ingress_router::MAX_NORMALIZED_PATH));
+    let too_long = format!("/{}/..", "a".repeat(ingress_router::options::MAX_NORMALIZED_PATH));
     for options in [
         CompileOptions::default(),
         CompileOptions::default()

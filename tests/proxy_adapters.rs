@@ -3,7 +3,8 @@
 //! headers, and which side of a weighted split a random number picks.
 
 use ingress_router::model::Object;
-use ingress_router::{ClusterNames, CompileOptions, Request, Router, compile, input};
+use ingress_router::options::ClusterNames;
+use ingress_router::{CompileOptions, Request, Router, compile, input};
 
 const SHOP: &str = r#"
 apiVersion: networking.k8s.io/v1

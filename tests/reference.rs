@@ -5,7 +5,8 @@
 mod reference_matcher;
 
 use ingress_router::model::{Ingress, Object};
-use ingress_router::{CompileOptions, ImplementationSpecific, Request, compile, compile_seeded};
+use ingress_router::options::ImplementationSpecific;
+use ingress_router::{CompileOptions, Request, compile, compile_seeded};
 use proptest::prelude::*;
 use reference_matcher::*;
 

@@ -5,7 +5,8 @@
 //! and saying so in the decision. No test here measures time (`benches/regex.rs` does): each
 //! probe below took seconds to minutes on the engine before, so CI would notice a regression.
 
-use ingress_router::{Code, CompileOptions, Profile, RegexLimits, Request, Router, Via, compile, compile_input, input};
+use ingress_router::options::RegexLimits;
+use ingress_router::{Code, CompileOptions, Profile, Request, Router, Via, compile, compile_input, input};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 

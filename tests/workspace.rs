@@ -4,8 +4,9 @@
 //! timestamps, restyle a document (the same objects in another text).
 
 use ingress_router::input::{self, Input};
+use ingress_router::options::ImplementationSpecific;
 use ingress_router::views::{self, Locator, Validated};
-use ingress_router::{CompileOptions, ImplementationSpecific, Request, Workspace, compile_seeded};
+use ingress_router::{CompileOptions, Request, Workspace, compile_seeded};
 use proptest::prelude::*;
 
 const SOURCE: &str = "edit.yaml";

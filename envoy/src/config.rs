@@ -17,7 +17,8 @@
 //! camelCase names as everywhere else). Unknown keys are errors: a misspelt option silently ignored
 //! would route differently than its author thinks.
 
-use ingress_router::{ClusterNames, CompileOptions};
+use ingress_router::CompileOptions;
+use ingress_router::options::ClusterNames;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -131,7 +132,7 @@ fn valid_header_name(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ingress_router::{BackendRef, ServicePort};
+    use ingress_router::decision::{BackendRef, ServicePort};
 
     #[test]
     fn defaults() {
@@ -172,7 +173,10 @@ mod tests {
     fn regex_limits_are_compile_options() {
         let c = PluginConfig::parse(br#"{"manifests": "", "regexLimits": {"size": 4096, "scan": 1024}}"#).unwrap();
         let limits = c.options.regex_limits;
-        assert_eq!((limits.size, limits.scan, limits.total), (4096, 1024, ingress_router::RegexLimits::DEFAULT_TOTAL));
+        assert_eq!(
+            (limits.size, limits.scan, limits.total),
+            (4096, 1024, ingress_router::options::RegexLimits::DEFAULT_TOTAL)
+        );
         let typo = PluginConfig::parse(br#"{"manifests": "", "regexLimits": {"scans": 1}}"#).unwrap_err();
         assert!(typo.contains("scans"), "{typo}");
     }

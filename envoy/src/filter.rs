@@ -12,7 +12,7 @@ use proxy_wasm::traits::{Context, HttpContext, RootContext};
 use proxy_wasm::types::{Action, ContextType, LogLevel, MetricType, Status};
 
 use crate::config::{DEBUG_HEADER, PluginConfig};
-use ingress_router::HeaderAction;
+use ingress_router::decision::HeaderAction;
 use ingress_router::{Request, Scheme};
 
 use crate::routing::{Outcome, Table};

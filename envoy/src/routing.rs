@@ -5,12 +5,12 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use ingress_router::Modifications;
+use ingress_router::decision::Modifications;
+use ingress_router::decision::{BackendRef, ServicePort};
 use ingress_router::input::Input;
 use ingress_router::model::Object;
-use ingress_router::{
-    BackendRef, ClusterNames, Decision, Request, Router, ServicePort, Via, compile_input_seeded, input,
-};
+use ingress_router::options::ClusterNames;
+use ingress_router::{Decision, Request, Router, Via, compile_input_seeded, input};
 
 use crate::config::PluginConfig;
 pub use crate::report::{Report, Routed};
@@ -363,7 +363,7 @@ fn answer_source(decision: &Decision<'_>) -> (String, String) {
 mod tests {
     use super::*;
     use crate::report::regex_budget_line;
-    use ingress_router::HeaderAction;
+    use ingress_router::decision::HeaderAction;
 
     const SEED: u64 = 0x5eed;
 

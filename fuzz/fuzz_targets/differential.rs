@@ -8,7 +8,8 @@ mod reference_matcher;
 
 use arbitrary::{Result, Unstructured};
 use ingress_router::model::Object;
-use ingress_router::{CompileOptions, ImplementationSpecific, Request, compile};
+use ingress_router::{CompileOptions, Request, compile};
+use ingress_router::options::ImplementationSpecific;
 use libfuzzer_sys::fuzz_target;
 use reference_matcher::*;
 

@@ -7,7 +7,8 @@
 #![no_main]
 
 use ingress_router::model::{IngressBackend, IngressServiceBackend, ServiceBackendPort};
-use ingress_router::{CompileOptions, EscapedSlashes, ImplementationSpecific, Request, compile, input};
+use ingress_router::{CompileOptions, Request, compile, input};
+use ingress_router::options::{EscapedSlashes, ImplementationSpecific};
 use libfuzzer_sys::fuzz_target;
 
 #[path = "common/layout.rs"]

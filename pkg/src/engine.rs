@@ -3,13 +3,13 @@
 
 use ingress_router::input::{self, Input};
 use ingress_router::model::{Ingress, Object};
+use ingress_router::options::RequestSpecError;
 use ingress_router::status::{self, ServiceView};
 use ingress_router::tests_file::{self, TestsFile, TestsReport};
 use ingress_router::views::Locator;
 use ingress_router::views::{self, StatusView, Validated, ValidationReport};
 use ingress_router::{
-    CompileOptions, DecisionView, Diagnostic, Explanation, Request, RequestSpec, RequestSpecError, Router, TableView,
-    Workspace,
+    CompileOptions, DecisionView, Diagnostic, Explanation, Request, RequestSpec, Router, TableView, Workspace,
 };
 
 use serde::Deserialize;

@@ -4,7 +4,8 @@
 //! the second module.
 
 use ingress_router::input::Input;
-use ingress_router::{CompileOptions, Engine, Missing};
+use ingress_router::options::Missing;
+use ingress_router::{CompileOptions, Engine};
 
 use crate::error::Failure;
 

@@ -36,9 +36,13 @@ const server = createServer((req, res) => {
 });
 await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
 const base = `http://127.0.0.1:${server.address().port}`;
+// The trap page loads the test build: an unoptimised module whose code alone is over the 8 MB
+// Chromium allows a synchronous `WebAssembly.Instance` on the main thread (the package's own
+// modules are a fraction of that), so the flag lifts the limit for it; the asynchronous fallback
+// has its own test (test/trap.mjs).
 const browser = await chromium.launch({
   executablePath: "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--enable-features=WebAssemblyUnlimitedSyncCompilation"],
 });
 try {
   const page = await browser.newPage();
