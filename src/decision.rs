@@ -241,13 +241,23 @@ pub struct Decision<'r> {
     pub(crate) default_from: Option<IngressRef<'r>>,
     rejection: Option<Rejection>,
     pub(crate) redirect: Option<Redirect<'r>>,
-    split: Option<[WeightedBackend<'r>; 2]>,
     pub(crate) upstream_path: Option<String>,
     answer: Option<usize>,
     pub(crate) regex_exhausted: bool,
+    /// An ingress-nginx canary split, or the Gateway API's own parts: never both, so they share
+    /// the space (every lookup returns a `Decision` by value).
+    pub(crate) extra: Extra<'r>,
+}
+
+/// What only some decisions carry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Extra<'r> {
+    None,
+    /// Split by weight between two backends (then there is no single backend).
+    Split([WeightedBackend<'r>; 2]),
     /// The Gateway API's own parts (listener, route, rule, every backendRef).
     #[cfg(feature = "gateway")]
-    pub(crate) gateway: Option<crate::gateway::decision::GatewayDecision<'r>>,
+    Gateway(crate::gateway::decision::GatewayDecision<'r>),
 }
 
 impl<'r> Decision<'r> {
@@ -264,12 +274,10 @@ impl<'r> Decision<'r> {
             default_from: None,
             rejection: None,
             redirect: None,
-            split: None,
             upstream_path: None,
             answer: None,
             regex_exhausted: false,
-            #[cfg(feature = "gateway")]
-            gateway: None,
+            extra: Extra::None,
         }
     }
 
@@ -288,8 +296,11 @@ impl<'r> Decision<'r> {
         upstream_path: Option<String>,
         answer: Option<usize>,
     ) -> Self {
-        let backend = if split.is_some() { None } else { backend };
-        Decision { via, backend, matched, split, upstream_path, answer, ..Decision::none() }
+        let (backend, extra) = match split {
+            Some(split) => (None, Extra::Split(split)),
+            None => (backend, Extra::None),
+        };
+        Decision { via, backend, matched, extra, upstream_path, answer, ..Decision::none() }
     }
 
     pub fn via(&self) -> Via {
@@ -321,10 +332,22 @@ impl<'r> Decision<'r> {
         self.redirect.as_ref()
     }
 
+    /// The Gateway API's own parts, for a decision of a Gateway API router.
+    #[cfg(feature = "gateway")]
+    pub(crate) fn gateway(&self) -> Option<&crate::gateway::decision::GatewayDecision<'r>> {
+        match &self.extra {
+            Extra::Gateway(g) => Some(g),
+            _ => None,
+        }
+    }
+
     /// A weighted split between backends (an ingress-nginx canary weight): each gets its weight
     /// out of the sum, never a random pick. `None` when one backend (or none) answers.
     pub fn split(&self) -> Option<&[WeightedBackend<'r>]> {
-        self.split.as_ref().map(|s| &s[..])
+        match &self.extra {
+            Extra::Split(s) => Some(&s[..]),
+            _ => None,
+        }
     }
 
     /// The path and query the upstream receives, when the profile rewrote them (ingress-nginx's
@@ -377,7 +400,7 @@ impl<'r> Decision<'r> {
             return None;
         }
         #[cfg(feature = "gateway")]
-        if self.gateway.is_some() {
+        if self.gateway().is_some() {
             // The listener and what the backend receives are the request's.
             return None;
         }
@@ -394,7 +417,7 @@ impl<'r> Decision<'r> {
     /// `None`: no backend serves (404, a refusal, a redirect, 500, every weight zero).
     pub fn target(&self, random: u64) -> Option<Target<'r>> {
         #[cfg(feature = "gateway")]
-        if let Some(gateway) = &self.gateway {
+        if let Some(gateway) = self.gateway() {
             return gateway_parts::gateway_target(gateway, random);
         }
         if let Some(backend) = self.backend {
@@ -414,7 +437,7 @@ impl<'r> Decision<'r> {
         request: &crate::Request<'_>,
         target: &Target<'r>,
     ) -> crate::gateway::filters::Modifications<'r> {
-        if let Some(gateway) = &self.gateway {
+        if let Some(gateway) = self.gateway() {
             return gateway_parts::gateway_modifications(gateway, request, target);
         }
         crate::gateway::filters::Modifications { path: self.upstream_path.clone(), ..Default::default() }
@@ -425,7 +448,7 @@ impl<'r> Decision<'r> {
     /// API decision shows what the backend receives from it after the rule's filters.
     pub fn view(&self, request: &crate::Request<'_>) -> DecisionView {
         #[cfg(feature = "gateway")]
-        if let Some(gateway) = &self.gateway {
+        if let Some(gateway) = self.gateway() {
             return gateway_parts::gateway_view(self, gateway, request);
         }
         let _ = request;
@@ -448,7 +471,7 @@ impl<'r> Decision<'r> {
                 .redirect
                 .as_ref()
                 .map(|r| RedirectView { status: r.status, location: r.location.to_string() }),
-            split: self.split.as_ref().map(|s| {
+            split: self.split().map(|s| {
                 s.iter()
                     .map(|w| WeightedView {
                         label: w.backend.to_string(),
@@ -472,10 +495,14 @@ impl<'r> Decision<'r> {
 impl fmt::Display for Decision<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         #[cfg(feature = "gateway")]
-        if let Some(gateway) = &self.gateway {
+        if let Some(gateway) = self.gateway() {
             return gateway_parts::gateway_label(self, gateway, f);
         }
-        match (self.backend, self.rejection, &self.redirect, &self.split) {
+        let split = match &self.extra {
+            Extra::Split(s) => Some(s),
+            _ => None,
+        };
+        match (self.backend, self.rejection, &self.redirect, split) {
             (Some(b), ..) => b.fmt(f),
             (None, Some(r), ..) => write!(f, "{}", r.status()),
             (None, None, Some(r), _) => write!(f, "redirect {} {}", r.status, r.location),

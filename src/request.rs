@@ -12,7 +12,7 @@ pub use crate::url::UrlError;
 
 /// A request to route. Borrowed bytes: building one never allocates, and bytes that are not
 /// UTF-8 are routed as bytes (they simply match no rule that does not contain them).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default)]
 #[non_exhaustive]
 pub struct Request<'a> {
     /// The `Host` header or `:authority`, as received (port, case and trailing dot allowed).
@@ -31,7 +31,21 @@ pub struct Request<'a> {
     /// The port the request arrived on; `None`: the host's, else 80 or 443 by scheme. Picks the
     /// Gateway's listener.
     pub port: Option<u16>,
+    /// `host` and `path` as the `&str`s [`new`](Self::new) was given: the Gateway API reads text,
+    /// and checking UTF-8 again was a tenth of its lookup. Used only while `host` and `path` are
+    /// still those very slices (see [`text`](Self::text)).
+    text: Option<(&'a str, &'a str)>,
 }
+
+/// Two requests are the same request whatever they were built from.
+impl PartialEq for Request<'_> {
+    fn eq(&self, other: &Request<'_>) -> bool {
+        (self.host, self.path, self.scheme, self.headers, self.method, self.port)
+            == (other.host, other.path, other.scheme, other.headers, other.method, other.port)
+    }
+}
+
+impl Eq for Request<'_> {}
 
 /// The scheme a request arrived with (`http` or `https` in JSON and tests files).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
@@ -56,11 +70,24 @@ impl<'de> Deserialize<'de> for Scheme {
 
 impl<'a> Request<'a> {
     pub fn new(host: &'a str, path: &'a str) -> Self {
-        Request::from_bytes(host.as_bytes(), path.as_bytes())
+        Request { text: Some((host, path)), ..Request::from_bytes(host.as_bytes(), path.as_bytes()) }
     }
 
     pub fn from_bytes(host: &'a [u8], path: &'a [u8]) -> Self {
-        Request { host, path, scheme: Scheme::Http, headers: &[], method: "GET", port: None }
+        Request { host, path, scheme: Scheme::Http, headers: &[], method: "GET", port: None, text: None }
+    }
+
+    /// `host` and `path` as text: the ones [`new`](Self::new) was given while the fields still
+    /// hold them (they are public, so a caller may have replaced them), else checked now.
+    pub(crate) fn text(&self) -> Option<(&'a str, &'a str)> {
+        match self.text {
+            Some((host, path))
+                if core::ptr::eq(host.as_bytes(), self.host) && core::ptr::eq(path.as_bytes(), self.path) =>
+            {
+                Some((host, path))
+            }
+            _ => Some((core::str::from_utf8(self.host).ok()?, core::str::from_utf8(self.path).ok()?)),
+        }
     }
 
     /// The request's method (`GET` unless told otherwise).
@@ -185,6 +212,19 @@ impl fmt::Display for RequestSpecError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Regression: the text `new` was given stands only while the public fields still hold it.
+    #[test]
+    fn text_follows_replaced_fields() {
+        let mut request = Request::new("a.example.com", "/a");
+        assert_eq!(request.text(), Some(("a.example.com", "/a")));
+        request.path = b"/b";
+        assert_eq!(request.text(), Some(("a.example.com", "/b")));
+        request.host = b"\xff.example.com";
+        assert_eq!(request.text(), None);
+        assert_eq!(Request::from_bytes(b"h", b"/").text(), Some(("h", "/")));
+        assert_eq!(Request::new("h", "/"), Request::from_bytes(b"h", b"/"));
+    }
 
     #[test]
     fn urls() {

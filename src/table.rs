@@ -225,6 +225,8 @@ pub struct Found<'r> {
 
 impl<'r> Found<'r> {
     /// The crate's decision for this lookup.
+    // Inlined into `Router::route`: the hot path returns the decision without a call.
+    #[inline(always)]
     pub(crate) fn decision(&self) -> decision::Decision<'r> {
         let ingress = self.ingress.map(|i| IngressRef { namespace: &i.namespace, name: &i.name });
         let backend = self.backend.and_then(|b| BackendRef::new(ingress.map_or("", |i| i.namespace), b));

@@ -42,7 +42,7 @@ pub(crate) fn decision_of<'r>(decision: GatewayDecision<'r>, request: &GatewayRe
         let port = b.port.map(ServicePort::Number);
         out.backend = Some(BackendRef::Service { namespace: &b.namespace, name: &b.name, port });
     }
-    out.gateway = Some(decision);
+    out.extra = crate::decision::Extra::Gateway(decision);
     out
 }
 

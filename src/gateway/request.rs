@@ -61,8 +61,7 @@ impl<'a> GatewayRequest<'a> {
     /// `request` as the Gateway API reads it; `None` when its host or path is not UTF-8 (no
     /// Gateway API hostname or path matches such bytes).
     pub(crate) fn of(request: &crate::Request<'a>) -> Option<Self> {
-        let host = core::str::from_utf8(request.host).ok()?;
-        let path = core::str::from_utf8(request.path).ok()?;
+        let (host, path) = request.text()?;
         let scheme = match request.scheme {
             crate::Scheme::Https => "https",
             _ => "http",

@@ -101,7 +101,7 @@ mod hostile {
             let objects = parsed.into_objects();
             let (router, _) = nginx::build(&objects, &Options::default());
             let headers = [("X-Canary", header.as_str()), ("Cookie", header.as_str())];
-            let req = Request { host: &host, path: &target, headers: &headers, ..Request::default() };
+            let req = Request::from_bytes(&host, &target).with_headers(&headers);
             let d = router.route(&req);
             let _ = (d.answer.to_string(), d.rule(), d.steps());
             let req = Request::new("h.example", "/").with_headers(&headers);
