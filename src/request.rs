@@ -34,6 +34,7 @@ pub struct Request<'a> {
     /// `host` and `path` as the `&str`s [`new`](Self::new) was given: the Gateway API reads text,
     /// and checking UTF-8 again was a tenth of its lookup. Used only while `host` and `path` are
     /// still those very slices (see [`text`](Self::text)).
+    #[cfg_attr(not(feature = "gateway"), allow(dead_code))]
     text: Option<(&'a str, &'a str)>,
 }
 
@@ -79,6 +80,7 @@ impl<'a> Request<'a> {
 
     /// `host` and `path` as text: the ones [`new`](Self::new) was given while the fields still
     /// hold them (they are public, so a caller may have replaced them), else checked now.
+    #[cfg_attr(not(feature = "gateway"), allow(dead_code))]
     pub(crate) fn text(&self) -> Option<(&'a str, &'a str)> {
         match self.text {
             Some((host, path))
