@@ -484,7 +484,7 @@ pub(crate) fn read_yaml_documents(input: &mut Input, source: &str, text: &str) -
 
 /// Deepest nesting the YAML reader accepts (serde_norway's recursion limit, kept by `yaml`).
 #[cfg(feature = "yaml")]
-pub const MAX_YAML_DEPTH: usize = 128;
+pub(crate) const MAX_YAML_DEPTH: usize = 128;
 
 /// Where collections first nest deeper than `limit` (1-based line and column), read with
 /// saphyr-parser's event parser in linear time, before any document is read (the reader applies

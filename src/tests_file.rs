@@ -51,6 +51,7 @@
 // A tests file is read once per run: its errors carry their whole place.
 #![allow(clippy::result_large_err)]
 
+#[cfg(feature = "cli")]
 use std::collections::BTreeSet;
 use std::format;
 use std::string::{String, ToString};
@@ -479,7 +480,8 @@ pub fn run(router: &Router, file: &TestsFile) -> TestsReport {
 
 #[cfg(feature = "gateway")]
 /// The `(HTTPRoute, rule)` every Gateway API test chose (for coverage).
-pub fn chosen_rules(report: &TestsReport) -> BTreeSet<(String, usize)> {
+#[cfg(feature = "cli")]
+pub(crate) fn chosen_rules(report: &TestsReport) -> BTreeSet<(String, usize)> {
     let chosen = |r: &TestResult| {
         let gateway = r.actual.gateway.as_ref()?;
         Some((gateway.route.clone()?, gateway.rule?))
@@ -488,7 +490,8 @@ pub fn chosen_rules(report: &TestsReport) -> BTreeSet<(String, usize)> {
 }
 
 /// The `(Ingress, field)` of every path the passing and failing tests chose (for coverage).
-pub fn chosen_paths(report: &TestsReport) -> BTreeSet<(String, String)> {
+#[cfg(feature = "cli")]
+pub(crate) fn chosen_paths(report: &TestsReport) -> BTreeSet<(String, String)> {
     report
         .results
         .iter()

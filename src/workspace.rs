@@ -31,7 +31,7 @@
 //! afresh, so a document's objects, notes and errors depend on its own text only; they are cached
 //! by that text, numbered from 1 and from line 1, and renumbered by the documents and lines before
 //! them. A text where that is not certain is read whole, as [`input::parse_all`] reads it: JSON, a
-//! text over the size limit or over [`MAX_SPLIT_BYTES`], a template, line breaks other than `\n`
+//! text over the size limit or over `MAX_SPLIT_BYTES` (2 MiB), a template, line breaks other than `\n`
 //! (YAML readers also break lines at `\r`, libyaml at NEL, LS and PS), a byte-order mark past the
 //! start, a directive (`%` at column 0),
 //! a document with a syntax error (it ends the stream, and its message may depend on what
@@ -65,7 +65,7 @@ use crate::router::{CompileError, Router, compile_seeded};
 /// Texts longer than this are read whole: the positions of errors come from a reading bounded in
 /// values and key bytes ([`position`](crate::position)), which a text this short cannot reach, so
 /// reading its documents one by one locates them alike.
-pub const MAX_SPLIT_BYTES: usize = 2 * 1024 * 1024;
+pub(crate) const MAX_SPLIT_BYTES: usize = 2 * 1024 * 1024;
 
 /// A YAML stream read again and again as it is edited: see the [module](self) documentation.
 #[derive(Debug, Default)]

@@ -23,7 +23,7 @@ pub struct StatusRequest {
 }
 
 /// The `PUT .../status` request writing `addresses` into `ingress`.
-pub fn status_request(ingress: &Ingress, addresses: &[LoadBalancerIngress]) -> StatusRequest {
+pub(crate) fn status_request(ingress: &Ingress, addresses: &[LoadBalancerIngress]) -> StatusRequest {
     let namespace = ingress.metadata.namespace_or_default().to_owned();
     let mut body = ingress.clone();
     body.api_version = INGRESS_API_VERSION.into();

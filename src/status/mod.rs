@@ -1,7 +1,7 @@
 //! Status: the address an ingress controller writes into `status.loadBalancer.ingress[]` (the
 //! crate documentation's [Validation and status](crate#validation-and-status) section). This
 //! module computes it, renders it as `kubectl` shows it ([`render_status`], [`render_ingress_table`]),
-//! and builds what the apiserver is sent and answers ([`status_request`], [`not_found`]: the
+//! and builds what the apiserver is sent and answers (`status_request`, [`not_found`]: the
 //! `PUT .../status` request, `meta/v1` Status bodies).
 //!
 //! The address comes from the publish Service as ingress-nginx computes it with
@@ -20,6 +20,8 @@ use serde::Serialize;
 use crate::class::{self, Participation};
 
 mod apiserver;
+#[cfg(all(test, feature = "std"))]
+mod cases;
 mod report;
 mod text;
 
@@ -27,12 +29,16 @@ use crate::model::{
     Condition, Ingress, IngressClass, IngressLoadBalancerStatus, IngressStatus, LoadBalancerIngress, Object,
     ObjectMeta, PortStatus, Service, ServiceSpec, Status,
 };
-pub use apiserver::{StatusRequest, not_found, status_request, unauthorized};
+pub(crate) use apiserver::status_request;
+pub use apiserver::{StatusRequest, not_found, unauthorized};
 pub use report::{ObjectEntry, Report, StatusOptions, report};
-pub use text::*;
+pub use text::{
+    IngressRow, LoadBalancerState, PortError, PortView, ServiceView, ingress_rows, ingress_rows_after,
+    render_ingress_table, render_service, render_status, service_view,
+};
 
 /// `apiVersion` of the Ingress objects the controller writes.
-pub const INGRESS_API_VERSION: &str = "networking.k8s.io/v1";
+pub(crate) const INGRESS_API_VERSION: &str = "networking.k8s.io/v1";
 
 // ------------------------------------------------------------------------------------------------
 // Addresses from the publish Service
@@ -126,7 +132,7 @@ pub(crate) fn publish_addresses(
 ///
 /// Beyond ingress-nginx: `ports` (with `error`) of the Service's ingress points are copied, and an
 /// empty or `None` (headless) cluster IP is reported instead of written (the apiserver would reject it).
-pub fn service_addresses(service: &Service) -> Result<Vec<LoadBalancerIngress>, NoAddress> {
+pub(crate) fn service_addresses(service: &Service) -> Result<Vec<LoadBalancerIngress>, NoAddress> {
     let key = object_key(&service.metadata);
     let spec = &service.spec;
     let service_type = spec.service_type();

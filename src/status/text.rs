@@ -63,7 +63,7 @@ pub struct IngressRow {
 }
 
 /// The row of `ingress` with the status it carries.
-pub fn ingress_row(ingress: &Ingress) -> IngressRow {
+pub(crate) fn ingress_row(ingress: &Ingress) -> IngressRow {
     row_with(ingress, current_addresses(ingress))
 }
 

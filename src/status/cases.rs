@@ -1,7 +1,7 @@
 //! Ingress status as a controller computes it, the views, and the API's Status answers.
 
-use ingress_router::model::{Ingress, IngressClass, Object, Service};
-use ingress_router::status::{
+use crate::model::{Ingress, IngressClass, Object, Service};
+use crate::status::{
     self, IngressReport, LoadBalancerState, NoAddress, StatusReport, StatusUpdate, ingress_rows, ingress_rows_after,
     ingress_status, not_found, render_ingress_table, render_service, render_status, service_view, unauthorized,
 };
