@@ -151,13 +151,6 @@ impl<'r> GatewayDecision<'r> {
         let own = backend.and_then(|b| w.rule.backend_refs.get(b.index)).map(|b| b.filters.as_slice()).unwrap_or(&[]);
         Modifications::of(w.rule.filters.iter().chain(own), request, w.matched)
     }
-
-    /// The crate's [`DecisionView`](crate::DecisionView) of this decision for `request`: the one
-    /// shape every home serialises (this allocates; [`route`](super::GatewayRouter::route) does
-    /// not).
-    pub fn view(&self, request: &GatewayRequest<'_>) -> crate::DecisionView {
-        super::glue::decision_of(*self, request).view(&request.as_request())
-    }
 }
 
 /// A rule's backendRef as the table shows it.

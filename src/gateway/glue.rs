@@ -46,6 +46,16 @@ pub(crate) fn decision_of<'r>(decision: GatewayDecision<'r>, request: &GatewayRe
     out
 }
 
+impl GatewayDecision<'_> {
+    /// The crate's [`DecisionView`](crate::DecisionView) of this decision for `request`: the one
+    /// shape every home serialises (this allocates; [`route`](super::GatewayRouter::route) does
+    /// not). Here, beside [`decision_of`], so that the Gateway API's decision needs nothing of the
+    /// crate's.
+    pub fn view(&self, request: &GatewayRequest<'_>) -> crate::DecisionView {
+        decision_of(*self, request).view(&request.as_request())
+    }
+}
+
 /// Every valid backendRef of the routes attached to the Gateway's listeners, each once.
 pub(crate) fn targets(router: &GatewayRouter) -> Vec<Target<'_>> {
     let mut seen = hashbrown::HashSet::new();
