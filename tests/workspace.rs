@@ -457,3 +457,33 @@ fn the_did_you_mean_budget_follows_the_documents_before() {
     let found = lint_both(&mut workspace, &[&doc(0, 500), &doc(1, 500), &doc(2, 10), service], &options);
     assert_eq!(suggested(&found), 0);
 }
+
+/// Gateway API documents are read incrementally too: an edit to one HTTPRoute reads that document
+/// alone, and the workspace routes, explains and lints as a compile of the whole text does.
+#[test]
+fn gateway_api_edits_read_only_the_document_that_changed() {
+    let gateway = "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: gw, namespace: infra}\nspec:\n  gatewayClassName: eg\n  listeners:\n  - {name: http, port: 80, protocol: HTTP, allowedRoutes: {namespaces: {from: All}}}\n";
+    let route = |name: &str, path: &str| {
+        format!(
+            "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {{name: {name}, namespace: shop}}\nspec:\n  parentRefs: [{{name: gw, namespace: infra}}]\n  hostnames: [shop.example.com]\n  rules:\n  - matches: [{{path: {{type: PathPrefix, value: {path}}}}}]\n    backendRefs: [{{name: {name}, port: 80}}]\n"
+        )
+    };
+    let mut workspace = Workspace::new(SOURCE);
+    let text = format!("{gateway}---\n{}---\n{}", route("cart", "/cart"), route("web", "/"));
+    assert_eq!(workspace.update(&text), &input::parse_all(SOURCE, &text));
+    assert_eq!(workspace.documents_read(), Some(3));
+    let edited = format!("{gateway}---\n{}---\n{}", route("cart", "/basket"), route("web", "/"));
+    assert_eq!(workspace.update(&edited), &input::parse_all(SOURCE, &edited));
+    assert_eq!(workspace.documents_read(), Some(1), "only the edited HTTPRoute is read again");
+    let (router, diagnostics) = workspace.compile(&CompileOptions::default(), 7).unwrap();
+    let scratch =
+        ingress_router::compile_input_seeded(&input::parse_all(SOURCE, &edited), &CompileOptions::default(), 7)
+            .unwrap();
+    for path in ["/basket/1", "/cart", "/"] {
+        let request = Request::new("shop.example.com", path);
+        assert_eq!(router.route(&request).to_string(), scratch.route(&request).to_string(), "{path}");
+        assert_eq!(router.route(&request).view(&request), scratch.route(&request).view(&request), "{path}");
+    }
+    assert_eq!(router.route(&Request::new("shop.example.com", "/basket/1")).to_string(), "shop/cart:80");
+    assert_eq!(diagnostics, scratch.lint(&input::parse_all(SOURCE, &edited).into_objects()));
+}
