@@ -442,7 +442,8 @@ impl Router {
 
     /// The Gateway API router inside, when this router routes the Gateway API.
     #[cfg(feature = "gateway")]
-    pub fn gateway(&self) -> Option<&crate::gateway::GatewayRouter> {
+    #[cfg_attr(not(feature = "yaml"), allow(dead_code))]
+    pub(crate) fn gateway(&self) -> Option<&crate::gateway::GatewayRouter> {
         match &self.engine {
             Engine::Gateway { router, .. } => Some(router),
             _ => None,

@@ -111,8 +111,10 @@ impl<'r> GatewayDecision<'r> {
 
     /// The HTTP status the proxy answers: the redirect's, 404, 500, or 200 when the request is
     /// forwarded (the backend's own answer aside). In a split with invalid backends, 200 stands for
-    /// the valid share; [`pick`](Self::pick) says which backend one request gets.
-    pub fn status(&self) -> u16 {
+    /// the valid share; [`pick`](Self::pick) says which backend one request gets. The module's
+    /// tests read it; homes read the crate's `Decision::status`, which answers the same.
+    #[cfg(test)]
+    pub(crate) fn status(&self) -> u16 {
         match self.outcome {
             Outcome::NoGateway(_) | Outcome::NoListener(_) | Outcome::NotFound => 404,
             Outcome::Redirect(r) => r.status_code,

@@ -86,12 +86,18 @@ pub fn modify_path(modifier: &PathModifier, path: &str, matched: &HttpRouteMatch
 /// The path and query a redirect or rewrite writes, percent-encoded ([`percent_encode`]): the path
 /// may come from the manifest (`replaceFullPath`, `replacePrefixMatch`) and both from the client.
 fn with_query(path: &str, query: &str) -> String {
-    let mut out = percent_encode(path.as_bytes()).into_owned();
+    let mut out = String::new();
+    push_with_query(&mut out, path, query);
+    out
+}
+
+/// [`with_query`] written at the end of `out`.
+fn push_with_query(out: &mut String, path: &str, query: &str) {
+    out.push_str(&percent_encode(path.as_bytes()));
     if !query.is_empty() {
         out.push('?');
         out.push_str(&percent_encode(query.as_bytes()));
     }
-    out
 }
 
 /// The `Location` of a RequestRedirect: scheme (the request's by default), hostname (the request
@@ -118,7 +124,7 @@ pub fn redirect_location(
     // The CRD's pattern allows only DNS names in `hostname`, but the request's host is the
     // client's and `Objects::from_values` does not validate: encoded too.
     let host = percent_encode_authority(host.as_bytes());
-    let (path, query) = (percent_encode(path.as_bytes()), percent_encode(request.query().as_bytes()));
+    let query = request.query();
     // One allocation for the whole `Location` (a plain redirect allocates nothing else).
     let mut out = String::with_capacity(scheme.len() + host.len() + path.len() + query.len() + 16);
     out.push_str(scheme);
@@ -135,11 +141,7 @@ pub fn redirect_location(
     if !matches!((scheme, port), ("http", 80) | ("https", 443)) {
         let _ = write!(out, ":{port}");
     }
-    out.push_str(&path);
-    if !query.is_empty() {
-        out.push('?');
-        out.push_str(&query);
-    }
+    push_with_query(&mut out, &path, query);
     out
 }
 

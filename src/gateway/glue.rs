@@ -75,8 +75,12 @@ pub(crate) fn explain(router: &GatewayRouter, request: &Request<'_>) -> Explanat
     let host = String::from_utf8_lossy(request.host).into_owned();
     let path = String::from_utf8_lossy(request.path).into_owned();
     let matched_path = String::from_utf8_lossy(crate::path::request_path(request.path)).into_owned();
-    let decision = route(router, request).view(request);
     let gateway = GatewayRequest::of(request).map(|r| router.explain(&r));
+    // The Gateway API's explanation holds the decision already (routed once).
+    let decision = match &gateway {
+        Some(g) => g.decision.clone(),
+        None => Decision::none().view(request),
+    };
     Explanation {
         host,
         normalized_host: None,

@@ -228,11 +228,13 @@ impl GatewayRouter {
     }
 
     /// The Gateway requests arrive at, when one was chosen.
+    #[cfg_attr(not(feature = "yaml"), allow(dead_code))]
     pub fn gateway(&self) -> Option<&model::Gateway> {
         self.gateway.as_ref().ok().and_then(|&i| self.objects.gateways.get(i))
     }
 
     /// The chosen Gateway as `namespace/name` (a tests file's `options.gateway`), or "".
+    #[cfg_attr(not(feature = "yaml"), allow(dead_code))]
     pub fn gateway_name(&self) -> String {
         self.gateway().map(|g| alloc::format!("{}/{}", g.metadata.namespace, g.metadata.name)).unwrap_or_default()
     }
