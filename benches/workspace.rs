@@ -14,7 +14,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group};
-use ingress_router::views::{self, Locator, Validated, ValidationReport};
+use ingress_router::views::{self, ValidationReport};
 use ingress_router::{CompileOptions, Workspace, compile_seeded, input};
 
 const SOURCE: &str = "<input>";
@@ -65,13 +65,12 @@ fn keystrokes(text: &str) -> [(&'static str, [String; 2]); 2] {
 }
 
 fn report(input: &input::Input, text: &str, diagnostics: Vec<ingress_router::Diagnostic>) -> ValidationReport {
-    let mut locator = Locator::new([(SOURCE, text)]);
-    views::validation_report(Validated::from(input), &[], diagnostics, &mut |o, f| locator.locate(o, f))
+    views::validation_report(input, &[(SOURCE, text)], &[], diagnostics)
 }
 
 fn from_scratch(text: &str) -> ValidationReport {
     let input = input::parse_all(SOURCE, text);
-    let objects: Vec<_> = input.objects.iter().map(|o| o.object.clone()).collect();
+    let objects: Vec<_> = input.to_objects();
     let router = compile_seeded(&objects, &CompileOptions::default(), 7);
     let diagnostics = router.lint(&objects);
     black_box(&router);

@@ -128,6 +128,12 @@ impl PartialEq for Input {
 }
 
 impl Input {
+    /// The objects read, without their origins: what [`compile`](crate::compile) and
+    /// [`Router::lint`](crate::Router::lint) take.
+    pub fn to_objects(&self) -> Vec<Object> {
+        self.objects.iter().map(|o| o.object.clone()).collect()
+    }
+
     /// Adds everything from `other` (several files make one input).
     pub fn extend(&mut self, other: Input) {
         self.objects.extend(other.objects);
@@ -354,16 +360,6 @@ pub(crate) fn locate_errors(errors: &mut [InputError], text: &str) {
 #[cfg(not(feature = "yaml"))]
 fn locate_errors(_errors: &mut [InputError], _text: &str) {}
 
-/// Parses JSON text: one object, an array of objects, or a `kind: List`. Works without `std` or `yaml`.
-pub fn parse_json(source: &str, text: &str) -> Result<Input, InputError> {
-    let mut input = Input { sources: vec![source.to_string()], ..Input::default() };
-    parse_json_into(&mut input, source, text)?;
-    match input.errors.is_empty() {
-        true => Ok(input),
-        false => Err(input.errors.swap_remove(0)),
-    }
-}
-
 /// Reads JSON into `input`; an object that cannot be read goes to `input.errors`, a syntax error
 /// is returned.
 fn parse_json_into(input: &mut Input, source: &str, text: &str) -> Result<(), InputError> {
@@ -398,17 +394,6 @@ fn json_message(e: &serde_json::Error) -> String {
     match full.rfind(" at line ") {
         Some(at) => full[..at].to_string(),
         None => full,
-    }
-}
-
-/// Parses a YAML stream of one or more documents.
-#[cfg(feature = "yaml")]
-pub fn parse_yaml(source: &str, text: &str) -> Result<Input, InputError> {
-    let mut input = Input { sources: vec![source.to_string()], ..Input::default() };
-    parse_yaml_into(&mut input, source, text)?;
-    match input.errors.is_empty() {
-        true => Ok(input),
-        false => Err(input.errors.swap_remove(0)),
     }
 }
 
@@ -533,11 +518,6 @@ pub(crate) fn nesting(text: &str, limit: usize) -> Nesting {
         }
     }
     Nesting::Within
-}
-
-#[cfg(not(feature = "yaml"))]
-pub fn parse_yaml(source: &str, _text: &str) -> Result<Input, InputError> {
-    Err(yaml_unsupported(source))
 }
 
 #[cfg(not(feature = "yaml"))]
@@ -719,6 +699,5 @@ mod without_yaml {
         let e = parse("a.yaml", "apiVersion: v1\nkind: Service\n").unwrap_err();
         assert_eq!((e.kind, e.kind.as_str()), (InputErrorKind::YamlUnsupported, "yaml-unsupported"));
         assert!(e.message.contains("`yaml` feature") && e.message.contains("give JSON"), "{e}");
-        assert_eq!(parse_yaml("b.yaml", "a: 1").unwrap_err().kind, InputErrorKind::YamlUnsupported);
     }
 }

@@ -56,7 +56,6 @@ deserialize_by_reader! {
     ServiceStatus => service_status,
     LoadBalancerStatus => load_balancer_status,
     Condition => condition,
-    Status => status,
 }
 
 /// `metadata` of any object.
@@ -262,9 +261,9 @@ pub struct IngressClassParameters {
 }
 
 /// The annotation that marks the cluster's default IngressClass.
-pub const DEFAULT_CLASS_ANNOTATION: &str = "ingressclass.kubernetes.io/is-default-class";
+pub(crate) const DEFAULT_CLASS_ANNOTATION: &str = "ingressclass.kubernetes.io/is-default-class";
 /// The deprecated per-Ingress class annotation.
-pub const LEGACY_CLASS_ANNOTATION: &str = "kubernetes.io/ingress.class";
+pub(crate) const LEGACY_CLASS_ANNOTATION: &str = "kubernetes.io/ingress.class";
 
 impl IngressClass {
     pub fn is_default(&self) -> bool {
@@ -360,26 +359,6 @@ pub struct Condition {
     pub reason: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
-}
-
-/// `meta/v1` Status: how the API answers a failure.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Status {
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub api_version: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub kind: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub status: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub details: Option<serde_json::Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub code: Option<i64>,
 }
 
 /// One object of the input, by kind.

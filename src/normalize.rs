@@ -265,8 +265,7 @@ fn merge_slashes(path: &mut [u8]) -> usize {
 pub enum Rejection {
     /// The path contains `%2F` or `%5C` and escaped slashes are rejected: 400 Bad Request.
     EscapedSlash,
-    /// The path needs normalising and is longer than
-    /// [`MAX_NORMALIZED_PATH`] bytes: 414 URI Too Long.
+    /// The path needs normalising and is longer than 8 192 bytes: 414 URI Too Long.
     PathTooLong,
     /// nginx refuses the URI (a bad `%` escape, `..` above the root, not starting with `/`):
     /// 400 Bad Request (the ingress-nginx profile).

@@ -19,7 +19,6 @@
 
 pub use crate::cluster::{ClusterNames, TemplateError};
 pub use crate::engines::Missing;
-pub use crate::normalize::MAX_NORMALIZED_PATH;
 pub use crate::request::RequestSpecError;
 use alloc::string::{String, ToString};
 use core::fmt;

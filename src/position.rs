@@ -1,7 +1,7 @@
 //! Line and column of fields in YAML or JSON text, to point validation errors at the source.
 //!
-//! [`views::Locator`](crate::views::Locator) finds a field of an object in the text it was read
-//! from. Inside, a text's positions are read once with `saphyr-parser`'s event parser and records where
+//! [`views::validation_report`](crate::views::validation_report) finds each invalid field of an
+//! object in the text it was read from. Inside, a text's positions are read once with `saphyr-parser`'s event parser and records where
 //! each value starts, keyed by document (1-based) and field path (`spec.rules[0].http.paths[0].path`,
 //! `items[3].spec.rules[0].host` inside a `kind: List`). JSON is read as the flow YAML it is.
 //!

@@ -75,7 +75,7 @@ pub struct TestsFile {
     /// The options the table is compiled with (the CLI's flags override them).
     #[serde(default, skip_serializing_if = "is_default")]
     pub options: CompileOptions,
-    pub tests: Vec<Test>,
+    pub(crate) tests: Vec<Test>,
 }
 
 fn is_default(options: &CompileOptions) -> bool {
@@ -86,7 +86,7 @@ fn is_default(options: &CompileOptions) -> bool {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
-pub struct Test {
+pub(crate) struct Test {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     pub request: RequestSpec,
@@ -98,7 +98,7 @@ pub struct Test {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 #[non_exhaustive]
-pub struct Expect {
+pub(crate) struct Expect {
     /// The decision's [label](crate::DecisionView::label) (`404` may be written as a number); for
     /// the Gateway API, `namespace/name:port` or `name:port`.
     #[serde(default, deserialize_with = "optional_scalar", skip_serializing_if = "Option::is_none")]
@@ -124,7 +124,7 @@ pub struct Expect {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 #[non_exhaustive]
-pub struct ExpectedUpstream {
+pub(crate) struct ExpectedUpstream {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -135,7 +135,7 @@ pub struct ExpectedUpstream {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 #[non_exhaustive]
-pub struct ExpectedMatch {
+pub(crate) struct ExpectedMatch {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ingress: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -164,7 +164,7 @@ impl Expect {
     /// What `decision` answers, as a test pins it: its label, how, the winning path, and the
     /// upstream path after a rewrite.
     /// A Gateway API decision pins its status, redirect and upstream path too.
-    pub fn pinning(decision: &DecisionView) -> Self {
+    pub(crate) fn pinning(decision: &DecisionView) -> Self {
         #[cfg(feature = "gateway")]
         if let Some(gateway) = &decision.gateway {
             return Expect {
@@ -198,7 +198,7 @@ impl Expect {
 
     /// Whether `decision` meets every expectation written.
     /// `backend` written `name:port` meets a Gateway API label `namespace/name:port`.
-    pub fn met_by(&self, decision: &DecisionView) -> bool {
+    pub(crate) fn met_by(&self, decision: &DecisionView) -> bool {
         let same = |want: &Option<String>, got: &str| want.as_deref().is_none_or(|w| w == got);
         let (upstream_host, upstream_path) = upstream(decision);
         let upstream_path = |want: &String| upstream_path == Some(want.as_str());
@@ -438,13 +438,13 @@ pub(crate) fn pin_by(
 pub struct TestsReport {
     pub passed: usize,
     pub failed: usize,
-    pub results: Vec<TestResult>,
+    pub(crate) results: Vec<TestResult>,
 }
 
 /// One test's outcome: what it expected, and the decision it got.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
-pub struct TestResult {
+pub(crate) struct TestResult {
     /// The test's name, else `test #N`.
     pub name: String,
     pub passed: bool,

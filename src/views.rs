@@ -15,7 +15,6 @@ use crate::input::{self, Origin, SourcedObject, SourcedValue, UnknownFields, Uns
 use crate::model::{Ingress, Object};
 use crate::position::{Position, Positions};
 use crate::schema::{self, DecodeError};
-use crate::status::{IngressRow, StatusReport, ingress_rows_after};
 use crate::validation::{self, FieldError, Operation};
 
 // ------------------------------------------------------------------------------------------------
@@ -23,24 +22,13 @@ use crate::validation::{self, FieldError, Operation};
 
 /// Finds fields of objects in the texts they were read from (each text read once, when first
 /// asked). `texts` names each source as [`Origin::source`] does.
-///
-/// ```
-/// use ingress_router::input;
-/// use ingress_router::position::Position;
-/// use ingress_router::views::Locator;
-/// let text = "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: a}\nspec:\n  rules:\n  - host: BAD\n";
-/// let read = input::parse("a.yaml", text).unwrap();
-/// let mut locator = Locator::new([("a.yaml", text)]);
-/// let at = locator.locate(&read.objects[0].origin, "spec.rules[0].host");
-/// assert_eq!(at, Some(Position { line: 6, column: 11 }));
-/// ```
-pub struct Locator<'t> {
+pub(crate) struct Locator<'t> {
     texts: Vec<(&'t str, &'t str)>,
     read: Vec<Option<Positions>>,
 }
 
 impl<'t> Locator<'t> {
-    pub fn new(texts: impl IntoIterator<Item = (&'t str, &'t str)>) -> Self {
+    pub(crate) fn new(texts: impl IntoIterator<Item = (&'t str, &'t str)>) -> Self {
         let texts: Vec<_> = texts.into_iter().collect();
         let read = texts.iter().map(|_| None).collect();
         Locator { texts, read }
@@ -48,7 +36,7 @@ impl<'t> Locator<'t> {
 
     /// Where `field` (an apiserver field path such as `spec.rules[0].host`; empty for the object
     /// itself) of the object read from `origin` is; `None` when its text is not one of these.
-    pub fn locate(&mut self, origin: &Origin, field: &str) -> Option<Position> {
+    pub(crate) fn locate(&mut self, origin: &Origin, field: &str) -> Option<Position> {
         let i = self.texts.iter().position(|(source, _)| *source == origin.source)?;
         let text = self.texts[i].1;
         let positions = self.read[i].get_or_insert_with(|| Positions::new(text));
@@ -65,9 +53,9 @@ impl<'t> Locator<'t> {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[non_exhaustive]
 pub struct ValidationReport {
-    pub objects: Vec<CheckedObject>,
-    pub diagnostics: Vec<Diagnostic>,
-    pub summary: Summary,
+    pub(crate) objects: Vec<CheckedObject>,
+    pub(crate) diagnostics: Vec<Diagnostic>,
+    pub(crate) summary: Summary,
 }
 
 impl ValidationReport {
@@ -81,7 +69,7 @@ impl ValidationReport {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
-pub struct CheckedObject {
+pub(crate) struct CheckedObject {
     /// `Ingress`, `IngressClass` (or `Service`, refused for an unknown field).
     pub kind: &'static str,
     pub namespace: Option<String>,
@@ -105,7 +93,7 @@ pub struct CheckedObject {
 /// in the source, when known.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[non_exhaustive]
-pub struct LocatedError {
+pub(crate) struct LocatedError {
     #[serde(flatten)]
     pub error: FieldError,
     #[serde(flatten)]
@@ -115,7 +103,7 @@ pub struct LocatedError {
 /// A field unknown to the schema, where it is, and what it became in v1 when it is a v1beta1 field.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[non_exhaustive]
-pub struct UnknownField {
+pub(crate) struct UnknownField {
     pub field: String,
     #[serde(flatten)]
     pub at: Option<Position>,
@@ -125,7 +113,7 @@ pub struct UnknownField {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
-pub struct Summary {
+pub(crate) struct Summary {
     pub objects: usize,
     pub valid: usize,
     pub invalid: usize,
@@ -140,10 +128,11 @@ pub struct Summary {
 /// versions, the Gateway API objects (GatewayClass, Gateway, HTTPRoute, ReferenceGrant; others
 /// there are left out), and how many inputs could not be read at all.
 #[derive(Clone, Copy, Debug)]
-pub struct Validated<'a> {
+pub(crate) struct Validated<'a> {
     pub objects: &'a [SourcedObject],
     pub unknown_fields: &'a [UnknownFields],
     pub unserved: &'a [Unserved],
+    #[cfg_attr(not(feature = "gateway"), allow(dead_code))]
     pub gateway_api: &'a [SourcedValue],
     pub input_errors: usize,
 }
@@ -160,11 +149,46 @@ impl<'a> From<&'a input::Input> for Validated<'a> {
     }
 }
 
+/// `validate --json` for `input`, read from `texts` (each source's name and text; a source not
+/// among them gets no positions): every Ingress (as an update when `stored` holds it) and
+/// IngressClass checked as the apiserver checks it, every Gateway API object, each error with its
+/// line and column, then `diagnostics` (those of compiling `input`) and a summary.
+///
+/// ```
+/// use ingress_router::{CompileOptions, compile, input, views};
+/// let text = "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: a}\nspec:\n  rules:\n  - host: BAD\n";
+/// let read = input::parse("a.yaml", text).unwrap();
+/// let objects = read.to_objects();
+/// let diagnostics = compile(&objects, &CompileOptions::default()).lint(&objects);
+/// let report = views::validation_report(&read, &[("a.yaml", text)], &[], diagnostics);
+/// assert!(!report.passes(false));
+/// let json = serde_json::to_value(&report).unwrap();
+/// assert_eq!(json["objects"][0]["errors"][0]["field"], "spec.rules[0].host");
+/// let error = &json["objects"][0]["errors"][0];
+/// assert_eq!((&error["line"], &error["column"]), (&serde_json::json!(6), &serde_json::json!(11)));
+/// ```
+pub fn validation_report(
+    input: &input::Input,
+    texts: &[(&str, &str)],
+    stored: &[Object],
+    diagnostics: Vec<Diagnostic>,
+) -> ValidationReport {
+    let stored: Vec<&Ingress> = stored
+        .iter()
+        .filter_map(|o| match o {
+            Object::Ingress(i) => Some(i),
+            _ => None,
+        })
+        .collect();
+    let mut locator = Locator::new(texts.iter().copied());
+    report_of(Validated::from(input), &stored, diagnostics, &mut |origin, field| locator.locate(origin, field))
+}
+
 /// Validates every Ingress (as an update when `stored` holds it) and IngressClass, locating each
 /// error with `locate` (an object's origin and an apiserver field path, empty for the object
 /// itself). `diagnostics` are those of compiling the same objects; invalid Ingresses are
 /// reported here with every error instead.
-pub fn validation_report(
+pub(crate) fn report_of(
     input: Validated<'_>,
     stored: &[&Ingress],
     diagnostics: Vec<Diagnostic>,
@@ -345,24 +369,5 @@ fn unserved(u: &Unserved) -> CheckedObject {
         errors: Vec::new(),
         unknown_fields: Vec::new(),
         v1_changes: u.changes.clone(),
-    }
-}
-
-// ------------------------------------------------------------------------------------------------
-// Status
-
-/// What `status --json` prints, and the `kubectl get ingress` rows once the statuses are written.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[non_exhaustive]
-pub struct StatusView {
-    #[serde(flatten)]
-    pub report: StatusReport,
-    pub rows: Vec<IngressRow>,
-}
-
-impl StatusView {
-    /// `report` must have been computed from `objects`.
-    pub fn new(objects: &[Object], report: StatusReport) -> Self {
-        StatusView { rows: ingress_rows_after(objects, &report), report }
     }
 }

@@ -5,7 +5,7 @@
 
 use ingress_router::input::{self, Input};
 use ingress_router::options::ImplementationSpecific;
-use ingress_router::views::{self, Locator, Validated};
+use ingress_router::views;
 use ingress_router::{CompileOptions, Request, Workspace, compile_seeded};
 use proptest::prelude::*;
 
@@ -246,10 +246,7 @@ fn check_equal(workspace: &mut Workspace, text: &str, options: &CompileOptions) 
     for request in requests() {
         assert_eq!(ws_router.route(&request).view(&request), router.route(&request).view(&request));
     }
-    let report = |input: &Input, diagnostics| {
-        let mut locator = Locator::new([(SOURCE, text)]);
-        views::validation_report(Validated::from(input), &[], diagnostics, &mut |o, f| locator.locate(o, f))
-    };
+    let report = |input: &Input, diagnostics| views::validation_report(input, &[(SOURCE, text)], &[], diagnostics);
     assert_eq!(report(&incremental, ws_diagnostics), report(&fresh, diagnostics));
 }
 

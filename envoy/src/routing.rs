@@ -103,7 +103,7 @@ impl Table {
     }
 
     fn compile(config: &PluginConfig, seed: u64, input: &Input, report: &mut Report) -> Option<Table> {
-        let objects: Vec<Object> = input.objects.iter().map(|o| o.object.clone()).collect();
+        let objects: Vec<Object> = input.to_objects();
         let has_gateway =
             input.gateway_api.iter().any(|v| v.value.get("kind").and_then(|k| k.as_str()) == Some("Gateway"));
         if !objects.iter().any(|o| matches!(o, Object::Ingress(_))) && !has_gateway && config.options.gateway.is_none()

@@ -2,12 +2,11 @@
 //! profile, or the Gateway API); `gateway.rs` has the Gateway API's own status and migration.
 
 use ingress_router::input::{self, Input};
-use ingress_router::model::{Ingress, Object};
+use ingress_router::model::Object;
 use ingress_router::options::RequestSpecError;
-use ingress_router::status::{self, ServiceView};
+use ingress_router::status::{self, NoAddress, ServiceView, StatusView};
 use ingress_router::tests_file::{self, TestsFile, TestsReport};
-use ingress_router::views::Locator;
-use ingress_router::views::{self, StatusView, Validated, ValidationReport};
+use ingress_router::views::{self, ValidationReport};
 use ingress_router::{
     CompileOptions, DecisionView, Diagnostic, Explanation, Request, RequestSpec, Router, TableView, Workspace,
 };
@@ -39,8 +38,7 @@ pub fn compile_options(json: &str) -> Result<CompileOptions, Failure> {
 /// whatever `input` holds, as the core chooses.
 pub fn compile(input: &Input, options: &CompileOptions, seed: u64) -> Result<(Router, Vec<Diagnostic>), Failure> {
     let router = ingress_router::compile_input_seeded(input, options, seed).map_err(compile_failure)?;
-    let objects: Vec<Object> = input.objects.iter().map(|o| o.object.clone()).collect();
-    let diagnostics = router.lint(&objects);
+    let diagnostics = router.lint(&input.to_objects());
     Ok((router, diagnostics))
 }
 
@@ -132,39 +130,29 @@ pub fn write_tests(
 
 /// `validate --json` for `input` read from `text` (empty when given as objects: no positions).
 pub fn validate(input: &Input, text: &str, stored: &[Object], options: &CompileOptions, seed: u64) -> ValidationReport {
-    let objects: Vec<Object> = input.objects.iter().map(|o| o.object.clone()).collect();
+    let objects = input.to_objects();
     let diagnostics = ingress_router::compile_seeded(&objects, options, seed).lint(&objects);
     validation(input, text, stored, diagnostics)
 }
 
 /// `validate --json` for `input` whose table's `diagnostics` are known (a compiled router's).
 pub fn validation(input: &Input, text: &str, stored: &[Object], diagnostics: Vec<Diagnostic>) -> ValidationReport {
-    let stored: Vec<&Ingress> = stored
-        .iter()
-        .filter_map(|o| match o {
-            Object::Ingress(i) => Some(i),
-            _ => None,
-        })
-        .collect();
-    let mut locator = Locator::new([(SOURCE, text)]);
-    views::validation_report(Validated::from(input), &stored, diagnostics, &mut |origin, field| {
-        locator.locate(origin, field)
-    })
+    views::validation_report(input, &[(SOURCE, text)], stored, diagnostics)
 }
 
 pub fn ingress_status(objects: &[Object], class: Option<&str>, publish_service: &str) -> Result<StatusView, Failure> {
-    status::parse_publish_service(publish_service).map_err(|_| {
+    status::ingress(objects, class, publish_service).map_err(|_| {
         Failure::new("argument", format!("publishService {publish_service:?}: expected \"<namespace>/<name>\""))
-    })?;
-    Ok(StatusView::new(objects, status::ingress_status(objects, class, publish_service)))
+    })
 }
 
 pub fn service_status(objects: &[Object], service: &str) -> Result<ServiceView, Failure> {
-    let (namespace, name) = status::parse_publish_service(service)
-        .map_err(|_| Failure::new("argument", format!("service {service:?}: expected \"<namespace>/<name>\"")))?;
-    let found = status::find_service(objects, namespace, name)
-        .ok_or_else(|| Failure::new("not-found", format!("{SOURCE}: no Service {namespace}/{name} in the input")))?;
-    Ok(status::service_view(found))
+    status::service(objects, service).map_err(|e| match e {
+        NoAddress::PublishServiceMissing { service } => {
+            Failure::new("not-found", format!("{SOURCE}: no Service {service} in the input"))
+        }
+        _ => Failure::new("argument", format!("service {service:?}: expected \"<namespace>/<name>\"")),
+    })
 }
 
 pub fn version() -> &'static str {

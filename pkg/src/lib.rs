@@ -390,7 +390,7 @@ fn bounded_text(s: &JsString) -> Result<String, Failure> {
 }
 
 fn objects(input: &Input) -> Vec<Object> {
-    input.objects.iter().map(|o| o.object.clone()).collect()
+    input.to_objects()
 }
 
 fn string_argument(value: &JsValue, name: &str) -> Result<String, Failure> {

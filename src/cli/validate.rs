@@ -120,9 +120,8 @@ pub fn run(args: &ValidateArgs) -> Result<i32, Failure> {
         input_errors: loaded.problems.len(),
     };
     let mut locator = Places::new(&loaded);
-    let report = views::validation_report(validated, &old_ingresses, diagnostics, &mut |origin, field| {
-        locator.locate(origin, field)
-    });
+    let report =
+        views::report_of(validated, &old_ingresses, diagnostics, &mut |origin, field| locator.locate(origin, field));
     let text = if args.json {
         show::json(&Report { input_errors: &loaded.problems, report: &report })
     } else {

@@ -180,7 +180,7 @@ pub struct ObjectStatus {
     /// What the controller leaves out, and why.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
-    pub update: StatusUpdate,
+    pub(crate) update: StatusUpdate,
 }
 
 /// The status of every GatewayClass, Gateway and HTTPRoute of an input.

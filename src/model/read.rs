@@ -19,7 +19,7 @@ use super::{
     Condition, HttpIngressPath, HttpIngressRuleValue, Ingress, IngressBackend, IngressClass, IngressClassParameters,
     IngressClassSpec, IngressLoadBalancerStatus, IngressRule, IngressServiceBackend, IngressSpec, IngressStatus,
     IngressTls, LoadBalancerIngress, LoadBalancerStatus, ObjectMeta, PortStatus, Service, ServiceBackendPort,
-    ServicePort, ServiceSpec, ServiceStatus, Status, TypedLocalObjectReference,
+    ServicePort, ServiceSpec, ServiceStatus, TypedLocalObjectReference,
 };
 use crate::read::{
     Error, fields_mut, take_any, take_int64, take_optional, take_optional_zero_list, take_or_default, take_string,
@@ -240,19 +240,6 @@ pub fn condition(value: &mut Value) -> Result<Condition, Error> {
         last_transition_time: take_optional(f, "lastTransitionTime", take_string)?,
         reason: take_optional(f, "reason", take_string)?,
         message: take_optional(f, "message", take_string)?,
-    })
-}
-
-pub fn status(value: &mut Value) -> Result<Status, Error> {
-    let f = fields_mut(value)?;
-    Ok(Status {
-        api_version: take_or_default(f, "apiVersion", take_string)?,
-        kind: take_or_default(f, "kind", take_string)?,
-        status: take_optional(f, "status", take_string)?,
-        message: take_optional(f, "message", take_string)?,
-        reason: take_optional(f, "reason", take_string)?,
-        details: take_optional(f, "details", take_any)?,
-        code: take_optional(f, "code", take_int64)?,
     })
 }
 

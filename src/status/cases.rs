@@ -3,7 +3,7 @@
 use crate::model::{Ingress, IngressClass, Object, Service};
 use crate::status::{
     self, IngressReport, LoadBalancerState, NoAddress, StatusReport, StatusUpdate, ingress_rows, ingress_rows_after,
-    ingress_status, not_found, render_ingress_table, render_service, render_status, service_view, unauthorized,
+    ingress_status, render_ingress_table, render_service, service_view,
 };
 use serde_json::{Value, json};
 
@@ -298,21 +298,6 @@ fn report_serializes_camel_case() {
 }
 
 #[test]
-fn status_renders_as_text() {
-    let other = ingress(
-        json!({"metadata": {"name": "other", "namespace": "default"}, "spec": {"ingressClassName": "traefik"}}),
-    );
-    let report = run(&[class("nginx"), class("traefik"), web(None), other, lb(json!([{"ip": "203.0.113.10"}]))]);
-    assert_eq!(
-        render_status(&report),
-        "publish Service ingress-nginx/ingress-nginx-controller: 203.0.113.10\n\
-         default/web: 203.0.113.10; PUT /apis/networking.k8s.io/v1/namespaces/default/ingresses/web/status\n\
-         default/other: no address (not served: belongs to IngressClass \"traefik\", not the served class \"nginx\"); \
-         status left as is\n"
-    );
-}
-
-#[test]
 fn ingress_table_renders_like_kubectl() {
     let tls = ingress(json!({
         "metadata": {"name": "shop", "namespace": "default"},
@@ -465,31 +450,6 @@ fn service_view_states() {
          Port:                  <unset>  80/TCP\n\
          TargetPort:            80/TCP\n\
          Conditions:            <none>\n"
-    );
-}
-
-#[test]
-fn unauthorized_status_json() {
-    assert_eq!(
-        serde_json::to_string(&unauthorized()).unwrap(),
-        r#"{"apiVersion":"v1","kind":"Status","status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401}"#
-    );
-}
-
-#[test]
-fn not_found_status_json() {
-    assert_eq!(
-        serde_json::to_string(&not_found("ingresses.networking.k8s.io", "web")).unwrap(),
-        r#"{"apiVersion":"v1","kind":"Status","status":"Failure","message":"ingresses.networking.k8s.io \"web\" not found","reason":"NotFound","details":{"group":"networking.k8s.io","kind":"ingresses","name":"web"},"code":404}"#
-    );
-    // The core group has no group in the message nor in the details.
-    assert_eq!(
-        serde_json::to_value(not_found("services", "ingress-nginx-controller")).unwrap(),
-        json!({
-            "apiVersion": "v1", "kind": "Status", "status": "Failure",
-            "message": "services \"ingress-nginx-controller\" not found",
-            "reason": "NotFound", "details": {"name": "ingress-nginx-controller", "kind": "services"}, "code": 404
-        })
     );
 }
 

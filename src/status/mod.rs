@@ -1,8 +1,7 @@
 //! Status: the address an ingress controller writes into `status.loadBalancer.ingress[]` (the
 //! crate documentation's [Validation and status](crate#validation-and-status) section). This
-//! module computes it, renders it as `kubectl` shows it ([`render_status`], [`render_ingress_table`]),
-//! and builds what the apiserver is sent and answers (`status_request`, [`not_found`]: the
-//! `PUT .../status` request, `meta/v1` Status bodies).
+//! module computes it ([`report()`], [`ingress()`]), renders it as `kubectl` shows it, and builds the
+//! `PUT .../status` request the apiserver is sent.
 //!
 //! The address comes from the publish Service as ingress-nginx computes it with
 //! `--publish-service` (`statusAddressFromService` and `updateStatus` in
@@ -22,19 +21,25 @@ use crate::class::{self, Participation};
 mod apiserver;
 #[cfg(all(test, feature = "std"))]
 mod cases;
+#[cfg(any(feature = "cli", test))]
+mod render;
 mod report;
 mod text;
 
 use crate::model::{
     Condition, Ingress, IngressClass, IngressLoadBalancerStatus, IngressStatus, LoadBalancerIngress, Object,
-    ObjectMeta, PortStatus, Service, ServiceSpec, Status,
+    ObjectMeta, PortStatus, Service, ServiceSpec,
 };
-pub(crate) use apiserver::status_request;
-pub use apiserver::{StatusRequest, not_found, unauthorized};
-pub use report::{ObjectEntry, Report, StatusOptions, report};
-pub use text::{
-    IngressRow, LoadBalancerState, PortError, PortView, ServiceView, ingress_rows, ingress_rows_after,
-    render_ingress_table, render_service, render_status, service_view,
+pub(crate) use apiserver::{StatusRequest, status_request};
+pub use report::{Report, StatusOptions, report};
+pub(crate) use text::service_view;
+#[cfg(test)]
+pub(crate) use text::{LoadBalancerState, ingress_rows};
+pub use text::{ServiceView, StatusView};
+#[cfg(any(feature = "cli", test))]
+pub(crate) use {
+    render::{render_ingress_table, render_service},
+    text::ingress_rows_after,
 };
 
 /// `apiVersion` of the Ingress objects the controller writes.
@@ -100,7 +105,7 @@ impl fmt::Display for NoAddress {
 }
 
 /// Splits a publish-service argument into namespace and name, as ingress-nginx's `ParseNameNS` does.
-pub fn parse_publish_service(value: &str) -> Result<(&str, &str), NoAddress> {
+pub(crate) fn parse_publish_service(value: &str) -> Result<(&str, &str), NoAddress> {
     match value.split_once('/') {
         Some((ns, name)) if !ns.is_empty() && !name.is_empty() && !name.contains('/') => Ok((ns, name)),
         _ => Err(NoAddress::InvalidPublishService { value: value.into() }),
@@ -108,11 +113,44 @@ pub fn parse_publish_service(value: &str) -> Result<(&str, &str), NoAddress> {
 }
 
 /// The Service `namespace/name` in `objects` (namespace `default` when unset), first one wins.
-pub fn find_service<'a>(objects: &'a [Object], namespace: &str, name: &str) -> Option<&'a Service> {
+pub(crate) fn find_service<'a>(objects: &'a [Object], namespace: &str, name: &str) -> Option<&'a Service> {
     objects.iter().find_map(|o| match o {
         Object::Service(s) if s.metadata.name == name && s.metadata.namespace_or_default() == namespace => Some(s),
         _ => None,
     })
+}
+
+/// The status a controller serving `class` (`None`: every Ingress) and publishing the address of
+/// the Service `publish_service` (`namespace/name`) writes into every Ingress of `objects`, with the
+/// `kubectl get ingress` rows after it (`status --json`). The error: `publish_service` is not
+/// `namespace/name`.
+///
+/// ```
+/// use ingress_router::{input, status};
+/// let text = "apiVersion: v1\nkind: Service\nmetadata: {name: lb, namespace: infra}\nspec: {type: LoadBalancer}\n\
+///             status: {loadBalancer: {ingress: [{ip: 203.0.113.7}]}}\n---\n\
+///             apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: web}\n\
+///             spec: {defaultBackend: {service: {name: web, port: {number: 80}}}}\n";
+/// let objects = input::parse("all.yaml", text).unwrap().to_objects();
+/// let view = serde_json::to_value(status::ingress(&objects, None, "infra/lb").unwrap()).unwrap();
+/// assert_eq!(view["ingresses"][0]["addresses"][0]["ip"], "203.0.113.7");
+/// assert_eq!(view["rows"][0]["address"], "203.0.113.7");
+/// assert!(status::ingress(&objects, None, "lb").is_err());
+/// ```
+pub fn ingress(objects: &[Object], class: Option<&str>, publish_service: &str) -> Result<StatusView, NoAddress> {
+    parse_publish_service(publish_service)?;
+    Ok(StatusView::new(objects, ingress_status(objects, class, publish_service)))
+}
+
+/// The Service `service` (`namespace/name`) of `objects` as `kubectl describe service` summarises
+/// it (`status --service --json`). The errors: `service` is not `namespace/name`
+/// ([`NoAddress::InvalidPublishService`]), or no such Service is in `objects`
+/// ([`NoAddress::PublishServiceMissing`]).
+pub fn service(objects: &[Object], service: &str) -> Result<ServiceView, NoAddress> {
+    let (namespace, name) = parse_publish_service(service)?;
+    let found = find_service(objects, namespace, name)
+        .ok_or_else(|| NoAddress::PublishServiceMissing { service: format!("{namespace}/{name}") })?;
+    Ok(service_view(found))
 }
 
 /// The addresses the controller publishes, from the publish Service named `publish_service`.
@@ -223,7 +261,7 @@ fn object_key(meta: &ObjectMeta) -> String {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
-pub struct StatusReport {
+pub(crate) struct StatusReport {
     /// The served class; `None`: every Ingress.
     pub class: Option<String>,
     /// The publish-service argument as given.
@@ -241,7 +279,7 @@ pub struct StatusReport {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
-pub struct IngressReport {
+pub(crate) struct IngressReport {
     pub namespace: String,
     pub name: String,
     pub served: bool,
@@ -260,7 +298,7 @@ pub struct IngressReport {
 
 impl IngressReport {
     /// The addresses the Ingress carries once the controller is done.
-    pub fn resulting_addresses(&self) -> &[LoadBalancerIngress] {
+    pub(crate) fn resulting_addresses(&self) -> &[LoadBalancerIngress] {
         match &self.update {
             StatusUpdate::Put(_) => &self.addresses,
             _ => &self.current,
@@ -271,7 +309,7 @@ impl IngressReport {
 /// What the controller sends for one Ingress.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "action", rename_all = "camelCase")]
-pub enum StatusUpdate {
+pub(crate) enum StatusUpdate {
     /// The status changes: this request replaces it.
     Put(StatusRequest),
     /// The status already equals the computed one: no request is needed.
@@ -282,7 +320,7 @@ pub enum StatusUpdate {
 
 /// Computes the status of every Ingress in `objects` for a controller serving `class`
 /// (`None`: every Ingress) and publishing the address of the Service `publish_service` (`namespace/name`).
-pub fn ingress_status(objects: &[Object], class: Option<&str>, publish_service: &str) -> StatusReport {
+pub(crate) fn ingress_status(objects: &[Object], class: Option<&str>, publish_service: &str) -> StatusReport {
     let classes = class::ingress_classes(objects);
     let published = publish_addresses(objects, publish_service);
     let ingresses = ingresses(objects).map(|i| ingress_report(i, class, &classes, &published)).collect();

@@ -63,12 +63,12 @@ impl StatusOptions {
 pub struct Report {
     /// The Ingress controller's report; `None` without a publish Service.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
-    pub ingress: Option<StatusReport>,
+    pub(crate) ingress: Option<StatusReport>,
     /// The `controllerName` written into Gateway API routes (`None` without the `gateway` feature).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub controller_name: Option<String>,
+    pub(crate) controller_name: Option<String>,
     /// Every Ingress and Gateway API object, in input order.
-    pub objects: Vec<ObjectEntry>,
+    pub(crate) objects: Vec<ObjectEntry>,
     /// The Gateway API objects' full reports (the CLI's text and requests).
     #[cfg(feature = "gateway")]
     #[serde(skip)]
@@ -92,7 +92,7 @@ impl Report {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 #[non_exhaustive]
-pub enum ObjectEntry {
+pub(crate) enum ObjectEntry {
     /// An Ingress and the `status` it carries once the controller is done.
     Ingress { kind: &'static str, namespace: String, name: String, status: Value },
     /// A GatewayClass, Gateway or route.
@@ -102,7 +102,7 @@ pub enum ObjectEntry {
 
 impl ObjectEntry {
     /// `Ingress`, `GatewayClass`, `Gateway`, `HTTPRoute`, ...
-    pub fn kind(&self) -> &str {
+    pub(crate) fn kind(&self) -> &str {
         match self {
             ObjectEntry::Ingress { kind, .. } => kind,
             #[cfg(feature = "gateway")]

@@ -3,7 +3,6 @@
 
 use alloc::format;
 use alloc::string::{String, ToString};
-use alloc::vec;
 use alloc::vec::Vec;
 
 use serde::Serialize;
@@ -11,34 +10,9 @@ use serde_json::Value;
 
 use super::*;
 
-/// The report as text: the publish Service's addresses, then one line per Ingress.
-pub fn render_status(report: &StatusReport) -> String {
-    let mut out = match &report.no_address {
-        None => format!("publish Service {}: {}\n", report.publish_service, address_list(&report.addresses, ", ")),
-        Some(e) => format!("publish Service {}: no address: {e}\n", report.publish_service),
-    };
-    for i in &report.ingresses {
-        let address = match &i.reason {
-            Some(reason) => format!("no address ({reason})"),
-            None => address_list(&i.addresses, ", "),
-        };
-        let update = match &i.update {
-            StatusUpdate::Put(r) => format!("{} {}", r.method, r.path),
-            StatusUpdate::Unchanged => "no change needed (status already up to date)".into(),
-            StatusUpdate::Untouched => "status left as is".into(),
-        };
-        out.push_str(&format!("{}/{}: {address}; {update}\n", i.namespace, i.name));
-    }
-    out
-}
-
 /// An ingress point as kubectl shows it: the IP, else the hostname.
 pub(super) fn point_text(p: &LoadBalancerIngress) -> Option<&str> {
     non_empty(p.ip.as_deref()).or(non_empty(p.hostname.as_deref()))
-}
-
-fn address_list(addrs: &[LoadBalancerIngress], sep: &str) -> String {
-    addrs.iter().filter_map(point_text).collect::<Vec<_>>().join(sep)
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -49,7 +23,7 @@ fn address_list(addrs: &[LoadBalancerIngress], sep: &str) -> String {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
-pub struct IngressRow {
+pub(crate) struct IngressRow {
     pub namespace: String,
     pub name: String,
     /// `spec.ingressClassName`, `<none>` when unset (kubectl ignores the legacy annotation here).
@@ -68,13 +42,14 @@ pub(crate) fn ingress_row(ingress: &Ingress) -> IngressRow {
 }
 
 /// Rows of every Ingress in `objects`, as `kubectl get ingress` shows them now.
-pub fn ingress_rows(objects: &[Object]) -> Vec<IngressRow> {
+#[cfg(test)]
+pub(crate) fn ingress_rows(objects: &[Object]) -> Vec<IngressRow> {
     ingresses(objects).map(ingress_row).collect()
 }
 
 /// Rows of every Ingress once the controller of `report` (computed from the same `objects`) has
 /// written its statuses.
-pub fn ingress_rows_after(objects: &[Object], report: &StatusReport) -> Vec<IngressRow> {
+pub(crate) fn ingress_rows_after(objects: &[Object], report: &StatusReport) -> Vec<IngressRow> {
     let mut reports = report.ingresses.iter();
     ingresses(objects)
         .map(|ingress| match reports.next() {
@@ -118,48 +93,20 @@ fn format_hosts(ingress: &Ingress) -> String {
     }
 }
 
-/// The rows as aligned text, like kubectl: upper-case headers, columns three spaces apart, a
-/// NAMESPACE column first when the rows span more than one namespace. No rows: empty text
-/// (kubectl says "No resources found" on stderr).
-pub fn render_ingress_table(rows: &[IngressRow]) -> String {
-    if rows.is_empty() {
-        return String::new();
-    }
-    let namespaced = rows.iter().any(|r| r.namespace != rows[0].namespace);
-    let mut header = vec!["NAME", "CLASS", "HOSTS", "ADDRESS", "PORTS"];
-    if namespaced {
-        header.insert(0, "NAMESPACE");
-    }
-    let mut table = vec![header];
-    for r in rows {
-        let mut cells = vec![r.name.as_str(), &r.class, &r.hosts, &r.address, &r.ports];
-        if namespaced {
-            cells.insert(0, &r.namespace);
-        }
-        table.push(cells);
-    }
-    render_columns(&table, "")
+/// What `status --json` prints for the Ingresses (the report's fields), and the `kubectl get
+/// ingress` rows once the statuses are written.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StatusView {
+    #[serde(flatten)]
+    pub(crate) report: StatusReport,
+    pub(crate) rows: Vec<IngressRow>,
 }
 
-/// Aligns cells in columns three spaces apart (kubectl's tabwriter padding); lines start with `indent`.
-fn render_columns(table: &[Vec<&str>], indent: &str) -> String {
-    let columns = table.iter().map(Vec::len).max().unwrap_or(0);
-    let widths: Vec<usize> = (0..columns)
-        .map(|c| table.iter().filter_map(|r| r.get(c)).map(|s| s.chars().count()).max().unwrap_or(0))
-        .collect();
-    let mut out = String::new();
-    for row in table {
-        let mut line = String::from(indent);
-        for (c, cell) in row.iter().enumerate() {
-            line.push_str(cell);
-            if c + 1 < row.len() {
-                line.extend(core::iter::repeat_n(' ', widths[c] - cell.chars().count() + 3));
-            }
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
+impl StatusView {
+    /// `report` must have been computed from `objects`.
+    pub(crate) fn new(objects: &[Object], report: StatusReport) -> Self {
+        StatusView { rows: ingress_rows_after(objects, &report), report }
     }
-    out
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -171,25 +118,25 @@ fn render_columns(table: &[Vec<&str>], indent: &str) -> String {
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ServiceView {
-    pub namespace: String,
-    pub name: String,
+    pub(crate) namespace: String,
+    pub(crate) name: String,
     /// `ClusterIP` when unset.
     #[serde(rename = "type")]
-    pub service_type: String,
+    pub(crate) service_type: String,
     #[serde(rename = "clusterIP", skip_serializing_if = "Option::is_none")]
-    pub cluster_ip: Option<String>,
+    pub(crate) cluster_ip: Option<String>,
     #[serde(rename = "externalIPs")]
-    pub external_ips: Vec<String>,
-    pub ports: Vec<PortView>,
-    pub load_balancer: LoadBalancerState,
-    pub conditions: Vec<Condition>,
+    pub(crate) external_ips: Vec<String>,
+    pub(crate) ports: Vec<PortView>,
+    pub(crate) load_balancer: LoadBalancerState,
+    pub(crate) conditions: Vec<Condition>,
 }
 
 /// One Service port with the API defaults filled in.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
-pub struct PortView {
+pub(crate) struct PortView {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     pub port: i64,
@@ -204,7 +151,7 @@ pub struct PortView {
 /// Where a LoadBalancer Service stands.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "state", rename_all = "camelCase", rename_all_fields = "camelCase")]
-pub enum LoadBalancerState {
+pub(crate) enum LoadBalancerState {
     /// The Service is not of type LoadBalancer.
     NotLoadBalancer,
     /// Type LoadBalancer, `status.loadBalancer.ingress` still empty.
@@ -217,7 +164,7 @@ pub enum LoadBalancerState {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
-pub struct PortError {
+pub(crate) struct PortError {
     /// The ingress point's IP, else hostname.
     pub address: String,
     pub port: i64,
@@ -226,7 +173,7 @@ pub struct PortError {
 }
 
 /// The view of `service`.
-pub fn service_view(service: &Service) -> ServiceView {
+pub(crate) fn service_view(service: &Service) -> ServiceView {
     let spec = &service.spec;
     ServiceView {
         namespace: service.metadata.namespace_or_default().into(),
@@ -277,79 +224,6 @@ fn port_error(point: &LoadBalancerIngress, port: &PortStatus) -> Option<PortErro
     })
 }
 
-/// The view as `kubectl describe`-like text.
-pub fn render_service(view: &ServiceView) -> String {
-    let mut out = String::new();
-    field(&mut out, "Name", &view.name);
-    field(&mut out, "Namespace", &view.namespace);
-    field(&mut out, "Type", &view.service_type);
-    field(&mut out, "IP", view.cluster_ip.as_deref().unwrap_or("<none>"));
-    field(&mut out, "External IPs", &or_none(view.external_ips.join(",")));
-    render_ports(&mut out, &view.ports);
-    match &view.load_balancer {
-        LoadBalancerState::NotLoadBalancer => {}
-        LoadBalancerState::Pending => field(&mut out, "LoadBalancer Ingress", "<pending>"),
-        LoadBalancerState::Provisioned { ingress, port_errors } => {
-            field(&mut out, "LoadBalancer Ingress", &ingress.iter().map(point_line).collect::<Vec<_>>().join(", "));
-            for e in port_errors {
-                field(&mut out, "Port Error", &format!("{} {}/{}: {}", e.address, e.port, e.protocol, e.error));
-            }
-        }
-    }
-    render_conditions(&mut out, &view.conditions);
-    out
-}
-
-fn render_ports(out: &mut String, ports: &[PortView]) {
-    if ports.is_empty() {
-        field(out, "Port", "<none>");
-    }
-    for p in ports {
-        let name = p.name.as_deref().unwrap_or("<unset>");
-        field(out, "Port", &format!("{name}  {}/{}", p.port, p.protocol));
-        field(out, "TargetPort", &format!("{}/{}", p.target_port, p.protocol));
-        if let Some(node_port) = p.node_port {
-            field(out, "NodePort", &format!("{name}  {node_port}/{}", p.protocol));
-        }
-    }
-}
-
-fn render_conditions(out: &mut String, conditions: &[Condition]) {
-    if conditions.is_empty() {
-        field(out, "Conditions", "<none>");
-        return;
-    }
-    out.push_str("Conditions:\n");
-    let mut table = vec![vec!["Type", "Status", "Reason", "Message"], vec!["----", "------", "------", "-------"]];
-    for c in conditions {
-        let reason = c.reason.as_deref().unwrap_or("");
-        table.push(vec![c.type_.as_str(), &c.status, reason, c.message.as_deref().unwrap_or("")]);
-    }
-    out.push_str(&render_columns(&table, "  "));
-}
-
-/// An ingress point: its IP or hostname, both when both are set, and the `ipMode` when given.
-fn point_line(p: &LoadBalancerIngress) -> String {
-    let mut text = match (non_empty(p.ip.as_deref()), non_empty(p.hostname.as_deref())) {
-        (Some(ip), Some(host)) => format!("{ip} ({host})"),
-        (Some(one), None) | (None, Some(one)) => one.into(),
-        (None, None) => "<empty>".into(),
-    };
-    if let Some(mode) = &p.ip_mode {
-        text.push_str(&format!(" [{mode}]"));
-    }
-    text
-}
-
-fn or_none(s: String) -> String {
-    if s.is_empty() { "<none>".into() } else { s }
-}
-
-/// `Label:` padded to a fixed column, then the value.
-fn field(out: &mut String, label: &str, value: &str) {
-    out.push_str(&format!("{:<23}{value}\n", format!("{label}:")));
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -366,11 +240,5 @@ mod tests {
         assert_eq!(format_hosts(&ing), "a,b,c");
         ing.spec.rules = Some(vec![rule(Some("a")), rule(Some("b")), rule(Some("c")), rule(Some("d")), rule(None)]);
         assert_eq!(format_hosts(&ing), "a,b,c + 2 more...");
-    }
-
-    #[test]
-    fn columns_pad_three_spaces_and_trim() {
-        let table = vec![vec!["A", "BB", "C"], vec!["xxxx", "", ""]];
-        assert_eq!(render_columns(&table, ""), "A      BB   C\nxxxx\n");
     }
 }
