@@ -43,7 +43,7 @@ test-rust: prereqs-rust
 	# linear scan; the nginx profile routes plain requests without allocating).
 	$(CARGO) test --locked
 	# Colliding hashes (a test-only feature makes every key collide): work stays bounded.
-	$(CARGO) test --locked -p ingress-router --features test-hash-collisions --test hostile colliding
+	$(CARGO) test --locked -p ingress-router --features test-hash-collisions,testing --test hostile colliding
 	# Every feature at once, colliding hashes included: the unit tests hold there too.
 	$(CARGO) test --locked -p ingress-router --lib --all-features
 	# Without the nginx feature, the ingress-nginx profile is refused with a clear error.
@@ -80,7 +80,7 @@ lint: prereqs-rust lint-envoy
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --locked --no-deps --all-features --document-private-items
 
 bench: prereqs-rust
-	$(CARGO) bench --locked -p ingress-router --bench route
+	$(CARGO) bench --locked -p ingress-router --features testing --bench route
 
 # Lookup on wasm32 (wasm32-wasip1 under Node's WASI) and natively, side by side (BENCHMARKS.md, "wasm32").
 bench-wasm: prereqs-node

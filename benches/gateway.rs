@@ -9,15 +9,18 @@
 //! four timed in alternation. `GATEWAY_ROUTES=n GATEWAY_PASSES=k GATEWAY_STEP=compile|status|migrate`
 //! runs only `k` passes of that step (for callgrind). BENCHMARKS.md ("Gateway API at scale").
 
+use ingress_router::compile_seeded as compile_input_seeded;
+use ingress_router::testing::InputObjects;
+use ingress_router::testing::compile_objects_seeded as compile_seeded;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, criterion_group};
 use ingress_router::input::Input;
 use ingress_router::migrate::MigrationReport;
-use ingress_router::model::Object;
 use ingress_router::status::{self, StatusOptions};
-use ingress_router::{CompileOptions, Profile, Request, Router, compile_input_seeded, compile_seeded, input};
+use ingress_router::testing::model::Object;
+use ingress_router::{CompileOptions, Profile, Request, Router, input};
 use serde_json::{Value, json};
 
 const SIZES: [usize; 2] = [1_000, 10_000];

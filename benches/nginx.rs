@@ -5,12 +5,15 @@
 //! no rewrite, no `%`/`//`/`/.` in the path) must not allocate once warm. `cargo test --bench
 //! nginx` runs that check and each benchmark once.
 
+use ingress_router::testing::InputObjects;
+use ingress_router::testing::LintObjects;
+use ingress_router::testing::compile_objects as compile;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 
 use criterion::{Criterion, Throughput};
-use ingress_router::{Code, CompileOptions, Profile, Request, Via, compile, input};
+use ingress_router::{Code, CompileOptions, Profile, Request, Via, input};
 
 struct Counting;
 
@@ -82,7 +85,7 @@ fn main() {
     let nginx = compile(&objects, &CompileOptions::default().with_profile(Profile::IngressNginx));
     // The engine's own reports (the lint's notes about regex hosts and canaries are expected here).
     let issues: Vec<_> = nginx
-        .lint(&objects)
+        .lint_objects(&objects)
         .into_iter()
         .filter(|d| matches!(d.code, Code::NginxIgnoredAnnotation | Code::NginxSkippedPath | Code::NginxInertCanary))
         .collect();

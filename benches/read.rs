@@ -6,10 +6,12 @@
 //! READ_PASSES=k` runs only `k` reads of that input (no compile); the difference between two `k`
 //! is their cost. BENCHMARKS.md ("Ingress model read from values") has the numbers.
 
+use ingress_router::testing::InputObjects;
+use ingress_router::testing::compile_objects_seeded as compile_seeded;
 use std::hint::black_box;
 use std::time::Instant;
 
-use ingress_router::{CompileOptions, compile_seeded, input};
+use ingress_router::{CompileOptions, input};
 
 /// `paths / 100` Ingresses of 100 paths each (a host each), and a Service.
 fn manifests(paths: usize, yaml: bool) -> String {

@@ -12,10 +12,11 @@
 //!
 //! `cargo test --bench regex` runs each once.
 
+use ingress_router::compile as compile_input;
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput};
-use ingress_router::{CompileOptions, Request, Router, compile_input, input};
+use ingress_router::{CompileOptions, Request, Router, input};
 use serde_json::{Value, json};
 
 const LONG: usize = 60 * 1024;

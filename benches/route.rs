@@ -33,6 +33,8 @@
 //! checked, and each benchmark runs once. `ROUTE_BENCH_SIZES=10000` (comma-separated) builds only
 //! the tables named (for profiling: `--profile-time 10 lookup/router/10000`).
 
+use ingress_router::testing::LintObjects;
+use ingress_router::testing::compile_objects as compile;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cmp::Reverse;
 use std::hash::BuildHasher;
@@ -43,11 +45,11 @@ use std::time::{Duration, Instant};
 use criterion::{BenchmarkId, Criterion, SamplingMode, Throughput};
 use hashbrown::{HashMap, HashSet};
 use ingress_router::explain::StandingView;
-use ingress_router::model::{
+use ingress_router::testing::model::{
     HttpIngressPath, HttpIngressRuleValue, Ingress, IngressBackend, IngressRule, IngressServiceBackend, IngressSpec,
     Object, ObjectMeta, ServiceBackendPort,
 };
-use ingress_router::{CompileOptions, Request, Router, Via, compile};
+use ingress_router::{CompileOptions, Request, Router, Via};
 
 const SIZES: [usize; 4] = [10, 1_000, 10_000, 100_000];
 /// The largest table the Gateway API is also built for (issue 29 asks for 1 000 and 10 000).
@@ -1085,7 +1087,7 @@ fn gateway_fixture(
 
 /// The Gateway API objects compiled through the one entry point.
 fn compile_gateway(input: &ingress_router::input::Input) -> Router {
-    ingress_router::compile_input_seeded(input, &CompileOptions::default(), SEED).expect("one Gateway")
+    ingress_router::compile_seeded(input, &CompileOptions::default(), SEED).expect("one Gateway")
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1115,7 +1117,7 @@ fn fixture(paths: usize) -> Fixture {
     let g = generate(paths, SEED);
     let requests = requests(&g, REQUESTS, SEED);
     let router = compile(&g.objects, &CompileOptions::default());
-    let diagnostics = router.lint(&g.objects);
+    let diagnostics = router.lint_objects(&g.objects);
     let table = router.table();
     assert!(table.excluded.is_empty(), "a generated Ingress was rejected: {:?}", table.excluded.first());
     let all_paths = || table.hosts.iter().flat_map(|h| &h.paths);

@@ -10,12 +10,15 @@
 //! For callgrind, `KEYSTROKES=n` (and `KEYSTROKE=comment` or `path`, the default) runs only the
 //! workspace: the whole text, then `n` keystrokes; the difference between two `n` is their cost.
 
+use ingress_router::testing::InputObjects;
+use ingress_router::testing::LintObjects;
+use ingress_router::testing::compile_objects_seeded as compile_seeded;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group};
 use ingress_router::views::{self, ValidationReport};
-use ingress_router::{CompileOptions, Workspace, compile_seeded, input};
+use ingress_router::{CompileOptions, Workspace, input};
 
 const SOURCE: &str = "<input>";
 
@@ -65,14 +68,14 @@ fn keystrokes(text: &str) -> [(&'static str, [String; 2]); 2] {
 }
 
 fn report(input: &input::Input, text: &str, diagnostics: Vec<ingress_router::Diagnostic>) -> ValidationReport {
-    views::validation_report(input, &[(SOURCE, text)], &[], diagnostics)
+    views::validation_report(input, &[(SOURCE, text)], &input::Input::default(), diagnostics)
 }
 
 fn from_scratch(text: &str) -> ValidationReport {
     let input = input::parse_all(SOURCE, text);
-    let objects: Vec<_> = input.to_objects();
+    let objects: Vec<_> = input.clone().into_objects();
     let router = compile_seeded(&objects, &CompileOptions::default(), 7);
-    let diagnostics = router.lint(&objects);
+    let diagnostics = router.lint_objects(&objects);
     black_box(&router);
     report(&input, text, diagnostics)
 }

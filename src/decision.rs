@@ -16,9 +16,9 @@
 //!       - {path: /v1, pathType: Prefix, backend: {service: {name: api, port: {number: 80}}}}
 //!       - {path: /files, pathType: Prefix, backend: {resource: {apiGroup: k8s.example.com, kind: Bucket, name: files}}}
 //! "#;
-//! let objects = input::parse("api.yaml", yaml).unwrap().into_objects();
+//! let input = input::parse("api.yaml", yaml).unwrap();
 //! let options = CompileOptions::default().with_escaped_slashes(EscapedSlashes::RejectRequest);
-//! let router = compile(&objects, &options);
+//! let router = compile(&input, &options).unwrap();
 //!
 //! let decision = router.route(&Request::new("example.com", "/v1/users"));
 //! assert_eq!(decision.via(), Via::Rule);

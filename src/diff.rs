@@ -11,10 +11,11 @@ use alloc::vec::Vec;
 use serde::Serialize;
 
 use crate::decision::Via;
+use crate::input::Input;
 use crate::model::{Ingress, Object};
 use crate::options::{CompileOptions, Profile};
 use crate::request::{Request, RequestSpec, Scheme};
-use crate::router::{Router, compile};
+use crate::router::{Router, compile_objects as compile};
 use crate::tests_file::{self, TestsFile};
 
 /// One request to try, and the rule it was derived from.
@@ -134,13 +135,18 @@ impl DiffReport {
 ///       paths:
 ///       - {path: /v1/.*, pathType: ImplementationSpecific, backend: {service: {name: v1, port: {number: 80}}}}
 /// "#;
-/// let objects = input::parse("api.yaml", yaml).unwrap().into_objects();
-/// let report = diff(&objects, &CompileOptions::default(), Profile::IngressNginx, Profile::Spec);
+/// let input = input::parse("api.yaml", yaml).unwrap();
+/// let report = diff(&input, &CompileOptions::default(), Profile::IngressNginx, Profile::Spec);
 /// assert!(report.differences() > 0); // the spec matches `/v1/.*` literally
 /// let first = &report.groups[0].differences[0];
 /// assert_eq!(first.from.answer, "v1:80");
 /// ```
-pub fn diff(objects: &[Object], options: &CompileOptions, from: Profile, to: Profile) -> DiffReport {
+pub fn diff(input: &Input, options: &CompileOptions, from: Profile, to: Profile) -> DiffReport {
+    diff_objects(&input.to_objects(), options, from, to)
+}
+
+/// [`diff`] for the objects of an input.
+pub(crate) fn diff_objects(objects: &[Object], options: &CompileOptions, from: Profile, to: Profile) -> DiffReport {
     let from_router = compile(objects, &options.clone().with_profile(from));
     let to_router = compile(objects, &options.clone().with_profile(to));
     let probes = probes(objects);
@@ -190,7 +196,7 @@ fn outcome(router: &Router, probe: &Probe) -> Outcome {
 }
 
 /// Probe requests for every path and host of `objects`, without duplicates.
-pub fn probes(objects: &[Object]) -> Vec<Probe> {
+pub(crate) fn probes(objects: &[Object]) -> Vec<Probe> {
     let mut out: Vec<Probe> = Vec::new();
     // Each request once: a set, not a scan of the probes so far (10 000 paths make 50 000).
     let mut seen = hashbrown::HashSet::new();

@@ -5,10 +5,10 @@
 //! Objects of other kinds are skipped with a note. Errors name the source, the document and,
 //! where known, the line, column and field path; they never panic.
 //!
-//! The apiserver's decoder is followed where it decides what loads: `null` is empty (see
-//! [`model`](crate::model)), a value of the wrong type fails its object with Go's message and
-//! fields it does not know are recorded ([`UnknownFields`]); Ingresses of API versions no
-//! longer served are left out and recorded ([`Unserved`]); a Helm or Go template is refused as such.
+//! The apiserver's decoder is followed where it decides what loads: `null` is empty, a value of
+//! the wrong type fails its object with Go's message and fields it does not know are recorded
+//! (`validate` reports them); Ingresses of API versions no longer served are left out and recorded;
+//! a Helm or Go template is refused as such.
 //! [`parse_all`] goes on after a document that cannot be read; [`parse`] stops at the first.
 
 // Parse errors are rare, carry the whole location, and never sit on a hot path.
@@ -32,7 +32,7 @@ mod unserved;
 
 #[cfg(feature = "yaml")]
 pub(crate) use unserved::v1_replacement;
-pub use unserved::{UnknownFields, Unserved};
+pub(crate) use unserved::{UnknownFields, Unserved};
 
 /// Inputs larger than this are refused before parsing (bounded memory for hostile input).
 pub const DEFAULT_MAX_INPUT_BYTES: usize = 32 * 1024 * 1024;
@@ -72,7 +72,7 @@ impl fmt::Display for Origin {
 
 /// An object and where it came from.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SourcedObject {
+pub(crate) struct SourcedObject {
     pub object: Object,
     pub origin: Origin,
 }
@@ -93,19 +93,19 @@ impl fmt::Display for InputNote {
 /// What `parse` read.
 #[derive(Clone, Debug, Default)]
 pub struct Input {
-    pub objects: Vec<SourcedObject>,
+    pub(crate) objects: Vec<SourcedObject>,
     pub notes: Vec<InputNote>,
     /// Documents that could not be read ([`parse_all`] goes on with the next document; [`parse`]
     /// returns the first of them instead).
     pub errors: Vec<InputError>,
     /// Objects of a served kind with fields the apiserver's strict decoding rejects; the objects
     /// themselves are in `objects` (routing ignores unknown fields, `validate` reports them).
-    pub unknown_fields: Vec<UnknownFields>,
+    pub(crate) unknown_fields: Vec<UnknownFields>,
     /// Ingresses and IngressClasses of an API version no apiserver serves any more: left out.
-    pub unserved: Vec<Unserved>,
+    pub(crate) unserved: Vec<Unserved>,
     /// Gateway API objects (`gateway.networking.k8s.io`) and Namespaces, as read: the Gateway API
-    /// part of [`compile_input`](crate::compile_input) reads them; the Ingress table leaves them out.
-    pub gateway_api: Vec<SourcedValue>,
+    /// part of [`compile`](crate::compile) reads them; the Ingress table leaves them out.
+    pub(crate) gateway_api: Vec<SourcedValue>,
     /// The sources' names in the order they were read (objects of several sources are listed in
     /// input order by them).
     pub(crate) sources: Vec<String>,
@@ -113,7 +113,7 @@ pub struct Input {
 
 /// An object kept as read, and where it came from.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SourcedValue {
+pub(crate) struct SourcedValue {
     pub value: Value,
     pub origin: Origin,
 }
@@ -130,8 +130,32 @@ impl PartialEq for Input {
 impl Input {
     /// The objects read, without their origins: what [`compile`](crate::compile) and
     /// [`Router::lint`](crate::Router::lint) take.
-    pub fn to_objects(&self) -> Vec<Object> {
+    pub(crate) fn to_objects(&self) -> Vec<Object> {
         self.objects.iter().map(|o| o.object.clone()).collect()
+    }
+
+    /// How many objects were read (every kind, the Gateway API's included).
+    pub fn len(&self) -> usize {
+        self.objects.len() + self.gateway_api.len()
+    }
+
+    /// Whether no object was read.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The kind of every object read: the Ingresses, IngressClasses and Services in input order,
+    /// then the Gateway API objects (and Namespaces) in input order.
+    ///
+    /// ```
+    /// let text = r#"[{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web"}},
+    ///               {"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute", "metadata": {"name": "r"}}]"#;
+    /// let input = ingress_router::input::parse("all.json", text).unwrap();
+    /// assert_eq!(input.kinds().collect::<Vec<_>>(), ["Service", "HTTPRoute"]);
+    /// ```
+    pub fn kinds(&self) -> impl Iterator<Item = &str> {
+        let gateway_api = self.gateway_api.iter().map(|v| v.value.get("kind").and_then(Value::as_str).unwrap_or(""));
+        self.objects.iter().map(|o| o.object.kind()).chain(gateway_api)
     }
 
     /// Adds everything from `other` (several files make one input).
@@ -155,14 +179,15 @@ impl Input {
         Input { objects, gateway_api, sources, ..Input::default() }
     }
 
+    /// The objects alone, in input order (the crate's tests build tables from them).
+    #[cfg(test)]
+    pub(crate) fn into_objects(self) -> Vec<Object> {
+        self.objects.into_iter().map(|o| o.object).collect()
+    }
+
     /// The position of `source` among the sources read (`usize::MAX` when unknown).
     pub(crate) fn source_index(&self, source: &str) -> usize {
         self.sources.iter().position(|s| s == source).unwrap_or(usize::MAX)
-    }
-
-    /// The objects alone, in input order.
-    pub fn into_objects(self) -> Vec<Object> {
-        self.objects.into_iter().map(|o| o.object).collect()
     }
 }
 

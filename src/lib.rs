@@ -8,22 +8,22 @@
 //!   "spec": {"rules": [{"host": "shop.example.com", "http": {"paths": [
 //!     {"path": "/cart", "pathType": "Prefix",
 //!      "backend": {"service": {"name": "cart-api", "port": {"number": 80}}}}]}}]}}"#;
-//! let objects = input::parse("shop.json", text).unwrap().into_objects();
-//! let router = compile(&objects, &CompileOptions::default()); // the table only
-//! assert!(router.lint(&objects).is_empty());                   // diagnostics, when wanted
+//! let input = input::parse("shop.json", text).unwrap();
+//! let router = compile(&input, &CompileOptions::default()).unwrap(); // the table only
+//! assert!(router.lint(&input).is_empty());                     // diagnostics, when wanted
 //! let decision = router.route(&Request::new("Shop.Example.com:443", "/cart/items?id=1"));
 //! assert_eq!(decision.via(), Via::Rule);
 //! let backend = decision.backend().unwrap();
 //! assert_eq!((backend.namespace(), backend.to_string().as_str()), ("default", "cart-api:80"));
 //! ```
 //!
-//! [`compile_input`] builds the one [`Router`] from whatever a manifest set holds: its Gateway API
+//! [`compile`] builds the one [`Router`] from whatever a manifest set holds: its Gateway API
 //! objects when [`CompileOptions::gateway`] names a Gateway or it has a Gateway and no Ingress
-//! (the `gateway` feature), else its Ingresses as [`compile`] does. Every home routes, explains,
+//! (the `gateway` feature), else its Ingresses. Every home routes, explains,
 //! tests and lints through that one router and its one [`Decision`].
 //!
 //! ```
-//! use ingress_router::{compile_input, input, CompileOptions, Request, Via};
+//! use ingress_router::{compile, input, CompileOptions, Request, Via};
 //! let yaml = r#"
 //! apiVersion: gateway.networking.k8s.io/v1
 //! kind: Gateway
@@ -39,7 +39,7 @@
 //!   parentRefs: [{name: public, namespace: infra}]
 //!   rules: [{matches: [{method: POST, path: {value: /cart}}], backendRefs: [{name: cart, port: 8080}]}]
 //! "#;
-//! let router = compile_input(&input::parse("all.yaml", yaml).unwrap(), &CompileOptions::default()).unwrap();
+//! let router = compile(&input::parse("all.yaml", yaml).unwrap(), &CompileOptions::default()).unwrap();
 //! let post = Request::from_url("http://shop.example.com/cart/1").unwrap().with_method("POST");
 //! let decision = router.route(&post);
 //! assert_eq!((decision.via(), decision.status(), decision.to_string()), (Via::Rule, 200, "shop/cart:8080".into()));
@@ -50,9 +50,9 @@
 //!
 //! [`compile`] builds a [`Router`]; [`Router::route`] answers a [`Decision`] without allocating;
 //! [`Router::explain`] says why, step by step; [`Router::table`] shows the whole table;
-//! [`Router::lint`] lists what is wrong with the input. [`validation`] says what the apiserver would
-//! reject, [`status`] what a controller writes back. [`input::parse`] reads YAML (with `yaml`) or
-//! JSON manifests into [`model`] objects.
+//! [`Router::lint`] lists what is wrong with the input. [`views::validation_report`] says what the
+//! apiserver would reject, [`status`] what a controller writes back. [`input::parse`] reads YAML
+//! (with `yaml`) or JSON manifests into the [`Input`](input::Input) every call takes.
 //!
 //! # Features
 //!
@@ -65,7 +65,7 @@
 //! - `lint` (default): [`Router::lint`], the warnings and notes around the table (Services and
 //!   ports, classes, TLS, annotations). Without it a router still compiles, routes and reports
 //!   the Ingresses it leaves out ([`Router::table`]).
-//! - `gateway` (default): the Gateway API (through [`compile_input`]): GatewayClass, Gateway, HTTPRoute and
+//! - `gateway` (default): the Gateway API (through [`compile`]): GatewayClass, Gateway, HTTPRoute and
 //!   ReferenceGrant routed, explained, validated (schema and CEL) and given status, and
 //!   [`migrate()`] (with `nginx` and `yaml`). Without it Gateway API objects are kept as read and
 //!   neither routed nor validated, and a home says which engine the build lacks ([`Engine`]).
@@ -107,7 +107,7 @@
 //!     http: {paths: [{path: /, pathType: Prefix, backend: {service: {name: wildcard, port: {number: 80}}}}]}
 //!   - http: {paths: [{path: /, pathType: Prefix, backend: {service: {name: any, port: {number: 80}}}}]}
 //! "#;
-//! let router = compile(&input::parse("hosts.yaml", yaml).unwrap().into_objects(), &CompileOptions::default());
+//! let router = compile(&input::parse("hosts.yaml", yaml).unwrap(), &CompileOptions::default()).unwrap();
 //! let backend = |host, path| router.route(&Request::new(host, path)).to_string();
 //! assert_eq!(backend("FOO.com.:8443", "/a"), "exact:80");
 //! assert_eq!(backend("bar.foo.com", "/"), "wildcard:80");
@@ -136,7 +136,7 @@
 //!       - {path: /foo/, pathType: Prefix, backend: {service: {name: foo, port: {number: 80}}}}
 //!       - {path: /exact, pathType: Exact, backend: {service: {name: exact, port: {number: 80}}}}
 //! "#;
-//! let router = compile(&input::parse("paths.yaml", yaml).unwrap().into_objects(), &CompileOptions::default());
+//! let router = compile(&input::parse("paths.yaml", yaml).unwrap(), &CompileOptions::default()).unwrap();
 //! let backend = |path| router.route(&Request::new("example.com", path)).to_string();
 //! assert_eq!(backend("/aaa/bbb/ccc?q=1"), "prefix:80");
 //! assert_eq!(backend("/aaa/bbbxyz"), "404");
@@ -169,7 +169,7 @@
 //!       - {path: /foo, pathType: Exact, backend: {service: {name: foo-exact, port: {number: 80}}}}
 //!       - {path: /foo/, pathType: Prefix, backend: {service: {name: foo-slash, port: {number: 80}}}}
 //! "#;
-//! let router = compile(&input::parse("shop.yaml", yaml).unwrap().into_objects(), &CompileOptions::default());
+//! let router = compile(&input::parse("shop.yaml", yaml).unwrap(), &CompileOptions::default()).unwrap();
 //! let backend = |path| router.route(&Request::new("example.com", path)).to_string();
 //! // 1. The longest matching path wins.
 //! assert_eq!(backend("/foo/bar"), "foo-slash:80");
@@ -197,8 +197,8 @@
 //!
 //! ## Validation and status
 //!
-//! [`validation`] reports what the apiserver would reject, in its exact format; [`status`] computes
-//! the `status.loadBalancer` a controller writes, and renders it as `kubectl` and the apiserver show it.
+//! [`views::validation_report`] reports what the apiserver would reject, in its exact format;
+//! [`status`] computes the `status.loadBalancer` a controller writes, and the `kubectl` views.
 #![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
 
@@ -231,7 +231,7 @@ pub mod input;
 /// A migration proven per request: Ingresses against the HTTPRoutes replacing them ([`migrate()`]).
 #[cfg(all(feature = "nginx", feature = "yaml", feature = "gateway"))]
 pub mod migrate;
-pub mod model;
+pub(crate) mod model;
 #[cfg(feature = "nginx")]
 mod nginx;
 mod normalize;
@@ -254,7 +254,10 @@ mod table;
 #[cfg(feature = "yaml")]
 pub mod tests_file;
 mod url;
-pub mod validation;
+// The IngressClass checks and the apiserver's whole message are `validate --json`'s (`yaml`); the
+// table validates Ingresses in every build.
+#[cfg_attr(not(feature = "yaml"), allow(dead_code))]
+pub(crate) mod validation;
 #[cfg(feature = "yaml")]
 pub mod views;
 #[cfg(feature = "yaml")]
@@ -270,11 +273,11 @@ pub use engines::Engine;
 pub use explain::{Explanation, TableView};
 pub use options::{CompileOptions, Profile};
 pub use request::{Request, RequestSpec, Scheme, UrlError};
-pub use router::{CompileError, Router, compile_input_seeded, compile_seeded};
+pub use router::{CompileError, Router, compile_seeded};
 
 // Seeds from the OS, so it needs `std`; without it, callers use `compile_seeded`.
 #[cfg(feature = "std")]
-pub use router::{compile, compile_input};
+pub use router::compile;
 #[cfg(feature = "yaml")]
 pub use workspace::Workspace;
 
@@ -298,12 +301,54 @@ pub(crate) use {
     table::{ExcludedIngress, IngressInfo},
 };
 
-/// Fuzzing only (the `fuzzing` feature, `fuzz/`): the Gateway API engine the one `Router` wraps,
-/// so that the fuzz targets can check its explanation against its lookup.
-#[cfg(all(feature = "fuzzing", feature = "gateway"))]
+/// The crate's internals for its own tests, benchmarks and fuzz targets (the `testing` feature):
+/// the Kubernetes model, tables compiled from objects, the apiserver's validation and the Gateway
+/// API engine the one `Router` wraps. Not part of the API: it changes whenever the crate does.
+#[cfg(feature = "testing")]
 #[doc(hidden)]
-pub mod fuzzing {
+pub mod testing {
+    #[cfg(feature = "gateway")]
     pub use crate::gateway::{GatewayOptions, GatewayRequest, Objects, RegexOrder, compile};
+    #[cfg(feature = "std")]
+    pub use crate::router::compile_objects;
+    pub use crate::router::compile_objects_seeded;
+
+    /// The Kubernetes objects the crate reads.
+    pub mod model {
+        pub use crate::model::*;
+    }
+
+    /// The apiserver's validation.
+    pub mod validation {
+        pub use crate::validation::{
+            ErrorType, FieldError, Operation, invalid_message, validate_ingress, validate_ingress_class,
+        };
+    }
+
+    /// An input's objects, as the tables compiled from objects take them.
+    pub trait InputObjects {
+        /// The Ingresses, IngressClasses and Services, in input order.
+        fn into_objects(self) -> alloc::vec::Vec<crate::model::Object>;
+    }
+
+    impl InputObjects for crate::input::Input {
+        fn into_objects(self) -> alloc::vec::Vec<crate::model::Object> {
+            self.to_objects()
+        }
+    }
+
+    /// What [`Router::lint`](crate::Router::lint) says, for objects rather than an input.
+    #[cfg(feature = "lint")]
+    pub trait LintObjects {
+        fn lint_objects(&self, objects: &[crate::model::Object]) -> alloc::vec::Vec<crate::Diagnostic>;
+    }
+
+    #[cfg(feature = "lint")]
+    impl LintObjects for crate::Router {
+        fn lint_objects(&self, objects: &[crate::model::Object]) -> alloc::vec::Vec<crate::Diagnostic> {
+            self.lint_of(objects)
+        }
+    }
 }
 
 /// Testing only (the `test-hash-collisions` feature): key comparisons counted per thread.

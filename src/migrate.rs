@@ -22,7 +22,7 @@ use crate::model::{Ingress, Object};
 use crate::nginx::annotations::PREFIX;
 use crate::options::{CompileOptions, Profile};
 use crate::request::{Request, RequestSpec, Scheme};
-use crate::router::{Router, compile};
+use crate::router::{Router, compile_objects as compile};
 use crate::tests_file::{self, TestsFile};
 
 /// One request both sides answer.
@@ -278,7 +278,7 @@ impl MigrationReport {
 
 /// Routes every probe derived from both sides through the Ingresses of `ingresses` (compiled with
 /// `options`, profile `from`) and through the Gateway API objects `gateway_api` (as
-/// [`Input::gateway_api`](crate::input::Input::gateway_api) keeps them; the Services of
+/// the input keeps them; the Services of
 /// `ingresses` join them) compiled with `gateway_options`, and groups the requests whose answers
 /// differ by cause.
 ///

@@ -379,6 +379,8 @@ impl Object {
         }
     }
 
+    /// The object's `metadata` (the crate's tests read it).
+    #[cfg(feature = "testing")]
     pub fn metadata(&self) -> &ObjectMeta {
         match self {
             Object::Ingress(o) => &o.metadata,

@@ -42,7 +42,7 @@ enum Engine {
     },
 }
 
-/// Why an input cannot be compiled into a [`Router`] ([`compile_input`]).
+/// Why an input cannot be compiled into a [`Router`] ([`compile`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum CompileError {
@@ -76,18 +76,26 @@ pub(crate) fn routes_gateway_api(input: &Input, options: &CompileOptions) -> boo
 
 /// Compiles whatever `input` holds into one [`Router`]: its Gateway API objects when it routes
 /// through them (the options' `gateway` names a Gateway, or the input has a Gateway and no
-/// Ingress), else its Ingresses as [`compile`] does. Every home calls this; none decides the
-/// engine itself.
+/// Ingress), else its Ingresses: the table only, as fast as it can be built (a proxy pushing a new
+/// configuration pays for nothing else). Invalid Ingresses, and Ingresses of another class, are
+/// left out on their own (see [`TableView::excluded`]); the others still route. [`Router::lint`]
+/// says what is wrong with the input. Every home calls this; none decides the engine itself.
+///
+/// The table's hashes are keyed by a seed from the operating system, so that nobody who writes
+/// an Ingress can make its keys collide. Needs the `std` feature; without it, call
+/// [`compile_seeded`] with randomness at hand (the browser's crypto, the proxy's clock).
 #[cfg(feature = "std")]
-pub fn compile_input(input: &Input, options: &CompileOptions) -> Result<Router, CompileError> {
-    compile_input_seeded(input, options, os_seed())
+pub fn compile(input: &Input, options: &CompileOptions) -> Result<Router, CompileError> {
+    compile_seeded(input, options, os_seed())
 }
 
-/// [`compile_input`] with the seed of the table's hashes given (see [`compile_seeded`]).
-pub fn compile_input_seeded(input: &Input, options: &CompileOptions, seed: u64) -> Result<Router, CompileError> {
-    let objects: Vec<Object> = input.objects.iter().map(|o| o.object.clone()).collect();
+/// [`compile`] with the seed of the table's hashes given. Routing is the same whatever the seed;
+/// the seed only decides which keys could collide, so it must be unpredictable to whoever writes
+/// the Ingresses (a fixed seed lets them compute colliding paths offline).
+pub fn compile_seeded(input: &Input, options: &CompileOptions, seed: u64) -> Result<Router, CompileError> {
+    let objects = input.to_objects();
     if !routes_gateway_api(input, options) {
-        return Ok(compile_seeded(&objects, options, seed));
+        return Ok(compile_objects_seeded(&objects, options, seed));
     }
     #[cfg(feature = "gateway")]
     {
@@ -131,23 +139,16 @@ pub fn compile_input_seeded(input: &Input, options: &CompileOptions, seed: u64) 
     }
 }
 
-/// Compiles objects into a [`Router`]: the table only, as fast as it can be built (a proxy pushing
-/// a new configuration pays for nothing else). Invalid Ingresses, and Ingresses of another class,
-/// are left out on their own (see [`TableView::excluded`]); the others still route.
-/// [`Router::lint`] says what is wrong with the input.
-///
-/// The table's hashes are keyed by a seed from the operating system, so that nobody who writes
-/// an Ingress can make its keys collide. Needs the `std` feature; without it, call
-/// [`compile_seeded`] with randomness at hand (the browser's crypto, the proxy's clock).
-#[cfg(feature = "std")]
-pub fn compile(objects: &[Object], options: &CompileOptions) -> Router {
-    compile_seeded(objects, options, os_seed())
+/// Compiles Ingresses, IngressClasses and Services into a [`Router`] (what [`compile`] does with an
+/// input that routes through its Ingresses).
+// The CLI's, diff's and migrate's (a table from the objects they derive), and the tests'.
+#[cfg(all(feature = "std", any(test, feature = "testing", feature = "cli", all(feature = "nginx", feature = "yaml"))))]
+pub fn compile_objects(objects: &[Object], options: &CompileOptions) -> Router {
+    compile_objects_seeded(objects, options, os_seed())
 }
 
-/// [`compile`] with the seed of the table's hashes given. Routing is the same whatever the seed;
-/// the seed only decides which keys could collide, so it must be unpredictable to whoever writes
-/// the Ingresses (a fixed seed lets them compute colliding paths offline).
-pub fn compile_seeded(objects: &[Object], options: &CompileOptions, seed: u64) -> Router {
+/// [`compile_objects`] with the seed of the table's hashes given.
+pub fn compile_objects_seeded(objects: &[Object], options: &CompileOptions, seed: u64) -> Router {
     let engine = match options.profile {
         Profile::Spec => {
             Engine::Spec { table: table::build(objects, options, seed), normalization: PathNormalization::of(options) }
@@ -284,8 +285,8 @@ impl Router {
     /// metadata: {name: cart, namespace: shop}
     /// spec: {ports: [{name: web, port: 80}]}
     /// "#;
-    /// let objects = input::parse("shop.yaml", yaml).unwrap().into_objects();
-    /// let diagnostics = compile(&objects, &CompileOptions::default()).lint(&objects);
+    /// let input = input::parse("shop.yaml", yaml).unwrap();
+    /// let diagnostics = compile(&input, &CompileOptions::default()).unwrap().lint(&input);
     /// let codes: Vec<Code> = diagnostics.iter().map(|d| d.code).collect();
     /// assert_eq!(codes, [Code::UnknownAnnotation, Code::MissingPortName]);
     /// assert!(diagnostics[0].message.contains("did you mean nginx.ingress.kubernetes.io/rewrite-target?"));
@@ -296,7 +297,13 @@ impl Router {
     /// and notes about everything around the table; the spec table's shadowed and unreachable
     /// paths are not reported, since nginx chooses among paths otherwise.
     #[cfg(feature = "lint")]
-    pub fn lint(&self, objects: &[Object]) -> Vec<Diagnostic> {
+    pub fn lint(&self, input: &Input) -> Vec<Diagnostic> {
+        self.lint_of(&input.to_objects())
+    }
+
+    /// [`lint`](Self::lint) for the objects of an input.
+    #[cfg(feature = "lint")]
+    pub(crate) fn lint_of(&self, objects: &[Object]) -> Vec<Diagnostic> {
         self.lint_with(objects, |options| crate::diagnostics::lint(objects, options))
     }
 
@@ -411,7 +418,7 @@ impl Router {
     ///   rules:
     ///   - http: {paths: [{path: /cart, pathType: Prefix, backend: {service: {name: cart, port: {number: 80}}}}]}
     /// "#;
-    /// let router = compile(&input::parse("shop.yaml", yaml).unwrap().into_objects(), &CompileOptions::default());
+    /// let router = compile(&input::parse("shop.yaml", yaml).unwrap(), &CompileOptions::default()).unwrap();
     /// let names: Vec<String> =
     ///     (0..router.answer_count()).map(|a| router.answer(a).unwrap().backend().unwrap().to_string()).collect();
     /// assert_eq!(names, ["cart:80", "web:80"]);

@@ -43,8 +43,8 @@
 //!   "spec": {"rules": [{"http": {"paths": [{"path": "/", "pathType": "Prefix",
 //!     "backend": {"service": {"name": "web", "port": {"number": 80}}}}]}}]}}"#;
 //! let file = tests_file::parse("tests.yaml", "tests:\n- request: {url: http://a/x, method: GET}\n  expect: {backend: web:80}\n").unwrap();
-//! let objects = input::parse("in.json", manifests).unwrap().into_objects();
-//! let report = tests_file::run(&compile(&objects, &file.options), &file);
+//! let input = input::parse("in.json", manifests).unwrap();
+//! let report = tests_file::run(&compile(&input, &file.options).unwrap(), &file);
 //! assert_eq!((report.passed, report.failed), (1, 0));
 //! ```
 
@@ -503,7 +503,8 @@ pub(crate) fn chosen_paths(report: &TestsReport) -> BTreeSet<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{compile, input};
+    use crate::input;
+    use crate::router::compile_objects as compile;
 
     const INGRESS: &str = r#"{"apiVersion": "networking.k8s.io/v1", "kind": "Ingress",
       "metadata": {"name": "shop", "namespace": "default"},

@@ -150,7 +150,8 @@ impl<'a> From<&'a input::Input> for Validated<'a> {
 }
 
 /// `validate --json` for `input`, read from `texts` (each source's name and text; a source not
-/// among them gets no positions): every Ingress (as an update when `stored` holds it) and
+/// among them gets no positions): every Ingress (as an update when `stored`, what the cluster
+/// holds, has it) and
 /// IngressClass checked as the apiserver checks it, every Gateway API object, each error with its
 /// line and column, then `diagnostics` (those of compiling `input`) and a summary.
 ///
@@ -158,9 +159,9 @@ impl<'a> From<&'a input::Input> for Validated<'a> {
 /// use ingress_router::{CompileOptions, compile, input, views};
 /// let text = "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: a}\nspec:\n  rules:\n  - host: BAD\n";
 /// let read = input::parse("a.yaml", text).unwrap();
-/// let objects = read.to_objects();
-/// let diagnostics = compile(&objects, &CompileOptions::default()).lint(&objects);
-/// let report = views::validation_report(&read, &[("a.yaml", text)], &[], diagnostics);
+/// let diagnostics = compile(&read, &CompileOptions::default()).unwrap().lint(&read);
+/// let stored = input::Input::default();
+/// let report = views::validation_report(&read, &[("a.yaml", text)], &stored, diagnostics);
 /// assert!(!report.passes(false));
 /// let json = serde_json::to_value(&report).unwrap();
 /// assert_eq!(json["objects"][0]["errors"][0]["field"], "spec.rules[0].host");
@@ -170,18 +171,34 @@ impl<'a> From<&'a input::Input> for Validated<'a> {
 pub fn validation_report(
     input: &input::Input,
     texts: &[(&str, &str)],
-    stored: &[Object],
+    stored: &input::Input,
     diagnostics: Vec<Diagnostic>,
 ) -> ValidationReport {
     let stored: Vec<&Ingress> = stored
+        .objects
         .iter()
-        .filter_map(|o| match o {
+        .filter_map(|o| match &o.object {
             Object::Ingress(i) => Some(i),
             _ => None,
         })
         .collect();
     let mut locator = Locator::new(texts.iter().copied());
     report_of(Validated::from(input), &stored, diagnostics, &mut |origin, field| locator.locate(origin, field))
+}
+
+/// [`validation_report`] with the diagnostics of compiling `input`'s Ingresses with `options` (and
+/// the table's hashes seeded with `seed`): what `validate --json` prints for an input no router
+/// was compiled from.
+pub fn validate(
+    input: &input::Input,
+    texts: &[(&str, &str)],
+    stored: &input::Input,
+    options: &crate::CompileOptions,
+    seed: u64,
+) -> ValidationReport {
+    let objects = input.to_objects();
+    let diagnostics = crate::router::compile_objects_seeded(&objects, options, seed).lint_of(&objects);
+    validation_report(input, texts, stored, diagnostics)
 }
 
 /// Validates every Ingress (as an update when `stored` holds it) and IngressClass, locating each

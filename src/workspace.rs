@@ -60,7 +60,7 @@ use crate::diagnostics::{self, Diagnostic, Memo, Parts};
 use crate::input::{self, Input, MAX_YAML_DEPTH, Nesting};
 use crate::model::{Object, Service};
 use crate::options::CompileOptions;
-use crate::router::{CompileError, Router, compile_seeded};
+use crate::router::{CompileError, Router, compile_objects_seeded};
 
 /// Texts longer than this are read whole: the positions of errors come from a reading bounded in
 /// values and key bytes ([`position`](crate::position)), which a text this short cannot reach, so
@@ -139,20 +139,20 @@ impl Workspace {
     }
 
     /// Compiles the objects of the last [`update`](Self::update), with `seed` as
-    /// [`compile_seeded`]: the router and its [`lint`](Router::lint), reusing what lint found in
+    /// [`compile_seeded`](crate::compile_seeded): the router and its [`lint`](Router::lint), reusing what lint found in
     /// the documents that did not change (see [Lint](self#lint)). A text read whole is linted
     /// whole, or not again when its objects and options are those last linted.
     ///
     /// Input that routes through its Gateway API objects compiles as
-    /// [`compile_input_seeded`](crate::compile_input_seeded) compiles it, and is linted whole.
+    /// [`compile_seeded`](crate::compile_seeded) compiles it, and is linted whole.
     pub fn compile(&mut self, options: &CompileOptions, seed: u64) -> Result<(Router, Vec<Diagnostic>), CompileError> {
         let objects: Vec<Object> = self.input.objects.iter().map(|o| o.object.clone()).collect();
         if crate::router::routes_gateway_api(&self.input, options) {
-            let router = crate::compile_input_seeded(&self.input, options, seed)?;
-            let diagnostics = router.lint(&objects);
+            let router = crate::compile_seeded(&self.input, options, seed)?;
+            let diagnostics = router.lint_of(&objects);
             return Ok((router, diagnostics));
         }
-        let router = compile_seeded(&objects, options, seed);
+        let router = compile_objects_seeded(&objects, options, seed);
         let Some(order) = self.order.clone() else {
             self.memos.clear();
             self.lint_order.clear();
@@ -162,7 +162,7 @@ impl Workspace {
             {
                 return Ok((router, diagnostics.clone()));
             }
-            let diagnostics = router.lint(&objects);
+            let diagnostics = router.lint_of(&objects);
             self.linted = Some((objects, options.clone(), diagnostics.clone()));
             return Ok((router, diagnostics));
         };

@@ -2,10 +2,11 @@
 //! number a request gets leads back to the same decision (adapters render per-answer data once,
 //! a proxy's cluster name, and find it by this number per request).
 
+use ingress_router::testing::compile_objects as compile;
 use std::collections::HashSet;
 
-use ingress_router::model::{Ingress, IngressClass, Object};
-use ingress_router::{CompileOptions, Request, Via, compile};
+use ingress_router::testing::model::{Ingress, IngressClass, Object};
+use ingress_router::{CompileOptions, Request, Via};
 use serde_json::Value;
 
 fn objects(case: &Value) -> Vec<Object> {

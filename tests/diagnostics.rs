@@ -1,23 +1,26 @@
 //! The diagnostics of `Router::lint`: each fires on its mistake and stays quiet on a clean near-miss.
 
 use ingress_router::explain::ObjectRef;
-use ingress_router::{Code, Diagnostic, compile};
+use ingress_router::testing::InputObjects;
+use ingress_router::testing::LintObjects;
+use ingress_router::testing::compile_objects as compile;
+use ingress_router::{Code, Diagnostic};
 
 const NGINX_PREFIX: &str = "nginx.ingress.kubernetes.io/";
 use ingress_router::{CompileOptions, Severity, input};
 
-fn objects(yaml: &str) -> Vec<ingress_router::model::Object> {
+fn objects(yaml: &str) -> Vec<ingress_router::testing::model::Object> {
     input::parse("test.yaml", yaml).expect("test input parses").into_objects()
 }
 
 fn run(yaml: &str) -> Vec<Diagnostic> {
     let objects = objects(yaml);
-    compile(&objects, &CompileOptions::default()).lint(&objects)
+    compile(&objects, &CompileOptions::default()).lint_objects(&objects)
 }
 
 fn run_for_class(yaml: &str, class: &str) -> Vec<Diagnostic> {
     let objects = objects(yaml);
-    compile(&objects, &CompileOptions::default().with_ingress_class(class)).lint(&objects)
+    compile(&objects, &CompileOptions::default().with_ingress_class(class)).lint_objects(&objects)
 }
 
 fn with_code(diagnostics: &[Diagnostic], code: Code) -> Vec<&Diagnostic> {

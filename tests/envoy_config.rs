@@ -1,11 +1,14 @@
 //! `ingress-router envoy-config`: the Envoy bootstrap it writes (the real Envoy runs it in
 //! `make test-envoy`; here its shape, clusters, named ports and the native routes' order).
 
+use ingress_router::compile as compile_input;
+use ingress_router::testing::InputObjects;
+use ingress_router::testing::compile_objects as compile;
 use std::process::Command;
 
-use ingress_router::model::Object;
 use ingress_router::options::ClusterNames;
-use ingress_router::{CompileOptions, compile, input};
+use ingress_router::testing::model::Object;
+use ingress_router::{CompileOptions, input};
 use serde_json::Value;
 
 const SHOP: &str = "examples/shop/manifests";
@@ -434,8 +437,8 @@ fn plugin_of(config: &Value) -> Value {
 /// The clusters the core's Gateway table names: each valid backendRef of a route attached to the
 /// Gateway, by the default template (`{namespace}/{service}:{port}`).
 fn gateway_clusters(gateway: &str) -> Vec<String> {
+    use ingress_router::CompileOptions;
     use ingress_router::decision::{BackendRef, ServicePort};
-    use ingress_router::{CompileOptions, compile_input};
     let mut input = input::Input::default();
     for file in std::fs::read_dir(GATEWAY).unwrap() {
         let path = file.unwrap().path();

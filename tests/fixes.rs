@@ -2,9 +2,12 @@
 //! as a user would (by the words of the fix), then the result is validated as the apiserver would
 //! and linted again: no apiserver error, and the diagnostic is gone.
 
-use ingress_router::model::Object;
-use ingress_router::validation::{self, Operation};
-use ingress_router::{Code, Diagnostic, compile};
+use ingress_router::testing::InputObjects;
+use ingress_router::testing::LintObjects;
+use ingress_router::testing::compile_objects as compile;
+use ingress_router::testing::model::Object;
+use ingress_router::testing::validation::{self, Operation};
+use ingress_router::{Code, Diagnostic};
 use ingress_router::{CompileOptions, input};
 use serde_json::{Value, json};
 
@@ -27,7 +30,7 @@ const CASES: &[&str] = &[
 
 fn values(yaml: &str) -> Vec<Value> {
     let parsed = input::parse("case.yaml", yaml).expect("case parses");
-    parsed.objects.iter().map(|o| serde_json::to_value(&o.object).unwrap()).collect()
+    parsed.into_objects().iter().map(|o| serde_json::to_value(o).unwrap()).collect()
 }
 
 fn objects(values: &[Value]) -> Vec<Object> {
@@ -36,7 +39,7 @@ fn objects(values: &[Value]) -> Vec<Object> {
 }
 
 fn lint_all(objects: &[Object]) -> Vec<Diagnostic> {
-    compile(objects, &CompileOptions::default()).lint(objects)
+    compile(objects, &CompileOptions::default()).lint_objects(objects)
 }
 
 /// Where a field path points, created on the way (`spec.rules[0].http.paths[1].path`).

@@ -9,9 +9,12 @@
 mod reference_matcher;
 
 use ingress_router::input::{self, DEFAULT_MAX_INPUT_BYTES, InputError, InputErrorKind};
-use ingress_router::model::*;
 use ingress_router::options::ImplementationSpecific;
-use ingress_router::{CompileOptions, Request, Router, Via, compile};
+use ingress_router::testing::InputObjects;
+use ingress_router::testing::LintObjects;
+use ingress_router::testing::compile_objects as compile;
+use ingress_router::testing::model::*;
+use ingress_router::{CompileOptions, Request, Router, Via};
 use reference_matcher::{IsMode, path, reference_route, svc};
 
 fn ingress(name: &str, rules: Vec<(Option<&str>, Vec<HttpIngressPath>)>) -> Ingress {
@@ -52,7 +55,7 @@ fn label(router: &Router, host: &[u8], target: &[u8]) -> String {
 
 fn parse_err(text: &str) -> InputError {
     match input::parse("hostile.yaml", text) {
-        Ok(i) => panic!("expected an error, parsed {} objects", i.objects.len()),
+        Ok(i) => panic!("expected an error, parsed {} objects", i.len()),
         Err(e) => e,
     }
 }
@@ -179,7 +182,7 @@ fn ten_megabytes_of_ingresses_are_read_and_routed() {
     let objects = input::parse("big.json", &json).unwrap().into_objects();
     assert_eq!(objects.len(), n);
     let router = compile(&objects, &CompileOptions::default());
-    let diagnostics = router.lint(&objects);
+    let diagnostics = router.lint_objects(&objects);
     assert!(diagnostics.is_empty(), "{:?}", diagnostics.first());
     assert_eq!(path_count(&router), n);
     assert_eq!(label(&router, b"H777.example.com:443", b"/p777/x"), "s777:80");
@@ -229,7 +232,7 @@ fn inputs_over_the_limit_are_refused_as_too_large() {
 fn a_million_empty_yaml_documents_are_read_as_nothing() {
     let text = "---\n".repeat(1_000_000);
     let input = input::parse("empty-docs.yaml", &text).unwrap();
-    assert!(input.objects.is_empty() && input.notes.is_empty());
+    assert!(input.is_empty() && input.notes.is_empty());
 }
 
 // --- Many paths -------------------------------------------------------------------------------
@@ -615,7 +618,7 @@ fn many_rule_and_tls_hosts_lint_in_bounded_time_and_memory() {
     }];
     let objects = [Object::Ingress(big)];
     let router = compile(&objects, &CompileOptions::default());
-    let diagnostics = router.lint(&objects);
+    let diagnostics = router.lint_objects(&objects);
     assert_eq!(label(&router, b"h7.example.com", b"/"), "web:80");
     // `*.example.com` covers every rule host, so only the t*.example.com entries serve nothing.
     let unserved = diagnostics.iter().filter(|d| d.code == Code::TlsHostWithoutRule).count();
@@ -646,7 +649,7 @@ fn many_missing_services_lint_in_bounded_time() {
     let paths = (0..n).map(|i| path(&format!("/p{i}"), "Prefix", &format!("servise-{i:06}"))).collect();
     objects.push(Object::Ingress(ingress("missing", vec![(None, paths)])));
     let router = compile(&objects, &CompileOptions::default());
-    let diagnostics = router.lint(&objects);
+    let diagnostics = router.lint_objects(&objects);
     assert_eq!(label(&router, b"x", b"/p7/x"), "servise-000007:80");
     assert_eq!(diagnostics.iter().filter(|d| d.code == Code::MissingService).count(), n);
 }
@@ -802,7 +805,7 @@ fn an_out_of_range_canary_weight_names_its_range() {
     let main = ingress("main", vec![(Some("a.example.com"), vec![path("/", "Prefix", "web")])]);
     let objects = vec![Object::Ingress(main), Object::Ingress(canary)];
     let router = compile(&objects, &CompileOptions::default().with_profile(Profile::IngressNginx));
-    let lint = router.lint(&objects);
+    let lint = router.lint_objects(&objects);
     let warning = lint.iter().find(|d| d.code == Code::NginxIgnoredAnnotation).expect("a warning");
     assert!(
         warning.message.contains("canary-weight")

@@ -1,11 +1,14 @@
 //! Controller idioms named as diagnostics: each fires on the idiom and stays quiet on the
 //! controller-neutral near-miss.
 
-use ingress_router::{Code, CompileOptions, Diagnostic, compile, input};
+use ingress_router::testing::InputObjects;
+use ingress_router::testing::LintObjects;
+use ingress_router::testing::compile_objects as compile;
+use ingress_router::{Code, CompileOptions, Diagnostic, input};
 
 fn run(yaml: &str) -> Vec<Diagnostic> {
     let objects = input::parse("t.yaml", yaml).expect("parses").into_objects();
-    compile(&objects, &CompileOptions::default()).lint(&objects)
+    compile(&objects, &CompileOptions::default()).lint_objects(&objects)
 }
 
 fn with_code(d: &[Diagnostic], code: Code) -> Vec<&Diagnostic> {
@@ -59,7 +62,7 @@ fn canary_is_named_and_duplicate_wording_says_so() {
     assert!(found[0].message.contains("ordinary Ingress that competes"));
 
     let objects = input::parse("t.yaml", &yaml).unwrap().into_objects();
-    let diagnostics = compile(&objects, &CompileOptions::default()).lint(&objects);
+    let diagnostics = compile(&objects, &CompileOptions::default()).lint_objects(&objects);
     let duplicate = diagnostics.iter().find(|d| d.code == Code::DuplicatePath).expect("a duplicate is reported");
     assert!(duplicate.message.contains("Ingress shop/main-canary is an ingress-nginx canary"), "{}", duplicate.message);
     // Near-miss: canary: "false" is an ordinary Ingress, and its duplicate keeps the plain wording.
@@ -67,7 +70,7 @@ fn canary_is_named_and_duplicate_wording_says_so() {
         + &ingress("other", "nginx.ingress.kubernetes.io/canary: 'false'", &path("/", "Prefix", "web-v2"));
     assert!(with_code(&run(&plain), Code::NginxCanary).is_empty());
     let objects = input::parse("t.yaml", &plain).unwrap().into_objects();
-    let diagnostics = compile(&objects, &CompileOptions::default()).lint(&objects);
+    let diagnostics = compile(&objects, &CompileOptions::default()).lint_objects(&objects);
     assert!(diagnostics.iter().all(|d| !d.message.contains("canary")));
 }
 

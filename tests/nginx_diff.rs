@@ -9,8 +9,8 @@ use ingress_router::{CompileOptions, Profile, input};
 fn report(file: &str) -> DiffReport {
     let path = format!("{}/tests/data/nginx/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap();
-    let objects = input::parse(&path, &text).unwrap().into_objects();
-    ingress_router::diff(&objects, &CompileOptions::default(), Profile::IngressNginx, Profile::Spec)
+    let input = input::parse(&path, &text).unwrap();
+    ingress_router::diff(&input, &CompileOptions::default(), Profile::IngressNginx, Profile::Spec)
 }
 
 fn find<'a>(r: &'a DiffReport, url: &str) -> Option<&'a Difference> {
@@ -68,9 +68,9 @@ fn tenants_redirects_and_aliases() {
 #[test]
 fn reversed_direction_swaps_answers() {
     let path = format!("{}/tests/data/nginx/canary.yaml", env!("CARGO_MANIFEST_DIR"));
-    let objects = input::parse(&path, &std::fs::read_to_string(&path).unwrap()).unwrap().into_objects();
-    let there = ingress_router::diff(&objects, &CompileOptions::default(), Profile::IngressNginx, Profile::Spec);
-    let back = ingress_router::diff(&objects, &CompileOptions::default(), Profile::Spec, Profile::IngressNginx);
+    let input = input::parse(&path, &std::fs::read_to_string(&path).unwrap()).unwrap();
+    let there = ingress_router::diff(&input, &CompileOptions::default(), Profile::IngressNginx, Profile::Spec);
+    let back = ingress_router::diff(&input, &CompileOptions::default(), Profile::Spec, Profile::IngressNginx);
     assert_eq!(there.differences(), back.differences());
     let a = there.groups.iter().flat_map(|g| &g.differences).next().unwrap();
     let b = back.groups.iter().flat_map(|g| &g.differences).find(|d| d.probe == a.probe).unwrap();

@@ -2,9 +2,12 @@
 //! `Profile::IngressNginx`, then `route`, `explain`, `table` and `lint` as for the spec profile.
 
 use ingress_router::decision::{BackendRef, Tier, WeightedBackend};
-use ingress_router::{Code, CompileOptions, Profile, Request, Scheme, Via, compile, input};
+use ingress_router::testing::InputObjects;
+use ingress_router::testing::LintObjects;
+use ingress_router::testing::compile_objects as compile;
+use ingress_router::{Code, CompileOptions, Profile, Request, Scheme, Via, input};
 
-fn objects(file: &str) -> Vec<ingress_router::model::Object> {
+fn objects(file: &str) -> Vec<ingress_router::testing::model::Object> {
     let path = format!("{}/tests/data/nginx/{file}", env!("CARGO_MANIFEST_DIR"));
     input::parse(&path, &std::fs::read_to_string(&path).unwrap()).unwrap().into_objects()
 }
@@ -92,7 +95,7 @@ spec:
 "#;
     let mut all = objects.clone();
     all.extend(input::parse("lonely.yaml", yaml).unwrap().into_objects());
-    let diagnostics = compile(&all, &nginx()).lint(&all);
+    let diagnostics = compile(&all, &nginx()).lint_objects(&all);
     let codes: Vec<&str> = diagnostics.iter().map(|d| d.code.as_str()).collect();
     assert!(codes.contains(&"nginx-inert-canary"), "{codes:?}");
     assert!(diagnostics.iter().any(|d| d.code == Code::NginxIgnoredAnnotation), "{codes:?}");

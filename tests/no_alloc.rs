@@ -4,11 +4,14 @@
 //! a global allocator of this test binary alone. Hostile Gateway API requests route without
 //! panicking.
 
+use ingress_router::compile as compile_input;
+use ingress_router::testing::InputObjects;
+use ingress_router::testing::compile_objects as compile;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use ingress_router::options::EscapedSlashes;
-use ingress_router::{CompileOptions, Request, Router, Via, compile, compile_input, input};
+use ingress_router::{CompileOptions, Request, Router, Via, input};
 
 /// Counts the allocations of the current thread (the test harness allocates on other threads).
 struct Counting;

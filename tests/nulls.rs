@@ -3,7 +3,8 @@
 //! kind the model reads is set to each of the three in turn; the input must load, as the object it was.
 
 use ingress_router::input;
-use ingress_router::model::Object;
+use ingress_router::testing::InputObjects;
+use ingress_router::testing::model::Object;
 use serde_json::{Value, json};
 
 fn ingress() -> Value {
@@ -135,8 +136,8 @@ fn check(object: Value, kind: &str) {
             for text in [changed.to_string(), yaml(&changed)] {
                 let loaded =
                     input::parse("x", &text).unwrap_or_else(|e| panic!("{kind} {path:?} {variant:?}: {e}\n{text}"));
-                assert_eq!(loaded.objects.len(), 1, "{kind} {path:?} {variant:?}: {:?}", loaded.notes);
-                assert_eq!(loaded.objects[0].object.kind(), kind);
+                assert_eq!(loaded.len(), 1, "{kind} {path:?} {variant:?}: {:?}", loaded.notes);
+                assert_eq!(loaded.kinds().next(), Some(kind));
             }
             tried += 1;
         }
@@ -207,7 +208,7 @@ fn list_with_null_parts() {
         "apiVersion: v1\nkind: List\nitems: []\nmetadata: {resourceVersion: \"\"}\n",
     ] {
         let loaded = input::parse("x", text).unwrap_or_else(|e| panic!("{text}: {e}"));
-        assert!(loaded.objects.is_empty() && loaded.notes.is_empty(), "{text}: {loaded:?}");
+        assert!(loaded.is_empty() && loaded.notes.is_empty(), "{text}: {loaded:?}");
     }
     let list = json!({"apiVersion": "v1", "kind": "List", "items": [ingress(), service(), ingress_class()]});
     let mut all = Vec::new();
@@ -217,7 +218,7 @@ fn list_with_null_parts() {
     {
         let changed = with(&list, path, Variant::Null);
         let loaded = input::parse("x", &yaml(&changed)).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-        assert_eq!(loaded.objects.len(), 3, "{path:?}");
+        assert_eq!(loaded.len(), 3, "{path:?}");
     }
 }
 
@@ -245,13 +246,14 @@ spec:
   - port: 80
 ";
     let loaded = input::parse("x.yaml", text).unwrap();
-    let Object::Ingress(ingress) = &loaded.objects[0].object else { panic!() };
+    let objects = loaded.into_objects();
+    let Object::Ingress(ingress) = &objects[0] else { panic!() };
     assert!(ingress.metadata.annotations.is_empty() && ingress.metadata.labels.is_empty());
     assert_eq!(ingress.spec.rules, None);
-    let Object::Service(service) = &loaded.objects[1].object else { panic!() };
+    let Object::Service(service) = &objects[1] else { panic!() };
     assert!(service.metadata.annotations.is_empty() && service.spec.selector.is_empty());
     // A null annotation value is "" (Go's JSON decoder stores the zero value).
     let text = "kind: Ingress\napiVersion: networking.k8s.io/v1\nmetadata:\n  name: a\n  annotations:\n    x:\n";
-    let Object::Ingress(i) = &input::parse("x", text).unwrap().objects[0].object else { panic!() };
+    let Object::Ingress(i) = &input::parse("x", text).unwrap().into_objects()[0] else { panic!() };
     assert_eq!(i.metadata.annotations.get("x").map(String::as_str), Some(""));
 }

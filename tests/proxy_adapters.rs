@@ -2,9 +2,11 @@
 //! itself: the cluster name of each backend, whether the table reads the scheme and which
 //! headers, and which side of a weighted split a random number picks.
 
-use ingress_router::model::Object;
 use ingress_router::options::ClusterNames;
-use ingress_router::{CompileOptions, Request, Router, compile, input};
+use ingress_router::testing::InputObjects;
+use ingress_router::testing::compile_objects as compile;
+use ingress_router::testing::model::Object;
+use ingress_router::{CompileOptions, Request, Router, input};
 
 const SHOP: &str = r#"
 apiVersion: networking.k8s.io/v1

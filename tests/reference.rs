@@ -4,9 +4,11 @@
 
 mod reference_matcher;
 
-use ingress_router::model::{Ingress, Object};
 use ingress_router::options::ImplementationSpecific;
-use ingress_router::{CompileOptions, Request, compile, compile_seeded};
+use ingress_router::testing::compile_objects as compile;
+use ingress_router::testing::compile_objects_seeded as compile_seeded;
+use ingress_router::testing::model::{Ingress, Object};
+use ingress_router::{CompileOptions, Request};
 use proptest::prelude::*;
 use reference_matcher::*;
 
@@ -206,7 +208,7 @@ proptest! {
 /// library bug behind agreement).
 #[test]
 fn reference_follows_the_documented_examples() {
-    use ingress_router::model::*;
+    use ingress_router::testing::model::*;
     let ingress = |name: &str, ts: Option<&str>, host: Option<&str>, paths: Vec<HttpIngressPath>| Ingress {
         metadata: ObjectMeta {
             name: name.into(),
@@ -266,7 +268,7 @@ fn reference_follows_the_documented_examples() {
 }
 
 fn one_path_ingress(namespace: &str, name: &str, ts: Option<&str>, path: &str, path_type: &str, svc: &str) -> Ingress {
-    use ingress_router::model::*;
+    use ingress_router::testing::model::*;
     Ingress {
         metadata: ObjectMeta {
             name: name.into(),

@@ -5,8 +5,12 @@
 //! and saying so in the decision. No test here measures time (`benches/regex.rs` does): each
 //! probe below took seconds to minutes on the engine before, so CI would notice a regression.
 
+use ingress_router::compile as compile_input;
 use ingress_router::options::RegexLimits;
-use ingress_router::{Code, CompileOptions, Profile, Request, Router, Via, compile, compile_input, input};
+use ingress_router::testing::InputObjects;
+use ingress_router::testing::LintObjects;
+use ingress_router::testing::compile_objects as compile;
+use ingress_router::{Code, CompileOptions, Profile, Request, Router, Via, input};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
@@ -173,7 +177,7 @@ fn limits_are_options() {
     assert_eq!(router.route(&request).status(), 200);
 }
 
-fn nginx_objects(yaml: &str) -> Vec<ingress_router::model::Object> {
+fn nginx_objects(yaml: &str) -> Vec<ingress_router::testing::model::Object> {
     input::parse("test.yaml", yaml).unwrap().into_objects()
 }
 
@@ -205,7 +209,7 @@ fn nginx_regex_paths_over_the_size_limit_are_refused_by_name() {
     let objects = nginx_objects(&yaml);
     let router = compile(&objects, &nginx());
     let issue = router
-        .lint(&objects)
+        .lint_objects(&objects)
         .into_iter()
         .find(|d| d.code == Code::NginxSkippedPath)
         .expect("the oversize location is reported");

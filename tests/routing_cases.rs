@@ -3,9 +3,11 @@
 //!
 //! A missing or empty case file fails the test, and so does a case this harness cannot run.
 
+use ingress_router::RequestSpec;
 use ingress_router::input;
+use ingress_router::testing::InputObjects;
+use ingress_router::testing::compile_objects as compile;
 use ingress_router::tests_file;
-use ingress_router::{RequestSpec, compile};
 use serde_json::{Value, json};
 
 fn cases() -> Vec<Value> {

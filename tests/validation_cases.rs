@@ -3,8 +3,10 @@
 //!
 //! A missing or empty case file fails the test: it never passes by checking nothing.
 
-use ingress_router::model::{Ingress, IngressClass};
-use ingress_router::validation::{FieldError, Operation, invalid_message, validate_ingress, validate_ingress_class};
+use ingress_router::testing::model::{Ingress, IngressClass};
+use ingress_router::testing::validation::{
+    FieldError, Operation, invalid_message, validate_ingress, validate_ingress_class,
+};
 use serde_json::{Value, json};
 
 const KIND: &str = "Ingress.networking.k8s.io";

@@ -5,8 +5,11 @@
 
 use ingress_router::input::{self, Input};
 use ingress_router::options::ImplementationSpecific;
+use ingress_router::testing::InputObjects;
+use ingress_router::testing::LintObjects;
+use ingress_router::testing::compile_objects_seeded as compile_seeded;
 use ingress_router::views;
-use ingress_router::{CompileOptions, Request, Workspace, compile_seeded};
+use ingress_router::{CompileOptions, Request, Workspace};
 use proptest::prelude::*;
 
 const SOURCE: &str = "edit.yaml";
@@ -239,14 +242,15 @@ fn check_equal(workspace: &mut Workspace, text: &str, options: &CompileOptions) 
     assert_eq!(incremental, fresh, "the input of:\n{text}");
     let objects = fresh.clone().into_objects();
     let router = compile_seeded(&objects, options, 1);
-    let diagnostics = router.lint(&objects);
+    let diagnostics = router.lint_objects(&objects);
     let (ws_router, ws_diagnostics) = workspace.compile(options, 2).unwrap();
     assert_eq!(ws_diagnostics, diagnostics, "the diagnostics of:\n{text}");
     assert_eq!(ws_router.table(), router.table());
     for request in requests() {
         assert_eq!(ws_router.route(&request).view(&request), router.route(&request).view(&request));
     }
-    let report = |input: &Input, diagnostics| views::validation_report(input, &[(SOURCE, text)], &[], diagnostics);
+    let report =
+        |input: &Input, diagnostics| views::validation_report(input, &[(SOURCE, text)], &Input::default(), diagnostics);
     assert_eq!(report(&incremental, ws_diagnostics), report(&fresh, diagnostics));
 }
 
@@ -361,7 +365,7 @@ fn lint_both(workspace: &mut Workspace, docs: &[&str], options: &CompileOptions)
     let text = docs.join("---\n");
     workspace.update(&text);
     let objects = input::parse_all(SOURCE, &text).into_objects();
-    let fresh = compile_seeded(&objects, options, 1).lint(&objects);
+    let fresh = compile_seeded(&objects, options, 1).lint_objects(&objects);
     let (_, diagnostics) = workspace.compile(options, 1).unwrap();
     assert_eq!(diagnostics, fresh, "the diagnostics of:\n{text}");
     diagnostics
@@ -474,13 +478,12 @@ fn gateway_api_edits_read_only_the_document_that_changed() {
     assert_eq!(workspace.documents_read(), Some(1), "only the edited HTTPRoute is read again");
     let (router, diagnostics) = workspace.compile(&CompileOptions::default(), 7).unwrap();
     let scratch =
-        ingress_router::compile_input_seeded(&input::parse_all(SOURCE, &edited), &CompileOptions::default(), 7)
-            .unwrap();
+        ingress_router::compile_seeded(&input::parse_all(SOURCE, &edited), &CompileOptions::default(), 7).unwrap();
     for path in ["/basket/1", "/cart", "/"] {
         let request = Request::new("shop.example.com", path);
         assert_eq!(router.route(&request).to_string(), scratch.route(&request).to_string(), "{path}");
         assert_eq!(router.route(&request).view(&request), scratch.route(&request).view(&request), "{path}");
     }
     assert_eq!(router.route(&Request::new("shop.example.com", "/basket/1")).to_string(), "shop/cart:80");
-    assert_eq!(diagnostics, scratch.lint(&input::parse_all(SOURCE, &edited).into_objects()));
+    assert_eq!(diagnostics, scratch.lint_objects(&input::parse_all(SOURCE, &edited).into_objects()));
 }

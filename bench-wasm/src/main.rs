@@ -14,11 +14,13 @@
 //! Then compile's floor: the same Ingresses as one YAML stream, read (`input::parse`: YAML to
 //! objects) alone, and read and compiled (validation and the table; no lint), alternated.
 
+use ingress_router::testing::InputObjects;
+use ingress_router::testing::compile_objects_seeded as compile_seeded;
 use std::hint::black_box;
 use std::time::Instant;
 
-use ingress_router::model::*;
-use ingress_router::{CompileOptions, Request, Router, compile_seeded, input};
+use ingress_router::testing::model::*;
+use ingress_router::{CompileOptions, Request, Router, input};
 
 const WORDS: [&str; 12] =
     ["api", "v1", "v2", "users", "orders", "cart", "items", "static", "img", "auth", "search", "admin"];

@@ -8,9 +8,8 @@ use std::collections::HashMap;
 use ingress_router::decision::Modifications;
 use ingress_router::decision::{BackendRef, ServicePort};
 use ingress_router::input::Input;
-use ingress_router::model::Object;
 use ingress_router::options::ClusterNames;
-use ingress_router::{Decision, Request, Router, Via, compile_input_seeded, input};
+use ingress_router::{Decision, Request, Router, Via, compile_seeded, input};
 
 use crate::config::PluginConfig;
 pub use crate::report::{Report, Routed};
@@ -103,15 +102,11 @@ impl Table {
     }
 
     fn compile(config: &PluginConfig, seed: u64, input: &Input, report: &mut Report) -> Option<Table> {
-        let objects: Vec<Object> = input.to_objects();
-        let has_gateway =
-            input.gateway_api.iter().any(|v| v.value.get("kind").and_then(|k| k.as_str()) == Some("Gateway"));
-        if !objects.iter().any(|o| matches!(o, Object::Ingress(_))) && !has_gateway && config.options.gateway.is_none()
-        {
+        if !input.kinds().any(|kind| kind == "Ingress" || kind == "Gateway") && config.options.gateway.is_none() {
             report.errors.push("the manifests hold no Ingress: nothing to route".into());
             return None;
         }
-        let router = match compile_input_seeded(input, &config.options, seed) {
+        let router = match compile_seeded(input, &config.options, seed) {
             Ok(router) => router,
             Err(e) => {
                 report.errors.push(e.to_string());
@@ -154,7 +149,7 @@ impl Table {
         // The linter's warnings and notes with the `lint` feature (the unit tests, run with it,
         // check them); without it, what the table itself says: which Ingresses are left out, and why.
         #[cfg(any(test, feature = "lint"))]
-        for diagnostic in router.lint(&objects).iter().filter(|d| d.severity != ingress_router::Severity::Error) {
+        for diagnostic in router.lint(input).iter().filter(|d| d.severity != ingress_router::Severity::Error) {
             if diagnostic.code == ingress_router::Code::InvalidGatewayObject {
                 continue; // reported above, as left out
             }
@@ -579,8 +574,8 @@ spec:
     fn left_out_says_why() {
         let config = format!(r#"{{"manifests": {}, "ingressClass": "nginx"}}"#, serde_json::to_string(SHOP).unwrap());
         let config = PluginConfig::parse(config.as_bytes()).unwrap();
-        let objects = input::parse("shop", SHOP).unwrap().into_objects();
-        let view = ingress_router::compile_seeded(&objects, &config.options, SEED).table();
+        let input = input::parse("shop", SHOP).unwrap();
+        let view = ingress_router::compile_seeded(&input, &config.options, SEED).unwrap().table();
         assert_eq!(
             left_out(&view),
             [

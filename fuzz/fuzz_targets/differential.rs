@@ -7,9 +7,10 @@
 mod reference_matcher;
 
 use arbitrary::{Result, Unstructured};
-use ingress_router::model::Object;
-use ingress_router::{CompileOptions, Request, compile};
 use ingress_router::options::ImplementationSpecific;
+use ingress_router::testing::compile_objects as compile;
+use ingress_router::testing::model::Object;
+use ingress_router::{CompileOptions, Request};
 use libfuzzer_sys::fuzz_target;
 use reference_matcher::*;
 

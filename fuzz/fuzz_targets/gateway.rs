@@ -9,7 +9,7 @@
 #![no_main]
 
 use ingress_router::Via;
-use ingress_router::fuzzing::{GatewayOptions, GatewayRequest, Objects, RegexOrder, compile};
+use ingress_router::testing::{GatewayOptions, GatewayRequest, Objects, RegexOrder, compile};
 use libfuzzer_sys::fuzz_target;
 
 #[path = "common/layout.rs"]

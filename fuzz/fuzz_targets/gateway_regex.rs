@@ -13,7 +13,7 @@
 
 use arbitrary::{Arbitrary, Result, Unstructured};
 use ingress_router::Via;
-use ingress_router::fuzzing::{GatewayOptions, GatewayRequest, Objects, RegexOrder, compile};
+use ingress_router::testing::{GatewayOptions, GatewayRequest, Objects, RegexOrder, compile};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Value, json};
 

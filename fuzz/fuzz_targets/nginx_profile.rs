@@ -8,7 +8,10 @@
 //! one byte (`tests/data/nginx/`).
 #![no_main]
 
-use ingress_router::{CompileOptions, Profile, Request, Scheme, compile, diff, input};
+use ingress_router::testing::InputObjects;
+use ingress_router::testing::LintObjects;
+use ingress_router::testing::compile_objects as compile;
+use ingress_router::{CompileOptions, Profile, Request, Scheme, diff, input};
 use libfuzzer_sys::fuzz_target;
 
 #[path = "common/layout.rs"]
@@ -35,14 +38,14 @@ fuzz_target!(|data: &[u8]| {
     let Some((flags, text, lines)) = layout::split(data) else { return };
     let Ok(text) = std::str::from_utf8(text) else { return };
     let Ok(parsed) = input::parse("fuzz", text) else { return };
-    let objects = parsed.into_objects();
+    let objects = parsed.clone().into_objects();
     let mut options = CompileOptions::default().with_profile(Profile::IngressNginx);
     // Bit 0: serve a class.
     if flags & 1 != 0 {
         options = options.with_ingress_class("nginx");
     }
     let router = compile(&objects, &options);
-    for d in &router.lint(&objects) {
+    for d in &router.lint_objects(&objects) {
         let _ = d.to_string();
     }
     let _ = serde_json::to_string(&router.table()).expect("the table view serialises");
@@ -54,7 +57,7 @@ fuzz_target!(|data: &[u8]| {
     let _ = router.header_names();
     // Bit 1: the diff against the spec profile (slower: only for some inputs).
     if flags & 2 != 0 {
-        let report = diff(&objects, &options, Profile::IngressNginx, Profile::Spec);
+        let report = diff(&parsed, &options, Profile::IngressNginx, Profile::Spec);
         let _ = (report.summary(), report.tests_file());
     }
     let headers = HEADERS[usize::from(flags >> 2) % HEADERS.len()];

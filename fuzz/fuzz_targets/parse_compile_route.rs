@@ -6,9 +6,12 @@
 //! NUL, a fixed set of requests is routed. Seeds: any YAML or JSON manifest prefixed with one byte.
 #![no_main]
 
-use ingress_router::model::{IngressBackend, IngressServiceBackend, ServiceBackendPort};
-use ingress_router::{CompileOptions, Request, compile, input};
 use ingress_router::options::{EscapedSlashes, ImplementationSpecific};
+use ingress_router::testing::InputObjects;
+use ingress_router::testing::LintObjects;
+use ingress_router::testing::compile_objects as compile;
+use ingress_router::testing::model::{IngressBackend, IngressServiceBackend, ServiceBackendPort};
+use ingress_router::{CompileOptions, Request, input};
 use libfuzzer_sys::fuzz_target;
 
 #[path = "common/layout.rs"]
@@ -75,7 +78,7 @@ fuzz_target!(|data: &[u8]| {
         });
     }
     let router = compile(&objects, &options);
-    let diagnostics = router.lint(&objects);
+    let diagnostics = router.lint_objects(&objects);
     for d in &diagnostics {
         let _ = d.to_string();
     }

@@ -27,9 +27,9 @@ fn main() {
     // compile(): from the same text as the JavaScript side, parsing and the diagnostics included
     // (the package's compile() lints too).
     let build = || {
-        let objects = input::parse("bench", &text).expect("manifests parse").into_objects();
-        let router = compile(&objects, &CompileOptions::default());
-        let diagnostics = router.lint(&objects);
+        let input = input::parse("bench", &text).expect("manifests parse");
+        let router = compile(&input, &CompileOptions::default()).expect("the manifests compile");
+        let diagnostics = router.lint(&input);
         (router, diagnostics)
     };
     let compile_ms = median(

@@ -2,7 +2,6 @@
 //! profile, or the Gateway API); `gateway.rs` has the Gateway API's own status and migration.
 
 use ingress_router::input::{self, Input};
-use ingress_router::model::Object;
 use ingress_router::options::RequestSpecError;
 use ingress_router::status::{self, NoAddress, ServiceView, StatusView};
 use ingress_router::tests_file::{self, TestsFile, TestsReport};
@@ -37,8 +36,8 @@ pub fn compile_options(json: &str) -> Result<CompileOptions, Failure> {
 /// Compiles with `seed` (from the platform's crypto: the core cannot reach it without `std`'s OS)
 /// whatever `input` holds, as the core chooses.
 pub fn compile(input: &Input, options: &CompileOptions, seed: u64) -> Result<(Router, Vec<Diagnostic>), Failure> {
-    let router = ingress_router::compile_input_seeded(input, options, seed).map_err(compile_failure)?;
-    let diagnostics = router.lint(&input.to_objects());
+    let router = ingress_router::compile_seeded(input, options, seed).map_err(compile_failure)?;
+    let diagnostics = router.lint(input);
     Ok((router, diagnostics))
 }
 
@@ -129,25 +128,23 @@ pub fn write_tests(
 }
 
 /// `validate --json` for `input` read from `text` (empty when given as objects: no positions).
-pub fn validate(input: &Input, text: &str, stored: &[Object], options: &CompileOptions, seed: u64) -> ValidationReport {
-    let objects = input.to_objects();
-    let diagnostics = ingress_router::compile_seeded(&objects, options, seed).lint(&objects);
-    validation(input, text, stored, diagnostics)
+pub fn validate(input: &Input, text: &str, stored: &Input, options: &CompileOptions, seed: u64) -> ValidationReport {
+    views::validate(input, &[(SOURCE, text)], stored, options, seed)
 }
 
 /// `validate --json` for `input` whose table's `diagnostics` are known (a compiled router's).
-pub fn validation(input: &Input, text: &str, stored: &[Object], diagnostics: Vec<Diagnostic>) -> ValidationReport {
+pub fn validation(input: &Input, text: &str, stored: &Input, diagnostics: Vec<Diagnostic>) -> ValidationReport {
     views::validation_report(input, &[(SOURCE, text)], stored, diagnostics)
 }
 
-pub fn ingress_status(objects: &[Object], class: Option<&str>, publish_service: &str) -> Result<StatusView, Failure> {
-    status::ingress(objects, class, publish_service).map_err(|_| {
+pub fn ingress_status(input: &Input, class: Option<&str>, publish_service: &str) -> Result<StatusView, Failure> {
+    status::ingress(input, class, publish_service).map_err(|_| {
         Failure::new("argument", format!("publishService {publish_service:?}: expected \"<namespace>/<name>\""))
     })
 }
 
-pub fn service_status(objects: &[Object], service: &str) -> Result<ServiceView, Failure> {
-    status::service(objects, service).map_err(|e| match e {
+pub fn service_status(input: &Input, service: &str) -> Result<ServiceView, Failure> {
+    status::service(input, service).map_err(|e| match e {
         NoAddress::PublishServiceMissing { service } => {
             Failure::new("not-found", format!("{SOURCE}: no Service {service} in the input"))
         }

@@ -13,7 +13,6 @@ mod gateway;
 use std::cell::RefCell;
 
 use ingress_router::input::Input;
-use ingress_router::model::Object;
 use ingress_router::views::ValidationReport;
 use ingress_router::{CompileOptions, Diagnostic, Request, RequestSpec, Router as CoreRouter};
 use js_sys::JsString;
@@ -279,9 +278,9 @@ pub fn validate(manifests: JsValue, options: JsValue) -> Result<JsValue, JsValue
 
 /// `validate`'s own options: `strict` (a boolean), `update` (the stored objects, read as
 /// manifests), and the names of the other keys.
-fn validation_options(options: &JsValue) -> Result<(bool, Vec<Object>, Vec<String>), Failure> {
+fn validation_options(options: &JsValue) -> Result<(bool, Input, Vec<String>), Failure> {
     if !options.is_object() {
-        return Ok((false, Vec::new(), Vec::new()));
+        return Ok((false, Input::default(), Vec::new()));
     }
     let get = |name: &str| js_sys::Reflect::get(options, &name.into()).unwrap_or(JsValue::UNDEFINED);
     let (strict, update) = (get("strict"), get("update"));
@@ -295,8 +294,7 @@ fn validation_options(options: &JsValue) -> Result<(bool, Vec<Object>, Vec<Strin
             ));
         }
     };
-    let stored =
-        if update.is_null() || update.is_undefined() { Vec::new() } else { objects(&read_manifests(&update)?.0) };
+    let stored = if update.is_null() || update.is_undefined() { Input::default() } else { read_manifests(&update)?.0 };
     let rest = js_sys::Object::keys(options.unchecked_ref::<js_sys::Object>())
         .iter()
         .filter_map(|key| key.as_string())
@@ -322,7 +320,7 @@ pub fn ingress_status(manifests: JsValue, publish_service: JsValue, options: JsV
     let publish = string_argument(&publish_service, "publishService")?;
     let class = status_class(&options)?;
     let (input, _) = read_manifests(&manifests)?;
-    let view = engine::ingress_status(&objects(&input), class.as_deref(), &publish)?;
+    let view = engine::ingress_status(&input, class.as_deref(), &publish)?;
     Ok(to_js(&view)?)
 }
 
@@ -331,7 +329,7 @@ pub fn ingress_status(manifests: JsValue, publish_service: JsValue, options: JsV
 pub fn service_status(manifests: JsValue, service: JsValue) -> Result<JsValue, JsValue> {
     let service = string_argument(&service, "service")?;
     let (input, _) = read_manifests(&manifests)?;
-    Ok(to_js(&engine::service_status(&objects(&input), &service)?)?)
+    Ok(to_js(&engine::service_status(&input, &service)?)?)
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -387,10 +385,6 @@ fn bounded_text(s: &JsString) -> Result<String, Failure> {
         ));
     }
     Ok(String::from(s))
-}
-
-fn objects(input: &Input) -> Vec<Object> {
-    input.to_objects()
 }
 
 fn string_argument(value: &JsValue, name: &str) -> Result<String, Failure> {

@@ -83,7 +83,7 @@ pub fn run(args: &DiffArgs) -> Result<i32, Failure> {
         None if has_routes => return migration(args, &loaded, &options),
         None => Profile::Spec,
     };
-    let report = crate::diff(&loaded.objects(), &options, args.from, to);
+    let report = crate::diff::diff_objects(&loaded.objects(), &options, args.from, to);
     finish(args, (&report.pinned, || report.tests_file()), (&report, || text(&report)), report.differences())
 }
 

@@ -11,7 +11,7 @@ use std::sync::Mutex;
 
 use crate::input::{self, Input, InputError, InputErrorKind, SourcedObject, UnknownFields, Unserved};
 use crate::model::Object;
-use crate::{CompileOptions, Router, compile_input};
+use crate::{CompileOptions, Router};
 use serde::Serialize;
 
 use super::{Common, Failure};
@@ -55,11 +55,11 @@ pub fn compile(loaded: &Loaded, options: &CompileOptions) -> Result<Router, Fail
     if options.gateway.is_none() && !has_gateway {
         loaded.require_ingress("nothing to route")?;
     }
-    let router = compile_input(&input, options).map_err(|e| Failure(format!("{}: {e}", loaded.names())))?;
+    let router = crate::compile(&input, options).map_err(|e| Failure(format!("{}: {e}", loaded.names())))?;
     if options.gateway.is_none() && has_gateway && router.table().gateway.is_none() {
         stderr(&"note: the input also holds Gateway API objects: --gateway NAMESPACE/NAME routes through them");
     }
-    for diagnostic in &router.lint(&loaded.objects()) {
+    for diagnostic in &router.lint_of(&loaded.objects()) {
         stderr(diagnostic);
     }
     Ok(router)

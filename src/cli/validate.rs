@@ -9,9 +9,10 @@ use crate::gateway::validation as gateway_validation;
 use crate::input::{Origin, SourcedObject};
 use crate::model::{Ingress, Object};
 use crate::position::Position;
+use crate::router::compile_objects;
 use crate::views::Locator;
 use crate::views::{self, CheckedObject, LocatedError, Validated, ValidationReport};
-use crate::{CompileOptions, ImplementationSpecific, ObjectRef, Profile, compile};
+use crate::{CompileOptions, ImplementationSpecific, ObjectRef, Profile};
 use clap::Args;
 use serde::Serialize;
 
@@ -111,7 +112,7 @@ pub fn run(args: &ValidateArgs) -> Result<i32, Failure> {
     };
     let options = load::options(&common, &CompileOptions::default());
     let objects = loaded.objects();
-    let diagnostics = compile(&objects, &options).lint(&objects);
+    let diagnostics = compile_objects(&objects, &options).lint_of(&objects);
     let validated = Validated {
         objects: &loaded.objects,
         unknown_fields: &loaded.unknown_fields,

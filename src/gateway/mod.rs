@@ -1,10 +1,10 @@
 //! The Gateway API in the core (first phase): Gateways, HTTPRoutes and ReferenceGrants compiled
 //! once, requests routed many times and explained, as the specification at v1.6.1 (`kubernetes-sigs/gateway-api`) says.
 //!
-//! Users reach it through the one entry point, [`compile_input`](crate::compile_input):
+//! Users reach it through the one entry point, [`compile`](crate::compile):
 //!
 //! ```
-//! use ingress_router::{compile_input, input, CompileOptions, Request};
+//! use ingress_router::{compile, input, CompileOptions, Request};
 //! let manifests = r#"[
 //!   {"apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway",
 //!    "metadata": {"name": "gw", "namespace": "infra"},
@@ -17,7 +17,7 @@
 //!             "rules": [{"matches": [{"path": {"value": "/cart"}}],
 //!                        "backendRefs": [{"name": "cart", "port": 8080}]}]}}
 //! ]"#;
-//! let router = compile_input(&input::parse("gw.json", manifests).unwrap(), &CompileOptions::default()).unwrap();
+//! let router = compile(&input::parse("gw.json", manifests).unwrap(), &CompileOptions::default()).unwrap();
 //! let request = Request::new("a.b.example.com", "/cart/items?id=1");
 //! let decision = router.route(&request);
 //! assert_eq!(decision.status(), 200);

@@ -13,7 +13,7 @@ use super::Origin;
 /// An Ingress or IngressClass of an API version no apiserver serves (`extensions/v1beta1` and
 /// `networking.k8s.io/v1beta1` were removed in Kubernetes 1.22): left out of the input.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Unserved {
+pub(crate) struct Unserved {
     pub origin: Origin,
     pub kind: String,
     #[serde(rename = "apiVersion")]
@@ -48,6 +48,7 @@ impl Unserved {
     }
 
     /// What `kubectl apply -f FILE` prints (kubectl 1.22 and later, against any apiserver since 1.22).
+    #[cfg(any(feature = "yaml", test))]
     pub fn kubectl_message(&self) -> String {
         format!(
             "error: resource mapping not found for name: {:?} namespace: {:?} from {:?}: no matches for kind {:?} in version {:?}\nensure CRDs are installed first",
@@ -133,7 +134,7 @@ fn backend_change(backend: &Value) -> String {
 /// An object with fields the apiserver's strict decoding does not know (`kubectl apply`'s default,
 /// `--validate=strict`, refuses it); routing reads the object and ignores them.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct UnknownFields {
+pub(crate) struct UnknownFields {
     pub origin: Origin,
     pub kind: &'static str,
     pub namespace: Option<String>,

@@ -17,6 +17,7 @@ use core::fmt;
 use serde::Serialize;
 
 use crate::class::{self, Participation};
+use crate::input::Input;
 
 mod apiserver;
 #[cfg(all(test, feature = "std"))]
@@ -121,7 +122,7 @@ pub(crate) fn find_service<'a>(objects: &'a [Object], namespace: &str, name: &st
 }
 
 /// The status a controller serving `class` (`None`: every Ingress) and publishing the address of
-/// the Service `publish_service` (`namespace/name`) writes into every Ingress of `objects`, with the
+/// the Service `publish_service` (`namespace/name`) writes into every Ingress of `input`, with the
 /// `kubectl get ingress` rows after it (`status --json`). The error: `publish_service` is not
 /// `namespace/name`.
 ///
@@ -131,24 +132,26 @@ pub(crate) fn find_service<'a>(objects: &'a [Object], namespace: &str, name: &st
 ///             status: {loadBalancer: {ingress: [{ip: 203.0.113.7}]}}\n---\n\
 ///             apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: web}\n\
 ///             spec: {defaultBackend: {service: {name: web, port: {number: 80}}}}\n";
-/// let objects = input::parse("all.yaml", text).unwrap().to_objects();
-/// let view = serde_json::to_value(status::ingress(&objects, None, "infra/lb").unwrap()).unwrap();
+/// let input = input::parse("all.yaml", text).unwrap();
+/// let view = serde_json::to_value(status::ingress(&input, None, "infra/lb").unwrap()).unwrap();
 /// assert_eq!(view["ingresses"][0]["addresses"][0]["ip"], "203.0.113.7");
 /// assert_eq!(view["rows"][0]["address"], "203.0.113.7");
-/// assert!(status::ingress(&objects, None, "lb").is_err());
+/// assert!(status::ingress(&input, None, "lb").is_err());
 /// ```
-pub fn ingress(objects: &[Object], class: Option<&str>, publish_service: &str) -> Result<StatusView, NoAddress> {
+pub fn ingress(input: &Input, class: Option<&str>, publish_service: &str) -> Result<StatusView, NoAddress> {
     parse_publish_service(publish_service)?;
-    Ok(StatusView::new(objects, ingress_status(objects, class, publish_service)))
+    let objects = input.to_objects();
+    Ok(StatusView::new(&objects, ingress_status(&objects, class, publish_service)))
 }
 
-/// The Service `service` (`namespace/name`) of `objects` as `kubectl describe service` summarises
+/// The Service `service` (`namespace/name`) of `input` as `kubectl describe service` summarises
 /// it (`status --service --json`). The errors: `service` is not `namespace/name`
-/// ([`NoAddress::InvalidPublishService`]), or no such Service is in `objects`
+/// ([`NoAddress::InvalidPublishService`]), or no such Service is in `input`
 /// ([`NoAddress::PublishServiceMissing`]).
-pub fn service(objects: &[Object], service: &str) -> Result<ServiceView, NoAddress> {
+pub fn service(input: &Input, service: &str) -> Result<ServiceView, NoAddress> {
     let (namespace, name) = parse_publish_service(service)?;
-    let found = find_service(objects, namespace, name)
+    let objects = input.to_objects();
+    let found = find_service(&objects, namespace, name)
         .ok_or_else(|| NoAddress::PublishServiceMissing { service: format!("{namespace}/{name}") })?;
     Ok(service_view(found))
 }

@@ -59,7 +59,8 @@ use crate::model::{
 pub enum Operation<'a> {
     /// `ValidateIngressCreate`.
     Create,
-    /// `ValidateIngressUpdate`: `old` is the stored object being replaced.
+    /// `ValidateIngressUpdate`: `old` is the stored object being replaced (`validate --json`'s).
+    #[cfg_attr(not(feature = "yaml"), allow(dead_code))]
     Update { old: &'a Ingress },
 }
 

@@ -15,7 +15,7 @@
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
-use ingress_router::model::{
+use ingress_router::testing::model::{
     HttpIngressPath, HttpIngressRuleValue, Ingress, IngressBackend, IngressRule, IngressServiceBackend, IngressSpec,
     ObjectMeta, ServiceBackendPort, TypedLocalObjectReference,
 };

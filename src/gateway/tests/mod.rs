@@ -1,5 +1,5 @@
 //! The Gateway API engine's own tests: its types are the crate's, not users' (users go through
-//! `compile_input` and the one `Router`, as `tests/gateway_cli.rs` does through the CLI).
+//! `compile` and the one `Router`, as `tests/gateway_cli.rs` does through the CLI).
 
 mod cases;
 mod hostile;
