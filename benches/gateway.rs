@@ -9,9 +9,6 @@
 //! four timed in alternation. `GATEWAY_ROUTES=n GATEWAY_PASSES=k GATEWAY_STEP=compile|status|migrate`
 //! runs only `k` passes of that step (for callgrind). BENCHMARKS.md ("Gateway API at scale").
 
-use ingress_router::compile_seeded as compile_input_seeded;
-use ingress_router::testing::InputObjects;
-use ingress_router::testing::compile_objects_seeded as compile_seeded;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -19,7 +16,6 @@ use criterion::{BenchmarkId, Criterion, criterion_group};
 use ingress_router::input::Input;
 use ingress_router::migrate::MigrationReport;
 use ingress_router::status::{self, StatusOptions};
-use ingress_router::testing::model::Object;
 use ingress_router::{CompileOptions, Profile, Request, Router, input};
 use serde_json::{Value, json};
 
@@ -55,7 +51,7 @@ fn read(values: &[Value]) -> Input {
 }
 
 /// `paths / 100` Ingresses of 100 paths each, a host each (`benches/read.rs`'s).
-fn ingresses(paths: usize) -> Vec<Object> {
+fn ingresses(paths: usize) -> Input {
     let mut docs = Vec::new();
     for h in 0..paths / 100 {
         let items: Vec<Value> = (0..100)
@@ -69,11 +65,11 @@ fn ingresses(paths: usize) -> Vec<Object> {
             "spec": {"ingressClassName": "nginx", "rules": [{"host": format!("h{h}.example.com"), "http": {"paths": items}}]}}));
     }
     let text = serde_json::to_string(&docs).expect("values write");
-    input::parse("<bench>", &text).expect("the bench input reads").into_objects()
+    input::parse("<bench>", &text).expect("the bench input reads")
 }
 
 fn compile(input: &Input) -> Router {
-    compile_input_seeded(input, &CompileOptions::default(), 7).expect("one Gateway")
+    ingress_router::compile_seeded(input, &CompileOptions::default(), 7).expect("one Gateway")
 }
 
 fn status(input: &Input) -> status::Report {
@@ -84,8 +80,8 @@ fn migrate(input: &Input) -> MigrationReport {
     ingress_router::migrate(input, &CompileOptions::default(), Profile::IngressNginx)
 }
 
-fn ingress_compile(objects: &[Object]) -> Router {
-    compile_seeded(objects, &CompileOptions::default(), 7)
+fn ingress_compile(input: &Input) -> Router {
+    ingress_router::compile_seeded(input, &CompileOptions::default(), 7).expect("the Ingresses compile")
 }
 
 fn benches(c: &mut Criterion) {

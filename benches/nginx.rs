@@ -5,9 +5,7 @@
 //! no rewrite, no `%`/`//`/`/.` in the path) must not allocate once warm. `cargo test --bench
 //! nginx` runs that check and each benchmark once.
 
-use ingress_router::testing::InputObjects;
-use ingress_router::testing::LintObjects;
-use ingress_router::testing::compile_objects as compile;
+use ingress_router::compile;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
@@ -80,12 +78,12 @@ fn requests() -> Vec<(String, String)> {
 }
 
 fn main() {
-    let objects = input::parse("bench.yaml", &manifests()).unwrap().into_objects();
-    let spec = compile(&objects, &CompileOptions::default());
-    let nginx = compile(&objects, &CompileOptions::default().with_profile(Profile::IngressNginx));
+    let input = input::parse("bench.yaml", &manifests()).unwrap();
+    let spec = compile(&input, &CompileOptions::default()).unwrap();
+    let nginx = compile(&input, &CompileOptions::default().with_profile(Profile::IngressNginx)).unwrap();
     // The engine's own reports (the lint's notes about regex hosts and canaries are expected here).
     let issues: Vec<_> = nginx
-        .lint_objects(&objects)
+        .lint(&input)
         .into_iter()
         .filter(|d| matches!(d.code, Code::NginxIgnoredAnnotation | Code::NginxSkippedPath | Code::NginxInertCanary))
         .collect();

@@ -6,8 +6,7 @@
 //! READ_PASSES=k` runs only `k` reads of that input (no compile); the difference between two `k`
 //! is their cost. BENCHMARKS.md ("Ingress model read from values") has the numbers.
 
-use ingress_router::testing::InputObjects;
-use ingress_router::testing::compile_objects_seeded as compile_seeded;
+use ingress_router::compile_seeded;
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -65,11 +64,11 @@ fn main() {
             let (mut parse, mut both) = (Vec::new(), Vec::new());
             for _ in 0..rounds {
                 let t = Instant::now();
-                let input = black_box(read(&text));
+                black_box(read(&text));
                 parse.push(t.elapsed().as_secs_f64() * 1e3);
                 let t = Instant::now();
-                let objects = read(&text).into_objects();
-                black_box(compile_seeded(&objects, &CompileOptions::default(), 7));
+                let input = read(&text);
+                black_box(compile_seeded(&input, &CompileOptions::default(), 7)).unwrap();
                 both.push(t.elapsed().as_secs_f64() * 1e3);
                 drop(input);
             }

@@ -10,9 +10,7 @@
 //! For callgrind, `KEYSTROKES=n` (and `KEYSTROKE=comment` or `path`, the default) runs only the
 //! workspace: the whole text, then `n` keystrokes; the difference between two `n` is their cost.
 
-use ingress_router::testing::InputObjects;
-use ingress_router::testing::LintObjects;
-use ingress_router::testing::compile_objects_seeded as compile_seeded;
+use ingress_router::compile_seeded;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -73,9 +71,8 @@ fn report(input: &input::Input, text: &str, diagnostics: Vec<ingress_router::Dia
 
 fn from_scratch(text: &str) -> ValidationReport {
     let input = input::parse_all(SOURCE, text);
-    let objects: Vec<_> = input.clone().into_objects();
-    let router = compile_seeded(&objects, &CompileOptions::default(), 7);
-    let diagnostics = router.lint_objects(&objects);
+    let router = compile_seeded(&input, &CompileOptions::default(), 7).unwrap();
+    let diagnostics = router.lint(&input);
     black_box(&router);
     report(&input, text, diagnostics)
 }

@@ -2,23 +2,14 @@
 //! number a request gets leads back to the same decision (adapters render per-answer data once,
 //! a proxy's cluster name, and find it by this number per request).
 
-use ingress_router::testing::compile_objects as compile;
 use std::collections::HashSet;
 
-use ingress_router::testing::model::{Ingress, IngressClass, Object};
-use ingress_router::{CompileOptions, Request, Via};
+use ingress_router::input::{self, Input};
+use ingress_router::{CompileOptions, Request, Via, compile};
 use serde_json::Value;
 
-fn objects(case: &Value) -> Vec<Object> {
-    case["ingresses"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| match i["kind"].as_str() {
-            Some("IngressClass") => Object::IngressClass(serde_json::from_value::<IngressClass>(i.clone()).unwrap()),
-            _ => Object::Ingress(serde_json::from_value::<Ingress>(i.clone()).unwrap()),
-        })
-        .collect()
+fn objects(case: &Value) -> Input {
+    input::parse("ingresses", &case["ingresses"].to_string()).unwrap()
 }
 
 #[test]
@@ -29,7 +20,7 @@ fn every_decision_leads_back_through_its_answer() {
     let mut answered = 0;
     for case in &cases {
         let id = case["id"].as_str().unwrap();
-        let router = compile(&objects(case), &CompileOptions::default());
+        let router = compile(&objects(case), &CompileOptions::default()).unwrap();
         let request = &case["request"];
         let decision =
             router.route(&Request::new(request["host"].as_str().unwrap(), request["path"].as_str().unwrap()));

@@ -1,26 +1,30 @@
 //! The diagnostics of `Router::lint`: each fires on its mistake and stays quiet on a clean near-miss.
 
 use ingress_router::explain::ObjectRef;
-use ingress_router::testing::InputObjects;
-use ingress_router::testing::LintObjects;
-use ingress_router::testing::compile_objects as compile;
 use ingress_router::{Code, Diagnostic};
 
 const NGINX_PREFIX: &str = "nginx.ingress.kubernetes.io/";
+use ingress_router::Router;
+use ingress_router::input::Input;
 use ingress_router::{CompileOptions, Severity, input};
 
-fn objects(yaml: &str) -> Vec<ingress_router::testing::model::Object> {
-    input::parse("test.yaml", yaml).expect("test input parses").into_objects()
+/// The one entry point, for inputs that compile.
+fn compile(input: &Input, options: &CompileOptions) -> Router {
+    ingress_router::compile(input, options).expect("the input compiles")
+}
+
+fn objects(yaml: &str) -> Input {
+    input::parse("test.yaml", yaml).expect("test input parses")
 }
 
 fn run(yaml: &str) -> Vec<Diagnostic> {
     let objects = objects(yaml);
-    compile(&objects, &CompileOptions::default()).lint_objects(&objects)
+    compile(&objects, &CompileOptions::default()).lint(&objects)
 }
 
 fn run_for_class(yaml: &str, class: &str) -> Vec<Diagnostic> {
     let objects = objects(yaml);
-    compile(&objects, &CompileOptions::default().with_ingress_class(class)).lint_objects(&objects)
+    compile(&objects, &CompileOptions::default().with_ingress_class(class)).lint(&objects)
 }
 
 fn with_code(diagnostics: &[Diagnostic], code: Code) -> Vec<&Diagnostic> {

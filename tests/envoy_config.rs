@@ -1,15 +1,18 @@
 //! `ingress-router envoy-config`: the Envoy bootstrap it writes (the real Envoy runs it in
 //! `make test-envoy`; here its shape, clusters, named ports and the native routes' order).
 
-use ingress_router::compile as compile_input;
-use ingress_router::testing::InputObjects;
-use ingress_router::testing::compile_objects as compile;
 use std::process::Command;
 
+use ingress_router::Router;
+use ingress_router::input::Input;
 use ingress_router::options::ClusterNames;
-use ingress_router::testing::model::Object;
 use ingress_router::{CompileOptions, input};
 use serde_json::Value;
+
+/// The one entry point, for inputs that compile.
+fn compile(input: &Input, options: &CompileOptions) -> Router {
+    ingress_router::compile(input, options).expect("the input compiles")
+}
 
 const SHOP: &str = "examples/shop/manifests";
 
@@ -150,13 +153,11 @@ fn clusters_are_named_as_the_filter_names_them() {
     let wasm = &hcm(&config)["http_filters"][0]["typed_config"]["config"]["configuration"]["value"];
     let plugin: Value = serde_json::from_str(wasm.as_str().unwrap()).unwrap();
     assert!(plugin.get("clusterTemplate").is_none() && plugin.get("resourceClusterTemplate").is_none());
-    let objects: Vec<Object> = plugin["manifests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|o| input::parse("manifest.json", &o.to_string()).unwrap().into_objects())
-        .collect();
-    let router = compile(&objects, &CompileOptions::default().with_ingress_class("nginx"));
+    let mut manifests = Input::default();
+    for o in plugin["manifests"].as_array().unwrap() {
+        manifests.extend(input::parse("manifest.json", &o.to_string()).unwrap());
+    }
+    let router = compile(&manifests, &CompileOptions::default().with_ingress_class("nginx"));
     let names = ClusterNames::default();
     let mut expected: Vec<String> =
         (0..router.answer_count()).filter_map(|a| Some(names.name(&router.answer(a)?.backend()?))).collect();
@@ -445,7 +446,7 @@ fn gateway_clusters(gateway: &str) -> Vec<String> {
         input.extend(input::parse(&path.display().to_string(), &std::fs::read_to_string(&path).unwrap()).unwrap());
     }
     let options = CompileOptions::default().with_gateway(Some(gateway.into()));
-    let table = compile_input(&input, &options).unwrap().table().gateway.expect("a Gateway API table");
+    let table = ingress_router::compile(&input, &options).unwrap().table().gateway.expect("a Gateway API table");
     let mut names: Vec<String> = table
         .listeners
         .iter()

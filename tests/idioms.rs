@@ -1,14 +1,12 @@
 //! Controller idioms named as diagnostics: each fires on the idiom and stays quiet on the
 //! controller-neutral near-miss.
 
-use ingress_router::testing::InputObjects;
-use ingress_router::testing::LintObjects;
-use ingress_router::testing::compile_objects as compile;
+use ingress_router::compile;
 use ingress_router::{Code, CompileOptions, Diagnostic, input};
 
 fn run(yaml: &str) -> Vec<Diagnostic> {
-    let objects = input::parse("t.yaml", yaml).expect("parses").into_objects();
-    compile(&objects, &CompileOptions::default()).lint_objects(&objects)
+    let input = input::parse("t.yaml", yaml).expect("parses");
+    compile(&input, &CompileOptions::default()).unwrap().lint(&input)
 }
 
 fn with_code(d: &[Diagnostic], code: Code) -> Vec<&Diagnostic> {
@@ -61,16 +59,16 @@ fn canary_is_named_and_duplicate_wording_says_so() {
     assert!(found[0].message.contains("canary-weight: \"20\"; main Ingress shop/main"), "{}", found[0].message);
     assert!(found[0].message.contains("ordinary Ingress that competes"));
 
-    let objects = input::parse("t.yaml", &yaml).unwrap().into_objects();
-    let diagnostics = compile(&objects, &CompileOptions::default()).lint_objects(&objects);
+    let input = input::parse("t.yaml", &yaml).unwrap();
+    let diagnostics = compile(&input, &CompileOptions::default()).unwrap().lint(&input);
     let duplicate = diagnostics.iter().find(|d| d.code == Code::DuplicatePath).expect("a duplicate is reported");
     assert!(duplicate.message.contains("Ingress shop/main-canary is an ingress-nginx canary"), "{}", duplicate.message);
     // Near-miss: canary: "false" is an ordinary Ingress, and its duplicate keeps the plain wording.
     let plain = ingress("main", "", &path("/", "Prefix", "web"))
         + &ingress("other", "nginx.ingress.kubernetes.io/canary: 'false'", &path("/", "Prefix", "web-v2"));
     assert!(with_code(&run(&plain), Code::NginxCanary).is_empty());
-    let objects = input::parse("t.yaml", &plain).unwrap().into_objects();
-    let diagnostics = compile(&objects, &CompileOptions::default()).lint_objects(&objects);
+    let input = input::parse("t.yaml", &plain).unwrap();
+    let diagnostics = compile(&input, &CompileOptions::default()).unwrap().lint(&input);
     assert!(diagnostics.iter().all(|d| !d.message.contains("canary")));
 }
 

@@ -1,15 +1,19 @@
 //! The ingress-nginx profile through the crate's one entry point: `compile` with
 //! `Profile::IngressNginx`, then `route`, `explain`, `table` and `lint` as for the spec profile.
 
+use ingress_router::Router;
 use ingress_router::decision::{BackendRef, Tier, WeightedBackend};
-use ingress_router::testing::InputObjects;
-use ingress_router::testing::LintObjects;
-use ingress_router::testing::compile_objects as compile;
+use ingress_router::input::Input;
 use ingress_router::{Code, CompileOptions, Profile, Request, Scheme, Via, input};
 
-fn objects(file: &str) -> Vec<ingress_router::testing::model::Object> {
+/// The one entry point, for inputs that compile.
+fn compile(input: &Input, options: &CompileOptions) -> Router {
+    ingress_router::compile(input, options).expect("the input compiles")
+}
+
+fn objects(file: &str) -> Input {
     let path = format!("{}/tests/data/nginx/{file}", env!("CARGO_MANIFEST_DIR"));
-    input::parse(&path, &std::fs::read_to_string(&path).unwrap()).unwrap().into_objects()
+    input::parse(&path, &std::fs::read_to_string(&path).unwrap()).unwrap()
 }
 
 fn nginx() -> CompileOptions {
@@ -94,8 +98,8 @@ spec:
     http: {paths: [{path: /, pathType: Prefix, backend: {service: {name: v2, port: {number: 80}}}}]}
 "#;
     let mut all = objects.clone();
-    all.extend(input::parse("lonely.yaml", yaml).unwrap().into_objects());
-    let diagnostics = compile(&all, &nginx()).lint_objects(&all);
+    all.extend(input::parse("lonely.yaml", yaml).unwrap());
+    let diagnostics = compile(&all, &nginx()).lint(&all);
     let codes: Vec<&str> = diagnostics.iter().map(|d| d.code.as_str()).collect();
     assert!(codes.contains(&"nginx-inert-canary"), "{codes:?}");
     assert!(diagnostics.iter().any(|d| d.code == Code::NginxIgnoredAnnotation), "{codes:?}");

@@ -4,9 +4,7 @@
 //! a global allocator of this test binary alone. Hostile Gateway API requests route without
 //! panicking.
 
-use ingress_router::compile as compile_input;
-use ingress_router::testing::InputObjects;
-use ingress_router::testing::compile_objects as compile;
+use ingress_router::compile;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
@@ -84,7 +82,7 @@ const REQUESTS: &[(&str, &str)] = &[
 
 #[test]
 fn route_does_not_allocate() {
-    let objects = input::parse("shop.yaml", MANIFESTS).unwrap().into_objects();
+    let input = input::parse("shop.yaml", MANIFESTS).unwrap();
     let long_path = format!("/cart/{}", "a/".repeat(2000));
     let too_long = format!("/{}/..", "a".repeat(8192));
     for options in [
@@ -96,7 +94,7 @@ fn route_does_not_allocate() {
         CompileOptions::default().with_escaped_slashes(EscapedSlashes::RejectRequest),
         CompileOptions::default().with_normalize_path(true),
     ] {
-        let router = compile(&objects, &options);
+        let router = compile(&input, &options).unwrap();
         let mut requests: Vec<Request<'_>> = REQUESTS.iter().map(|(h, p)| Request::new(h, p)).collect();
         requests.push(Request::new("shop.example.com", &long_path));
         requests.push(Request::new("shop.example.com", &too_long));
@@ -150,7 +148,7 @@ fn gateway_router() -> Router {
     )
     .unwrap();
     let input = input::parse("gateway.json", &manifests.to_string()).unwrap();
-    compile_input(&input, &CompileOptions::default()).unwrap()
+    compile(&input, &CompileOptions::default()).unwrap()
 }
 
 #[test]

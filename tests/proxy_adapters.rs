@@ -2,11 +2,14 @@
 //! itself: the cluster name of each backend, whether the table reads the scheme and which
 //! headers, and which side of a weighted split a random number picks.
 
+use ingress_router::input::Input;
 use ingress_router::options::ClusterNames;
-use ingress_router::testing::InputObjects;
-use ingress_router::testing::compile_objects as compile;
-use ingress_router::testing::model::Object;
 use ingress_router::{CompileOptions, Request, Router, input};
+
+/// The one entry point, for inputs that compile.
+fn compile(input: &Input, options: &CompileOptions) -> Router {
+    ingress_router::compile(input, options).expect("the input compiles")
+}
 
 const SHOP: &str = r#"
 apiVersion: networking.k8s.io/v1
@@ -22,8 +25,8 @@ spec:
       - {path: /assets, pathType: Prefix, backend: {resource: {apiGroup: k8s.example.com, kind: Bucket, name: assets}}}
 "#;
 
-fn objects(yaml: &str) -> Vec<Object> {
-    input::parse("test.yaml", yaml).unwrap().into_objects()
+fn objects(yaml: &str) -> Input {
+    input::parse("test.yaml", yaml).unwrap()
 }
 
 /// The cluster name of every answer, as an adapter renders them ahead of time.

@@ -5,14 +5,16 @@
 //! and saying so in the decision. No test here measures time (`benches/regex.rs` does): each
 //! probe below took seconds to minutes on the engine before, so CI would notice a regression.
 
-use ingress_router::compile as compile_input;
+use ingress_router::input::Input;
 use ingress_router::options::RegexLimits;
-use ingress_router::testing::InputObjects;
-use ingress_router::testing::LintObjects;
-use ingress_router::testing::compile_objects as compile;
 use ingress_router::{Code, CompileOptions, Profile, Request, Router, Via, input};
 use proptest::prelude::*;
 use serde_json::{Value, json};
+
+/// The one entry point, for inputs that compile.
+fn compile(input: &Input, options: &CompileOptions) -> Router {
+    ingress_router::compile(input, options).expect("the input compiles")
+}
 
 /// The patterns the issue measured: 3 s to more than 60 s on a 1 KB to 60 KB path.
 const HOSTILE: &[&str] = &["(?:[a-z/]{0,100}){0,1000}", "(?:(?:[a-z/]?){20000})*", "(?:.*.?){3000}"];
@@ -41,7 +43,7 @@ fn gateway_objects(tenant_rules: Value) -> Vec<Value> {
 
 /// The Gateway API objects through the one entry point, as every home compiles them.
 fn gateway_router(values: &[Value], options: &CompileOptions) -> Router {
-    compile_input(&read(values), options).expect("one Gateway")
+    ingress_router::compile(&read(values), options).expect("one Gateway")
 }
 
 fn read(values: &[Value]) -> input::Input {
@@ -177,8 +179,8 @@ fn limits_are_options() {
     assert_eq!(router.route(&request).status(), 200);
 }
 
-fn nginx_objects(yaml: &str) -> Vec<ingress_router::testing::model::Object> {
-    input::parse("test.yaml", yaml).unwrap().into_objects()
+fn nginx_objects(yaml: &str) -> Input {
+    input::parse("test.yaml", yaml).unwrap()
 }
 
 fn nginx() -> CompileOptions {
@@ -209,7 +211,7 @@ fn nginx_regex_paths_over_the_size_limit_are_refused_by_name() {
     let objects = nginx_objects(&yaml);
     let router = compile(&objects, &nginx());
     let issue = router
-        .lint_objects(&objects)
+        .lint(&objects)
         .into_iter()
         .find(|d| d.code == Code::NginxSkippedPath)
         .expect("the oversize location is reported");

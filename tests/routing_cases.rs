@@ -4,9 +4,8 @@
 //! A missing or empty case file fails the test, and so does a case this harness cannot run.
 
 use ingress_router::RequestSpec;
+use ingress_router::compile;
 use ingress_router::input;
-use ingress_router::testing::InputObjects;
-use ingress_router::testing::compile_objects as compile;
 use ingress_router::tests_file;
 use serde_json::{Value, json};
 
@@ -26,8 +25,8 @@ fn run(case: &Value) -> Result<(), String> {
         file["options"] = options.clone();
     }
     let file = tests_file::parse("case", &file.to_string()).map_err(|e| e.to_string())?;
-    let objects = input::parse("ingresses", &case["ingresses"].to_string()).map_err(|e| e.to_string())?.into_objects();
-    let router = compile(&objects, &file.options);
+    let input = input::parse("ingresses", &case["ingresses"].to_string()).map_err(|e| e.to_string())?;
+    let router = compile(&input, &file.options).unwrap();
     let report = tests_file::run(&router, &file);
     if report.passed != 1 {
         return Err(serde_json::to_string(&report).unwrap_or_default());

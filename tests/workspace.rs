@@ -3,11 +3,9 @@
 //! random edit sequences: add, remove and change a document, change the order, change creation
 //! timestamps, restyle a document (the same objects in another text).
 
+use ingress_router::compile_seeded;
 use ingress_router::input::{self, Input};
 use ingress_router::options::ImplementationSpecific;
-use ingress_router::testing::InputObjects;
-use ingress_router::testing::LintObjects;
-use ingress_router::testing::compile_objects_seeded as compile_seeded;
 use ingress_router::views;
 use ingress_router::{CompileOptions, Request, Workspace};
 use proptest::prelude::*;
@@ -240,9 +238,8 @@ fn check_equal(workspace: &mut Workspace, text: &str, options: &CompileOptions) 
     let fresh = input::parse_all(SOURCE, text);
     let incremental = workspace.update(text).clone();
     assert_eq!(incremental, fresh, "the input of:\n{text}");
-    let objects = fresh.clone().into_objects();
-    let router = compile_seeded(&objects, options, 1);
-    let diagnostics = router.lint_objects(&objects);
+    let router = compile_seeded(&fresh, options, 1).unwrap();
+    let diagnostics = router.lint(&fresh);
     let (ws_router, ws_diagnostics) = workspace.compile(options, 2).unwrap();
     assert_eq!(ws_diagnostics, diagnostics, "the diagnostics of:\n{text}");
     assert_eq!(ws_router.table(), router.table());
@@ -364,8 +361,8 @@ fn ingress(name: &str, annotations: &str, paths: &[(&str, &str)]) -> String {
 fn lint_both(workspace: &mut Workspace, docs: &[&str], options: &CompileOptions) -> Vec<ingress_router::Diagnostic> {
     let text = docs.join("---\n");
     workspace.update(&text);
-    let objects = input::parse_all(SOURCE, &text).into_objects();
-    let fresh = compile_seeded(&objects, options, 1).lint_objects(&objects);
+    let input = input::parse_all(SOURCE, &text);
+    let fresh = compile_seeded(&input, options, 1).unwrap().lint(&input);
     let (_, diagnostics) = workspace.compile(options, 1).unwrap();
     assert_eq!(diagnostics, fresh, "the diagnostics of:\n{text}");
     diagnostics
@@ -485,5 +482,5 @@ fn gateway_api_edits_read_only_the_document_that_changed() {
         assert_eq!(router.route(&request).view(&request), scratch.route(&request).view(&request), "{path}");
     }
     assert_eq!(router.route(&Request::new("shop.example.com", "/basket/1")).to_string(), "shop/cart:80");
-    assert_eq!(diagnostics, scratch.lint_objects(&input::parse_all(SOURCE, &edited).into_objects()));
+    assert_eq!(diagnostics, scratch.lint(&input::parse_all(SOURCE, &edited)));
 }
