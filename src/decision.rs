@@ -451,7 +451,6 @@ impl<'r> Decision<'r> {
         if let Some(gateway) = self.gateway() {
             return gateway_parts::gateway_view(self, gateway, request);
         }
-        let _ = request;
         let written = |b: BackendRef<'_>| IngressBackend::from(b);
         DecisionView {
             label: self.to_string(),
@@ -483,6 +482,7 @@ impl<'r> Decision<'r> {
             }),
             upstream_path: self.upstream_path.clone(),
             regex_budget_exhausted: self.regex_exhausted,
+            grpc_status: grpc_status(request, self.status(), false),
             #[cfg(feature = "gateway")]
             gateway: None,
         }
@@ -575,11 +575,59 @@ pub struct DecisionView {
     /// Some regex was answered "no match" because the request's regex budget ran out.
     #[serde(skip_serializing_if = "core::ops::Not::not")]
     pub regex_budget_exhausted: bool,
+    /// For a gRPC call ([`Request::is_grpc`](crate::Request::is_grpc)) the proxy does not forward,
+    /// the gRPC status its client reads: `12` (UNIMPLEMENTED) when nothing routes it, `14`
+    /// (UNAVAILABLE) when no backend can take it, else as gRPC maps the HTTP status (`13`,
+    /// INTERNAL, for a 500). `None` for other requests, and for calls forwarded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grpc_status: Option<u8>,
     /// The Gateway API's own parts: the Gateway, listener, route, rule and match that decided,
     /// and what the backend receives.
     #[cfg(feature = "gateway")]
     #[serde(flatten)]
     pub gateway: Option<GatewayView>,
+}
+
+/// The gRPC status a client reads for `request` answered `status` without being forwarded
+/// (`unavailable`: no backend could take it), as gRPC maps HTTP statuses; `None` when it is
+/// not a gRPC call or is forwarded (2xx and redirects are not gRPC answers of the proxy's).
+fn grpc_status(request: &crate::Request<'_>, status: u16, unavailable: bool) -> Option<u8> {
+    if !request.is_grpc() || status < 400 {
+        return None;
+    }
+    Some(match status {
+        _ if unavailable => 14,
+        401 => 16,
+        403 => 7,
+        404 => 12,
+        429 | 502 | 503 | 504 => 14,
+        _ => 13,
+    })
+}
+
+/// The name of a gRPC status code (`UNIMPLEMENTED` for 12), as the gRPC specification writes it.
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
+pub(crate) fn grpc_status_name(code: u8) -> &'static str {
+    const NAMES: [&str; 17] = [
+        "OK",
+        "CANCELLED",
+        "UNKNOWN",
+        "INVALID_ARGUMENT",
+        "DEADLINE_EXCEEDED",
+        "NOT_FOUND",
+        "ALREADY_EXISTS",
+        "PERMISSION_DENIED",
+        "RESOURCE_EXHAUSTED",
+        "FAILED_PRECONDITION",
+        "ABORTED",
+        "OUT_OF_RANGE",
+        "UNIMPLEMENTED",
+        "INTERNAL",
+        "UNAVAILABLE",
+        "DATA_LOSS",
+        "UNAUTHENTICATED",
+    ];
+    NAMES.get(usize::from(code)).copied().unwrap_or("UNKNOWN")
 }
 
 /// A [`Redirect`] as owned data.
@@ -643,8 +691,11 @@ mod gateway_parts {
         pub gateway: Option<String>,
         /// The listener that took the request.
         pub listener: Option<String>,
-        /// `namespace/name` of the winning HTTPRoute.
+        /// `namespace/name` of the winning route.
         pub route: Option<String>,
+        /// The winning route's kind when it is not an HTTPRoute (`GRPCRoute`).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub route_kind: Option<&'static str>,
         /// The winning rule's index in `spec.rules`, and its name.
         pub rule: Option<usize>,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -755,6 +806,7 @@ mod gateway_parts {
         gateway: &GatewayDecision<'_>,
         request: &crate::Request<'_>,
     ) -> DecisionView {
+        let request_text = request;
         let request = GatewayRequest::of(request).unwrap_or_else(|| GatewayRequest::new("", "/"));
         let winner = gateway.winner;
         // What the backend receives: the rule's filters, then the one backend's own.
@@ -799,10 +851,20 @@ mod gateway_parts {
             split,
             upstream_path: None,
             regex_budget_exhausted: decision.regex_exhausted,
+            grpc_status: grpc_status(
+                request_text,
+                decision.status(),
+                matches!(gateway.outcome, Outcome::NoValidBackend)
+                    || (decision.status() == 500 && matches!(gateway.outcome, Outcome::Forward)),
+            ),
             gateway: Some(GatewayView {
                 gateway: gateway.gateway.map(|g| key(&g.metadata.namespace, &g.metadata.name)),
                 listener: gateway.listener.map(|l| l.name.clone()),
                 route: winner.map(|w| key(&w.route.metadata.namespace, &w.route.metadata.name)),
+                route_kind: winner
+                    .map(|w| w.route.kind)
+                    .filter(|k| *k != crate::gateway::model::RouteType::Http)
+                    .map(|k| k.as_str()),
                 rule: winner.map(|w| w.rule_index),
                 rule_name: winner.and_then(|w| w.rule.name.clone()),
                 match_index: winner.map(|w| w.match_index),

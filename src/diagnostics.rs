@@ -98,8 +98,15 @@ impl ObjectRef {
     }
 
     /// A Gateway API HTTPRoute.
+    #[cfg(test)]
     pub fn http_route(namespace: &str, name: &str) -> Self {
-        ObjectRef { kind: "HTTPRoute", namespace: Some(namespace.into()), name: name.into(), field: None }
+        Self::route("HTTPRoute", namespace, name)
+    }
+
+    /// A Gateway API route of `kind` (`HTTPRoute`, `GRPCRoute`).
+    #[cfg(any(test, all(feature = "gateway", feature = "lint")))]
+    pub(crate) fn route(kind: &'static str, namespace: &str, name: &str) -> Self {
+        ObjectRef { kind, namespace: Some(namespace.into()), name: name.into(), field: None }
     }
 
     /// A Gateway API ReferenceGrant (one to write, when a diagnostic's fix asks for it).

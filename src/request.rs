@@ -92,6 +92,29 @@ impl<'a> Request<'a> {
         }
     }
 
+    /// Whether this is a gRPC call: a `POST` whose `content-type` is `application/grpc`, alone or
+    /// followed by `+` (`application/grpc+proto`) or `;` (parameters), as the gRPC-over-HTTP/2
+    /// specification writes it. A gRPC client reads the answer to one as a gRPC status
+    /// ([`DecisionView::grpc_status`](crate::DecisionView::grpc_status)).
+    ///
+    /// ```
+    /// use ingress_router::Request;
+    /// let headers = [("Content-Type", "application/grpc+proto")];
+    /// let call = Request::new("grpc.example.com", "/pkg.Svc/Get").with_method("POST").with_headers(&headers);
+    /// assert!(call.is_grpc());
+    /// assert!(!call.with_method("GET").is_grpc());
+    /// let json = [("content-type", "application/grpc-web")];
+    /// assert!(!Request::new("h", "/s/m").with_method("POST").with_headers(&json).is_grpc());
+    /// ```
+    pub fn is_grpc(&self) -> bool {
+        self.method == "POST"
+            && self.headers.iter().any(|(name, value)| {
+                name.eq_ignore_ascii_case("content-type")
+                    && value.get(..16).is_some_and(|v| v.eq_ignore_ascii_case("application/grpc"))
+                    && matches!(value.as_bytes().get(16), None | Some(b'+' | b';'))
+            })
+    }
+
     /// The request's method (`GET` unless told otherwise).
     pub fn with_method(mut self, method: &'a str) -> Self {
         self.method = method;

@@ -327,13 +327,18 @@ pub fn decision_text(view: &DecisionView) -> String {
         (None, None, Some(split)) => format!("{} split over {} backends", view.status, split.len()),
         (None, None, None) => format!("{} ({})", view.status, view.via),
     };
+    let answer = match view.grpc_status {
+        Some(code) => format!("{answer}, gRPC {code} {}", crate::decision::grpc_status_name(code)),
+        None => answer,
+    };
     let mut place = Vec::new();
     let parts = view.gateway.as_ref();
     if let Some(listener) = parts.and_then(|g| g.listener.as_ref()) {
         place.push(format!("listener {listener}"));
     }
     if let Some(route) = parts.and_then(|g| g.route.as_ref()) {
-        place.push(format!("HTTPRoute {route}"));
+        let kind = parts.and_then(|g| g.route_kind).unwrap_or("HTTPRoute");
+        place.push(format!("{kind} {route}"));
     }
     if let (Some(rule), Some(m)) = (parts.and_then(|g| g.rule), parts.and_then(|g| g.match_index)) {
         place.push(format!("rules[{rule}].matches[{m}]"));
@@ -357,11 +362,11 @@ pub fn explanation_text(decision: &DecisionView, explanation: &gateway::explain:
     }
     for route in &explanation.routes {
         if let Some(why) = &route.reason {
-            let _ = writeln!(out, "  HTTPRoute {}: not attached: {why}", route.route);
+            let _ = writeln!(out, "  {} {}: not attached: {why}", route.kind, route.route);
             continue;
         }
         let hostname = route.matched_hostname.as_deref().map_or(String::new(), |h| format!(" (hostname {h})"));
-        let _ = writeln!(out, "  HTTPRoute {}{hostname}", route.route);
+        let _ = writeln!(out, "  {} {}{hostname}", route.kind, route.route);
         let rows: Vec<Vec<String>> = route
             .candidates
             .iter()
@@ -385,10 +390,10 @@ pub fn table_text(table: &GatewayTableView) -> String {
         let _ = writeln!(out, "listener {} {}:{} {hostname}", listener.name, listener.protocol, listener.port);
         for route in &listener.routes {
             if let Some(reason) = &route.not_attached {
-                let _ = writeln!(out, "  HTTPRoute {} not attached: {reason}", route.route);
+                let _ = writeln!(out, "  {} {} not attached: {reason}", route.kind, route.route);
                 continue;
             }
-            let _ = writeln!(out, "  HTTPRoute {} hostnames {}", route.route, route.hostnames.join(", "));
+            let _ = writeln!(out, "  {} {} hostnames {}", route.kind, route.route, route.hostnames.join(", "));
             let mut rows = Vec::new();
             for rule in &route.rules {
                 let matches: Vec<String> = rule.matches.iter().map(match_text).collect();
@@ -420,7 +425,10 @@ pub fn table_text(table: &GatewayTableView) -> String {
 }
 
 fn match_text(m: &gateway::model::HttpRouteMatch) -> String {
-    let mut text = format!("{:?} {}", m.path.kind, m.path.value);
+    let mut text = match &m.grpc {
+        Some(grpc) => gateway::explain::grpc_method_text(grpc),
+        None => format!("{:?} {}", m.path.kind, m.path.value),
+    };
     if let Some(method) = &m.method {
         let _ = write!(text, " {method}");
     }

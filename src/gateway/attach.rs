@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use serde::Serialize;
 
 use super::hostname;
-use super::model::{FromNamespaces, GROUP, Gateway, HttpRoute, Listener, Objects, ParentReference};
+use super::model::{FromNamespaces, GROUP, Gateway, HttpRoute, Listener, Objects, ParentReference, RouteType};
 
 /// Why a route does not attach to a listener (the reasons a controller writes in
 /// `status.parents[].conditions` `Accepted: False`).
@@ -21,13 +21,17 @@ pub enum NotAttached {
     SectionName { section_name: String },
     /// `port` is another listener's port (`NoMatchingParent`).
     Port { port: u16 },
-    /// `allowedRoutes.kinds` leaves HTTPRoute out, or the protocol carries no HTTPRoutes
+    /// `allowedRoutes.kinds` leaves the route's kind out, or the protocol carries no such routes
     /// (`NotAllowedByListeners`).
     KindNotAllowed,
     /// `allowedRoutes.namespaces` leaves the route's namespace out (`NotAllowedByListeners`).
     NamespaceNotAllowed { from: FromNamespaces },
     /// No route hostname intersects the listener's (`NoMatchingListenerHostname`).
     NoMatchingListenerHostname,
+    /// An older route of the other kind (HTTPRoute, GRPCRoute) on the listener shares a hostname
+    /// with it: the specification accepts exactly one of the two, the older (creationTimestamp,
+    /// then `namespace/name`).
+    KindConflict { route: String },
 }
 
 impl NotAttached {
@@ -39,6 +43,7 @@ impl NotAttached {
             NotAttached::KindNotAllowed => 2,
             NotAttached::NamespaceNotAllowed { .. } => 3,
             NotAttached::NoMatchingListenerHostname => 4,
+            NotAttached::KindConflict { .. } => 5,
         }
     }
 }
@@ -52,7 +57,7 @@ impl core::fmt::Display for NotAttached {
             }
             NotAttached::Port { port } => write!(f, "its parentRef names port {port}, not this listener's"),
             NotAttached::KindNotAllowed => {
-                f.write_str("the listener does not allow HTTPRoutes (allowedRoutes.kinds or its protocol)")
+                f.write_str("the listener does not allow this kind of route (allowedRoutes.kinds or its protocol)")
             }
             NotAttached::NamespaceNotAllowed { from } => {
                 write!(f, "the listener's allowedRoutes.namespaces (from: {from:?}) leaves the route's namespace out")
@@ -60,16 +65,27 @@ impl core::fmt::Display for NotAttached {
             NotAttached::NoMatchingListenerHostname => {
                 f.write_str("none of its hostnames intersects the listener's hostname")
             }
+            NotAttached::KindConflict { route } => write!(
+                f,
+                "{route}, older, is attached to the listener with a hostname in common, and routes of the two kinds \
+                 do not share a hostname"
+            ),
         }
     }
 }
 
-/// Whether a listener serves HTTPRoutes: protocol `HTTP` or `HTTPS` (TLS terminated, then HTTP),
-/// and `allowedRoutes.kinds` empty or naming `gateway.networking.k8s.io/HTTPRoute`.
-pub fn serves_http_routes(listener: &Listener) -> bool {
+/// Whether a listener takes routes of `kind`: protocol `HTTP` or `HTTPS` (TLS terminated, then
+/// HTTP, gRPC included), and `allowedRoutes.kinds` empty (HTTPRoute and GRPCRoute) or naming it
+/// (group `gateway.networking.k8s.io`).
+pub fn allows(listener: &Listener, kind: RouteType) -> bool {
     matches!(listener.protocol.as_str(), "HTTP" | "HTTPS")
         && (listener.allowed_routes.kinds.is_empty()
-            || listener.allowed_routes.kinds.iter().any(|k| k.group == GROUP && k.kind == "HTTPRoute"))
+            || listener.allowed_routes.kinds.iter().any(|k| k.group == GROUP && k.kind == kind.as_str()))
+}
+
+/// Whether a listener takes any route this core routes (HTTPRoute or GRPCRoute).
+pub fn serves_routes(listener: &Listener) -> bool {
+    allows(listener, RouteType::Http) || allows(listener, RouteType::Grpc)
 }
 
 /// Attaches `route` to one `listener` of `gateway`: `Ok` with the intersected hostnames (`*` for
@@ -110,6 +126,25 @@ pub(crate) fn attach_parent(
     route: &HttpRoute,
     parent: &ParentReference,
 ) -> Result<Vec<String>, NotAttached> {
+    let intersected = attach_parent_alone(objects, gateway, listener, route, parent)?;
+    if objects.mixed_route_kinds
+        && let Some(older) = kind_conflict(objects, gateway, listener, route, &intersected)
+    {
+        let route =
+            alloc::format!("{} {}", older.kind.as_str(), key_of(&older.metadata.namespace, &older.metadata.name));
+        return Err(NotAttached::KindConflict { route });
+    }
+    Ok(intersected)
+}
+
+/// [`attach_parent`] without the other kind's routes: the intersected hostnames, or why not.
+fn attach_parent_alone(
+    objects: &Objects,
+    gateway: &Gateway,
+    listener: &Listener,
+    route: &HttpRoute,
+    parent: &ParentReference,
+) -> Result<Vec<String>, NotAttached> {
     if let Some(section_name) = &parent.section_name
         && *section_name != listener.name
     {
@@ -120,7 +155,7 @@ pub(crate) fn attach_parent(
     {
         return Err(NotAttached::Port { port });
     }
-    if !serves_http_routes(listener) {
+    if !allows(listener, route.kind) {
         return Err(NotAttached::KindNotAllowed);
     }
     let namespaces = &listener.allowed_routes.namespaces;
@@ -155,11 +190,32 @@ pub(crate) fn attach_parent(
     Ok(intersected)
 }
 
+/// An older route of the other kind attached to `listener` with a hostname in common with
+/// `hostnames` (`route`'s there), if any.
+fn kind_conflict<'o>(
+    objects: &'o Objects,
+    gateway: &Gateway,
+    listener: &Listener,
+    route: &HttpRoute,
+    hostnames: &[String],
+) -> Option<&'o HttpRoute> {
+    fn age(r: &HttpRoute) -> (bool, &str, &str, &str) {
+        let ts = r.metadata.creation_timestamp.as_deref();
+        (ts.is_none(), ts.unwrap_or(""), r.metadata.namespace.as_str(), r.metadata.name.as_str())
+    }
+    objects.routes.iter().filter(|other| other.kind != route.kind && age(other) < age(route)).find(|other| {
+        other.spec.parent_refs.iter().filter(|p| names_gateway(p, gateway)).any(|p| {
+            matches!(attach_parent_alone(objects, gateway, listener, other, p), Ok(theirs)
+                if theirs.iter().any(|t| hostnames.iter().any(|h| hostname::intersect(Some(t), h).is_some())))
+        })
+    })
+}
+
 /// Why no listener took a request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "reason", rename_all = "camelCase")]
 pub enum NoListener {
-    /// No HTTPRoute-serving listener on that port for that scheme (`HTTP` for http, `HTTPS` for
+    /// No route-serving listener on that port for that scheme (`HTTP` for http, `HTTPS` for
     /// https).
     NoListenerOnPort { port: u16 },
     /// Listeners on the port, none whose hostname matches the request's host.
@@ -174,7 +230,7 @@ pub fn select_listener(gateway: &Gateway, port: u16, https: bool, host: &str) ->
     let mut best: Option<(usize, (usize, usize))> = None;
     let mut on_port = false;
     for (i, listener) in gateway.spec.listeners.iter().enumerate() {
-        if listener.port != port || listener.protocol != protocol || !serves_http_routes(listener) {
+        if listener.port != port || listener.protocol != protocol || !serves_routes(listener) {
             continue;
         }
         on_port = true;

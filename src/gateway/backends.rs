@@ -61,11 +61,12 @@ impl<'a> Refs<'a> {
         Refs { services, grants }
     }
 
-    /// Whether a ReferenceGrant in `to_namespace` lets HTTPRoutes of `from_namespace` refer to the
-    /// Service `name` (a `to` without a name covers every Service of its namespace).
-    pub fn granted(&self, from_namespace: &str, to_namespace: &str, name: &str) -> bool {
+    /// Whether a ReferenceGrant in `to_namespace` lets routes of `kind` (`HTTPRoute`, `GRPCRoute`)
+    /// in `from_namespace` refer to the Service `name` (a `to` without a name covers every Service
+    /// of its namespace).
+    pub fn granted(&self, kind: &str, from_namespace: &str, to_namespace: &str, name: &str) -> bool {
         self.grants.get(to_namespace).into_iter().flatten().any(|g| {
-            g.spec.from.iter().any(|f| f.group == GROUP && f.kind == "HTTPRoute" && f.namespace == from_namespace)
+            g.spec.from.iter().any(|f| f.group == GROUP && f.kind == kind && f.namespace == from_namespace)
                 && g.spec
                     .to
                     .iter()
@@ -98,7 +99,9 @@ fn problem(
     if !backend.group.is_empty() || backend.kind != "Service" {
         return Some(Invalid::InvalidKind { group: backend.group.clone(), kind: backend.kind.clone() });
     }
-    if *namespace != route.metadata.namespace && !refs.granted(&route.metadata.namespace, namespace, &backend.name) {
+    if *namespace != route.metadata.namespace
+        && !refs.granted(route.kind.as_str(), &route.metadata.namespace, namespace, &backend.name)
+    {
         return Some(Invalid::RefNotPermitted);
     }
     let Some(port) = backend.port else { return Some(Invalid::PortNotFound) };

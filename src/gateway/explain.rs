@@ -53,6 +53,8 @@ pub struct ListenerView {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RouteView {
+    /// `HTTPRoute` or `GRPCRoute`.
+    pub kind: &'static str,
     /// `namespace/name`.
     pub route: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -149,8 +151,8 @@ impl GatewayRouter {
                     "other port"
                 } else if l.protocol != if https { "HTTPS" } else { "HTTP" } {
                     "other protocol"
-                } else if !attach::serves_http_routes(l) {
-                    "no HTTPRoutes"
+                } else if !attach::serves_routes(l) {
+                    "no HTTPRoutes or GRPCRoutes"
                 } else if !hostname::matches(l.hostname.as_deref().unwrap_or("*"), host) {
                     "hostname does not match"
                 } else {
@@ -164,6 +166,7 @@ impl GatewayRouter {
         let mut matched: Vec<(Key, usize, usize)> = Vec::new(); // (key, route view, candidate)
         for (r, route) in self.objects.routes.iter().enumerate() {
             let mut view = RouteView {
+                kind: route.kind.as_str(),
                 route: key_of(&route.metadata.namespace, &route.metadata.name),
                 not_attached: None,
                 reason: None,
@@ -230,7 +233,10 @@ impl GatewayRouter {
 
 fn detail(m: &super::model::HttpRouteMatch, regexes: &super::regex::MatchRegexes, mismatch: Mismatch) -> String {
     match mismatch {
-        Mismatch::Path => format!("path {} ({:?})", m.path.value, m.path.kind),
+        Mismatch::Path => match &m.grpc {
+            Some(grpc) => grpc_method_text(grpc),
+            None => format!("path {} ({:?})", m.path.value, m.path.kind),
+        },
         Mismatch::Method => format!("method {}", m.method.as_deref().unwrap_or("")),
         Mismatch::Header { index } => format!("header {}: {}", m.headers[index].name, m.headers[index].value),
         Mismatch::Query { index } => format!("query {}={}", m.query_params[index].name, m.query_params[index].value),
@@ -243,6 +249,13 @@ fn detail(m: &super::model::HttpRouteMatch, regexes: &super::regex::MatchRegexes
              expression was read: answered as no match"
             .to_owned(),
     }
+}
+
+/// A GRPCRoute method match in words: `method pkg.Svc/Get (Exact)`, `*` for the part not given.
+pub(crate) fn grpc_method_text(grpc: &super::model::GrpcMethodMatch) -> String {
+    let service = grpc.service.as_deref().unwrap_or("*");
+    let method = grpc.method.as_deref().unwrap_or("*");
+    format!("method {service}/{method} ({:?})", grpc.kind)
 }
 
 impl Explanation {

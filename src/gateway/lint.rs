@@ -44,7 +44,7 @@ fn gateway_ref(gateway: &Gateway) -> ObjectRef {
 }
 
 fn route_ref(route: &HttpRoute) -> ObjectRef {
-    ObjectRef::http_route(&route.metadata.namespace, &route.metadata.name)
+    ObjectRef::route(route.kind.as_str(), &route.metadata.namespace, &route.metadata.name)
 }
 
 fn key(namespace: &str, name: &str) -> String {
@@ -84,7 +84,7 @@ fn attachment(objects: &Objects, out: &mut Vec<Diagnostic>) {
         gateways.entry((g.metadata.namespace.as_str(), g.metadata.name.as_str())).or_insert(g);
     }
     for route in &objects.routes {
-        let this = key(&route.metadata.namespace, &route.metadata.name);
+        let this = alloc::format!("{} {}", route.kind.as_str(), key(&route.metadata.namespace, &route.metadata.name));
         let mut attached: Vec<(&Gateway, &Listener)> = Vec::new();
         for (i, parent) in route.spec.parent_refs.iter().enumerate() {
             if parent.group != GROUP || parent.kind != "Gateway" {
@@ -98,7 +98,7 @@ fn attachment(objects: &Objects, out: &mut Vec<Diagnostic>) {
                     Code::RouteParentMissing,
                     Severity::Note,
                     format!(
-                        "HTTPRoute {this} names Gateway {named} as its parent, which is not in the input: the \
+                        "{this} names Gateway {named} as its parent, which is not in the input: the \
                          route attaches nowhere through this parentRef"
                     ),
                     vec![route_ref(route).with_field(field)],
@@ -117,12 +117,16 @@ fn attachment(objects: &Objects, out: &mut Vec<Diagnostic>) {
                             "allow the route's namespace in a listener's allowedRoutes, or move the route to a \
                              namespace it allows"
                         }
+                        "Conflicted" => {
+                            "give the HTTPRoute and the GRPCRoute different hostnames, or attach them to different \
+                             listeners"
+                        }
                         _ => "add a route hostname the listener's hostname covers, or widen the listener's hostname",
                     };
                     out.push(diagnostic(
                         Code::RouteNotAttached,
                         Severity::Warning,
-                        format!("HTTPRoute {this} attaches to no listener of Gateway {named} ({reason}): {message}"),
+                        format!("{this} attaches to no listener of Gateway {named} ({reason}): {message}"),
                         vec![route_ref(route).with_field(field), gateway_ref(gateway)],
                         fix,
                     ));
@@ -175,8 +179,9 @@ fn hostnames_without_listener(route: &HttpRoute, attached: &[(&Gateway, &Listene
         Code::HostnameNoListener,
         Severity::Warning,
         format!(
-            "HTTPRoute {}: hostname(s) {} intersect no hostname of the listeners it attaches to ({}): requests for \
+            "{} {}: hostname(s) {} intersect no hostname of the listeners it attaches to ({}): requests for \
              them never reach the route",
+            route.kind.as_str(),
             key(&route.metadata.namespace, &route.metadata.name),
             names.join(", "),
             listeners.join(", ")
@@ -190,7 +195,7 @@ fn hostnames_without_listener(route: &HttpRoute, attached: &[(&Gateway, &Listene
 fn backends(router: &GatewayRouter, out: &mut Vec<Diagnostic>) {
     let objects = &router.objects;
     for (route, compiled) in objects.routes.iter().zip(&router.routes) {
-        let this = key(&route.metadata.namespace, &route.metadata.name);
+        let this = alloc::format!("{} {}", route.kind.as_str(), key(&route.metadata.namespace, &route.metadata.name));
         for (r, rule) in compiled.rules.iter().enumerate() {
             for backend in &rule.backends {
                 let Some(invalid) = &backend.invalid else { continue };
@@ -203,12 +208,13 @@ fn backends(router: &GatewayRouter, out: &mut Vec<Diagnostic>) {
                         Code::BackendNotPermitted,
                         Severity::Error,
                         format!(
-                            "HTTPRoute {this} refers to Service {target} in another namespace, and no ReferenceGrant \
+                            "{this} refers to Service {target} in another namespace, and no ReferenceGrant \
                              in namespace {ns} allows it (RefNotPermitted): its share of requests is answered 500"
                         ),
                         format!(
-                            "write a ReferenceGrant in namespace {ns}: from group {GROUP} kind HTTPRoute namespace \
+                            "write a ReferenceGrant in namespace {ns}: from group {GROUP} kind {} namespace \
                              {}, to group \"\" kind Service name {name}",
+                            route.kind.as_str(),
                             route.metadata.namespace
                         ),
                     ),
@@ -216,7 +222,7 @@ fn backends(router: &GatewayRouter, out: &mut Vec<Diagnostic>) {
                         Code::BackendNotFound,
                         Severity::Warning,
                         format!(
-                            "HTTPRoute {this} refers to Service {target}, which is not in the input \
+                            "{this} refers to Service {target}, which is not in the input \
                              (BackendNotFound): its share of requests is answered 500"
                         ),
                         String::from("add the Service, or correct the backendRef's name and namespace"),
@@ -246,7 +252,7 @@ fn backends(router: &GatewayRouter, out: &mut Vec<Diagnostic>) {
                             Code::BackendNotFound,
                             Severity::Warning,
                             format!(
-                                "HTTPRoute {this}'s backendRef to Service {target} {what} (BackendNotFound): its \
+                                "{this}'s backendRef to Service {target} {what} (BackendNotFound): its \
                                  share of requests is answered 500"
                             ),
                             fix,
@@ -321,7 +327,10 @@ fn shadowed(router: &GatewayRouter, out: &mut Vec<Diagnostic>) {
         let (wr, wrule, wm) = f.winner;
         let winner = &objects.routes[wr as usize];
         let matched = match_of(objects, (route, rule, m));
-        let mut conditions = format!("{:?} {}", matched.path.kind, matched.path.value);
+        let mut conditions = match &matched.grpc {
+            Some(grpc) => super::explain::grpc_method_text(grpc),
+            None => format!("{:?} {}", matched.path.kind, matched.path.value),
+        };
         if let Some(method) = &matched.method {
             conditions.push_str(&format!(", method {method}"));
         }
@@ -339,9 +348,11 @@ fn shadowed(router: &GatewayRouter, out: &mut Vec<Diagnostic>) {
             Code::RuleShadowed,
             Severity::Warning,
             format!(
-                "HTTPRoute {} {field} ({conditions}) never wins: HTTPRoute {} {winner_field} has the same match and \
+                "{} {} {field} ({conditions}) never wins: {} {} {winner_field} has the same match and \
                  ranks first ({}) on {}",
+                loser.kind.as_str(),
                 key(&loser.metadata.namespace, &loser.metadata.name),
+                winner.kind.as_str(),
                 key(&winner.metadata.namespace, &winner.metadata.name),
                 f.winner_has,
                 places.join("; ")

@@ -50,6 +50,8 @@ pub struct ListenerTableView {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RouteTableView {
+    /// `HTTPRoute` or `GRPCRoute`.
+    pub kind: &'static str,
     /// `namespace/name`.
     pub route: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -112,6 +114,7 @@ impl GatewayRouter {
                         let key = key_of(&route.metadata.namespace, &route.metadata.name);
                         match attachment {
                             Err(reason) => RouteTableView {
+                                kind: route.kind.as_str(),
                                 route: key,
                                 not_attached: Some(reason.clone()),
                                 reason: Some(reason.to_string()),
@@ -119,6 +122,7 @@ impl GatewayRouter {
                                 rules: Vec::new(),
                             },
                             Ok(hostnames) => RouteTableView {
+                                kind: route.kind.as_str(),
                                 route: key,
                                 not_attached: None,
                                 reason: None,

@@ -219,6 +219,7 @@ mod tests {
                 value: "a b".to_string(),
             }],
             method: Some("POST".to_string()),
+            grpc: None,
         };
         let headers = [("x-ENV", "prod")];
         let ok = GatewayRequest::new("h", "/a/b?q=a%20b&q=c").with_method("POST").with_headers(&headers);

@@ -255,8 +255,14 @@ impl GatewayRouter {
             for (r, rule) in compiled.rules.iter().enumerate() {
                 for (m, regexes) in rule.regexes.iter().enumerate() {
                     for (field, why) in regexes.refusals() {
+                        // A GRPCRoute's path pattern is its method match's.
+                        let field = match (route.kind, field.as_str()) {
+                            (model::RouteType::Grpc, "path.value") => "method".into(),
+                            _ => field,
+                        };
                         out.push(alloc::format!(
-                            "HTTPRoute {}/{} spec.rules[{r}].matches[{m}].{field}: {why}",
+                            "{} {}/{} spec.rules[{r}].matches[{m}].{field}: {why}",
+                            route.kind.as_str(),
                             route.metadata.namespace,
                             route.metadata.name
                         ));

@@ -132,10 +132,32 @@ impl LabelSelector {
     }
 }
 
+/// A route: an HTTPRoute, or a GRPCRoute read into the same shape (a route kind is a match type,
+/// not an engine): its method matches become paths (`/service/method`, [`HttpRouteMatch::grpc`]
+/// keeps them as written), everything else (parents, hostnames, filters, backends) is the same.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HttpRoute {
     pub metadata: Metadata,
+    pub kind: RouteType,
     pub spec: HttpRouteSpec,
+}
+
+/// Which kind of route an [`HttpRoute`] was read from (`RouteKind` is status's group and kind).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum RouteType {
+    #[default]
+    Http,
+    Grpc,
+}
+
+impl RouteType {
+    /// The object's `kind`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RouteType::Http => "HTTPRoute",
+            RouteType::Grpc => "GRPCRoute",
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -174,6 +196,70 @@ pub struct HttpRouteMatch {
     pub headers: Vec<ValueMatch>,
     pub query_params: Vec<ValueMatch>,
     pub method: Option<String>,
+    /// A GRPCRoute match's `method` as written (`path` is read from it); `None` for HTTPRoutes.
+    #[serde(skip_serializing_if = "Option::is_none", rename = "grpcMethod")]
+    pub grpc: Option<GrpcMethodMatch>,
+}
+
+/// `text` as a regular expression matching it literally.
+fn regex_literal(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if "\\.+*?()|[]{}^$".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `GRPCMethodMatch`: a gRPC service and/or method, `Exact` (default) or `RegularExpression`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GrpcMethodMatch {
+    #[serde(rename = "type")]
+    pub kind: ValueMatchType,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub service: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+}
+
+impl GrpcMethodMatch {
+    /// The request path it matches, as an HTTPRoute path match: `Exact /service/method`,
+    /// `PathPrefix /service/` (a service alone), and a `RegularExpression` otherwise (a method
+    /// alone, or regular expressions), `[^/]+` standing for the part not given.
+    pub fn path(&self) -> PathMatch {
+        let service = self.service.as_deref().filter(|s| !s.is_empty());
+        let method = self.method.as_deref().filter(|m| !m.is_empty());
+        let regex = |s: Option<&str>| match s {
+            Some(s) => alloc::format!("(?:{s})"),
+            None => "[^/]+".to_string(),
+        };
+        match (self.kind, service, method) {
+            (ValueMatchType::Exact, Some(s), Some(m)) => {
+                PathMatch { kind: PathMatchType::Exact, value: alloc::format!("/{s}/{m}") }
+            }
+            (ValueMatchType::Exact, Some(s), None) => {
+                PathMatch { kind: PathMatchType::PathPrefix, value: alloc::format!("/{s}/") }
+            }
+            (ValueMatchType::Exact, None, Some(m)) => PathMatch {
+                kind: PathMatchType::RegularExpression,
+                value: alloc::format!("/[^/]+/{}", regex_literal(m)),
+            },
+            (ValueMatchType::RegularExpression, s, m) if s.is_some() || m.is_some() => PathMatch {
+                kind: PathMatchType::RegularExpression,
+                value: alloc::format!("/{}/{}", regex(s), regex(m)),
+            },
+            // Neither (the CRD refuses it): every request, as no method match.
+            _ => PathMatch::default(),
+        }
+    }
+
+    /// Characters of the service and of the method matched (the GRPCRoute precedence).
+    pub fn lengths(&self) -> (usize, usize) {
+        (self.service.as_deref().map_or(0, str::len), self.method.as_deref().map_or(0, str::len))
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -354,6 +440,9 @@ pub struct Objects {
     /// Objects of a kind read here that could not be decoded (other kinds, Ingress included, are
     /// silently not ours).
     pub skipped: Vec<Skipped>,
+    /// Whether `routes` holds both HTTPRoutes and GRPCRoutes (only then can two routes conflict
+    /// over a hostname).
+    pub mixed_route_kinds: bool,
 }
 
 impl Objects {
@@ -414,7 +503,8 @@ impl Defaults for HttpRoute {
         for parent in &mut self.spec.parent_refs {
             parent.namespace.get_or_insert_with(|| namespace.clone());
         }
-        if self.spec.rules.is_empty() {
+        // An HTTPRoute without rules has one (`+kubebuilder:default`); a GRPCRoute's stay empty.
+        if self.spec.rules.is_empty() && self.kind == RouteType::Http {
             self.spec.rules = vec![HttpRouteRule::default()];
         }
         for rule in &mut self.spec.rules {

@@ -39,6 +39,10 @@ pub enum PrecedenceKey {
     RuleOrder,
     /// The first match of the rule (the same rule either way; reported for completeness).
     MatchOrder,
+    /// GRPCRoute: the most characters of the matching service.
+    ServiceLength,
+    /// GRPCRoute: then the most characters of the matching method.
+    MethodLength,
 }
 
 impl PrecedenceKey {
@@ -58,6 +62,8 @@ impl PrecedenceKey {
             PrecedenceKey::Name => "a route first in namespace/name order",
             PrecedenceKey::RuleOrder => "an earlier rule of the same route",
             PrecedenceKey::MatchOrder => "an earlier match of the same rule",
+            PrecedenceKey::ServiceLength => "a longer service",
+            PrecedenceKey::MethodLength => "a longer method",
         }
     }
 }
@@ -78,7 +84,13 @@ const KEYS: [PrecedenceKey; 13] = [
     PrecedenceKey::MatchOrder,
 ];
 
-/// A candidate's key: smaller wins. Larger-is-better counts are stored inverted.
+/// What a GRPCRoute candidate holds in the path-class component: after every HTTPRoute class, so
+/// that the components after it read as GRPCRoute's (service, method, headers).
+const GRPC: u64 = u64::MAX;
+
+/// A candidate's key: smaller wins. Larger-is-better counts are stored inverted. A GRPCRoute's
+/// match ranks by the hostname, the characters of its service, of its method, and its header
+/// matches, then as an HTTPRoute's by age, name, rule and match (`GRPCRouteRule.Matches`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Key(pub [u64; 13]);
 
@@ -101,6 +113,24 @@ impl Key {
         order: RegexOrder,
     ) -> Key {
         let (precise, chars) = super::hostname::specificity(hostname);
+        if let Some(grpc) = &m.grpc {
+            let (service, method) = grpc.lengths();
+            return Key([
+                u64::MAX - precise as u64,
+                u64::MAX - chars as u64,
+                GRPC,
+                u64::MAX - service as u64,
+                u64::MAX - method as u64,
+                u64::MAX - matching::distinct(&m.headers, true) as u64,
+                0,
+                0,
+                0,
+                rank.age,
+                rank.name,
+                rule as u64,
+                match_index as u64,
+            ]);
+        }
         let exact = |matches: &[super::model::ValueMatch], ignore_case| match order {
             RegexOrder::EnvoyGateway => (0..matches.len())
                 .filter(|&i| {
@@ -126,9 +156,19 @@ impl Key {
         ])
     }
 
+    /// Whether this is a GRPCRoute match's key.
+    pub fn is_grpc(&self) -> bool {
+        self.0[2] == GRPC
+    }
+
     /// The first component where `self` and `other` differ.
     pub fn first_difference(&self, other: &Key) -> Option<PrecedenceKey> {
-        self.0.iter().zip(other.0.iter()).position(|(a, b)| a != b).map(|i| KEYS[i])
+        let grpc = self.is_grpc() && other.is_grpc();
+        self.0.iter().zip(other.0.iter()).position(|(a, b)| a != b).map(|i| match (grpc, i) {
+            (true, 3) => PrecedenceKey::ServiceLength,
+            (true, 4) => PrecedenceKey::MethodLength,
+            _ => KEYS[i],
+        })
     }
 }
 

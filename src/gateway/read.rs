@@ -17,10 +17,11 @@ use serde_json::Value;
 
 use super::model::{
     AllowedRoutes, Defaults, FromNamespaces, GROUP, Gateway, GatewayClass, GatewayClassSpec, GatewaySpec, GrantFrom,
-    GrantTo, Header, HeaderFilter, HttpBackendRef, HttpRoute, HttpRouteFilter, HttpRouteMatch, HttpRouteRule,
-    HttpRouteSpec, LabelSelector, LabelSelectorRequirement, Listener, Metadata, Namespace, Objects, ParentReference,
-    PathMatch, PathMatchType, PathModifier, ReferenceGrant, ReferenceGrantSpec, RequestRedirect, RouteGroupKind,
-    RouteNamespaces, Service, ServicePort, ServiceSpec, Skipped, UrlRewrite, ValueMatch, ValueMatchType,
+    GrantTo, GrpcMethodMatch, Header, HeaderFilter, HttpBackendRef, HttpRoute, HttpRouteFilter, HttpRouteMatch,
+    HttpRouteRule, HttpRouteSpec, LabelSelector, LabelSelectorRequirement, Listener, Metadata, Namespace, Objects,
+    ParentReference, PathMatch, PathMatchType, PathModifier, ReferenceGrant, ReferenceGrantSpec, RequestRedirect,
+    RouteGroupKind, RouteNamespaces, RouteType, Service, ServicePort, ServiceSpec, Skipped, UrlRewrite, ValueMatch,
+    ValueMatchType,
 };
 use super::model::{
     GatewayClassStatus, GatewayStatus, GatewayStatusAddress, HttpRouteStatus, ListenerStatus, ParentRefStatus,
@@ -122,7 +123,64 @@ pub fn http_route(value: &Value) -> Result<HttpRoute, Error> {
             rules: list(f, "rules", http_route_rule)?,
         })
     })?;
-    Ok(HttpRoute { metadata: required(f, "metadata", metadata)?, spec: spec.unwrap_or_default() })
+    Ok(HttpRoute {
+        metadata: required(f, "metadata", metadata)?,
+        kind: RouteType::Http,
+        spec: spec.unwrap_or_default(),
+    })
+}
+
+/// A GRPCRoute, read into the route shape: each match's `method` becomes its path
+/// ([`GrpcMethodMatch::path`]), its headers are header matches; no match matches every request.
+pub fn grpc_route(value: &Value) -> Result<HttpRoute, Error> {
+    let f = fields(value)?;
+    let spec = defaulted(f, "spec", |v| {
+        let f = fields(v)?;
+        Ok(HttpRouteSpec {
+            parent_refs: list(f, "parentRefs", parent_reference)?,
+            hostnames: list(f, "hostnames", string)?,
+            rules: list(f, "rules", grpc_route_rule)?,
+        })
+    })?;
+    Ok(HttpRoute {
+        metadata: required(f, "metadata", metadata)?,
+        kind: RouteType::Grpc,
+        spec: spec.unwrap_or_default(),
+    })
+}
+
+fn grpc_route_rule(value: &Value) -> Result<HttpRouteRule, Error> {
+    let f = fields(value)?;
+    Ok(HttpRouteRule {
+        name: optional(f, "name", string)?,
+        matches: list(f, "matches", grpc_route_match)?,
+        filters: list(f, "filters", http_route_filter)?,
+        backend_refs: list(f, "backendRefs", http_backend_ref)?,
+    })
+}
+
+fn grpc_route_match(value: &Value) -> Result<HttpRouteMatch, Error> {
+    let f = fields(value)?;
+    let grpc = optional(f, "method", grpc_method_match)?;
+    Ok(HttpRouteMatch {
+        path: grpc.as_ref().map(GrpcMethodMatch::path).unwrap_or_default(),
+        headers: list(f, "headers", value_match)?,
+        grpc,
+        ..HttpRouteMatch::default()
+    })
+}
+
+fn grpc_method_match(value: &Value) -> Result<GrpcMethodMatch, Error> {
+    let f = fields(value)?;
+    let kind = defaulted(f, "type", |v| {
+        const TYPES: [ValueMatchType; 2] = [ValueMatchType::Exact, ValueMatchType::RegularExpression];
+        Ok(TYPES[variant(v, &["Exact", "RegularExpression"])?])
+    })?;
+    Ok(GrpcMethodMatch {
+        kind: kind.unwrap_or_default(),
+        service: optional(f, "service", string)?,
+        method: optional(f, "method", string)?,
+    })
 }
 
 /// `spec.parentRefs` on its own (status reads them from a route that could not be read whole).
@@ -159,6 +217,7 @@ fn http_route_match(value: &Value) -> Result<HttpRouteMatch, Error> {
         headers: list(f, "headers", value_match)?,
         query_params: list(f, "queryParams", value_match)?,
         method: optional(f, "method", string)?,
+        grpc: None,
     })
 }
 
@@ -418,6 +477,8 @@ impl Objects {
         for (index, value) in values.iter().enumerate() {
             objects.add(index, value, checked);
         }
+        let kind = |k| objects.routes.iter().any(|r| r.kind == k);
+        objects.mixed_route_kinds = kind(RouteType::Http) && kind(RouteType::Grpc);
         objects
     }
 
@@ -473,6 +534,9 @@ impl Objects {
             (true, _, "GatewayClass") => decode(value, gateway_class).map(|o| self.gateway_classes.push(o)),
             (true, _, "Gateway") => decode(value, gateway).map(|o| self.gateways.push(o)),
             (true, _, "HTTPRoute") => decode(value, http_route).map(|o| self.routes.push(o)),
+            (true, "gateway.networking.k8s.io/v1", "GRPCRoute") => {
+                decode(value, grpc_route).map(|o| self.routes.push(o))
+            }
             (true, _, "ReferenceGrant") => decode(value, reference_grant).map(|o| self.grants.push(o)),
             (_, "v1", "Service") => decode(value, service).map(|o| self.services.push(o)),
             (_, "v1", "Namespace") => decode(value, namespace).map(|mut o| {

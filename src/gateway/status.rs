@@ -238,15 +238,16 @@ struct Context<'a> {
     refs: backends::Refs<'a>,
     classes: HashMap<&'a str, &'a GatewayClass>,
     gateways: HashMap<(&'a str, &'a str), &'a Gateway>,
-    routes: HashMap<(&'a str, &'a str), &'a HttpRoute>,
+    /// By kind (`HTTPRoute`, `GRPCRoute`), namespace and name.
+    routes: HashMap<(&'a str, &'a str, &'a str), &'a HttpRoute>,
     /// The routes (positions, each once) with a parentRef naming each Gateway: only those can
     /// attach to its listeners.
     routes_of: HashMap<(&'a str, &'a str), Vec<usize>>,
     /// Per route: no value of an enum it does not know (only such a route is counted as attached).
     supported: Vec<bool>,
-    /// Objects left out, by position and name, and HTTPRoutes left out by name.
+    /// Objects left out, by position and name, and routes left out by kind and name.
     skipped: HashMap<(usize, &'a str), &'a Skipped>,
-    skipped_routes: HashMap<&'a str, &'a Skipped>,
+    skipped_routes: HashMap<(&'a str, &'a str), &'a Skipped>,
 }
 
 impl<'a> Context<'a> {
@@ -262,7 +263,9 @@ impl<'a> Context<'a> {
         let mut routes = HashMap::new();
         let mut routes_of: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
         for (r, route) in objects.routes.iter().enumerate() {
-            routes.entry((route.metadata.namespace.as_str(), route.metadata.name.as_str())).or_insert(route);
+            routes
+                .entry((route.kind.as_str(), route.metadata.namespace.as_str(), route.metadata.name.as_str()))
+                .or_insert(route);
             for parent in route.spec.parent_refs.iter().filter(|p| p.group == GROUP && p.kind == "Gateway") {
                 let Some(namespace) = parent.namespace.as_deref() else { continue };
                 let list = routes_of.entry((namespace, parent.name.as_str())).or_default();
@@ -275,8 +278,8 @@ impl<'a> Context<'a> {
         let mut skipped_routes = HashMap::new();
         for s in &objects.skipped {
             skipped.entry((s.index, s.name.as_str())).or_insert(s);
-            if s.kind == "HTTPRoute" {
-                skipped_routes.entry(s.name.as_str()).or_insert(s);
+            if matches!(s.kind.as_str(), "HTTPRoute" | "GRPCRoute") {
+                skipped_routes.entry((s.kind.as_str(), s.name.as_str())).or_insert(s);
             }
         }
         Context {
@@ -308,7 +311,7 @@ impl<'a> Context<'a> {
         };
         let generation = at(value, "/metadata/generation").and_then(Value::as_i64);
         let mut notes = Vec::new();
-        if matches!(kind, "GatewayClass" | "Gateway" | "HTTPRoute")
+        if matches!(kind, "GatewayClass" | "Gateway" | "HTTPRoute" | "GRPCRoute")
             && let Some(error) = super::validation::oversize(value)
         {
             // Refused by the apiserver for its length, and not read: left as it is.
@@ -316,6 +319,7 @@ impl<'a> Context<'a> {
             let kind = match kind {
                 "GatewayClass" => "GatewayClass",
                 "Gateway" => "Gateway",
+                "GRPCRoute" => "GRPCRoute",
                 _ => "HTTPRoute",
             };
             notes.push(format!("refused, not read: {error}"));
@@ -340,13 +344,14 @@ impl<'a> Context<'a> {
                 let computed = gateway.and_then(|g| self.gateway_status(g, value, generation, &mut notes));
                 ("Gateway", Some(namespace), computed.map(Stanza::Gateway))
             }
-            "HTTPRoute" => {
-                let route = self.routes.get(&(namespace.as_str(), name.as_str())).copied();
+            "HTTPRoute" | "GRPCRoute" => {
+                let kind = if kind == "HTTPRoute" { "HTTPRoute" } else { "GRPCRoute" };
+                let route = self.routes.get(&(kind, namespace.as_str(), name.as_str())).copied();
                 let computed = match route {
                     Some(r) => self.route_status(r, value, generation, &mut notes),
-                    None => self.undecodable_route_status(value, &namespace, generation, &mut notes),
+                    None => self.undecodable_route_status(value, kind, &namespace, generation, &mut notes),
                 };
-                ("HTTPRoute", Some(namespace), computed.map(Stanza::HttpRoute))
+                (kind, Some(namespace), computed.map(Stanza::HttpRoute))
             }
             _ => return None,
         };
@@ -473,11 +478,27 @@ impl<'a> Context<'a> {
         let listener = &gateway.spec.listeners[l];
         let http = matches!(listener.protocol.as_str(), "HTTP" | "HTTPS");
         let kinds = &listener.allowed_routes.kinds;
-        let is_http_route = |k: &&super::model::RouteGroupKind| k.group == GROUP && k.kind == "HTTPRoute";
-        let supported = http && (kinds.is_empty() || kinds.iter().any(|k| is_http_route(&k)));
+        let route_kind =
+            |k: &super::model::RouteGroupKind| k.group == GROUP && matches!(k.kind.as_str(), "HTTPRoute" | "GRPCRoute");
+        let supported_kinds: Vec<RouteKind> = match (http, kinds.is_empty()) {
+            (false, _) => Vec::new(),
+            (true, true) => [super::model::RouteType::Http, super::model::RouteType::Grpc]
+                .iter()
+                .map(|k| RouteKind { group: GROUP.to_string(), kind: k.as_str().to_string() })
+                .collect(),
+            (true, false) => {
+                let mut named: Vec<RouteKind> = kinds
+                    .iter()
+                    .filter(|k| route_kind(k))
+                    .map(|k| RouteKind { group: GROUP.to_string(), kind: k.kind.clone() })
+                    .collect();
+                named.dedup();
+                named
+            }
+        };
         let invalid_kinds: Vec<String> = kinds
             .iter()
-            .filter(|k| !(http && is_http_route(k)))
+            .filter(|k| !(http && route_kind(k)))
             .map(|k| if k.group.is_empty() { k.kind.clone() } else { format!("{}/{}", k.group, k.kind) })
             .collect();
         let conflict = conflict(gateway, l);
@@ -521,10 +542,7 @@ impl<'a> Context<'a> {
             .count();
         ListenerStatus {
             name: listener.name.clone(),
-            supported_kinds: match supported {
-                true => alloc::vec![RouteKind { group: GROUP.to_string(), kind: "HTTPRoute".to_string() }],
-                false => Vec::new(),
-            },
+            supported_kinds,
             attached_routes: u32::try_from(attached_routes).unwrap_or(u32::MAX),
             conditions: alloc::vec![
                 self.condition("Accepted", accepted, accepted_reason, accepted_message, generation),
@@ -587,11 +605,12 @@ impl<'a> Context<'a> {
     fn undecodable_route_status(
         &self,
         value: &Value,
+        kind: &str,
         namespace: &str,
         generation: Option<i64>,
         notes: &mut Vec<String>,
     ) -> Option<HttpRouteStatus> {
-        let error = self.skipped_routes.get(str_at(value, "/metadata/name"));
+        let error = self.skipped_routes.get(&(kind, str_at(value, "/metadata/name")));
         let message = error.map_or_else(|| "not decodable".to_string(), |s| s.error.clone());
         let refs = at(value, "/spec/parentRefs").map_or(Ok(Vec::new()), super::read::parent_references);
         let Ok(mut refs) = refs else {
@@ -823,6 +842,7 @@ fn request_for(kind: &str, namespace: Option<&str>, name: &str, body: &impl Seri
     let resource = match kind {
         "GatewayClass" => "gatewayclasses",
         "Gateway" => "gateways",
+        "GRPCRoute" => "grpcroutes",
         _ => "httproutes",
     };
     let path = match namespace {
@@ -893,8 +913,10 @@ pub(crate) fn parent_acceptance<'g>(
         Some((NotAttached::KindNotAllowed, l)) => (
             "NotAllowedByListeners",
             format!(
-                "listener {} of Gateway {gw} takes no HTTPRoute (protocol {}, allowedRoutes.kinds)",
-                l.name, l.protocol
+                "listener {} of Gateway {gw} takes no {} (protocol {}, allowedRoutes.kinds)",
+                l.name,
+                route.kind.as_str(),
+                l.protocol
             ),
         ),
         Some((NotAttached::NamespaceNotAllowed { from }, l)) => (
@@ -913,6 +935,16 @@ pub(crate) fn parent_acceptance<'g>(
                 route.spec.hostnames.join(", "),
                 l.name,
                 l.hostname.as_deref().unwrap_or("*")
+            ),
+        ),
+        // The specification says only `Accepted: False` for the younger of an HTTPRoute and a
+        // GRPCRoute sharing a hostname on a listener; the reason is this implementation's.
+        Some((NotAttached::KindConflict { route: older }, l)) => (
+            "Conflicted",
+            format!(
+                "{older} is attached to listener {} of Gateway {gw} with a hostname in common and is older: \
+                 an HTTPRoute and a GRPCRoute do not share a hostname on a listener",
+                l.name
             ),
         ),
         Some((NotAttached::NotAParent, _)) => ("NoMatchingParent", format!("no listener of Gateway {gw} matches")),

@@ -63,6 +63,9 @@ pub struct Entry {
     regex: Vec<Candidate>,
     /// Whether regexes rank before prefixes ([`RegexOrder::EnvoyGateway`]).
     regex_first: bool,
+    /// Whether GRPCRoute matches are among the candidates: they rank by service and method
+    /// characters, so the first candidate of each index (exact, prefix, regex) is compared by key.
+    grpc: bool,
 }
 
 impl Entry {
@@ -75,6 +78,7 @@ impl Entry {
         let sorted = super::sorted_positions(all.len(), &|a, b| all[a].key.cmp(&all[b].key));
         self.all = sorted.into_iter().map(|i| self.all[i]).collect();
         self.regex_first = order == RegexOrder::EnvoyGateway;
+        self.grpc = self.all.iter().any(|c| c.key.is_grpc());
         if self.all.len() <= LINEAR {
             return;
         }
@@ -97,6 +101,9 @@ impl Entry {
         if self.all.len() <= LINEAR {
             return self.all.iter().find(|c| ok(c));
         }
+        if self.grpc {
+            return self.find_by_key(path, ok);
+        }
         if let Some(c) = first_in(self.exact.get(path), &ok) {
             return Some(c);
         }
@@ -117,6 +124,19 @@ impl Entry {
             return self.regex.iter().find(|c| ok(c));
         }
         None
+    }
+
+    /// The first candidate `ok` accepts in each index, the smallest key of them: each index is in
+    /// key order, and a longer matching prefix is a longer service (GRPCRoute) or path.
+    fn find_by_key(&self, path: &str, ok: impl Fn(&Candidate) -> bool) -> Option<&Candidate> {
+        let exact = first_in(self.exact.get(path), &ok);
+        let boundaries = path.rmatch_indices('/').map(|(i, _)| &path[..i]);
+        let prefix = match self.prefix.is_empty() {
+            true => None,
+            false => core::iter::once(path).chain(boundaries).find_map(|p| first_in(self.prefix.get(p), &ok)),
+        };
+        let regex = self.regex.iter().find(|c| ok(c));
+        [exact, prefix, regex].into_iter().flatten().min_by_key(|c| c.key)
     }
 }
 
