@@ -242,7 +242,9 @@ fn detail(m: &super::model::HttpRouteMatch, regexes: &super::regex::MatchRegexes
         Mismatch::Query { index } => format!("query {}={}", m.query_params[index].name, m.query_params[index].value),
         Mismatch::RegularExpression => {
             let refusals = regexes.refusals();
-            let words: Vec<String> = refusals.iter().map(|(field, why)| format!("{field}: {why}")).collect();
+            // A GRPCRoute's path pattern is its method match's.
+            let field = |f: &str| if m.grpc.is_some() && f == "path.value" { "method" } else { f }.to_owned();
+            let words: Vec<String> = refusals.iter().map(|(f, why)| format!("{}: {why}", field(f))).collect();
             words.join("; ")
         }
         Mismatch::RegexBudget => "the request's regex budget (regexLimits.scan) ran out before this regular \

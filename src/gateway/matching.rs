@@ -73,9 +73,11 @@ pub fn check_split(
     query: &str,
     fuel: &Fuel,
 ) -> Result<(), Mismatch> {
-    let path_ok = match &regexes.path {
-        Some(pattern) => regex(pattern, path.as_bytes(), fuel)?,
-        None => path_matches(m.path.kind, &m.path.value, path),
+    let exact_grpc = m.grpc.as_ref().and_then(|g| g.exact_matches(path));
+    let path_ok = match (exact_grpc, &regexes.path) {
+        (Some(ok), _) => ok,
+        (None, Some(pattern)) => regex(pattern, path.as_bytes(), fuel)?,
+        (None, None) => path_matches(m.path.kind, &m.path.value, path),
     };
     if !path_ok {
         return Err(Mismatch::Path);

@@ -256,6 +256,22 @@ impl GrpcMethodMatch {
         }
     }
 
+    /// Whether an `Exact` match holds for a request path `/service/method` (a part not given
+    /// matches any non-empty one); read without a regex engine. `None` for `RegularExpression`.
+    pub fn exact_matches(&self, path: &str) -> Option<bool> {
+        if self.kind != ValueMatchType::Exact {
+            return None;
+        }
+        let Some((service, method)) = path.strip_prefix('/').and_then(|p| p.split_once('/')) else {
+            return Some(false);
+        };
+        let part = |want: &Option<String>, got: &str| match want.as_deref().filter(|w| !w.is_empty()) {
+            Some(want) => want == got,
+            None => !got.is_empty(),
+        };
+        Some(!method.contains('/') && part(&self.service, service) && part(&self.method, method))
+    }
+
     /// Characters of the service and of the method matched (the GRPCRoute precedence).
     pub fn lengths(&self) -> (usize, usize) {
         (self.service.as_deref().map_or(0, str::len), self.method.as_deref().map_or(0, str::len))

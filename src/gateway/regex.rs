@@ -138,7 +138,10 @@ impl MatchRegexes {
                 .collect()
         };
         MatchRegexes {
-            path: (m.path.kind == PathMatchType::RegularExpression).then(|| Pattern::new(&m.path.value, compiler)),
+            // A GRPCRoute's `Exact` method match is read without a pattern (`exact_matches`).
+            path: (m.path.kind == PathMatchType::RegularExpression
+                && m.grpc.as_ref().is_none_or(|g| g.kind == ValueMatchType::RegularExpression))
+            .then(|| Pattern::new(&m.path.value, compiler)),
             headers: values(&m.headers),
             query: values(&m.query_params),
         }

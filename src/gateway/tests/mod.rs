@@ -2,6 +2,7 @@
 //! `compile` and the one `Router`, as `tests/gateway_cli.rs` does through the CLI).
 
 mod cases;
+mod grpc;
 mod hostile;
 #[cfg(feature = "lint")]
 mod lint;

@@ -1,0 +1,362 @@
+//! GRPCRoute through the one entry point (`crate::compile`, `Router::route`, `explain`, status):
+//! the conformance suite's GRPCRoute cases at v1.6.1 (`grpcroute-*.yaml`), its precedence, the
+//! listener's route kinds, and an HTTPRoute and a GRPCRoute sharing a hostname.
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use serde_json::{Value, json};
+
+use crate::gateway::status::{GatewayStatusReport, StatusOptions, gateway_status};
+use crate::{CompileOptions, Request, Router};
+
+const ECHO: &str = "gateway_api_conformance.echo_basic.grpcecho.GrpcEcho";
+
+fn gateway(listener: Value) -> Value {
+    json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway",
+           "metadata": {"name": "gw", "namespace": "infra"},
+           "spec": {"gatewayClassName": "eg", "listeners": [listener]}})
+}
+
+fn listener() -> Value {
+    json!({"name": "http", "port": 80, "protocol": "HTTP", "allowedRoutes": {"namespaces": {"from": "All"}}})
+}
+
+fn grpc_route(name: &str, spec: Value) -> Value {
+    route("GRPCRoute", name, spec)
+}
+
+fn route(kind: &str, name: &str, mut spec: Value) -> Value {
+    spec["parentRefs"] = json!([{"name": "gw", "namespace": "infra"}]);
+    json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": kind,
+           "metadata": {"name": name, "namespace": "apps"}, "spec": spec})
+}
+
+fn compile(values: &[Value]) -> Router {
+    let input = crate::input::parse("grpc.json", &Value::Array(values.to_vec()).to_string()).unwrap();
+    crate::compile(&input, &CompileOptions::default()).unwrap()
+}
+
+/// A gRPC call of `service`/`method` with `metadata`: the backend's label (or the status), and
+/// the gRPC status the client reads.
+fn call(router: &Router, host: &str, method: &str, metadata: &[(&str, &str)]) -> (String, Option<u8>) {
+    let mut headers: Vec<(&str, &str)> = alloc::vec![("content-type", "application/grpc")];
+    headers.extend_from_slice(metadata);
+    let request = Request::new(host, method).with_method("POST").with_headers(&headers);
+    assert!(request.is_grpc());
+    let view = router.route(&request).view(&request);
+    (view.label, view.grpc_status)
+}
+
+fn echo(method: &str) -> String {
+    alloc::format!("/{ECHO}/{method}")
+}
+
+fn ok(backend: &str) -> (String, Option<u8>) {
+    (backend.to_string(), None)
+}
+
+fn unimplemented() -> (String, Option<u8>) {
+    ("404".to_string(), Some(12))
+}
+
+#[test]
+fn exact_method_matching() {
+    // grpcroute-exact-method-matching.yaml
+    let router = compile(&[
+        gateway(listener()),
+        grpc_route(
+            "exact-matching",
+            json!({"rules": [
+                {"matches": [{"method": {"service": ECHO, "method": "Echo"}}],
+                 "backendRefs": [{"name": "grpc-infra-backend-v1", "port": 8080}]},
+                {"matches": [{"method": {"service": ECHO, "method": "EchoTwo"}}],
+                 "backendRefs": [{"name": "grpc-infra-backend-v2", "port": 8080}]}]}),
+        ),
+    ]);
+    assert_eq!(call(&router, "gw", &echo("Echo"), &[]), ok("apps/grpc-infra-backend-v1:8080"));
+    assert_eq!(call(&router, "gw", &echo("EchoTwo"), &[]), ok("apps/grpc-infra-backend-v2:8080"));
+    assert_eq!(call(&router, "gw", &echo("EchoThree"), &[]), unimplemented());
+    // Exact is case-sensitive, and the service is a whole path element.
+    assert_eq!(call(&router, "gw", &echo("echo"), &[]), unimplemented());
+    assert_eq!(call(&router, "gw", "/gateway_api_conformance.echo_basic.grpcecho/GrpcEcho/Echo", &[]), unimplemented());
+}
+
+#[test]
+fn header_matching() {
+    // grpcroute-header-matching.yaml: no method match matches every call; the most headers win,
+    // then the first rule.
+    let rule =
+        |headers: Value, backend: &str| json!({"matches": headers, "backendRefs": [{"name": backend, "port": 8080}]});
+    let router = compile(&[
+        gateway(listener()),
+        grpc_route(
+            "grpc-header-matching",
+            json!({"rules": [
+                rule(json!([{"headers": [{"name": "version", "value": "one"}]}]), "v1"),
+                rule(json!([{"headers": [{"name": "version", "value": "two"}]}]), "v2"),
+                rule(json!([{"headers": [{"name": "version", "value": "two"}, {"name": "color", "value": "orange"}]}]), "v1"),
+                rule(json!([{"headers": [{"name": "color", "value": "blue"}]}, {"headers": [{"name": "color", "value": "green"}]}]), "v1"),
+                rule(json!([{"headers": [{"name": "color", "value": "red"}]}, {"headers": [{"name": "color", "value": "yellow"}]}]), "v2"),
+            ]}),
+        ),
+    ]);
+    let expect = [
+        (&[("Version", "one")][..], ok("apps/v1:8080")),
+        (&[("Version", "two")], ok("apps/v2:8080")),
+        (&[("Version", "two"), ("Color", "orange")], ok("apps/v1:8080")),
+        (&[("Version", "two"), ("Color", "blue")], ok("apps/v2:8080")),
+        (&[("Color", "orange")], unimplemented()),
+        (&[("Some-Other-Header", "one")], unimplemented()),
+        (&[("Color", "blue")], ok("apps/v1:8080")),
+        (&[("Color", "green")], ok("apps/v1:8080")),
+        (&[("Color", "red")], ok("apps/v2:8080")),
+        (&[("Color", "yellow")], ok("apps/v2:8080")),
+    ];
+    for (metadata, want) in expect {
+        assert_eq!(call(&router, "gw", &echo("Echo"), metadata), want, "{metadata:?}");
+    }
+}
+
+#[test]
+fn precedence_is_service_then_method_then_headers() {
+    let rule = |m: Value, backend: &str| json!({"matches": [m], "backendRefs": [{"name": backend, "port": 8080}]});
+    let router = compile(&[
+        gateway(listener()),
+        grpc_route(
+            "r",
+            json!({"rules": [
+                rule(json!({"method": {"method": "Get"}}), "method-only"),
+                rule(json!({"method": {"service": "pkg.Svc"}}), "service-only"),
+                rule(json!({"method": {"service": "pkg.Svc", "method": "Get"}}), "both"),
+                rule(json!({"method": {"service": "pkg.Svc"}, "headers": [{"name": "x", "value": "1"}]}), "service-header"),
+                rule(json!({"method": {"type": "RegularExpression", "service": "pkg\\..*", "method": "G.t"}}), "regex"),
+            ]}),
+        ),
+    ]);
+    // Service and method characters decide before headers: `pkg.Svc`/`Get` (7, 3) beats the
+    // service alone with a header (7, 0), and ties with the regex (`pkg\..*`, `G.t`: 7 and 3
+    // characters as written), which comes later in the route.
+    assert_eq!(call(&router, "gw", "/pkg.Svc/Get", &[("x", "1")]), ok("apps/both:8080"));
+    assert_eq!(call(&router, "gw", "/pkg.Svc/Put", &[("x", "1")]), ok("apps/service-header:8080"));
+    assert_eq!(call(&router, "gw", "/pkg.Svc/Put", &[]), ok("apps/service-only:8080"));
+    // The regex's service beats no service at all (a build without a regex engine matches no
+    // `RegularExpression`: the method alone answers).
+    let regex_winner = if crate::gateway::regex::REGEX_SUPPORTED { "apps/regex:8080" } else { "apps/method-only:8080" };
+    assert_eq!(call(&router, "gw", "/pkg.Other/Get", &[]), ok(regex_winner));
+    assert_eq!(call(&router, "gw", "/other.Svc/Get", &[]), ok("apps/method-only:8080"));
+    assert_eq!(call(&router, "gw", "/other.Svc/Put", &[]), unimplemented());
+    // Explain says what the winner has in GRPCRoute's words.
+    let request = Request::new("gw", "/pkg.Svc/Get").with_method("POST");
+    let explanation = router.explain(&request).gateway.unwrap();
+    let reasons: Vec<&str> = explanation.routes[0].candidates.iter().map(|c| c.reason.as_str()).collect();
+    assert_eq!(explanation.routes[0].kind, "GRPCRoute");
+    assert!(reasons[1].contains("a longer method"), "{reasons:?}");
+    assert!(reasons[0].contains("a longer service"), "{reasons:?}");
+    assert_eq!(reasons[2], "matches, and wins");
+    match crate::gateway::regex::REGEX_SUPPORTED {
+        true => assert!(reasons[4].contains("an earlier rule"), "{reasons:?}"),
+        false => assert!(reasons[4].starts_with("does not match: wants method: RegularExpression"), "{reasons:?}"),
+    }
+}
+
+#[test]
+fn a_rule_without_matches_matches_every_call_and_a_route_without_rules_none() {
+    let router = compile(&[
+        gateway(listener()),
+        grpc_route(
+            "all",
+            json!({"hostnames": ["all.example.com"], "rules": [{"backendRefs": [{"name": "any", "port": 8080}]}]}),
+        ),
+        grpc_route("none", json!({"hostnames": ["none.example.com"]})),
+    ]);
+    assert_eq!(call(&router, "all.example.com", "/a.B/C", &[]), ok("apps/any:8080"));
+    assert_eq!(call(&router, "none.example.com", "/a.B/C", &[]), unimplemented());
+}
+
+#[test]
+fn weights_split_and_invalid_backends_are_unavailable() {
+    // grpcroute-weight.yaml: 70/30/0.
+    let router = compile(&[
+        gateway(listener()),
+        grpc_route(
+            "weighted",
+            json!({"rules": [{"backendRefs": [
+                {"name": "grpc-infra-backend-v1", "port": 8080, "weight": 70},
+                {"name": "grpc-infra-backend-v2", "port": 8080, "weight": 30},
+                {"name": "grpc-infra-backend-v3", "port": 8080, "weight": 0}]}]}),
+        ),
+        grpc_route(
+            "broken",
+            json!({"hostnames": ["broken.example.com"], "rules": [{"backendRefs": [{"group": "x.io", "kind": "Thing", "name": "t"}]}]}),
+        ),
+    ]);
+    let path = echo("Echo");
+    let request = Request::new("gw", &path).with_method("POST");
+    let view = router.route(&request).view(&request);
+    let split: Vec<(String, u32)> = view.split.unwrap().into_iter().map(|w| (w.label, w.weight)).collect();
+    assert_eq!(
+        split,
+        [
+            ("apps/grpc-infra-backend-v1:8080".to_string(), 70),
+            ("apps/grpc-infra-backend-v2:8080".to_string(), 30),
+            ("apps/grpc-infra-backend-v3:8080".to_string(), 0)
+        ]
+    );
+    // No valid backend: UNAVAILABLE, as GRPCRouteRule.BackendRefs says.
+    assert_eq!(call(&router, "broken.example.com", "/a.B/C", &[]), ("500".to_string(), Some(14)));
+}
+
+#[test]
+fn filters_modify_the_request_headers() {
+    let router = compile(&[
+        gateway(listener()),
+        grpc_route(
+            "modify",
+            json!({"rules": [{"filters": [{"type": "RequestHeaderModifier",
+                                           "requestHeaderModifier": {"set": [{"name": "x-set", "value": "s"}], "remove": ["x-drop"]}}],
+                              "backendRefs": [{"name": "v1", "port": 8080}]}]}),
+        ),
+    ]);
+    let headers = [("content-type", "application/grpc"), ("x-drop", "1")];
+    let request = Request::new("gw", "/a.B/C").with_method("POST").with_headers(&headers);
+    let json = serde_json::to_value(router.route(&request).view(&request)).unwrap();
+    assert_eq!(json["routeKind"], "GRPCRoute");
+    let upstream = json["upstream"]["headers"].as_array().unwrap();
+    assert!(upstream.iter().any(|h| h[0] == "x-set" && h[1] == "s"), "{upstream:?}");
+    assert!(!upstream.iter().any(|h| h[0] == "x-drop"), "{upstream:?}");
+}
+
+#[test]
+fn a_listener_that_allows_only_httproutes_refuses_a_grpcroute() {
+    let only_http = json!({"name": "http", "port": 80, "protocol": "HTTP",
+                           "allowedRoutes": {"namespaces": {"from": "All"}, "kinds": [{"kind": "HTTPRoute"}]}});
+    let values =
+        [gateway(only_http), grpc_route("r", json!({"rules": [{"backendRefs": [{"name": "v1", "port": 8080}]}]}))];
+    let router = compile(&values);
+    assert_eq!(call(&router, "gw", "/a.B/C", &[]), unimplemented());
+    let report = status(&values);
+    let route = object(&report, "GRPCRoute", "r");
+    assert_eq!(route["parents"][0]["conditions"][0]["reason"], "NotAllowedByListeners");
+    let gw = object(&report, "Gateway", "gw");
+    assert_eq!(
+        gw["listeners"][0]["supportedKinds"],
+        json!([{"group": "gateway.networking.k8s.io", "kind": "HTTPRoute"}])
+    );
+    assert_eq!(gw["listeners"][0]["attachedRoutes"], 0);
+}
+
+#[test]
+fn status_counts_grpcroutes_and_lists_both_kinds() {
+    let values = [
+        gateway(listener()),
+        grpc_route("g", json!({"rules": [{"backendRefs": [{"name": "v1", "port": 8080}]}]})),
+        route("HTTPRoute", "h", json!({"hostnames": ["web.example.com"]})),
+    ];
+    let report = status(&values);
+    let gw = object(&report, "Gateway", "gw");
+    assert_eq!(
+        gw["listeners"][0]["supportedKinds"],
+        json!([{"group": "gateway.networking.k8s.io", "kind": "HTTPRoute"},
+               {"group": "gateway.networking.k8s.io", "kind": "GRPCRoute"}])
+    );
+    let route = object(&report, "GRPCRoute", "g");
+    assert_eq!(route["parents"][0]["conditions"][0]["status"], "True");
+    // The GRPCRoute has no hostnames: every hostname, which the HTTPRoute's shares, and the
+    // GRPCRoute is the one accepted (both are as old: `apps/g` comes first by name).
+    assert_eq!(gw["listeners"][0]["attachedRoutes"], 1);
+    let http = object(&report, "HTTPRoute", "h");
+    assert_eq!(http["parents"][0]["conditions"][0]["reason"], "Conflicted");
+}
+
+#[test]
+fn an_httproute_and_a_grpcroute_sharing_a_hostname_the_older_is_accepted() {
+    let aged = |mut v: Value, ts: &str| {
+        v["metadata"]["creationTimestamp"] = json!(ts);
+        v
+    };
+    let values = [
+        gateway(listener()),
+        aged(
+            route(
+                "HTTPRoute",
+                "web",
+                json!({"hostnames": ["*.example.com"],
+                                              "rules": [{"backendRefs": [{"name": "web", "port": 80}]}]}),
+            ),
+            "2026-01-01T00:00:00Z",
+        ),
+        aged(
+            grpc_route(
+                "api",
+                json!({"hostnames": ["api.example.com"],
+                                       "rules": [{"backendRefs": [{"name": "api", "port": 8080}]}]}),
+            ),
+            "2026-02-01T00:00:00Z",
+        ),
+        aged(
+            grpc_route(
+                "other",
+                json!({"hostnames": ["other.test"],
+                                         "rules": [{"backendRefs": [{"name": "other", "port": 8080}]}]}),
+            ),
+            "2026-02-01T00:00:00Z",
+        ),
+    ];
+    let router = compile(&values);
+    // The GRPCRoute is newer: refused, and its host goes to the HTTPRoute.
+    let request = Request::new("api.example.com", "/pkg.Svc/Get").with_method("POST");
+    assert_eq!(router.route(&request).to_string(), "apps/web:80");
+    // A GRPCRoute whose hostnames the HTTPRoute does not share is accepted.
+    assert_eq!(call(&router, "other.test", "/a.B/C", &[]), ok("apps/other:8080"));
+    let report = status(&values);
+    let refused = object(&report, "GRPCRoute", "api");
+    let condition = &refused["parents"][0]["conditions"][0];
+    assert_eq!((&condition["status"], &condition["reason"]), (&json!("False"), &json!("Conflicted")));
+    assert!(condition["message"].as_str().unwrap().contains("HTTPRoute apps/web"), "{condition}");
+    assert_eq!(object(&report, "Gateway", "gw")["listeners"][0]["attachedRoutes"], 2);
+}
+
+#[test]
+fn a_reference_grant_names_the_route_kind() {
+    let grant = |kind: &str| {
+        json!({"apiVersion": "gateway.networking.k8s.io/v1beta1", "kind": "ReferenceGrant",
+               "metadata": {"name": "g", "namespace": "backends"},
+               "spec": {"from": [{"group": "gateway.networking.k8s.io", "kind": kind, "namespace": "apps"}],
+                        "to": [{"group": "", "kind": "Service"}]}})
+    };
+    let route =
+        grpc_route("r", json!({"rules": [{"backendRefs": [{"name": "svc", "namespace": "backends", "port": 8080}]}]}));
+    let for_http = compile(&[gateway(listener()), route.clone(), grant("HTTPRoute")]);
+    assert_eq!(call(&for_http, "gw", "/a.B/C", &[]), ("500".to_string(), Some(14)));
+    let for_grpc = compile(&[gateway(listener()), route, grant("GRPCRoute")]);
+    assert_eq!(call(&for_grpc, "gw", "/a.B/C", &[]), ok("backends/svc:8080"));
+}
+
+#[test]
+fn only_grpc_calls_get_a_grpc_status() {
+    let router = compile(&[
+        gateway(listener()),
+        grpc_route("r", json!({"rules": [{"matches": [{"method": {"service": "a.B"}}]}]})),
+    ]);
+    let plain = Request::new("gw", "/x");
+    assert_eq!(router.route(&plain).view(&plain).grpc_status, None);
+    let web = [("content-type", "application/grpc-web+proto")];
+    let grpc_web = Request::new("gw", "/x").with_method("POST").with_headers(&web);
+    assert_eq!(router.route(&grpc_web).view(&grpc_web).grpc_status, None);
+    let with_params = [("Content-Type", "application/grpc;charset=utf-8")];
+    let call = Request::new("gw", "/x").with_method("POST").with_headers(&with_params);
+    assert_eq!(router.route(&call).view(&call).grpc_status, Some(12));
+}
+
+fn status(values: &[Value]) -> GatewayStatusReport {
+    gateway_status(
+        values,
+        &StatusOptions { transition_time: "2026-01-02T03:04:05Z".into(), ..StatusOptions::default() },
+    )
+}
+
+fn object(report: &GatewayStatusReport, kind: &str, name: &str) -> Value {
+    let found = report.objects.iter().find(|o| o.kind == kind && o.name == name);
+    serde_json::to_value(&found.unwrap_or_else(|| panic!("no {kind} {name}")).status).unwrap()
+}
