@@ -481,10 +481,10 @@ pub fn run(router: &Router, file: &TestsFile) -> TestsReport {
 #[cfg(feature = "gateway")]
 /// The `(HTTPRoute, rule)` every Gateway API test chose (for coverage).
 #[cfg(feature = "cli")]
-pub(crate) fn chosen_rules(report: &TestsReport) -> BTreeSet<(String, usize)> {
+pub(crate) fn chosen_rules(report: &TestsReport) -> BTreeSet<(&'static str, String, usize)> {
     let chosen = |r: &TestResult| {
         let gateway = r.actual.gateway.as_ref()?;
-        Some((gateway.route.clone()?, gateway.rule?))
+        Some((gateway.route_kind.unwrap_or("HTTPRoute"), gateway.route.clone()?, gateway.rule?))
     };
     report.results.iter().filter_map(chosen).collect()
 }

@@ -437,3 +437,65 @@ fn regex_order_and_check_services_through_options() {
     let bad = run(&["route", "-f", &file, "--options", r#"{"regexOrder": "Nginx"}"#, "http://h.com/", "--json"]);
     assert_eq!(bad.code, 2, "an unknown order is refused: {}", bad.stdout);
 }
+
+/// GRPCRoute through the CLI (issue 30): a gRPC call is `-X POST -H content-type:
+/// application/grpc` to `/SERVICE/METHOD`; the decision names the GRPCRoute, a call no rule takes
+/// is UNIMPLEMENTED for the client; explain, table, test and status name the route's kind.
+#[test]
+fn grpc_calls_route_by_grpcroute() {
+    let grpc = |method: &str, extra: &[&str]| {
+        let url = format!("http://grpc.example.com/echo.v1.Echo/{method}");
+        let mut args = vec!["route", "--json", "-f", "examples/grpc/manifests", "-X", "POST"];
+        args.extend(["-H", "content-type: application/grpc"]);
+        args.extend_from_slice(extra);
+        args.push(&url);
+        let out = run(&args);
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+        out.json()
+    };
+    let echo = grpc("Echo", &[]);
+    assert_eq!(
+        (&echo["status"], &echo["label"], &echo["routeKind"], &echo["route"], &echo["rule"]),
+        (&json!(200), &json!("apps/echo-v1:8080"), &json!("GRPCRoute"), &json!("apps/echo"), &json!(0))
+    );
+    assert!(echo.get("grpcStatus").is_none(), "{echo}");
+    let canary = grpc("Echo", &["-H", "x-canary: true"]);
+    assert_eq!(canary["label"], "apps/echo-v2:8080");
+    assert_eq!(
+        canary["upstream"]["headers"],
+        json!([["content-type", "application/grpc"], ["x-canary", "true"], ["x-routed-by", "canary"]])
+    );
+    let missing = grpc("Reverse", &[]);
+    assert_eq!((&missing["status"], &missing["grpcStatus"]), (&json!(404), &json!(12)));
+    let text = run(&[
+        "route",
+        "-f",
+        "examples/grpc/manifests",
+        "-X",
+        "POST",
+        "-H",
+        "content-type: application/grpc",
+        "http://grpc.example.com/echo.v1.Echo/Reverse",
+    ]);
+    assert!(text.stdout.starts_with("404 (none), gRPC 12 UNIMPLEMENTED"), "{}", text.stdout);
+    let explain = run(&[
+        "explain",
+        "-f",
+        "examples/grpc/manifests",
+        "-X",
+        "POST",
+        "http://grpc.example.com/echo.v1.Echo/Reverse",
+    ]);
+    assert!(explain.stdout.contains("GRPCRoute apps/echo (hostname grpc.example.com)"), "{}", explain.stdout);
+    assert!(explain.stdout.contains("does not match: wants method echo.v1.Echo/Echo (Exact)"), "{}", explain.stdout);
+    let tests = run(&["test", "-f", "examples/grpc/manifests", "examples/grpc/tests.yaml", "--coverage"]);
+    assert_eq!(tests.code, 0, "{}{}", tests.stdout, tests.stderr);
+    assert!(tests.stdout.contains("coverage: every GRPCRoute rule (4) was chosen by a test"), "{}", tests.stdout);
+    let status = run(&["status", "--json", "-f", "examples/grpc/manifests"]);
+    let objects = status.json()["objects"].clone();
+    let route = objects.as_array().unwrap().iter().find(|o| o["kind"] == "GRPCRoute").expect("the GRPCRoute's status");
+    assert_eq!(route["status"]["parents"][0]["conditions"][0]["reason"], "Accepted");
+    assert_eq!(route["update"]["path"], "/apis/gateway.networking.k8s.io/v1/namespaces/apps/grpcroutes/echo/status");
+    let gateway = objects.as_array().unwrap().iter().find(|o| o["kind"] == "Gateway").unwrap();
+    assert_eq!(gateway["status"]["listeners"][0]["attachedRoutes"], 1);
+}

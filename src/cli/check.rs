@@ -75,23 +75,33 @@ pub fn run(
     Ok(exit_code(&report))
 }
 
-/// The HTTPRoute rules (attached to some listener) that no test chose.
+/// The route rules (HTTPRoute, GRPCRoute; attached to some listener) that no test chose.
 fn gateway_coverage_text(table: &crate::gateway::listing::GatewayTableView, report: &TestsReport) -> String {
     let chosen = tests_file::chosen_rules(report);
-    let mut rules: Vec<(String, usize)> = table
+    let mut rules: Vec<(&'static str, String, usize)> = table
         .listeners
         .iter()
         .flat_map(|l| l.routes.iter())
-        .flat_map(|r| r.rules.iter().map(|rule| (r.route.clone(), rule.rule)))
+        .flat_map(|r| r.rules.iter().map(|rule| (r.kind, r.route.clone(), rule.rule)))
         .collect();
     rules.sort();
     rules.dedup();
     let missed: Vec<Vec<String>> = rules
         .iter()
         .filter(|r| !chosen.contains(r))
-        .map(|(route, rule)| vec![format!("HTTPRoute {route}"), format!("rules[{rule}]")])
+        .map(|(kind, route, rule)| vec![format!("{kind} {route}"), format!("rules[{rule}]")])
         .collect();
-    coverage_lines(rules.len(), &missed, ("every HTTPRoute rule", "HTTPRoute rules"))
+    let kinds: Vec<&str> = {
+        let mut kinds: Vec<&str> = rules.iter().map(|(kind, _, _)| *kind).collect();
+        kinds.dedup();
+        kinds
+    };
+    let kind = match kinds.as_slice() {
+        [one] => *one,
+        _ => "route",
+    };
+    let (all, some) = (format!("every {kind} rule"), format!("{kind} rules"));
+    coverage_lines(rules.len(), &missed, (&all, &some))
 }
 
 /// `coverage: every <all> (N) was chosen by a test`, or how many of `total` were and the

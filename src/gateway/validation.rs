@@ -129,6 +129,8 @@ fn schema_of(value: &Value) -> Option<(&'static str, &'static str, &'static Sche
         "GatewayClass" => ("GatewayClass", &schema::GATEWAY_CLASS, false),
         "Gateway" => ("Gateway", &schema::GATEWAY, true),
         "HTTPRoute" => ("HTTPRoute", &schema::HTTP_ROUTE, true),
+        // Served as v1 only (v1alpha2 is the experimental channel's).
+        "GRPCRoute" if version == "v1" => ("GRPCRoute", &schema::GRPC_ROUTE, true),
         "ReferenceGrant" => ("ReferenceGrant", &schema::REFERENCE_GRANT, true),
         _ => return None,
     };
@@ -757,7 +759,9 @@ mod tests {
     fn other_kinds_and_versions_are_not_validated() {
         assert!(validate(&json!({"apiVersion": "v1", "kind": "Service"})).is_none());
         assert!(validate(&json!({"apiVersion": "gateway.networking.k8s.io/v1alpha2", "kind": "HTTPRoute"})).is_none());
-        assert!(validate(&json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "GRPCRoute"})).is_none());
+        assert!(validate(&json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "TLSRoute"})).is_none());
+        // GRPCRoute is served as v1 only.
+        assert!(validate(&json!({"apiVersion": "gateway.networking.k8s.io/v1beta1", "kind": "GRPCRoute"})).is_none());
     }
 
     #[test]

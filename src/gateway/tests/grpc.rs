@@ -360,3 +360,94 @@ fn object(report: &GatewayStatusReport, kind: &str, name: &str) -> Value {
     let found = report.objects.iter().find(|o| o.kind == kind && o.name == name);
     serde_json::to_value(&found.unwrap_or_else(|| panic!("no {kind} {name}")).status).unwrap()
 }
+
+/// The apiserver's answer for a GRPCRoute (`grpcroutes.gateway.networking.k8s.io` v1.6.1,
+/// standard channel): each error as `field.Error.Error()` writes it.
+fn errors(spec: Value) -> Vec<String> {
+    let object = json!({"apiVersion": "gateway.networking.k8s.io/v1", "kind": "GRPCRoute",
+                        "metadata": {"name": "r", "namespace": "apps"}, "spec": spec});
+    let verdict = crate::gateway::validation::validate(&object).expect("GRPCRoute v1 is validated");
+    verdict.errors.iter().map(ToString::to_string).collect()
+}
+
+fn one_match(m: Value) -> Vec<String> {
+    errors(json!({"rules": [{"matches": [m], "backendRefs": [{"name": "s", "port": 80}]}]}))
+}
+
+#[test]
+fn validation_of_method_matches() {
+    // GRPCMethodMatch's three x-kubernetes-validations rules.
+    assert_eq!(
+        one_match(json!({"method": {"type": "Exact"}})),
+        ["spec.rules[0].matches[0].method: Invalid value: One or both of 'service' or 'method' must be specified"]
+    );
+    assert_eq!(
+        one_match(json!({"method": {"service": "pkg/Svc", "method": "Get"}})),
+        ["spec.rules[0].matches[0].method: Invalid value: service must only contain valid characters (matching \
+          ^(?i)\\.?[a-z_][a-z_0-9]*(\\.[a-z_][a-z_0-9]*)*$)"]
+    );
+    assert_eq!(
+        one_match(json!({"method": {"method": "Get.All"}})),
+        ["spec.rules[0].matches[0].method: Invalid value: method must only contain valid characters (matching \
+          ^[A-Za-z_][A-Za-z_0-9]*$)"]
+    );
+    // Valid: a leading dot, upper case, underscores, digits; a regex is not checked for characters.
+    for m in [
+        json!({"method": {"service": ".Pkg_1.v2.Svc", "method": "Get_2"}}),
+        json!({"method": {"type": "RegularExpression", "service": "pkg/.*"}}),
+        json!({"headers": [{"name": "version", "value": "2"}]}),
+    ] {
+        assert_eq!(one_match(m.clone()), Vec::<String>::new(), "{m}");
+    }
+    // A service longer than the schema's 1024 characters.
+    let long = "a".repeat(1025);
+    assert_eq!(
+        one_match(json!({"method": {"service": long}})),
+        [
+            "spec.rules[0].matches[0].method.service: Too long: may not be more than 1024 bytes",
+            "<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; \
+             correct the existing errors to complete validation"
+        ]
+    );
+}
+
+#[test]
+fn validation_of_filters_and_counts() {
+    // HTTPRoute's redirect is not a GRPCRoute filter (the enum), and a header modifier is once.
+    let filters = |f: Value| errors(json!({"rules": [{"filters": f}]}));
+    let unsupported = filters(json!([{"type": "URLRewrite"}]));
+    assert!(
+        unsupported[0].starts_with(
+            "spec.rules[0].filters[0].type: Unsupported value: \"URLRewrite\": supported values: \
+             \"ResponseHeaderModifier\", \"RequestHeaderModifier\", \"RequestMirror\", \"ExtensionRef\""
+        ),
+        "{unsupported:?}"
+    );
+    let modifier =
+        json!({"type": "RequestHeaderModifier", "requestHeaderModifier": {"set": [{"name": "a", "value": "b"}]}});
+    assert_eq!(
+        filters(json!([modifier.clone(), modifier])),
+        ["spec.rules[0].filters: Invalid value: RequestHeaderModifier filter cannot be repeated"]
+    );
+    assert_eq!(
+        filters(json!([{"type": "RequestMirror"}])),
+        [
+            "spec.rules[0].filters[0]: Invalid value: filter.requestMirror must be specified for RequestMirror filter.type"
+        ]
+    );
+    // 16 rules of 64 matches pass the schema; more than 128 in all do not.
+    let rule = json!({"matches": vec![json!({"method": {"service": "a.B"}}); 64]});
+    let too_many = errors(json!({"rules": [rule.clone(), rule.clone(), rule.clone()]}));
+    assert_eq!(too_many.len(), 1, "{too_many:?}");
+    assert!(
+        too_many[0].starts_with("spec.rules: Invalid value: While 16 rules and 64 matches per rule"),
+        "{too_many:?}"
+    );
+    // A refused GRPCRoute never routes.
+    let bad = grpc_route(
+        "bad",
+        json!({"rules": [{"matches": [{"method": {"type": "Exact"}}],
+                                                    "backendRefs": [{"name": "v1", "port": 8080}]}]}),
+    );
+    assert_eq!(call(&compile(&[gateway(listener()), bad]), "gw", "/a.B/C", &[]), unimplemented());
+}

@@ -409,6 +409,79 @@ pub(crate) static FILTER: &[Rule] = &[
     rule("filter.extensionRef must be specified for ExtensionRef filter.type", extension_ref_given_for_its_type),
 ];
 
+// ------------------------------------------------------------------------------------------------
+// GRPCRoute: its filters (a subset of HTTPRoute's, the same rules) and method matches
+
+pub(crate) static GRPC_FILTERS: &[Rule] = &[
+    rule("RequestHeaderModifier filter cannot be repeated", request_header_modifier_not_repeated),
+    rule("ResponseHeaderModifier filter cannot be repeated", response_header_modifier_not_repeated),
+];
+
+pub(crate) static GRPC_FILTER: &[Rule] = &[
+    rule(
+        "filter.requestHeaderModifier must be nil if the filter.type is not RequestHeaderModifier",
+        request_header_modifier_only_for_its_type,
+    ),
+    rule(
+        "filter.requestHeaderModifier must be specified for RequestHeaderModifier filter.type",
+        request_header_modifier_given_for_its_type,
+    ),
+    rule(
+        "filter.responseHeaderModifier must be nil if the filter.type is not ResponseHeaderModifier",
+        response_header_modifier_only_for_its_type,
+    ),
+    rule(
+        "filter.responseHeaderModifier must be specified for ResponseHeaderModifier filter.type",
+        response_header_modifier_given_for_its_type,
+    ),
+    rule("filter.requestMirror must be nil if the filter.type is not RequestMirror", request_mirror_only_for_its_type),
+    rule("filter.requestMirror must be specified for RequestMirror filter.type", request_mirror_given_for_its_type),
+    rule("filter.extensionRef must be nil if the filter.type is not ExtensionRef", extension_ref_only_for_its_type),
+    rule("filter.extensionRef must be specified for ExtensionRef filter.type", extension_ref_given_for_its_type),
+];
+
+/// `has(self.type) ? has(self.service) || has(self.method) : true`
+fn service_or_method(m: &Value) -> Result<bool, String> {
+    Ok(!has(m, "type") || has(m, "service") || has(m, "method"))
+}
+
+/// Whether the match is `Exact` (`!has(self.type) || self.type == 'Exact'`) and has `field`.
+fn exact_with(m: &Value, field: &str) -> bool {
+    (!has(m, "type") || text(m, "type") == "Exact") && has(m, field)
+}
+
+/// `... ? self.service.matches(r"""^(?i)\.?[a-z_][a-z_0-9]*(\.[a-z_][a-z_0-9]*)*$""") : true`: dot-separated
+/// identifiers, a leading dot allowed, any case.
+fn service_characters(m: &Value) -> Result<bool, String> {
+    if !exact_with(m, "service") {
+        return Ok(true);
+    }
+    let service = text(m, "service");
+    let service = service.strip_prefix('.').unwrap_or(service);
+    Ok(service.split('.').all(|part| identifier(part, true)))
+}
+
+/// `... ? self.method.matches(r"""^[A-Za-z_][A-Za-z_0-9]*$""") : true`
+fn method_characters(m: &Value) -> Result<bool, String> {
+    Ok(!exact_with(m, "method") || identifier(text(m, "method"), true))
+}
+
+/// `[a-z_][a-z_0-9]*`, any case when `ignore_case` (both rules accept upper case).
+fn identifier(part: &str, ignore_case: bool) -> bool {
+    let letter = |c: u8| c == b'_' || c.is_ascii_lowercase() || (ignore_case && c.is_ascii_uppercase());
+    let mut bytes = part.bytes();
+    bytes.next().is_some_and(letter) && bytes.all(|c| letter(c) || c.is_ascii_digit())
+}
+
+pub(crate) static GRPC_METHOD_MATCH: &[Rule] = &[
+    rule("One or both of 'service' or 'method' must be specified", service_or_method),
+    rule(
+        "service must only contain valid characters (matching ^(?i)\\.?[a-z_][a-z_0-9]*(\\.[a-z_][a-z_0-9]*)*$)",
+        service_characters,
+    ),
+    rule("method must only contain valid characters (matching ^[A-Za-z_][A-Za-z_0-9]*$)", method_characters),
+];
+
 /// `!('*' in self && self.size() > 1)` (CORS allowHeaders, allowMethods, allowOrigins).
 fn wildcard_alone(list: &Value) -> Result<bool, String> {
     let list = items(list);

@@ -602,50 +602,50 @@ static CORS: Schema = Schema {
     ..OBJECT
 };
 
+/// `HTTPRequestMirrorFilter` (HTTPRoute's and GRPCRoute's).
+static REQUEST_MIRROR: Schema = Schema {
+    props: &[
+        (
+            "backendRef",
+            &Schema {
+                props: &[
+                    ("group", &GROUP_EMPTY),
+                    ("kind", &KIND_SERVICE),
+                    ("name", &OBJECT_NAME),
+                    ("namespace", &NAMESPACE),
+                    ("port", &PORT),
+                ],
+                required: &["name"],
+                rules: cel::BACKEND_REF,
+                ..OBJECT
+            },
+        ),
+        (
+            "fraction",
+            &Schema {
+                props: &[
+                    ("denominator", &Schema { default: Some("100"), minimum: Some(1), ..INTEGER }),
+                    ("numerator", &Schema { minimum: Some(0), ..INTEGER }),
+                ],
+                required: &["numerator"],
+                rules: cel::MIRROR_FRACTION,
+                ..OBJECT
+            },
+        ),
+        ("percent", &Schema { minimum: Some(0), maximum: Some(100), ..INTEGER }),
+    ],
+    required: &["backendRef"],
+    rules: cel::REQUEST_MIRROR,
+    ..OBJECT
+};
+
 /// `HTTPRouteFilter` (a rule's and a backendRef's: the same schema).
 static FILTER: Schema = Schema {
     props: &[
         ("cors", &CORS),
         ("extensionRef", &LOCAL_PARAMETERS_REF),
         ("requestHeaderModifier", &HEADER_MODIFIER),
-        (
-            "requestMirror",
-            &Schema {
-                props: &[
-                    (
-                        "backendRef",
-                        &Schema {
-                            props: &[
-                                ("group", &GROUP_EMPTY),
-                                ("kind", &KIND_SERVICE),
-                                ("name", &OBJECT_NAME),
-                                ("namespace", &NAMESPACE),
-                                ("port", &PORT),
-                            ],
-                            required: &["name"],
-                            rules: cel::BACKEND_REF,
-                            ..OBJECT
-                        },
-                    ),
-                    (
-                        "fraction",
-                        &Schema {
-                            props: &[
-                                ("denominator", &Schema { default: Some("100"), minimum: Some(1), ..INTEGER }),
-                                ("numerator", &Schema { minimum: Some(0), ..INTEGER }),
-                            ],
-                            required: &["numerator"],
-                            rules: cel::MIRROR_FRACTION,
-                            ..OBJECT
-                        },
-                    ),
-                    ("percent", &Schema { minimum: Some(0), maximum: Some(100), ..INTEGER }),
-                ],
-                required: &["backendRef"],
-                rules: cel::REQUEST_MIRROR,
-                ..OBJECT
-            },
-        ),
+        ("requestMirror", &REQUEST_MIRROR),
         (
             "requestRedirect",
             &Schema {
@@ -810,6 +810,103 @@ pub(crate) static HTTP_ROUTE: Schema = Schema {
                         ..ARRAY
                     },
                 ),
+            ],
+            ..OBJECT
+        },
+    )],
+    required: &["spec"],
+    ..OBJECT
+};
+
+// ------------------------------------------------------------------------------------------------
+// GRPCRoute (standard channel, v1 only)
+
+/// `GRPCRouteFilter` (a rule's and a backendRef's).
+static GRPC_FILTER: Schema = Schema {
+    props: &[
+        ("extensionRef", &LOCAL_PARAMETERS_REF),
+        ("requestHeaderModifier", &HEADER_MODIFIER),
+        ("requestMirror", &REQUEST_MIRROR),
+        ("responseHeaderModifier", &HEADER_MODIFIER),
+        (
+            "type",
+            &Schema {
+                enum_str: &["ResponseHeaderModifier", "RequestHeaderModifier", "RequestMirror", "ExtensionRef"],
+                ..STRING
+            },
+        ),
+    ],
+    required: &["type"],
+    rules: cel::GRPC_FILTER,
+    ..OBJECT
+};
+
+static GRPC_FILTERS: Schema =
+    Schema { items: Some(&GRPC_FILTER), max_items: Some(16), rules: cel::GRPC_FILTERS, ..ARRAY };
+
+static GRPC_MATCH: Schema = Schema {
+    props: &[
+        ("headers", &Schema { items: Some(&HEADER_MATCH), max_items: Some(16), list: ListType::Map("name"), ..ARRAY }),
+        (
+            "method",
+            &Schema {
+                props: &[
+                    ("method", &Schema { max_len: Some(1024), ..STRING }),
+                    ("service", &Schema { max_len: Some(1024), ..STRING }),
+                    ("type", &MATCH_TYPE),
+                ],
+                rules: cel::GRPC_METHOD_MATCH,
+                ..OBJECT
+            },
+        ),
+    ],
+    ..OBJECT
+};
+
+static GRPC_RULE: Schema = Schema {
+    props: &[
+        (
+            "backendRefs",
+            &Schema {
+                items: Some(&Schema {
+                    props: &[
+                        ("filters", &GRPC_FILTERS),
+                        ("group", &GROUP_EMPTY),
+                        ("kind", &KIND_SERVICE),
+                        ("name", &OBJECT_NAME),
+                        ("namespace", &NAMESPACE),
+                        ("port", &PORT),
+                        (
+                            "weight",
+                            &Schema { default: Some("1"), minimum: Some(0), maximum: Some(1_000_000), ..INTEGER },
+                        ),
+                    ],
+                    required: &["name"],
+                    rules: cel::BACKEND_REF,
+                    ..OBJECT
+                }),
+                max_items: Some(16),
+                ..ARRAY
+            },
+        ),
+        ("filters", &GRPC_FILTERS),
+        ("matches", &Schema { items: Some(&GRPC_MATCH), max_items: Some(64), ..ARRAY }),
+        ("name", &SECTION_NAME),
+    ],
+    ..OBJECT
+};
+
+pub(crate) static GRPC_ROUTE: Schema = Schema {
+    props: &[(
+        "spec",
+        &Schema {
+            props: &[
+                ("hostnames", &Schema { items: Some(&HOSTNAME), max_items: Some(16), ..ARRAY }),
+                (
+                    "parentRefs",
+                    &Schema { items: Some(&PARENT_REF), max_items: Some(32), rules: cel::PARENT_REFS, ..ARRAY },
+                ),
+                ("rules", &Schema { items: Some(&GRPC_RULE), max_items: Some(16), rules: cel::RULES, ..ARRAY }),
             ],
             ..OBJECT
         },
