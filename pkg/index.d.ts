@@ -67,10 +67,12 @@ export type RequestSpec = (
 ) & {
   /** Default: the URL's, else `http`; the `ingress-nginx` profile's TLS redirects read it. */
   scheme?: "http" | "https";
-  /** Accepted; no profile routes by it. */
+  /** Default `GET` (`POST` with `grpc`); Gateway API method matches read it. */
   method?: string;
-  /** Read by the `ingress-nginx` profile (canary by header or cookie); names are case-insensitive. */
+  /** Read by the `ingress-nginx` profile (canary by header or cookie) and Gateway API header matches (gRPC metadata); names are case-insensitive. */
   headers?: Record<string, string> | null;
+  /** A gRPC call, `SERVICE/METHOD` (`echo.v1.Echo/Echo`): the path `/SERVICE/METHOD`, method `POST` and `content-type: application/grpc` unless given. With `host` (no `path`), or a `url` without a path. */
+  grpc?: string;
 };
 
 /** @deprecated The name of `RequestSpec` with `host` and `path` before tests files and requests shared one shape. */
@@ -139,10 +141,14 @@ export interface Decision {
   readonly upstreamPath?: string;
   /** Present (`true`) when some regex answered "no match" because the request's regex budget (`regexLimits.scan`) ran out. */
   readonly regexBudgetExhausted?: true;
-  /** The Gateway API only: `namespace/name` of the Gateway, the listener that took the request, the HTTPRoute, rule and match that won. */
+  /** For a gRPC call (a `POST` with `content-type: application/grpc...`) the proxy answers itself: the gRPC status its client reads (`12` UNIMPLEMENTED when nothing routes it, `14` UNAVAILABLE when no backend can take it, `13` INTERNAL for another 500). */
+  readonly grpcStatus?: number;
+  /** The Gateway API only: `namespace/name` of the Gateway, the listener that took the request, the route (HTTPRoute or GRPCRoute), rule and match that won. */
   readonly gateway?: string | null;
   readonly listener?: string | null;
   readonly route?: string | null;
+  /** `"GRPCRoute"` when the winning route is one (absent for an HTTPRoute). */
+  readonly routeKind?: "GRPCRoute";
   readonly rule?: number | null;
   readonly ruleName?: string;
   readonly match?: number | null;

@@ -182,6 +182,11 @@ pub struct RequestSpec {
     /// By name, as given (the profiles compare names without case).
     #[serde(default, deserialize_with = "null_as_empty", skip_serializing_if = "BTreeMap::is_empty")]
     pub headers: BTreeMap<String, String>,
+    /// A gRPC call, `SERVICE/METHOD` (`echo.v1.Echo/Echo`): the path `/SERVICE/METHOD`, method
+    /// `POST` and `content-type: application/grpc` unless `method` and a `content-type` header are
+    /// given. With `host` (no `path`) or a `url` whose path is `/`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grpc: Option<String>,
 }
 
 fn null_as_empty<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, String>, D::Error> {
@@ -200,17 +205,51 @@ impl RequestSpec {
     }
 
     /// Calls `f` with the request the router reads; an error says what is wrong with the spec.
+    ///
+    /// ```
+    /// use ingress_router::RequestSpec;
+    /// let call: RequestSpec = serde_json::from_str(r#"{"host": "grpc.example.com", "grpc": "echo.v1.Echo/Echo"}"#).unwrap();
+    /// let (path, grpc) = call.with(|r| (r.path.to_vec(), r.is_grpc())).unwrap();
+    /// assert_eq!((path.as_slice(), grpc), (&b"/echo.v1.Echo/Echo"[..], true));
+    /// let bad: RequestSpec = serde_json::from_str(r#"{"host": "h", "grpc": "echo.v1.Echo"}"#).unwrap();
+    /// assert!(bad.with(|_| ()).unwrap_err().to_string().contains("SERVICE/METHOD"));
+    /// ```
     pub fn with<T>(&self, f: impl FnOnce(&Request<'_>) -> T) -> Result<T, RequestSpecError> {
-        let request = match (&self.url, &self.host, &self.path) {
-            (Some(url), None, None) => Request::from_url(url).map_err(|e| RequestSpecError::Url(url.clone(), e))?,
-            (None, Some(host), path) => Request::new(host, path.as_deref().unwrap_or("/")),
+        let grpc_path = match &self.grpc {
+            Some(call) => Some(grpc_path(call).ok_or_else(|| RequestSpecError::Grpc(call.clone()))?),
+            None => None,
+        };
+        let request = match (&self.url, &self.host, &self.path, &grpc_path) {
+            (Some(url), None, None, None) => {
+                Request::from_url(url).map_err(|e| RequestSpecError::Url(url.clone(), e))?
+            }
+            (Some(url), None, None, Some(grpc)) => {
+                let request = Request::from_url(url).map_err(|e| RequestSpecError::Url(url.clone(), e))?;
+                if request.path != b"/" {
+                    return Err(RequestSpecError::GrpcPath);
+                }
+                Request { path: grpc.as_bytes(), ..request }
+            }
+            (None, Some(host), None, Some(grpc)) => Request::new(host, grpc),
+            (None, Some(_), Some(_), Some(_)) => return Err(RequestSpecError::GrpcPath),
+            (None, Some(host), path, None) => Request::new(host, path.as_deref().unwrap_or("/")),
             _ => return Err(RequestSpecError::Target),
         };
         let scheme = self.scheme.unwrap_or(request.scheme);
-        let headers: Vec<(&str, &str)> = self.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
-        let method = self.method.as_deref().unwrap_or("GET");
+        let mut headers: Vec<(&str, &str)> = self.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+        let grpc = self.grpc.is_some();
+        if grpc && !headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("content-type")) {
+            headers.push(("content-type", "application/grpc"));
+        }
+        let method = self.method.as_deref().unwrap_or(if grpc { "POST" } else { "GET" });
         Ok(f(&request.with_scheme(scheme).with_headers(&headers).with_method(method)))
     }
+}
+
+/// `/SERVICE/METHOD` for `SERVICE/METHOD` (both parts non-empty, one `/`).
+fn grpc_path(call: &str) -> Option<String> {
+    let (service, method) = call.split_once('/')?;
+    (!service.is_empty() && !method.is_empty() && !method.contains('/')).then(|| alloc::format!("/{call}"))
 }
 
 /// What is wrong with a [`RequestSpec`].
@@ -221,6 +260,10 @@ pub enum RequestSpecError {
     Target,
     /// The URL cannot be read.
     Url(String, UrlError),
+    /// `grpc` is not `SERVICE/METHOD`.
+    Grpc(String),
+    /// `grpc` with a `path` (or a URL with one): the call's path is its own.
+    GrpcPath,
 }
 
 impl core::error::Error for RequestSpecError {}
@@ -230,6 +273,10 @@ impl fmt::Display for RequestSpecError {
         match self {
             RequestSpecError::Target => f.write_str("a request needs either `url`, or `host` and `path`"),
             RequestSpecError::Url(url, e) => write!(f, "bad URL {url:?}: {e}"),
+            RequestSpecError::Grpc(call) => write!(f, "grpc {call:?}: expected SERVICE/METHOD (echo.v1.Echo/Echo)"),
+            RequestSpecError::GrpcPath => {
+                f.write_str("a gRPC call (`grpc`) has the path /SERVICE/METHOD: give `host` or a URL without a path")
+            }
         }
     }
 }

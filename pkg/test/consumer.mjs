@@ -645,6 +645,34 @@ spec:
   small.free();
 }
 
+// ---- GRPCRoute: a route kind of the one core; `grpc` writes the call, the decision says its gRPC status
+{
+  const grpcManifests = [
+    { apiVersion: "gateway.networking.k8s.io/v1", kind: "Gateway", metadata: { name: "grpc", namespace: "infra" },
+      spec: { gatewayClassName: "eg", listeners: [{ name: "h2c", port: 80, protocol: "HTTP", allowedRoutes: { namespaces: { from: "All" } } }] } },
+    { apiVersion: "gateway.networking.k8s.io/v1", kind: "GRPCRoute", metadata: { name: "echo", namespace: "apps" },
+      spec: { parentRefs: [{ name: "grpc", namespace: "infra" }], hostnames: ["grpc.example.com"],
+              rules: [{ matches: [{ method: { service: "echo.v1.Echo", method: "Echo" } }], backendRefs: [{ name: "echo", port: 8080 }] }] } },
+  ];
+  const grpcRouter = compile(grpcManifests);
+  const echo = grpcRouter.route({ host: "grpc.example.com", grpc: "echo.v1.Echo/Echo" });
+  assert.equal(echo.label, "apps/echo:8080");
+  assert.equal(echo.routeKind, "GRPCRoute");
+  assert.equal(echo.grpcStatus, undefined, "a forwarded call has no status of the proxy's");
+  // The same call written out: POST, the gRPC content type, the path.
+  const written = grpcRouter.route({ url: "http://grpc.example.com/echo.v1.Echo/Echo", method: "POST", headers: { "content-type": "application/grpc" } });
+  assert.deepEqual(written, echo);
+  const missing = grpcRouter.route({ host: "grpc.example.com", grpc: "echo.v1.Echo/Reverse" });
+  assert.equal(missing.status, 404);
+  assert.equal(missing.grpcStatus, 12, "UNIMPLEMENTED");
+  outputs.decisionGrpc = missing;
+  throws(() => grpcRouter.route({ host: "grpc.example.com", grpc: "echo.v1.Echo" }), "request");
+  const status = gatewayStatus(grpcManifests);
+  const route = status.objects.find((o) => o.kind === "GRPCRoute");
+  assert.equal(route.status.parents[0].conditions[0].reason, "Accepted");
+  grpcRouter.free();
+}
+
 // ---- the real outputs, typed
 const types = {
   decisionRule: "Decision",
@@ -665,6 +693,7 @@ const types = {
   explanationNginx: "Explanation",
   explanationRedirect: "Explanation",
   decisionRegexBudget: "Decision",
+  decisionGrpc: "Decision",
 };
 let ts = 'import type { Decision, Explanation, Table, Diagnostic, ValidationReport, StatusReport, ServiceView } from "ingress-router";\n';
 for (const [name, type] of Object.entries(types)) ts += `export const ${name}: ${type} = ${JSON.stringify(outputs[name], null, 1)};\n`;

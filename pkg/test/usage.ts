@@ -39,6 +39,11 @@ workspace.free();
 compile([{ kind: "Ingress" }], {});
 const decision: Decision = router.route({ host: "a.example.com", path: "/x", method: "GET", headers: { a: "b" } });
 const label: string = decision.label;
+// A gRPC call: `grpc` is SERVICE/METHOD; the decision says the gRPC status a client reads.
+const call: Decision = router.route({ host: "grpc.example.com", grpc: "echo.v1.Echo/Echo", headers: { "x-canary": "true" } });
+const grpcStatus: number | undefined = call.grpcStatus;
+const kind: "GRPCRoute" | undefined = call.routeKind;
+void [grpcStatus, kind];
 // The backend as written: a Service or a resource (narrowed by the union).
 const written = (b: IngressBackend | null): string => (b === null ? label : b.service ? b.service.name : b.resource.kind);
 written(decision.backend);

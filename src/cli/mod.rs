@@ -214,9 +214,13 @@ struct RequestArgs {
     /// A request header `Name: value` (repeatable; the ingress-nginx profile's canaries and Gateway API header matches read them).
     #[arg(short = 'H', long = "header", value_name = "HEADER")]
     headers: Vec<String>,
-    /// The request's method (Gateway API method matches read it; Ingresses ignore it).
-    #[arg(short = 'X', long, value_name = "METHOD", default_value = "GET")]
-    method: String,
+    /// The request's method, GET by default (Gateway API method matches read it; Ingresses ignore it).
+    #[arg(short = 'X', long, value_name = "METHOD")]
+    method: Option<String>,
+    /// A gRPC call: the path /SERVICE/METHOD, method POST, `content-type: application/grpc` (the URL
+    /// gives the host: `--grpc echo.v1.Echo/Echo http://grpc.example.com`).
+    #[arg(long, value_name = "SERVICE/METHOD")]
+    grpc: Option<String>,
     /// Route through the input's Gateway API objects, at this Gateway (NAMESPACE/NAME, or NAME).
     #[arg(long, value_name = "NS/NAME")]
     gateway: Option<String>,
@@ -342,7 +346,8 @@ fn request_command(args: &RequestArgs, explain: bool) -> Result<i32, Failure> {
         None => RequestSpec::url(&args.target),
     };
     spec.headers = parse_headers(&args.headers)?;
-    spec.method = Some(args.method.clone());
+    spec.method = args.method.clone();
+    spec.grpc = args.grpc.clone();
     spec.with(|_| ()).map_err(|e| Failure(e.to_string()))?;
     let loaded = load::load(&args.common.files)?;
     let router = load::router(&loaded, &args.common, &CompileOptions::default(), args.gateway.as_deref())?;
