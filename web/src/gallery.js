@@ -15,6 +15,7 @@ import gatewayPrecedence from "../gallery/gateway-precedence.yaml";
 import gatewayRedirectsRewrites from "../gallery/gateway-redirects-rewrites.yaml";
 import gatewayWeights from "../gallery/gateway-weights.yaml";
 import gatewayReferenceGrant from "../gallery/gateway-reference-grant.yaml";
+import gatewayGrpc from "../gallery/gateway-grpc.yaml";
 import migrationIngressNginx from "../gallery/migration-ingress-nginx.yaml";
 
 const TEXTS = {
@@ -33,6 +34,7 @@ const TEXTS = {
   "gateway-redirects-rewrites.yaml": gatewayRedirectsRewrites,
   "gateway-weights.yaml": gatewayWeights,
   "gateway-reference-grant.yaml": gatewayReferenceGrant,
+  "gateway-grpc.yaml": gatewayGrpc,
   "migration-ingress-nginx.yaml": migrationIngressNginx,
 };
 

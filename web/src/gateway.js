@@ -22,11 +22,11 @@ export function renderGatewayDecision(el, d) {
   el.querySelector("#upstream").hidden = true;
   backend.textContent = gatewayAnswerLabel(d);
   backend.dataset.kind = d.redirect ? "redirect" : d.split ? "split" : d.status === 200 ? "service" : "none";
-  via.textContent = `${d.via} · HTTP ${d.status}`;
+  via.textContent = `${d.via} · HTTP ${d.status}${d.grpcStatus != null ? ` · gRPC ${d.grpcStatus} ${GRPC_STATUS[d.grpcStatus] ?? ""}` : ""}`;
   const place = [];
   if (d.gateway) place.push(`Gateway ${d.gateway}`);
   if (d.listener) place.push(`listener ${d.listener}`);
-  if (d.route) place.push(`HTTPRoute ${d.route}`);
+  if (d.route) place.push(`${d.routeKind ?? "HTTPRoute"} ${d.route}`);
   if (d.rule != null) place.push(`rules[${d.rule}]${d.ruleName ? ` (${d.ruleName})` : ""}${d.match != null ? `.matches[${d.match}]` : ""}`);
   matched.textContent = (place.length ? place.join(" · ") : "no Gateway answers") + budgetNote(d);
   upstream.hidden = !d.upstream;
@@ -94,7 +94,7 @@ export function renderGatewayFlow(el, x, request) {
     }
   }
   if (rows.length) {
-    html += `<table class="candidates"><caption>HTTPRoutes on ${chosen ? `listener ${esc(chosen.name)}` : "the Gateway"}, and why each candidate did or did not win</caption><thead><tr><th scope="col">Outcome</th><th scope="col">Route, rule, match</th><th scope="col">Why</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
+    html += `<table class="candidates"><caption>Routes on ${chosen ? `listener ${esc(chosen.name)}` : "the Gateway"}, and why each candidate did or did not win</caption><thead><tr><th scope="col">Outcome</th><th scope="col">Route, rule, match</th><th scope="col">Why</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
   }
   html += `</div>`;
   el.innerHTML = html;
@@ -114,9 +114,14 @@ function noGatewayText(n) {
   return JSON.stringify(n);
 }
 
+/** The gRPC statuses the core answers for a call it does not forward. */
+const GRPC_STATUS = { 12: "UNIMPLEMENTED", 13: "INTERNAL", 14: "UNAVAILABLE", 7: "PERMISSION_DENIED", 16: "UNAUTHENTICATED" };
+
 function matchText(m) {
   const parts = [];
-  if (m.path) parts.push(`${m.path.type} ${m.path.value}`);
+  const g = m.grpcMethod;
+  if (g) parts.push(`method ${g.service ?? "*"}/${g.method ?? "*"}${g.type !== "Exact" ? ` (${g.type})` : ""}`);
+  else if (m.path) parts.push(`${m.path.type} ${m.path.value}`);
   if (m.method) parts.push(m.method);
   for (const h of m.headers ?? []) parts.push(`header ${h.name}${h.type && h.type !== "Exact" ? ` ~ ${h.value}` : `: ${h.value}`}`);
   for (const q of m.queryParams ?? []) parts.push(`?${q.name}${q.type && q.type !== "Exact" ? ` ~ ${q.value}` : `=${q.value}`}`);
@@ -153,8 +158,8 @@ export function renderGatewayTable(el, table) {
       }
     }
     html += `<div class="host-table"><table class="gateway-table"><caption><span class="tier">listener</span> <code>${esc(l.name)}</code> <span class="hint">${esc(l.port)} ${esc(l.protocol)} · ${esc(l.hostname ?? "any hostname")}</span></caption>` +
-      `<thead><tr><th scope="col">HTTPRoute</th><th scope="col">Rule</th><th scope="col">Matches</th><th scope="col">Filters</th><th scope="col">Answer</th></tr></thead>` +
-      `<tbody>${rows.join("") || `<tr><td colspan="5" class="empty">No HTTPRoute</td></tr>`}</tbody></table></div>`;
+      `<thead><tr><th scope="col">Route</th><th scope="col">Rule</th><th scope="col">Matches</th><th scope="col">Filters</th><th scope="col">Answer</th></tr></thead>` +
+      `<tbody>${rows.join("") || `<tr><td colspan="5" class="empty">No HTTPRoute or GRPCRoute</td></tr>`}</tbody></table></div>`;
   }
   if (!table.listeners.length && !table.noGateway) html += `<p class="empty">The Gateway has no listeners.</p>`;
   el.innerHTML = html;
@@ -196,7 +201,7 @@ export function renderGatewayStatus(el, report, error) {
     const name = `${o.namespace ? `${o.namespace}/` : ""}${o.name}`;
     const s = o.status ?? {};
     let body = "";
-    if (o.kind === "HTTPRoute") {
+    if (o.kind === "HTTPRoute" || o.kind === "GRPCRoute") {
       const parents = s.parents ?? [];
       body = parents.length
         ? `<table class="gw-status"><thead><tr><th scope="col">Parent</th><th scope="col">Conditions</th></tr></thead><tbody>${parents
@@ -222,7 +227,7 @@ export function renderGatewayStatus(el, report, error) {
     return `<div class="gw-object" data-kind="${esc(o.kind)}" data-name="${esc(name)}"><h4>${esc(o.kind)} <code>${esc(name)}</code></h4>${body}${notes ? `<ul class="hint">${notes}</ul>` : ""}${put}</div>`;
   });
   el.innerHTML = `<h3>Gateway API status <span class="hint">what controller <code>${esc(report.controllerName)}</code> writes into each object</span></h3>` +
-    (blocks.join("") || `<p class="empty">No GatewayClass, Gateway or HTTPRoute.</p>`);
+    (blocks.join("") || `<p class="empty">No GatewayClass, Gateway, HTTPRoute or GRPCRoute.</p>`);
 }
 
 function answerText(a) {

@@ -88,7 +88,7 @@ test("every gallery example loads and shows the CLI's decisions", async (page) =
       const lines = await matchedLines(page);
       assert.ok(lines.length > 0, `${id}: the winning rule is highlighted`);
       if (expected.ruleName) assert.ok(lines.join("\n").includes(expected.ruleName), `${id}: rule ${expected.ruleName} highlighted (got ${lines})`);
-      assert.match(shown.matched, new RegExp(`HTTPRoute ${expected.route} · rules\\[${expected.rule}\\]`));
+      assert.match(shown.matched, new RegExp(`${expected.routeKind ?? "HTTPRoute"} ${expected.route} · rules\\[${expected.rule}\\]`));
     }
     if (expected.matched) {
       const lines = (await matchedLines(page)).join("\n");
@@ -586,6 +586,28 @@ test("no layout jumps while typing", async (page) => {
 
 const galleryFile = (name) => join(webDir, "gallery", name);
 
+test("GRPCRoute: a gRPC call (POST, the gRPC content type, metadata) routes as the CLI says, and a missing method is UNIMPLEMENTED", async (page) => {
+  const file = galleryFile("gateway-grpc.yaml");
+  await loadExample(page, "gateway-grpc");
+  assert.equal(await page.inputValue("#method"), "POST");
+  assert.equal(await page.inputValue("#headers"), "content-type: application/grpc");
+  const echo = await decision(page);
+  assert.equal(echo.backend, "apps/echo-v1:8080");
+  assert.match(echo.matched, /GRPCRoute apps\/echo · rules\[0\]/);
+  // More metadata matches win: the canary rule.
+  await page.fill("#headers", "content-type: application/grpc\nx-canary: true");
+  await page.waitForFunction(() => document.getElementById("backend").textContent.trim() === "apps/echo-v2:8080");
+  assert.equal((await decision(page)).backend, cliRoute(file, "POST http://grpc.example.com/echo.v1.Echo/Echo", {}, "content-type: application/grpc\nx-canary: true").label);
+  // A method of another service that no rule names: 404, which a gRPC client reads as UNIMPLEMENTED.
+  await page.fill("#headers", "content-type: application/grpc");
+  await typeUrl(page, "http://grpc.example.com/grpc.health.v1.Health/Watch");
+  await page.waitForFunction(() => document.getElementById("via").textContent.includes("gRPC 12"));
+  assert.match((await decision(page)).via, /HTTP 404 · gRPC 12 UNIMPLEMENTED/);
+  assert.match(await page.textContent("#table"), /method grpc\.health\.v1\.Health\/Check/);
+  const status = await page.textContent('.gw-object[data-kind="GRPCRoute"][data-name="apps/echo"]');
+  assert.match(status, /Accepted=True Accepted/);
+});
+
 test("Gateway API: the decision for a method and headers, and why every other candidate lost", async (page) => {
   const file = galleryFile("gateway-precedence.yaml");
   await loadExample(page, "gateway-precedence");
@@ -810,7 +832,7 @@ function assertShowsCli(c, shown, expected) {
   if (expected.redirect) assert.ok(shown.backend.endsWith(` ${expected.redirect.location}`), where);
   // Where the answer came from: the Gateway, the listener, the route and the rule.
   for (const part of [expected.gateway && `Gateway ${expected.gateway}`, expected.listener && `listener ${expected.listener}`,
-    expected.route && `HTTPRoute ${expected.route}`, expected.rule != null && `rules[${expected.rule}]`]) {
+    expected.route && `${expected.routeKind ?? "HTTPRoute"} ${expected.route}`, expected.rule != null && `rules[${expected.rule}]`]) {
     if (part) assert.ok(shown.matched.includes(part), `${where}: ${part}`);
   }
   // What the upstream receives: its Host and path (and the headers the filters set).
