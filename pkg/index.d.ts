@@ -141,7 +141,7 @@ export interface Decision {
   readonly upstreamPath?: string;
   /** Present (`true`) when some regex answered "no match" because the request's regex budget (`regexLimits.scan`) ran out. */
   readonly regexBudgetExhausted?: true;
-  /** For a gRPC call (a `POST` with `content-type: application/grpc...`) the proxy answers itself: the gRPC status its client reads (`12` UNIMPLEMENTED when nothing routes it, `14` UNAVAILABLE when no backend can take it, `13` INTERNAL for another 500). */
+  /** For a gRPC call (a `POST` with `content-type: application/grpc...`) the proxy answers itself: the gRPC status its client reads (`12` UNIMPLEMENTED when nothing routes it, `14` UNAVAILABLE when no backend can take it, `2` UNKNOWN for another 500, as gRPC maps HTTP statuses). */
   readonly grpcStatus?: number;
   /** The Gateway API only: `namespace/name` of the Gateway, the listener that took the request, the route (HTTPRoute or GRPCRoute), rule and match that won. */
   readonly gateway?: string | null;

@@ -482,7 +482,7 @@ impl<'r> Decision<'r> {
             }),
             upstream_path: self.upstream_path.clone(),
             regex_budget_exhausted: self.regex_exhausted,
-            grpc_status: grpc_status(request, self.status(), false),
+            grpc_status: request.grpc_status(self.status(), false),
             #[cfg(feature = "gateway")]
             gateway: None,
         }
@@ -576,9 +576,9 @@ pub struct DecisionView {
     #[serde(skip_serializing_if = "core::ops::Not::not")]
     pub regex_budget_exhausted: bool,
     /// For a gRPC call ([`Request::is_grpc`](crate::Request::is_grpc)) the proxy does not forward,
-    /// the gRPC status its client reads: `12` (UNIMPLEMENTED) when nothing routes it, `14`
-    /// (UNAVAILABLE) when no backend can take it, else as gRPC maps the HTTP status (`13`,
-    /// INTERNAL, for a 500). `None` for other requests, and for calls forwarded.
+    /// the gRPC status its client reads ([`Request::grpc_status`](crate::Request::grpc_status)):
+    /// `12` (UNIMPLEMENTED) when nothing routes it, `14` (UNAVAILABLE) when no backend can take
+    /// it, `2` (UNKNOWN) for another 500. `None` for other requests, and for calls forwarded.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub grpc_status: Option<u8>,
     /// The Gateway API's own parts: the Gateway, listener, route, rule and match that decided,
@@ -586,23 +586,6 @@ pub struct DecisionView {
     #[cfg(feature = "gateway")]
     #[serde(flatten)]
     pub gateway: Option<GatewayView>,
-}
-
-/// The gRPC status a client reads for `request` answered `status` without being forwarded
-/// (`unavailable`: no backend could take it), as gRPC maps HTTP statuses; `None` when it is
-/// not a gRPC call or is forwarded (2xx and redirects are not gRPC answers of the proxy's).
-fn grpc_status(request: &crate::Request<'_>, status: u16, unavailable: bool) -> Option<u8> {
-    if !request.is_grpc() || status < 400 {
-        return None;
-    }
-    Some(match status {
-        _ if unavailable => 14,
-        401 => 16,
-        403 => 7,
-        404 => 12,
-        429 | 502 | 503 | 504 => 14,
-        _ => 13,
-    })
 }
 
 /// The name of a gRPC status code (`UNIMPLEMENTED` for 12), as the gRPC specification writes it.
@@ -851,8 +834,7 @@ mod gateway_parts {
             split,
             upstream_path: None,
             regex_budget_exhausted: decision.regex_exhausted,
-            grpc_status: grpc_status(
-                request_text,
+            grpc_status: request_text.grpc_status(
                 decision.status(),
                 matches!(gateway.outcome, Outcome::NoValidBackend)
                     || (decision.status() == 500 && matches!(gateway.outcome, Outcome::Forward)),

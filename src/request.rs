@@ -115,6 +115,35 @@ impl<'a> Request<'a> {
             })
     }
 
+    /// For a gRPC call ([`is_grpc`](Self::is_grpc)) a proxy answers `http_status` itself
+    /// (`unavailable`: no backend could take it): the gRPC status its client reads, as the
+    /// GRPCRoute specification and gRPC's HTTP-to-gRPC status mapping say: `14` UNAVAILABLE when
+    /// unavailable (and for 429, 502, 503, 504), `12` UNIMPLEMENTED for 404, `13` INTERNAL for 400,
+    /// `16` UNAUTHENTICATED for 401, `7` PERMISSION_DENIED for 403, `2` UNKNOWN otherwise. `None`
+    /// for other requests and for answers below 400 (forwarded, or redirected).
+    ///
+    /// ```
+    /// use ingress_router::Request;
+    /// let headers = [("content-type", "application/grpc")];
+    /// let call = Request::new("h", "/pkg.Svc/Get").with_method("POST").with_headers(&headers);
+    /// assert_eq!((call.grpc_status(404, false), call.grpc_status(500, true)), (Some(12), Some(14)));
+    /// assert_eq!((call.grpc_status(200, false), Request::new("h", "/").grpc_status(404, false)), (None, None));
+    /// ```
+    pub fn grpc_status(&self, http_status: u16, unavailable: bool) -> Option<u8> {
+        if !self.is_grpc() || http_status < 400 {
+            return None;
+        }
+        Some(match http_status {
+            _ if unavailable => 14,
+            400 => 13,
+            401 => 16,
+            403 => 7,
+            404 => 12,
+            429 | 502 | 503 | 504 => 14,
+            _ => 2,
+        })
+    }
+
     /// The request's method (`GET` unless told otherwise).
     pub fn with_method(mut self, method: &'a str) -> Self {
         self.method = method;

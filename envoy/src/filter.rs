@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use proxy_wasm::hostcalls;
 use proxy_wasm::traits::{Context, HttpContext, RootContext};
-use proxy_wasm::types::{Action, ContextType, LogLevel, MetricType, Status};
+use proxy_wasm::types::{Action, ContextType, GrpcStatusCode, LogLevel, MetricType, Status};
 
 use crate::config::{DEBUG_HEADER, PluginConfig};
 use ingress_router::decision::HeaderAction;
@@ -320,6 +320,10 @@ impl HttpContext for Filter {
                 self.local_reply(status, "redirect", &[("location", &location)], b"");
                 Action::Pause
             }
+            Outcome::Local { status, reason } if self.grpc_reply(&request, status, reason) => {
+                if status == 404 { &m.not_found } else { &m.rejected }.add();
+                Action::Pause
+            }
             Outcome::Local { status: 404, reason } => {
                 m.not_found.add();
                 self.local_reply(404, reason, &[], NOT_FOUND_BODY);
@@ -348,6 +352,24 @@ impl HttpContext for Filter {
 impl Filter {
     fn clear_route_cache(&self) {
         crate::clear_route_cache(&self.clear_route_cache);
+    }
+
+    /// Answers a gRPC call the proxy does not forward as its client reads it: a trailers-only
+    /// response (HTTP 200, `grpc-status` as the core says, `grpc-message` the reason, the reason
+    /// header as metadata); `false` when the request is not a gRPC call. The method and
+    /// `content-type` are read only here.
+    fn grpc_reply(&self, request: &Request<'_>, status: u32, reason: &str) -> bool {
+        let (Some(method), Some(content_type)) =
+            (self.get_http_request_header(":method"), self.get_http_request_header("content-type"))
+        else {
+            return false;
+        };
+        let headers = [("content-type", content_type.as_str())];
+        let call = request.with_headers(&headers).with_method(&method);
+        let unavailable = reason == "invalid-backend" || reason == "noValidBackend";
+        let Some(code) = call.grpc_status(u16::try_from(status).unwrap_or(500), unavailable) else { return false };
+        self.send_grpc_response(grpc_code(code), Some(reason), vec![(REASON_HEADER, reason.as_bytes())]);
+        true
     }
 
     fn local_reply(&self, status: u32, reason: &str, extra: &[(&str, &str)], body: &[u8]) {
@@ -383,4 +405,29 @@ fn regex_budget_exhausted(metrics: &Metrics, regexes: &str, host: &[u8], path: &
 
 fn log(level: LogLevel, message: &str) {
     let _ = hostcalls::log(level, message);
+}
+
+/// The proxy-wasm code of a gRPC status number (the core's, 0 to 16).
+fn grpc_code(code: u8) -> GrpcStatusCode {
+    use GrpcStatusCode::*;
+    const CODES: [GrpcStatusCode; 17] = [
+        Ok,
+        Cancelled,
+        Unknown,
+        InvalidArgument,
+        DeadlineExceeded,
+        NotFound,
+        AlreadyExists,
+        PermissionDenied,
+        ResourceExhausted,
+        FailedPrecondition,
+        Aborted,
+        OutOfRange,
+        Unimplemented,
+        Internal,
+        Unavailable,
+        DataLoss,
+        Unauthenticated,
+    ];
+    CODES.get(usize::from(code)).copied().unwrap_or(Unknown)
 }

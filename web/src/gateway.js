@@ -115,7 +115,7 @@ function noGatewayText(n) {
 }
 
 /** The gRPC statuses the core answers for a call it does not forward. */
-const GRPC_STATUS = { 12: "UNIMPLEMENTED", 13: "INTERNAL", 14: "UNAVAILABLE", 7: "PERMISSION_DENIED", 16: "UNAUTHENTICATED" };
+const GRPC_STATUS = { 2: "UNKNOWN", 7: "PERMISSION_DENIED", 12: "UNIMPLEMENTED", 13: "INTERNAL", 14: "UNAVAILABLE", 16: "UNAUTHENTICATED" };
 
 function matchText(m) {
   const parts = [];

@@ -828,7 +828,8 @@ function assertShowsCli(c, shown, expected) {
   assert.ok("listener" in expected, `${c.id}: a Gateway API decision from the CLI`);
   // The status and the backend (or the split, or the redirect with its location).
   assert.equal(shown.backend, gatewayAnswerLabel(expected), where);
-  assert.equal(shown.via, `${expected.via} · HTTP ${expected.status}`, where);
+  const grpc = expected.grpcStatus != null ? ` · gRPC ${expected.grpcStatus} ` : "";
+  assert.ok(shown.via.startsWith(`${expected.via} · HTTP ${expected.status}${grpc}`), `${where}: ${shown.via}`);
   if (expected.redirect) assert.ok(shown.backend.endsWith(` ${expected.redirect.location}`), where);
   // Where the answer came from: the Gateway, the listener, the route and the rule.
   for (const part of [expected.gateway && `Gateway ${expected.gateway}`, expected.listener && `listener ${expected.listener}`,
