@@ -657,14 +657,18 @@ fn add_value(
             input.gateway_api.push(SourcedValue { value, origin });
             return Ok(());
         }
+        // Read, not skipped: its labels choose the routes a Gateway listener allows (`allowedRoutes`).
+        ("Namespace", "v1") => {
+            input.gateway_api.push(SourcedValue { value, origin });
+            return Ok(());
+        }
         _ => {
-            if (kind.as_str(), api_version) == ("Namespace", "v1") {
-                // Its labels choose the routes a Gateway listener allows (`allowedRoutes`).
-                input.gateway_api.push(SourcedValue { value: value.clone(), origin: origin.clone() });
-            }
             input.notes.push(InputNote {
                 origin,
-                message: format!("skipped {kind} {name:?}: not an Ingress, IngressClass or Service"),
+                message: format!(
+                    "skipped {kind} {name:?}: not a kind routing reads (Ingress, IngressClass, Service, Namespace, \
+                     and the Gateway API's)"
+                ),
             });
             return Ok(());
         }
@@ -724,5 +728,27 @@ mod without_yaml {
         let e = parse("a.yaml", "apiVersion: v1\nkind: Service\n").unwrap_err();
         assert_eq!((e.kind, e.kind.as_str()), (InputErrorKind::YamlUnsupported, "yaml-unsupported"));
         assert!(e.message.contains("`yaml` feature") && e.message.contains("give JSON"), "{e}");
+    }
+}
+
+#[cfg(test)]
+mod kinds {
+    use super::*;
+
+    /// Regression (issue 30): a Namespace is read (the Gateway API's `allowedRoutes` selectors read
+    /// its labels), so no "skipped" note names it; another kind is skipped with a note that says
+    /// which kinds are read.
+    #[test]
+    fn a_namespace_is_read_and_other_kinds_are_skipped_once() {
+        let text = r#"[{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "apps", "labels": {"team": "a"}}},
+                       {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}}]"#;
+        let input = parse("all.json", text).unwrap();
+        assert_eq!(input.kinds().collect::<Vec<_>>(), ["Namespace"]);
+        let notes: Vec<&str> = input.notes.iter().map(|n| n.message.as_str()).collect();
+        assert_eq!(
+            notes,
+            ["skipped ConfigMap \"c\": not a kind routing reads (Ingress, IngressClass, Service, Namespace, and the \
+              Gateway API's)"]
+        );
     }
 }
