@@ -71,6 +71,8 @@ export type RequestSpec = (
   method?: string;
   /** Read by the `ingress-nginx` profile (canary by header or cookie) and Gateway API header matches (gRPC metadata); names are case-insensitive. */
   headers?: Record<string, string> | null;
+  /** The port the request arrives on when it is not the URL's or the Host header's (a `Host: a.example.com:1234` sent to port 80): the Gateway API picks the listener by it. */
+  port?: number;
   /** A gRPC call, `SERVICE/METHOD` (`echo.v1.Echo/Echo`): the path `/SERVICE/METHOD`, method `POST` and `content-type: application/grpc` unless given. With `host` (no `path`), or a `url` without a path. */
   grpc?: string;
 };

@@ -211,6 +211,11 @@ pub struct RequestSpec {
     /// By name, as given (the profiles compare names without case).
     #[serde(default, deserialize_with = "null_as_empty", skip_serializing_if = "BTreeMap::is_empty")]
     pub headers: BTreeMap<String, String>,
+    /// The port the request arrived on, when it is not the host's (a `Host: a.example.com:1234`
+    /// sent to port 80): the Gateway API picks the listener by it and matches hostnames without
+    /// the `Host` header's port.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub port: Option<u16>,
     /// A gRPC call, `SERVICE/METHOD` (`echo.v1.Echo/Echo`): the path `/SERVICE/METHOD`, method
     /// `POST` and `content-type: application/grpc` unless `method` and a `content-type` header are
     /// given. With `host` (no `path`) or a `url` whose path is `/`.
@@ -271,7 +276,11 @@ impl RequestSpec {
             headers.push(("content-type", "application/grpc"));
         }
         let method = self.method.as_deref().unwrap_or(if grpc { "POST" } else { "GET" });
-        Ok(f(&request.with_scheme(scheme).with_headers(&headers).with_method(method)))
+        let mut request = request.with_scheme(scheme).with_headers(&headers).with_method(method);
+        if let Some(port) = self.port {
+            request = request.with_port(port);
+        }
+        Ok(f(&request))
     }
 }
 

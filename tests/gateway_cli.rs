@@ -499,3 +499,36 @@ fn grpc_calls_route_by_grpcroute() {
     let gateway = objects.as_array().unwrap().iter().find(|o| o["kind"] == "Gateway").unwrap();
     assert_eq!(gateway["status"]["listeners"][0]["attachedRoutes"], 1);
 }
+
+/// A Host header whose port is not the connection's (issue 30, as the conformance suite sends
+/// `very.specific.com:1234` to port 80): `--port` picks the listener, the hostname is matched
+/// without the Host header's port; a tests file's `port` says the same.
+#[test]
+fn the_connection_port_is_not_the_host_headers() {
+    let manifests = write(
+        "port.yaml",
+        "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: gw, namespace: infra}\n\
+         spec:\n  gatewayClassName: eg\n  listeners:\n  - {name: http, port: 80, protocol: HTTP, hostname: very.specific.com, \
+         allowedRoutes: {namespaces: {from: All}}}\n---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\n\
+         metadata: {name: r, namespace: apps}\nspec:\n  parentRefs: [{name: gw, namespace: infra}]\n  hostnames: [very.specific.com]\n\
+         \x20 rules: [{backendRefs: [{name: svc, port: 80}]}]\n",
+    );
+    let on = |extra: &[&str]| {
+        let mut args = vec!["route", "--json", "-f", manifests.as_str()];
+        args.extend_from_slice(extra);
+        args.push("http://very.specific.com:1234/");
+        run(&args).json()
+    };
+    assert_eq!((on(&[])["status"].clone(), on(&[])["via"].clone()), (json!(404), json!("noListener")));
+    let routed = on(&["--port", "80"]);
+    assert_eq!(
+        (&routed["status"], &routed["label"], &routed["listener"]),
+        (&json!(200), &json!("apps/svc:80"), &json!("http"))
+    );
+    let tests = write(
+        "port.tests.yaml",
+        "tests:\n- request: {url: \"http://very.specific.com:1234/\", port: 80}\n  expect: {backend: apps/svc:80}\n",
+    );
+    let out = run(&["test", "-f", &manifests, &tests]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+}

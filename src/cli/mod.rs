@@ -217,6 +217,10 @@ struct RequestArgs {
     /// The request's method, GET by default (Gateway API method matches read it; Ingresses ignore it).
     #[arg(short = 'X', long, value_name = "METHOD")]
     method: Option<String>,
+    /// The port the request arrives on, when it is not the URL's (or the Host header's): the
+    /// Gateway API picks the listener by it (`--port 80 http://very.specific.com:1234/`).
+    #[arg(long, value_name = "PORT")]
+    port: Option<u16>,
     /// A gRPC call: the path /SERVICE/METHOD, method POST, `content-type: application/grpc` (the URL
     /// gives the host: `--grpc echo.v1.Echo/Echo http://grpc.example.com`).
     #[arg(long, value_name = "SERVICE/METHOD")]
@@ -348,6 +352,7 @@ fn request_command(args: &RequestArgs, explain: bool) -> Result<i32, Failure> {
     spec.headers = parse_headers(&args.headers)?;
     spec.method = args.method.clone();
     spec.grpc = args.grpc.clone();
+    spec.port = args.port;
     spec.with(|_| ()).map_err(|e| Failure(e.to_string()))?;
     let loaded = load::load(&args.common.files)?;
     let router = load::router(&loaded, &args.common, &CompileOptions::default(), args.gateway.as_deref())?;
