@@ -91,8 +91,12 @@ impl<'r> GatewayDecision<'r> {
         action: &RuleAction,
     ) -> Self {
         let outcome = match *action {
-            RuleAction::Redirect { filter } => {
-                winner.rule.filters[filter].request_redirect.as_ref().map_or(Outcome::FilterError, Outcome::Redirect)
+            RuleAction::Redirect { filter, backend } => {
+                let filters = match backend {
+                    Some(b) => &winner.rule.backend_refs[b].filters,
+                    None => &winner.rule.filters,
+                };
+                filters[filter].request_redirect.as_ref().map_or(Outcome::FilterError, Outcome::Redirect)
             }
             RuleAction::FilterError { .. } => Outcome::FilterError,
             RuleAction::Forward if winner.backends.iter().any(|b| b.invalid.is_none() && b.weight > 0) => {

@@ -18,8 +18,14 @@ use crate::escape::{percent_encode, percent_encode_authority};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "action", rename_all = "camelCase")]
 pub enum RuleAction {
-    /// The rule has a RequestRedirect filter (at index `filter`): the proxy answers it.
-    Redirect { filter: usize },
+    /// The rule has a RequestRedirect filter (at index `filter`), or its one backendRef with a
+    /// weight has (`backend`: its index; the conformance suite's HTTPRouteBackendRequestRedirect):
+    /// the proxy answers it.
+    Redirect {
+        filter: usize,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        backend: Option<usize>,
+    },
     /// A filter the proxy cannot apply (`ExtensionRef`, `ExternalAuth`, an unknown type, or a
     /// filter whose configuration is missing): "requests that would have been processed by that
     /// filter MUST receive a HTTP error response" (`HTTPRouteFilter.Type`): 500.
@@ -34,7 +40,7 @@ pub fn rule_action(filters: &[HttpRouteFilter]) -> RuleAction {
         let usable = match f.kind.as_str() {
             "RequestRedirect" => {
                 if f.request_redirect.is_some() {
-                    return RuleAction::Redirect { filter: i };
+                    return RuleAction::Redirect { filter: i, backend: None };
                 }
                 false
             }
@@ -50,6 +56,23 @@ pub fn rule_action(filters: &[HttpRouteFilter]) -> RuleAction {
         }
     }
     RuleAction::Forward
+}
+
+/// What `rule` does: [`rule_action`] of its own filters; when it forwards and has one backendRef
+/// with a weight, a RequestRedirect of that backendRef's redirects every request it takes.
+pub fn action(rule: &super::model::HttpRouteRule) -> RuleAction {
+    let own = rule_action(&rule.filters);
+    if own != RuleAction::Forward {
+        return own;
+    }
+    let mut weighted = rule.backend_refs.iter().enumerate().filter(|(_, b)| b.weight > 0);
+    match (weighted.next(), weighted.next()) {
+        (Some((backend, b)), None) => match rule_action(&b.filters) {
+            RuleAction::Redirect { filter, .. } => RuleAction::Redirect { filter, backend: Some(backend) },
+            _ => own,
+        },
+        _ => own,
+    }
 }
 
 /// `ReplacePrefixMatch` as `HTTPPathModifier` defines it: the matched prefix (whole elements, its

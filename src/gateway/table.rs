@@ -191,7 +191,7 @@ pub fn compile_routes(objects: &Objects, check_services: bool, regexes: &Compile
                 .rules
                 .iter()
                 .map(|rule| CompiledRule {
-                    action: filters::rule_action(&rule.filters),
+                    action: filters::action(rule),
                     backends: rule
                         .backend_refs
                         .iter()
