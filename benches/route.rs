@@ -1241,6 +1241,148 @@ fn compiles(c: &mut Criterion, f: &Fixture) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// GRPCRoute (issue 30): `methods` gRPC methods behind one Gateway, checked, then timed beside a floor.
+
+/// Methods per service and services per host: a host holds 100 methods.
+const GRPC_METHODS_PER_SERVICE: usize = 10;
+const GRPC_SERVICES_PER_HOST: usize = 10;
+
+struct GrpcFixture {
+    methods: usize,
+    routes: usize,
+    input: ingress_router::input::Input,
+    router: Router,
+    /// gRPC calls: `(host, /service/method)`, a tenth of them to methods no rule names.
+    calls: Vec<(String, String)>,
+    /// The floor: one hash probe per call on `(host, path)`, the answer's index.
+    floor: HashMap<(String, String), usize>,
+}
+
+/// One GRPCRoute per service: each of its methods an `Exact` match with its own backend, a last
+/// rule for the whole service (a method this table does not name falls to it), hosts
+/// `g<h>.example.com`.
+fn grpc_fixture(methods: usize) -> GrpcFixture {
+    use serde_json::json;
+    let services = methods.div_ceil(GRPC_METHODS_PER_SERVICE);
+    let mut manifests = vec![json!({
+        "apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway",
+        "metadata": {"name": "gw", "namespace": "infra"},
+        "spec": {"gatewayClassName": "bench", "listeners": [
+            {"name": "h2c", "port": 80, "protocol": "HTTP", "allowedRoutes": {"namespaces": {"from": "All"}}}]}
+    })];
+    let mut floor = HashMap::new();
+    let mut named = Vec::new();
+    for s in 0..services {
+        let host = format!("g{}.example.com", s / GRPC_SERVICES_PER_HOST);
+        let service = format!("bench.v{}.Service{s}", s % 3);
+        let mut rules: Vec<serde_json::Value> = (0..GRPC_METHODS_PER_SERVICE)
+            .map(|m| {
+                let path = format!("/{service}/Method{m}");
+                floor.insert((host.clone(), path.clone()), s * GRPC_METHODS_PER_SERVICE + m);
+                named.push((host.clone(), path));
+                json!({"matches": [{"method": {"service": service, "method": format!("Method{m}")}}],
+                       "backendRefs": [{"name": format!("svc{s}-m{m}"), "port": 8080}]})
+            })
+            .collect();
+        rules.push(json!({"matches": [{"method": {"service": service}}], "backendRefs": [{"name": format!("svc{s}"), "port": 8080}]}));
+        manifests.push(json!({
+            "apiVersion": "gateway.networking.k8s.io/v1", "kind": "GRPCRoute",
+            "metadata": {"name": format!("service{s}"), "namespace": "apps"},
+            "spec": {"parentRefs": [{"name": "gw", "namespace": "infra"}], "hostnames": [host], "rules": rules}
+        }));
+    }
+    let list = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": manifests});
+    let input = ingress_router::input::parse("grpc.json", &list.to_string()).expect("the generated objects read");
+    let router = compile_gateway(&input);
+    let mut rng = Rng::new(SEED ^ 0x6770_6363);
+    let calls: Vec<(String, String)> = (0..REQUESTS)
+        .map(|_| {
+            let (host, path) = rng.pick(&named).clone();
+            match rng.chance(10) {
+                true => (host, format!("{}/Unnamed", path.rsplit_once('/').expect("/service/method").0)),
+                false => (host, path),
+            }
+        })
+        .collect();
+    // Checked before anything is timed: each call reaches its method's backend, or its service's.
+    for (host, path) in &calls {
+        let headers = [("content-type", "application/grpc")];
+        let request = Request::new(host, path).with_method("POST").with_headers(&headers).with_port(80);
+        let view = router.route(&request).view(&request);
+        let (service, method) = path[1..].split_once('/').expect("/service/method");
+        let s: usize = service.rsplit_once("Service").expect("a generated service").1.parse().expect("its number");
+        let want = match method.strip_prefix("Method") {
+            Some(m) => format!("apps/svc{s}-m{m}:8080"),
+            None => format!("apps/svc{s}:8080"),
+        };
+        assert_eq!(view.label, want, "{host} {path}");
+        assert_eq!(view.gateway.and_then(|g| g.route_kind), Some("GRPCRoute"));
+    }
+    GrpcFixture { methods, routes: services, input, router, calls, floor }
+}
+
+#[inline(never)]
+fn run_grpc(g: &GrpcFixture) {
+    let headers = [("content-type", "application/grpc")];
+    for (h, p) in &g.calls {
+        let decision =
+            g.router.route(black_box(&Request::new(h, p).with_method("POST").with_headers(&headers).with_port(80)));
+        black_box(&decision);
+    }
+}
+
+#[inline(never)]
+fn run_grpc_floor(g: &GrpcFixture) {
+    for (h, p) in &g.calls {
+        black_box(g.floor.get(&(black_box(h).clone(), black_box(p).clone())));
+    }
+}
+
+const GRPC_HEADER: &str = "| methods | GRPCRoutes | grpc ns/lookup | floor ns/lookup | grpc/floor | compile ms | retained B/method |\n|---:|---:|---:|---:|---:|---:|---:|\n";
+
+/// One row of the GRPCRoute table: the router and the floor timed in alternation (31 rounds).
+/// The floor clones its key strings (a `HashMap<(String, String), _>` probe): a generous floor.
+fn grpc_row(g: &GrpcFixture) -> String {
+    let n = g.calls.len();
+    let (mut grpc, mut floor, mut gf) = (vec![], vec![], vec![]);
+    for round in 0..31 {
+        let mut times = [0.0; 2];
+        for k in 0..2 {
+            let which = (round + k) % 2;
+            times[which] = match which {
+                0 => per_lookup_ns(|| run_grpc(g), n, 4),
+                _ => per_lookup_ns(|| run_grpc_floor(g), n, 4),
+            };
+        }
+        grpc.push(times[0]);
+        floor.push(times[1]);
+        gf.push(times[0] / times[1]);
+    }
+    let compile_ms = median(
+        (0..15)
+            .map(|_| {
+                let start = Instant::now();
+                let table = compile_gateway(black_box(&g.input));
+                let t = start.elapsed();
+                drop(table);
+                t.as_secs_f64() * 1e3
+            })
+            .collect(),
+    );
+    let heap = compile_heap(|| compile_gateway(&g.input));
+    format!(
+        "| {} | {} | {:.1} | {:.1} | {:.2}x | {:.2} | {:.0} |\n",
+        g.methods,
+        g.routes,
+        median(grpc),
+        median(floor),
+        median(gf),
+        compile_ms,
+        heap.retained as f64 / g.methods as f64,
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
 // Interleaved summary.
 
 fn per_lookup_ns(run: impl Fn(), lookups: usize, passes: usize) -> f64 {
@@ -1430,8 +1572,8 @@ fn main() {
         return;
     }
     let mut c = Criterion::default().warm_up_time(Duration::from_secs(1)).configure_from_args();
-    let (mut rows, mut mix, mut gateway_rows, mut differ) =
-        (String::new(), String::new(), String::new(), String::new());
+    let (mut rows, mut mix, mut gateway_rows, mut differ, mut grpc_rows) =
+        (String::new(), String::new(), String::new(), String::new(), String::new());
     // One table at a time, dropped before the next is built: a process holding the 100 000-path
     // fixture's heap compiles the 10 000-path table about 3x slower (glibc malloc on a large,
     // fragmented heap), which would measure the harness, not the router.
@@ -1447,6 +1589,17 @@ fn main() {
         }
         lookups(&mut c, &f);
         compiles(&mut c, &f);
+        if (1_000..=GATEWAY_MAX).contains(&paths) {
+            let g = grpc_fixture(paths);
+            eprintln!("{paths} gRPC methods: GRPCRoutes generated, compiled and every call checked");
+            let mut group = c.benchmark_group("lookup");
+            group.throughput(Throughput::Elements(g.calls.len() as u64));
+            group.bench_with_input(BenchmarkId::new("grpc", paths), &g, |b, g| b.iter(|| run_grpc(g)));
+            group.finish();
+            if summary {
+                grpc_rows.push_str(&grpc_row(&g));
+            }
+        }
         if summary {
             let (row, router, router_floor) = summary_row(&f);
             rows.push_str(&row);
@@ -1470,6 +1623,13 @@ fn main() {
                  {GATEWAY_HEADER}{gateway_rows}\n\
                  Requests the two APIs answer differently (the Gateway's answers all checked against its specification):\n\n{differ}\n\
                  Gateway retained: the Router, whose Gateway API part keeps a copy of its input objects.\n"
+            );
+        }
+        if !grpc_rows.is_empty() {
+            eprintln!(
+                "## GRPCRoute (one Gateway; per service a GRPCRoute of {GRPC_METHODS_PER_SERVICE} Exact methods and the whole service; \
+                 {GRPC_SERVICES_PER_HOST} services per host; a tenth of the calls to methods no rule names; interleaved with a (host, path) hash floor)\n\n\
+                 {GRPC_HEADER}{grpc_rows}"
             );
         }
     }
