@@ -366,7 +366,22 @@ fn probes(ingresses: &[Object], objects: &Objects, gateway: &GatewayRouter) -> V
             out.push(p);
         }
     };
+    // A gRPC backend (`backend-protocol: GRPC` or `GRPCS`) takes gRPC calls only: its paths are
+    // probed with gRPC calls (below), not with plain requests.
+    let grpc = |i: &Ingress| {
+        annotation(i, "backend-protocol")
+            .is_some_and(|p| p.eq_ignore_ascii_case("grpc") || p.eq_ignore_ascii_case("grpcs"))
+    };
+    let grpc_keys: Vec<String> = ingresses
+        .iter()
+        .filter_map(as_ingress)
+        .filter(|i| grpc(i))
+        .map(|i| format!("{}/{} ", i.metadata.namespace_or_default(), i.metadata.name))
+        .collect();
     for p in diff::probes(ingresses) {
+        if grpc_keys.iter().any(|k| p.rule.starts_with(k.as_str())) {
+            continue;
+        }
         let probe = from_probe(&p);
         let (scheme, host, target) = parts(&probe.url);
         // A regex example is often upper-case (`/[A-Z]{3}`): its lower-case twin tests the case.
@@ -378,6 +393,27 @@ fn probes(ingresses: &[Object], objects: &Objects, gateway: &GatewayRouter) -> V
         push(probe);
         if let Some(lower) = lower {
             push(lower);
+        }
+    }
+    // Each path of a gRPC backend: a gRPC call (POST, the gRPC content type) at `/SERVICE/METHOD`
+    // under the path.
+    for ingress in ingresses.iter().filter_map(as_ingress).filter(|i| grpc(i)) {
+        for p in
+            diff::probes(&[Object::Ingress(ingress.clone())]).into_iter().filter(|p| matches!(p.kind, "at" | "root"))
+        {
+            let mut probe = from_probe(&p);
+            let (scheme, host, target) = parts(&probe.url);
+            let path = target.split('?').next().unwrap_or("/");
+            let call = match path.trim_matches('/').split('/').filter(|s| !s.is_empty()).count() {
+                0 => String::from("/grpc.probe.Service/Call"),
+                1 => format!("{}/Call", path.trim_end_matches('/')),
+                _ => path.to_string(),
+            };
+            probe.url = format!("{scheme}://{host}{call}");
+            probe.method = "POST".into();
+            probe.headers = alloc::vec![("content-type".into(), "application/grpc".into())];
+            probe.kind = "grpc";
+            push(probe);
         }
     }
     for ingress in ingresses.iter().filter_map(as_ingress) {
@@ -418,14 +454,27 @@ fn probes(ingresses: &[Object], objects: &Objects, gateway: &GatewayRouter) -> V
         for (r, rule) in route.spec.rules.iter().enumerate() {
             for (m, matched) in rule.matches.iter().enumerate() {
                 let raw = &matched.path.value;
-                let targets = match matched.path.kind {
-                    PathMatchType::RegularExpression => {
+                let targets = match (&matched.grpc, matched.path.kind) {
+                    // A GRPCRoute match: the one call it names (`/SERVICE/METHOD`, a part not given
+                    // standing for any: `Call`, `grpc.probe.Service`).
+                    (Some(grpc), _) => {
+                        let part = |p: &Option<String>, any: &str| match (grpc.kind, p.as_deref()) {
+                            (ValueMatchType::Exact, Some(p)) if !p.is_empty() => p.to_string(),
+                            (ValueMatchType::RegularExpression, Some(p)) if !p.is_empty() => diff::regex_example(p),
+                            _ => any.to_string(),
+                        };
+                        alloc::vec![(
+                            "grpc",
+                            format!("/{}/{}", part(&grpc.service, "grpc.probe.Service"), part(&grpc.method, "Call"))
+                        )]
+                    }
+                    (None, PathMatchType::RegularExpression) => {
                         alloc::vec![
                             ("regex", diff::regex_example(raw)),
                             ("case", diff::regex_example(raw).to_ascii_uppercase())
                         ]
                     }
-                    _ => diff::path_probes(raw),
+                    (None, _) => diff::path_probes(raw),
                 };
                 let headers: Vec<(String, String)> = matched
                     .headers
@@ -446,8 +495,16 @@ fn probes(ingresses: &[Object], objects: &Objects, gateway: &GatewayRouter) -> V
                         ValueMatchType::RegularExpression => format!("{}={}", q.name, diff::regex_example(&q.value)),
                     })
                     .collect();
-                let method = matched.method.clone().unwrap_or_else(|| "GET".into());
-                let from = format!("HTTPRoute {key} rules[{r}].matches[{m}]");
+                let mut headers = headers;
+                let method = match route.kind {
+                    // A gRPC call: POST with the gRPC content type.
+                    crate::gateway::model::RouteType::Grpc => {
+                        headers.push(("content-type".into(), "application/grpc".into()));
+                        "POST".into()
+                    }
+                    crate::gateway::model::RouteType::Http => matched.method.clone().unwrap_or_else(|| "GET".into()),
+                };
+                let from = format!("{} {key} rules[{r}].matches[{m}]", route.kind.as_str());
                 for host in &hosts {
                     let kind_of_host =
                         if host.split('.').count() > 2 && route.spec.hostnames.iter().any(|h| h.starts_with("*.")) {

@@ -129,3 +129,48 @@ fn tests_written_by_diff_pin_the_new_routing_and_pass() {
     assert!(out.contains(" passed, 0 failed"), "{out}");
     std::fs::remove_file(&tests).unwrap();
 }
+
+/// `backend-protocol: GRPC` (issue 30): each path of such an Ingress is probed with a gRPC call
+/// (POST, `content-type: application/grpc`, at `/SERVICE/METHOD` under the path), and a GRPCRoute
+/// that routes every call of the service agrees; one that names a single method does not.
+#[test]
+fn grpc_backends_are_probed_with_grpc_calls() {
+    let ingress = "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: greeter\n  namespace: apps\n  \
+                   annotations: {nginx.ingress.kubernetes.io/backend-protocol: GRPC}\nspec:\n  ingressClassName: nginx\n  rules:\n  \
+                   - host: grpc.example.com\n    http:\n      paths:\n      - {path: /helloworld.Greeter, pathType: Prefix, \
+                   backend: {service: {name: greeter, port: {number: 50051}}}}\n";
+    let gateway = "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: public, namespace: infra}\n\
+                   spec:\n  gatewayClassName: eg\n  listeners:\n  - {name: http, port: 80, protocol: HTTP, allowedRoutes: {namespaces: {from: All}}}\n";
+    let route = |method: &str| {
+        format!(
+            "apiVersion: gateway.networking.k8s.io/v1\nkind: GRPCRoute\nmetadata: {{name: greeter, namespace: apps}}\nspec:\n  \
+             parentRefs: [{{name: public, namespace: infra}}]\n  hostnames: [grpc.example.com]\n  rules:\n  \
+             - matches: [{{method: {{service: helloworld.Greeter{method}}}}}]\n    backendRefs: [{{name: greeter, port: 50051}}]\n"
+        )
+    };
+    let run = |route: &str| {
+        let mut all = input::parse("ingress.yaml", ingress).unwrap();
+        all.extend(input::parse("gateway.yaml", gateway).unwrap());
+        all.extend(input::parse("route.yaml", route).unwrap());
+        ingress_router::migrate(&all, &CompileOptions::default(), Profile::IngressNginx)
+    };
+    let whole_service = run(&route(""));
+    // A call under the declared path, and one at the host's root (another service: 404 on both sides).
+    let grpc: Vec<_> = whole_service.agreed.iter().filter(|(p, _)| p.kind == "grpc").collect();
+    let urls: Vec<&str> = grpc.iter().map(|(p, _)| p.url.as_str()).collect();
+    assert_eq!(
+        urls,
+        ["http://grpc.example.com/grpc.probe.Service/Call", "http://grpc.example.com/helloworld.Greeter/Call"]
+    );
+    let (probe, answer) = grpc[1];
+    assert_eq!(probe.method, "POST");
+    assert_eq!(probe.headers, [("content-type".to_string(), "application/grpc".to_string())]);
+    assert_eq!(answer.backend.as_deref(), Some("apps/greeter:50051"));
+    assert_eq!(whole_service.differences(), 0, "{}", serde_json::to_string_pretty(&whole_service).unwrap());
+    // A GRPCRoute naming one method leaves the probe's call unrouted: a difference.
+    let one_method = run(&route(", method: SayHello"));
+    let differences: Vec<_> =
+        one_method.causes.iter().flat_map(|c| &c.differences).filter(|d| d.probe.kind == "grpc").collect();
+    assert_eq!(differences.len(), 1, "{}", serde_json::to_string_pretty(&one_method).unwrap());
+    assert_eq!((differences[0].ingress.status, differences[0].gateway.status), (200, 404));
+}
