@@ -310,7 +310,7 @@ function showGatewayDecision(decision, explanation, sameRequest) {
   winnerRow?.classList.add("winner");
   if (decision.route != null && decision.rule != null) {
     const [namespace, name] = decision.route.split("/");
-    showMatch(view, locator.rangeOf("HTTPRoute", namespace, name, `spec.rules[${decision.rule}]`));
+    showMatch(view, locator.rangeOf(decision.routeKind ?? "HTTPRoute", namespace, name, `spec.rules[${decision.rule}]`));
   } else {
     showMatch(view, null);
   }
@@ -363,7 +363,7 @@ function refreshStatus() {
 /** The status a Gateway API controller would write, when the manifests hold Gateway API objects. */
 function refreshGatewayStatus() {
   const kinds = locator.kinds();
-  if (!(kinds.Gateway || kinds.HTTPRoute || kinds.GatewayClass)) {
+  if (!(kinds.Gateway || kinds.HTTPRoute || kinds.GRPCRoute || kinds.GatewayClass)) {
     els.gatewayStatus.hidden = true;
     els.gatewayStatus.innerHTML = "";
     return;
@@ -470,6 +470,8 @@ function showState() {
   els.path.value = state.path;
   els.method.value = state.method;
   els.headers.value = state.headers;
+  // Headers an example sends (a gRPC call's content type) are shown, not folded away.
+  if (state.headers) els.headers.closest("details").open = true;
   els.requests.value = state.requests;
   els.publishService.value = state.publishService;
   if (view.state.doc.toString() !== state.manifests) setText(view, state.manifests); // recompiles

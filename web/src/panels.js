@@ -28,7 +28,7 @@ export function renderBatch(el, results, expected) {
 /** A Gateway API decision's rule, for the requests table (`—` for an Ingress decision without one). */
 function gatewayRule(d) {
   if (d.route == null) return "—";
-  return `HTTPRoute ${esc(d.route)} · <code>rules[${esc(d.rule)}]${d.ruleName ? ` ${esc(d.ruleName)}` : ""}</code> · listener ${esc(d.listener)}`;
+  return `${esc(d.routeKind ?? "HTTPRoute")} ${esc(d.route)} · <code>rules[${esc(d.rule)}]${d.ruleName ? ` ${esc(d.ruleName)}` : ""}</code> · listener ${esc(d.listener)}`;
 }
 
 function addressText(addresses) {
