@@ -114,46 +114,42 @@ pub fn label_selector(value: &Value) -> Result<LabelSelector, Error> {
 }
 
 pub fn http_route(value: &Value) -> Result<HttpRoute, Error> {
-    let f = fields(value)?;
-    let spec = defaulted(f, "spec", |v| {
-        let f = fields(v)?;
-        Ok(HttpRouteSpec {
-            parent_refs: list(f, "parentRefs", parent_reference)?,
-            hostnames: list(f, "hostnames", string)?,
-            rules: list(f, "rules", http_route_rule)?,
-        })
-    })?;
-    Ok(HttpRoute {
-        metadata: required(f, "metadata", metadata)?,
-        kind: RouteType::Http,
-        spec: spec.unwrap_or_default(),
-    })
+    route(value, RouteType::Http, |v| route_spec(v, |v| route_rule(v, http_route_match)))
 }
 
 /// A GRPCRoute, read into the route shape: each match's `method` becomes its path
 /// ([`GrpcMethodMatch::path`]), its headers are header matches; no match matches every request.
 pub fn grpc_route(value: &Value) -> Result<HttpRoute, Error> {
+    route(value, RouteType::Grpc, |v| route_spec(v, |v| route_rule(v, grpc_route_match)))
+}
+
+/// A route of `kind`, its spec read by `read_spec` (the kinds differ in their matches only).
+fn route(
+    value: &Value,
+    kind: RouteType,
+    read_spec: fn(&Value) -> Result<HttpRouteSpec, Error>,
+) -> Result<HttpRoute, Error> {
     let f = fields(value)?;
-    let spec = defaulted(f, "spec", |v| {
-        let f = fields(v)?;
-        Ok(HttpRouteSpec {
-            parent_refs: list(f, "parentRefs", parent_reference)?,
-            hostnames: list(f, "hostnames", string)?,
-            rules: list(f, "rules", grpc_route_rule)?,
-        })
-    })?;
-    Ok(HttpRoute {
-        metadata: required(f, "metadata", metadata)?,
-        kind: RouteType::Grpc,
-        spec: spec.unwrap_or_default(),
+    let spec = defaulted(f, "spec", read_spec)?;
+    Ok(HttpRoute { metadata: required(f, "metadata", metadata)?, kind, spec: spec.unwrap_or_default() })
+}
+
+fn route_spec(value: &Value, read_rule: fn(&Value) -> Result<HttpRouteRule, Error>) -> Result<HttpRouteSpec, Error> {
+    let f = fields(value)?;
+    Ok(HttpRouteSpec {
+        parent_refs: list(f, "parentRefs", parent_reference)?,
+        hostnames: list(f, "hostnames", string)?,
+        rules: list(f, "rules", read_rule)?,
     })
 }
 
-fn grpc_route_rule(value: &Value) -> Result<HttpRouteRule, Error> {
+type ReadMatch = fn(&Value) -> Result<HttpRouteMatch, Error>;
+
+fn route_rule(value: &Value, read_match: ReadMatch) -> Result<HttpRouteRule, Error> {
     let f = fields(value)?;
     Ok(HttpRouteRule {
         name: optional(f, "name", string)?,
-        matches: list(f, "matches", grpc_route_match)?,
+        matches: list(f, "matches", read_match)?,
         filters: list(f, "filters", http_route_filter)?,
         backend_refs: list(f, "backendRefs", http_backend_ref)?,
     })
@@ -197,16 +193,6 @@ fn parent_reference(value: &Value) -> Result<ParentReference, Error> {
         name: required(f, "name", string)?,
         section_name: optional(f, "sectionName", string)?,
         port: optional(f, "port", port)?,
-    })
-}
-
-fn http_route_rule(value: &Value) -> Result<HttpRouteRule, Error> {
-    let f = fields(value)?;
-    Ok(HttpRouteRule {
-        name: optional(f, "name", string)?,
-        matches: list(f, "matches", http_route_match)?,
-        filters: list(f, "filters", http_route_filter)?,
-        backend_refs: list(f, "backendRefs", http_backend_ref)?,
     })
 }
 
