@@ -82,6 +82,18 @@ pub fn check_split(
     if !path_ok {
         return Err(Mismatch::Path);
     }
+    check_beyond_path(m, regexes, request, query, fuel)
+}
+
+/// [`check_split`] without the path condition, for a candidate whose path is known to match (the
+/// table's exact-path index found it under the request's path).
+pub fn check_beyond_path(
+    m: &HttpRouteMatch,
+    regexes: &MatchRegexes,
+    request: &GatewayRequest<'_>,
+    query: &str,
+    fuel: &Fuel,
+) -> Result<(), Mismatch> {
     if let Some(method) = &m.method
         && method != request.method
     {

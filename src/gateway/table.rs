@@ -42,8 +42,14 @@ pub struct CompiledListener {
     any: Entry,
 }
 
-fn first_in<'a>(list: Option<&'a Vec<Candidate>>, ok: &impl Fn(&Candidate) -> bool) -> Option<&'a Candidate> {
-    list.and_then(|l| l.iter().find(|c| ok(c)))
+/// The first candidate of `list` that `ok` accepts; `path_known`: the list is the exact-path
+/// index's entry for the request's path, so `ok` need not compare the path again.
+fn first_in<'a>(
+    list: Option<&'a Vec<Candidate>>,
+    path_known: bool,
+    ok: &impl Fn(&Candidate, bool) -> bool,
+) -> Option<&'a Candidate> {
+    list.and_then(|l| l.iter().find(|c| ok(c, path_known)))
 }
 
 /// Up to this many candidates, an entry is tried in order; above, through its path index.
@@ -96,46 +102,47 @@ impl Entry {
         }
     }
 
-    /// The first candidate, in precedence order, that `ok` accepts.
-    fn find(&self, path: &str, ok: impl Fn(&Candidate) -> bool) -> Option<&Candidate> {
+    /// The first candidate, in precedence order, that `ok` accepts (its second argument: the
+    /// path is known to match, so `ok` need not compare it).
+    fn find(&self, path: &str, ok: impl Fn(&Candidate, bool) -> bool) -> Option<&Candidate> {
         if self.all.len() <= LINEAR {
-            return self.all.iter().find(|c| ok(c));
+            return self.all.iter().find(|c| ok(c, false));
         }
         if self.grpc {
             return self.find_by_key(path, ok);
         }
-        if let Some(c) = first_in(self.exact.get(path), &ok) {
+        if let Some(c) = first_in(self.exact.get(path), true, &ok) {
             return Some(c);
         }
         if self.regex_first
-            && let Some(c) = self.regex.iter().find(|c| ok(c))
+            && let Some(c) = self.regex.iter().find(|c| ok(c, false))
         {
             return Some(c);
         }
         if !self.prefix.is_empty() {
             let boundaries = path.rmatch_indices('/').map(|(i, _)| &path[..i]);
             for prefix in core::iter::once(path).chain(boundaries) {
-                if let Some(c) = first_in(self.prefix.get(prefix), &ok) {
+                if let Some(c) = first_in(self.prefix.get(prefix), false, &ok) {
                     return Some(c);
                 }
             }
         }
         if !self.regex_first {
-            return self.regex.iter().find(|c| ok(c));
+            return self.regex.iter().find(|c| ok(c, false));
         }
         None
     }
 
     /// The first candidate `ok` accepts in each index, the smallest key of them: each index is in
     /// key order, and a longer matching prefix is a longer service (GRPCRoute) or path.
-    fn find_by_key(&self, path: &str, ok: impl Fn(&Candidate) -> bool) -> Option<&Candidate> {
-        let exact = first_in(self.exact.get(path), &ok);
+    fn find_by_key(&self, path: &str, ok: impl Fn(&Candidate, bool) -> bool) -> Option<&Candidate> {
+        let exact = first_in(self.exact.get(path), true, &ok);
         let boundaries = path.rmatch_indices('/').map(|(i, _)| &path[..i]);
         let prefix = match self.prefix.is_empty() {
             true => None,
-            false => core::iter::once(path).chain(boundaries).find_map(|p| first_in(self.prefix.get(p), &ok)),
+            false => core::iter::once(path).chain(boundaries).find_map(|p| first_in(self.prefix.get(p), false, &ok)),
         };
-        let regex = self.regex.iter().find(|c| ok(c));
+        let regex = self.regex.iter().find(|c| ok(c, false));
         [exact, prefix, regex].into_iter().flatten().min_by_key(|c| c.key)
     }
 }
@@ -269,11 +276,14 @@ impl CompiledListener {
     ) -> Option<&Candidate> {
         let host = hostname::request_host(request.host);
         let (path, query) = (request.path_only(), request.query());
-        let ok = |c: &Candidate| {
+        let ok = |c: &Candidate, path_known: bool| {
             let (r, i, m) = (c.route as usize, c.rule as usize, c.match_index as usize);
             let regexes = &routes[r].rules[i].regexes[m];
             let matched = &objects.routes[r].spec.rules[i].matches[m];
-            matching::check_split(matched, regexes, request, path, query, fuel).is_ok()
+            match path_known {
+                true => matching::check_beyond_path(matched, regexes, request, query, fuel).is_ok(),
+                false => matching::check_split(matched, regexes, request, path, query, fuel).is_ok(),
+            }
         };
         let mut buf = [0u8; MAX_HOST];
         if host.len() <= MAX_HOST {
