@@ -199,16 +199,149 @@ fn kind_conflict<'o>(
     route: &HttpRoute,
     hostnames: &[String],
 ) -> Option<&'o HttpRoute> {
-    fn age(r: &HttpRoute) -> (bool, &str, &str, &str) {
-        let ts = r.metadata.creation_timestamp.as_deref();
-        (ts.is_none(), ts.unwrap_or(""), r.metadata.namespace.as_str(), r.metadata.name.as_str())
-    }
-    objects.routes.iter().filter(|other| other.kind != route.kind && age(other) < age(route)).find(|other| {
+    let attached = |other: &&HttpRoute| {
         other.spec.parent_refs.iter().filter(|p| names_gateway(p, gateway)).any(|p| {
             matches!(attach_parent_alone(objects, gateway, listener, other, p), Ok(theirs)
                 if theirs.iter().any(|t| hostnames.iter().any(|h| hostname::intersect(Some(t), h).is_some())))
         })
-    })
+    };
+    objects
+        .routes
+        .iter()
+        .filter(|other| other.kind != route.kind && age(other) < age(route))
+        .filter(attached)
+        .min_by_key(|o| age(o))
+}
+
+/// A route's place in the conflict order: the oldest (`creationTimestamp`, none the newest), then
+/// `namespace/name`.
+fn age(r: &HttpRoute) -> (bool, &str, &str, &str) {
+    let ts = r.metadata.creation_timestamp.as_deref();
+    (ts.is_none(), ts.unwrap_or(""), r.metadata.namespace.as_str(), r.metadata.name.as_str())
+}
+
+/// [`attach`] for every route of `objects` on one `listener`, the kinds' hostname conflicts
+/// included ([`NotAttached::KindConflict`]), in time linear in the routes and their hostnames
+/// (what [`attach`] decides route by route, it decides for all at once: the compiled table's way,
+/// so that many HTTPRoutes and GRPCRoutes together cost no more than each alone).
+pub(crate) fn attach_all(
+    objects: &Objects,
+    gateway: &Gateway,
+    listener: &Listener,
+) -> Vec<Result<Vec<String>, NotAttached>> {
+    let alone = |route: &HttpRoute| {
+        let mut reason = NotAttached::NotAParent;
+        for parent in route.spec.parent_refs.iter().filter(|p| names_gateway(p, gateway)) {
+            match attach_parent_alone(objects, gateway, listener, route, parent) {
+                Ok(hostnames) => return Ok(hostnames),
+                Err(r) if r.depth() > reason.depth() => reason = r,
+                Err(_) => {}
+            }
+        }
+        Err(reason)
+    };
+    let mut attachments: Vec<Result<Vec<String>, NotAttached>> = objects.routes.iter().map(alone).collect();
+    if !objects.mixed_route_kinds {
+        return attachments;
+    }
+    // Oldest first; routes of one age are checked together, then recorded (none is older than another).
+    let routes = &objects.routes;
+    let order = super::sorted_positions(routes.len(), &|a, b| age(&routes[a]).cmp(&age(&routes[b])));
+    let mut seen = [HostIndex::default(), HostIndex::default()];
+    let kind = |r: usize| usize::from(routes[r].kind == RouteType::Grpc);
+    let mut losers: Vec<(usize, usize)> = Vec::new();
+    let mut start = 0;
+    while start < order.len() {
+        let mut end = start + 1;
+        while end < order.len() && age(&routes[order[end]]) == age(&routes[order[start]]) {
+            end += 1;
+        }
+        for &r in &order[start..end] {
+            let Ok(hostnames) = &attachments[r] else { continue };
+            let other = &seen[1 - kind(r)];
+            if let Some(older) = hostnames.iter().filter_map(|h| other.older(h)).min() {
+                losers.push((r, order[older]));
+            }
+        }
+        for (p, &r) in order.iter().enumerate().take(end).skip(start) {
+            if let Ok(hostnames) = &attachments[r] {
+                for h in hostnames {
+                    seen[kind(r)].insert(h, p);
+                }
+            }
+        }
+        start = end;
+    }
+    for (r, older) in losers {
+        let older = &routes[older];
+        let route =
+            alloc::format!("{} {}", older.kind.as_str(), key_of(&older.metadata.namespace, &older.metadata.name));
+        attachments[r] = Err(NotAttached::KindConflict { route });
+    }
+    attachments
+}
+
+/// The suffixes of `s` that start at a `.` after its first byte (`.b.c`, `.c` of `a.b.c`).
+fn label_suffixes(s: &str) -> impl Iterator<Item = &str> {
+    s.match_indices('.').filter(|(i, _)| *i > 0).map(move |(i, _)| &s[i..])
+}
+
+/// The hostnames (intersected, lower case) of the routes of one kind seen so far, each with the
+/// conflict-order position of the first route that had it: which of them a hostname meets.
+#[derive(Default)]
+struct HostIndex {
+    /// The first route of all (a hostname `*` meets every one).
+    first: Option<usize>,
+    /// `*`: every hostname.
+    any: Option<usize>,
+    exact: hashbrown::HashMap<String, usize>,
+    /// A wildcard's suffix (`.example.com` for `*.example.com`).
+    wild: hashbrown::HashMap<String, usize>,
+    /// Every suffix at a label boundary (`.b.c` and `.c` of `a.b.c`; `.b.c` and `.c` of
+    /// `*.b.c`): what a wildcard with that suffix meets.
+    covered: hashbrown::HashMap<String, usize>,
+}
+
+impl HostIndex {
+    fn insert(&mut self, hostname: &str, p: usize) {
+        self.first.get_or_insert(p);
+        match hostname.strip_prefix('*') {
+            Some("") => {
+                self.any.get_or_insert(p);
+            }
+            Some(suffix) => {
+                self.wild.entry(String::from(suffix)).or_insert(p);
+                self.covered.entry(String::from(suffix)).or_insert(p);
+                for s in label_suffixes(suffix) {
+                    self.covered.entry(String::from(s)).or_insert(p);
+                }
+            }
+            None => {
+                self.exact.entry(String::from(hostname)).or_insert(p);
+                for s in label_suffixes(hostname) {
+                    self.covered.entry(String::from(s)).or_insert(p);
+                }
+            }
+        }
+    }
+
+    /// The first (oldest) route seen whose hostnames meet `hostname`.
+    fn older(&self, hostname: &str) -> Option<usize> {
+        let mut found: Vec<usize> = self.any.into_iter().collect();
+        match hostname.strip_prefix('*') {
+            Some("") => found.extend(self.first),
+            Some(suffix) => {
+                found.extend(self.covered.get(suffix));
+                found.extend(self.wild.get(suffix));
+                found.extend(label_suffixes(suffix).filter_map(|s| self.wild.get(s)));
+            }
+            None => {
+                found.extend(self.exact.get(hostname));
+                found.extend(label_suffixes(hostname).filter_map(|s| self.wild.get(s)));
+            }
+        }
+        found.into_iter().min()
+    }
 }
 
 /// Why no listener took a request.

@@ -221,8 +221,8 @@ pub fn compile_listener(
 ) -> CompiledListener {
     let listener = &gateway.spec.listeners[listener];
     let mut compiled = CompiledListener::default();
-    for (r, route) in objects.routes.iter().enumerate() {
-        let attachment = attach::attach(objects, gateway, listener, route);
+    for (r, attachment) in attach::attach_all(objects, gateway, listener).into_iter().enumerate() {
+        let route = &objects.routes[r];
         if let Ok(hostnames) = &attachment {
             let mut seen: Vec<&str> = Vec::new();
             for hostname in hostnames {

@@ -451,3 +451,58 @@ fn validation_of_filters_and_counts() {
     );
     assert_eq!(call(&compile(&[gateway(listener()), bad]), "gw", "/a.B/C", &[]), unimplemented());
 }
+
+/// The table decides the kinds' conflicts for all routes at once (`attach::attach_all`, linear);
+/// status decides them route by route (`attach::attach`): both say the same, over every mix of
+/// precise, wildcard and no hostnames, ages and listener hostnames written here.
+#[test]
+fn conflicts_decided_at_once_are_those_decided_one_by_one() {
+    use crate::gateway::Objects;
+    use crate::gateway::attach::{attach, attach_all};
+    let hostnames: [&[&str]; 7] = [
+        &[],
+        &["a.example.com"],
+        &["*.example.com"],
+        &["b.a.example.com"],
+        &["*.a.example.com", "other.test"],
+        &["other.test"],
+        &["*.test"],
+    ];
+    let listener_hostnames = [None, Some("*.example.com"), Some("a.example.com")];
+    let mut checked = 0;
+    for (n, kinds) in
+        [["HTTPRoute", "GRPCRoute", "HTTPRoute"], ["GRPCRoute", "HTTPRoute", "GRPCRoute"]].iter().enumerate()
+    {
+        for listener_hostname in listener_hostnames {
+            for a in 0..hostnames.len() {
+                for b in 0..hostnames.len() {
+                    for c in [0, 3, 6] {
+                        let mut l = listener();
+                        if let Some(h) = listener_hostname {
+                            l["hostname"] = json!(h);
+                        }
+                        let mut values = alloc::vec![gateway(l)];
+                        for (i, (kind, h)) in kinds.iter().zip([a, b, c]).enumerate() {
+                            let mut r = route(kind, &alloc::format!("r{i}"), json!({"hostnames": hostnames[h]}));
+                            // r1 is the oldest, then r0, then r2 (no timestamp: the newest).
+                            if i < 2 {
+                                r["metadata"]["creationTimestamp"] =
+                                    json!(["2026-02-01T00:00:00Z", "2026-01-01T00:00:00Z"][i]);
+                            }
+                            values.push(r);
+                        }
+                        let objects = Objects::from_values(&values);
+                        let gw = &objects.gateways[0];
+                        let listener = &gw.spec.listeners[0];
+                        let all = attach_all(&objects, gw, listener);
+                        let one_by_one: Vec<_> =
+                            objects.routes.iter().map(|r| attach(&objects, gw, listener, r)).collect();
+                        assert_eq!(all, one_by_one, "{n} {listener_hostname:?} {a} {b} {c}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 2 * 3 * 7 * 7 * 3);
+}
