@@ -4,6 +4,7 @@
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+use hashbrown::HashMap;
 use serde::Serialize;
 
 use super::hostname;
@@ -88,9 +89,25 @@ pub fn serves_routes(listener: &Listener) -> bool {
     allows(listener, RouteType::Http) || allows(listener, RouteType::Grpc)
 }
 
-/// Attaches `route` to one `listener` of `gateway`: `Ok` with the intersected hostnames (`*` for
-/// "every hostname"), or the reason of the parentRef that got farthest.
-pub fn attach(
+/// Attaches route `r` (of `objects.routes`) to listener `l` of `gateway`: `Ok` with the
+/// intersected hostnames (`*` for "every hostname"), or the reason of the parentRef that got
+/// farthest; the kinds' hostname conflicts as `conflicts` decided them.
+pub(crate) fn attach(
+    objects: &Objects,
+    conflicts: &KindConflicts,
+    gateway: &Gateway,
+    l: usize,
+    r: usize,
+) -> Result<Vec<String>, NotAttached> {
+    let hostnames = attach_alone(objects, gateway, &gateway.spec.listeners[l], &objects.routes[r])?;
+    match conflicts.older(gateway, l, r) {
+        Some(older) => Err(older),
+        None => Ok(hostnames),
+    }
+}
+
+/// [`attach`] without the other kind's routes.
+fn attach_alone(
     objects: &Objects,
     gateway: &Gateway,
     listener: &Listener,
@@ -98,8 +115,7 @@ pub fn attach(
 ) -> Result<Vec<String>, NotAttached> {
     let mut reason = NotAttached::NotAParent;
     for parent in route.spec.parent_refs.iter().filter(|p| names_gateway(p, gateway)) {
-        let outcome = attach_parent(objects, gateway, listener, route, parent);
-        match outcome {
+        match attach_parent_alone(objects, gateway, listener, route, parent) {
             Ok(hostnames) => return Ok(hostnames),
             Err(r) if r.depth() > reason.depth() => reason = r,
             Err(_) => {}
@@ -117,24 +133,21 @@ pub fn names_gateway(parent: &ParentReference, gateway: &Gateway) -> bool {
         && parent.namespace.as_deref() == Some(gateway.metadata.namespace.as_str())
 }
 
-/// Attaches `route` through one of its parentRefs (which names `gateway`) to one `listener`: the
+/// Attaches route `r` through one of its parentRefs (which names `gateway`) to listener `l`: the
 /// intersected hostnames, or why not. The route status reports this per parentRef.
 pub(crate) fn attach_parent(
     objects: &Objects,
+    conflicts: &KindConflicts,
     gateway: &Gateway,
-    listener: &Listener,
-    route: &HttpRoute,
+    l: usize,
+    r: usize,
     parent: &ParentReference,
 ) -> Result<Vec<String>, NotAttached> {
-    let intersected = attach_parent_alone(objects, gateway, listener, route, parent)?;
-    if objects.mixed_route_kinds
-        && let Some(older) = kind_conflict(objects, gateway, listener, route, &intersected)
-    {
-        let route =
-            alloc::format!("{} {}", older.kind.as_str(), key_of(&older.metadata.namespace, &older.metadata.name));
-        return Err(NotAttached::KindConflict { route });
+    let hostnames = attach_parent_alone(objects, gateway, &gateway.spec.listeners[l], &objects.routes[r], parent)?;
+    match conflicts.older(gateway, l, r) {
+        Some(older) => Err(older),
+        None => Ok(hostnames),
     }
-    Ok(intersected)
 }
 
 /// [`attach_parent`] without the other kind's routes: the intersected hostnames, or why not.
@@ -190,29 +203,6 @@ fn attach_parent_alone(
     Ok(intersected)
 }
 
-/// An older route of the other kind attached to `listener` with a hostname in common with
-/// `hostnames` (`route`'s there), if any.
-fn kind_conflict<'o>(
-    objects: &'o Objects,
-    gateway: &Gateway,
-    listener: &Listener,
-    route: &HttpRoute,
-    hostnames: &[String],
-) -> Option<&'o HttpRoute> {
-    let attached = |other: &&HttpRoute| {
-        other.spec.parent_refs.iter().filter(|p| names_gateway(p, gateway)).any(|p| {
-            matches!(attach_parent_alone(objects, gateway, listener, other, p), Ok(theirs)
-                if theirs.iter().any(|t| hostnames.iter().any(|h| hostname::intersect(Some(t), h).is_some())))
-        })
-    };
-    objects
-        .routes
-        .iter()
-        .filter(|other| other.kind != route.kind && age(other) < age(route))
-        .filter(attached)
-        .min_by_key(|o| age(o))
-}
-
 /// A route's place in the conflict order: the oldest (`creationTimestamp`, none the newest), then
 /// `namespace/name`.
 fn age(r: &HttpRoute) -> (bool, &str, &str, &str) {
@@ -221,64 +211,110 @@ fn age(r: &HttpRoute) -> (bool, &str, &str, &str) {
 }
 
 /// [`attach`] for every route of `objects` on one `listener`, the kinds' hostname conflicts
-/// included ([`NotAttached::KindConflict`]), in time linear in the routes and their hostnames
-/// (what [`attach`] decides route by route, it decides for all at once: the compiled table's way,
-/// so that many HTTPRoutes and GRPCRoutes together cost no more than each alone).
+/// decided for all at once (the compiled table's way).
 pub(crate) fn attach_all(
     objects: &Objects,
     gateway: &Gateway,
     listener: &Listener,
 ) -> Vec<Result<Vec<String>, NotAttached>> {
-    let alone = |route: &HttpRoute| {
-        let mut reason = NotAttached::NotAParent;
-        for parent in route.spec.parent_refs.iter().filter(|p| names_gateway(p, gateway)) {
-            match attach_parent_alone(objects, gateway, listener, route, parent) {
-                Ok(hostnames) => return Ok(hostnames),
-                Err(r) if r.depth() > reason.depth() => reason = r,
-                Err(_) => {}
+    let mut attachments: Vec<Result<Vec<String>, NotAttached>> =
+        objects.routes.iter().map(|route| attach_alone(objects, gateway, listener, route)).collect();
+    if objects.mixed_route_kinds {
+        let attached: Vec<(usize, &[String])> =
+            attachments.iter().enumerate().filter_map(|(r, a)| Some((r, a.as_deref().ok()?))).collect();
+        for (r, older) in kind_losers(&objects.routes, &attached) {
+            attachments[r] = Err(conflict_with(&objects.routes[older]));
+        }
+    }
+    attachments
+}
+
+/// The kinds' hostname conflicts ([`NotAttached::KindConflict`]) on every listener of every
+/// Gateway, decided once per listener: route status, listener status and lint then ask route by
+/// route in constant time (a route-by-route sweep would be quadratic in the routes).
+pub(crate) struct KindConflicts<'o> {
+    /// By Gateway (namespace, name), listener and route position: the older route of the other
+    /// kind it loses to.
+    older: HashMap<(&'o str, &'o str, usize, usize), usize>,
+    routes: &'o [HttpRoute],
+}
+
+impl<'o> KindConflicts<'o> {
+    pub(crate) fn new(objects: &'o Objects) -> Self {
+        let mut conflicts = KindConflicts { older: HashMap::new(), routes: &objects.routes };
+        if !objects.mixed_route_kinds {
+            return conflicts;
+        }
+        // Only routes with a parentRef naming a Gateway can attach to its listeners.
+        let mut routes_of: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
+        for (r, route) in objects.routes.iter().enumerate() {
+            for parent in route.spec.parent_refs.iter().filter(|p| p.group == GROUP && p.kind == "Gateway") {
+                let Some(namespace) = parent.namespace.as_deref() else { continue };
+                let list = routes_of.entry((namespace, parent.name.as_str())).or_default();
+                if list.last() != Some(&r) {
+                    list.push(r);
+                }
             }
         }
-        Err(reason)
-    };
-    let mut attachments: Vec<Result<Vec<String>, NotAttached>> = objects.routes.iter().map(alone).collect();
-    if !objects.mixed_route_kinds {
-        return attachments;
+        for gateway in &objects.gateways {
+            let key = (gateway.metadata.namespace.as_str(), gateway.metadata.name.as_str());
+            // Status and lint take the first Gateway of a name; so does this.
+            let Some(candidates) = routes_of.remove(&key) else { continue };
+            for (l, listener) in gateway.spec.listeners.iter().enumerate() {
+                let alone: Vec<(usize, Vec<String>)> = candidates
+                    .iter()
+                    .filter_map(|&r| Some((r, attach_alone(objects, gateway, listener, &objects.routes[r]).ok()?)))
+                    .collect();
+                let attached: Vec<(usize, &[String])> = alone.iter().map(|(r, h)| (*r, h.as_slice())).collect();
+                for (r, older) in kind_losers(&objects.routes, &attached) {
+                    conflicts.older.insert((key.0, key.1, l, r), older);
+                }
+            }
+        }
+        conflicts
     }
+
+    /// Why route `r` does not attach to listener `l` of `gateway` for an older route of the other
+    /// kind, if it does not.
+    fn older(&self, gateway: &Gateway, l: usize, r: usize) -> Option<NotAttached> {
+        let key = (gateway.metadata.namespace.as_str(), gateway.metadata.name.as_str(), l, r);
+        self.older.get(&key).map(|&older| conflict_with(&self.routes[older]))
+    }
+}
+
+fn conflict_with(older: &HttpRoute) -> NotAttached {
+    let route = alloc::format!("{} {}", older.kind.as_str(), key_of(&older.metadata.namespace, &older.metadata.name));
+    NotAttached::KindConflict { route }
+}
+
+/// The routes among `attached` (position in `routes`, intersected hostnames on one listener) that
+/// an older route of the other kind with a hostname in common keeps off the listener, each with
+/// the oldest such route: in time linear in the routes and their hostnames.
+fn kind_losers(routes: &[HttpRoute], attached: &[(usize, &[String])]) -> Vec<(usize, usize)> {
     // Oldest first; routes of one age are checked together, then recorded (none is older than another).
-    let routes = &objects.routes;
-    let order = super::sorted_positions(routes.len(), &|a, b| age(&routes[a]).cmp(&age(&routes[b])));
+    let order =
+        super::sorted_positions(attached.len(), &|a, b| age(&routes[attached[a].0]).cmp(&age(&routes[attached[b].0])));
     let mut seen = [HostIndex::default(), HostIndex::default()];
-    let kind = |r: usize| usize::from(routes[r].kind == RouteType::Grpc);
+    let kind = |a: usize| usize::from(routes[attached[a].0].kind == RouteType::Grpc);
     let mut losers: Vec<(usize, usize)> = Vec::new();
     let mut start = 0;
     while start < order.len() {
-        let mut end = start + 1;
-        while end < order.len() && age(&routes[order[end]]) == age(&routes[order[start]]) {
-            end += 1;
-        }
-        for &r in &order[start..end] {
-            let Ok(hostnames) = &attachments[r] else { continue };
-            let other = &seen[1 - kind(r)];
-            if let Some(older) = hostnames.iter().filter_map(|h| other.older(h)).min() {
-                losers.push((r, order[older]));
+        let same_age = |a: usize| age(&routes[attached[a].0]) == age(&routes[attached[order[start]].0]);
+        let end = start + order[start..].iter().take_while(|&&a| same_age(a)).count();
+        for &a in &order[start..end] {
+            let other = &seen[1 - kind(a)];
+            if let Some(older) = attached[a].1.iter().filter_map(|h| other.older(h)).min() {
+                losers.push((attached[a].0, attached[order[older]].0));
             }
         }
-        for (p, &r) in order.iter().enumerate().take(end).skip(start) {
-            if let Ok(hostnames) = &attachments[r] {
-                for h in hostnames {
-                    seen[kind(r)].insert(h, p);
-                }
+        for (p, &a) in order.iter().enumerate().take(end).skip(start) {
+            for h in attached[a].1 {
+                seen[kind(a)].insert(h, p);
             }
         }
         start = end;
     }
-    for (r, older) in losers {
-        let older = &routes[older];
-        let route =
-            alloc::format!("{} {}", older.kind.as_str(), key_of(&older.metadata.namespace, &older.metadata.name));
-        attachments[r] = Err(NotAttached::KindConflict { route });
-    }
-    attachments
+    losers
 }
 
 /// The suffixes of `s` that start at a `.` after its first byte (`.b.c`, `.c` of `a.b.c`).
@@ -294,12 +330,12 @@ struct HostIndex {
     first: Option<usize>,
     /// `*`: every hostname.
     any: Option<usize>,
-    exact: hashbrown::HashMap<String, usize>,
+    exact: HashMap<String, usize>,
     /// A wildcard's suffix (`.example.com` for `*.example.com`).
-    wild: hashbrown::HashMap<String, usize>,
+    wild: HashMap<String, usize>,
     /// Every suffix at a label boundary (`.b.c` and `.c` of `a.b.c`; `.b.c` and `.c` of
     /// `*.b.c`): what a wildcard with that suffix meets.
-    covered: hashbrown::HashMap<String, usize>,
+    covered: HashMap<String, usize>,
 }
 
 impl HostIndex {
@@ -430,7 +466,7 @@ mod tests {
         let listeners = json!([{"name": "l", "port": 80, "protocol": "HTTP", "hostname": "*.example.com"}]);
         let reason = |spec: serde_json::Value, ns: &str| {
             let o = objects(listeners.clone(), spec, ns);
-            attach(&o, &o.gateways[0], &o.gateways[0].spec.listeners[0], &o.routes[0])
+            attach(&o, &KindConflicts::new(&o), &o.gateways[0], 0, 0)
         };
         let parent = |extra: serde_json::Value| {
             let mut p = json!({"name": "gw", "namespace": "infra"});

@@ -83,7 +83,8 @@ fn attachment(objects: &Objects, out: &mut Vec<Diagnostic>) {
     for g in &objects.gateways {
         gateways.entry((g.metadata.namespace.as_str(), g.metadata.name.as_str())).or_insert(g);
     }
-    for route in &objects.routes {
+    let conflicts = super::attach::KindConflicts::new(objects);
+    for (r, route) in objects.routes.iter().enumerate() {
         let this = alloc::format!("{} {}", route.kind.as_str(), key(&route.metadata.namespace, &route.metadata.name));
         let mut attached: Vec<(&Gateway, &Listener)> = Vec::new();
         for (i, parent) in route.spec.parent_refs.iter().enumerate() {
@@ -106,7 +107,7 @@ fn attachment(objects: &Objects, out: &mut Vec<Diagnostic>) {
                 ));
                 continue;
             };
-            match status::parent_acceptance(objects, route, gateway, parent) {
+            match status::parent_acceptance(objects, &conflicts, r, gateway, parent) {
                 Ok(listeners) => attached.extend(listeners.into_iter().map(|l| (gateway, l))),
                 Err((reason, message)) => {
                     let fix = match reason {

@@ -239,7 +239,7 @@ struct Context<'a> {
     classes: HashMap<&'a str, &'a GatewayClass>,
     gateways: HashMap<(&'a str, &'a str), &'a Gateway>,
     /// By kind (`HTTPRoute`, `GRPCRoute`), namespace and name.
-    routes: HashMap<(&'a str, &'a str, &'a str), &'a HttpRoute>,
+    routes: HashMap<(&'a str, &'a str, &'a str), usize>,
     /// The routes (positions, each once) with a parentRef naming each Gateway: only those can
     /// attach to its listeners.
     routes_of: HashMap<(&'a str, &'a str), Vec<usize>>,
@@ -248,6 +248,7 @@ struct Context<'a> {
     /// Objects left out, by position and name, and routes left out by kind and name.
     skipped: HashMap<(usize, &'a str), &'a Skipped>,
     skipped_routes: HashMap<(&'a str, &'a str), &'a Skipped>,
+    conflicts: attach::KindConflicts<'a>,
 }
 
 impl<'a> Context<'a> {
@@ -265,7 +266,7 @@ impl<'a> Context<'a> {
         for (r, route) in objects.routes.iter().enumerate() {
             routes
                 .entry((route.kind.as_str(), route.metadata.namespace.as_str(), route.metadata.name.as_str()))
-                .or_insert(route);
+                .or_insert(r);
             for parent in route.spec.parent_refs.iter().filter(|p| p.group == GROUP && p.kind == "Gateway") {
                 let Some(namespace) = parent.namespace.as_deref() else { continue };
                 let list = routes_of.entry((namespace, parent.name.as_str())).or_default();
@@ -295,6 +296,7 @@ impl<'a> Context<'a> {
             supported: objects.routes.iter().map(|r| unsupported_value(r).is_none()).collect(),
             skipped,
             skipped_routes,
+            conflicts: attach::KindConflicts::new(objects),
         }
     }
 
@@ -536,9 +538,7 @@ impl<'a> Context<'a> {
         let attached_routes = candidates
             .into_iter()
             .flatten()
-            .filter(|&&r| {
-                self.supported[r] && attach::attach(self.objects, gateway, listener, &self.objects.routes[r]).is_ok()
-            })
+            .filter(|&&r| self.supported[r] && attach::attach(self.objects, &self.conflicts, gateway, l, r).is_ok())
             .count();
         ListenerStatus {
             name: listener.name.clone(),
@@ -555,11 +555,12 @@ impl<'a> Context<'a> {
 
     fn route_status(
         &self,
-        route: &HttpRoute,
+        r: usize,
         value: &Value,
         generation: Option<i64>,
         notes: &mut Vec<String>,
     ) -> Option<HttpRouteStatus> {
+        let route = &self.objects.routes[r];
         let unsupported = unsupported_value(route);
         let resolved = self.resolved_refs(route, generation);
         let partially_invalid = self.partially_invalid(route, generation);
@@ -568,7 +569,7 @@ impl<'a> Context<'a> {
             let Some(gateway) = self.parent_gateway(i, parent, notes) else { continue };
             let accepted = match &unsupported {
                 Some(message) => self.condition("Accepted", false, "UnsupportedValue", message.clone(), generation),
-                None => self.accepted(route, gateway, parent, generation),
+                None => self.accepted(r, gateway, parent, generation),
             };
             parents.push(RouteParentStatus {
                 parent_ref: parent.into(),
@@ -670,14 +671,8 @@ impl<'a> Context<'a> {
         Some(gateway)
     }
 
-    fn accepted(
-        &self,
-        route: &HttpRoute,
-        gateway: &Gateway,
-        parent: &ParentReference,
-        generation: Option<i64>,
-    ) -> Condition {
-        match parent_acceptance(self.objects, route, gateway, parent) {
+    fn accepted(&self, r: usize, gateway: &Gateway, parent: &ParentReference, generation: Option<i64>) -> Condition {
+        match parent_acceptance(self.objects, &self.conflicts, r, gateway, parent) {
             Ok(attached) => {
                 let gw = attach::key_of(&gateway.metadata.namespace, &gateway.metadata.name);
                 let names: Vec<&str> = attached.iter().map(|l| l.name.as_str()).collect();
@@ -879,14 +874,16 @@ fn merge_conditions(old: &[Condition], new: &[Condition]) -> Vec<Condition> {
 /// Route status and [`GatewayRouter::lint`](super::GatewayRouter::lint) both say this.
 pub(crate) fn parent_acceptance<'g>(
     objects: &Objects,
-    route: &HttpRoute,
+    conflicts: &attach::KindConflicts,
+    r: usize,
     gateway: &'g Gateway,
     parent: &ParentReference,
 ) -> Result<Vec<&'g Listener>, (&'static str, String)> {
+    let route = &objects.routes[r];
     let mut attached = Vec::new();
     let mut farthest: Option<(NotAttached, &Listener)> = None;
-    for listener in &gateway.spec.listeners {
-        match attach::attach_parent(objects, gateway, listener, route, parent) {
+    for (l, listener) in gateway.spec.listeners.iter().enumerate() {
+        match attach::attach_parent(objects, conflicts, gateway, l, r, parent) {
             Ok(_) => attached.push(listener),
             Err(reason) => {
                 if farthest.as_ref().is_none_or(|(r, _)| reason.depth() > r.depth()) {

@@ -452,13 +452,48 @@ fn validation_of_filters_and_counts() {
     assert_eq!(call(&compile(&[gateway(listener()), bad]), "gw", "/a.B/C", &[]), unimplemented());
 }
 
-/// The table decides the kinds' conflicts for all routes at once (`attach::attach_all`, linear);
-/// status decides them route by route (`attach::attach`): both say the same, over every mix of
-/// precise, wildcard and no hostnames, ages and listener hostnames written here.
+/// The table decides the kinds' conflicts per listener (`attach::attach_all`), status and lint
+/// once for every listener (`attach::KindConflicts`), both by a linear sweep: both say what the
+/// specification's rule, applied route by route, says, over every mix of precise, wildcard and no
+/// hostnames, ages and listener hostnames written here.
 #[test]
 fn conflicts_decided_at_once_are_those_decided_one_by_one() {
-    use crate::gateway::Objects;
-    use crate::gateway::attach::{attach, attach_all};
+    use crate::gateway::attach::{KindConflicts, NotAttached, attach, attach_all, key_of};
+    use crate::gateway::{Objects, hostname};
+    // The rule, route by route: the oldest route of the other kind (creationTimestamp, none the
+    // newest, then namespace/name) attached with a hostname in common keeps a route off.
+    fn one_by_one(objects: &Objects) -> Vec<Result<Vec<String>, NotAttached>> {
+        let mut alone_objects = objects.clone();
+        alone_objects.mixed_route_kinds = false;
+        let gw = &objects.gateways[0];
+        let alone = attach_all(&alone_objects, gw, &gw.spec.listeners[0]);
+        let age = |r: usize| {
+            let m = &objects.routes[r].metadata;
+            (m.creation_timestamp.is_none(), m.creation_timestamp.clone(), m.namespace.clone(), m.name.clone())
+        };
+        (0..alone.len())
+            .map(|r| {
+                let Ok(ours) = &alone[r] else { return alone[r].clone() };
+                let older = (0..alone.len())
+                    .filter(|&o| objects.routes[o].kind != objects.routes[r].kind && age(o) < age(r))
+                    .filter(|&o| {
+                        alone[o].as_ref().is_ok_and(|theirs| {
+                            theirs.iter().any(|t| ours.iter().any(|h| hostname::intersect(Some(t), h).is_some()))
+                        })
+                    })
+                    .min_by_key(|&o| age(o));
+                match older {
+                    Some(o) => {
+                        let m = &objects.routes[o].metadata;
+                        let route =
+                            alloc::format!("{} {}", objects.routes[o].kind.as_str(), key_of(&m.namespace, &m.name));
+                        Err(NotAttached::KindConflict { route })
+                    }
+                    None => Ok(ours.clone()),
+                }
+            })
+            .collect()
+    }
     let hostnames: [&[&str]; 7] = [
         &[],
         &["a.example.com"],
@@ -469,7 +504,7 @@ fn conflicts_decided_at_once_are_those_decided_one_by_one() {
         &["*.test"],
     ];
     let listener_hostnames = [None, Some("*.example.com"), Some("a.example.com")];
-    let mut checked = 0;
+    let (mut checked, mut attached, mut kept_off) = (0, 0, 0);
     for (n, kinds) in
         [["HTTPRoute", "GRPCRoute", "HTTPRoute"], ["GRPCRoute", "HTTPRoute", "GRPCRoute"]].iter().enumerate()
     {
@@ -494,10 +529,18 @@ fn conflicts_decided_at_once_are_those_decided_one_by_one() {
                         let objects = Objects::from_values(&values);
                         let gw = &objects.gateways[0];
                         let listener = &gw.spec.listeners[0];
-                        let all = attach_all(&objects, gw, listener);
-                        let one_by_one: Vec<_> =
-                            objects.routes.iter().map(|r| attach(&objects, gw, listener, r)).collect();
-                        assert_eq!(all, one_by_one, "{n} {listener_hostname:?} {a} {b} {c}");
+                        let expected = one_by_one(&objects);
+                        assert_eq!(
+                            attach_all(&objects, gw, listener),
+                            expected,
+                            "{n} {listener_hostname:?} {a} {b} {c}"
+                        );
+                        let conflicts = KindConflicts::new(&objects);
+                        let each: Vec<_> = (0..3).map(|r| attach(&objects, &conflicts, gw, 0, r)).collect();
+                        assert_eq!(each, expected, "{n} {listener_hostname:?} {a} {b} {c}");
+                        attached += expected.iter().filter(|a| a.is_ok()).count();
+                        kept_off +=
+                            expected.iter().filter(|a| matches!(a, Err(NotAttached::KindConflict { .. }))).count();
                         checked += 1;
                     }
                 }
@@ -505,4 +548,6 @@ fn conflicts_decided_at_once_are_those_decided_one_by_one() {
         }
     }
     assert_eq!(checked, 2 * 3 * 7 * 7 * 3);
+    // Not vacuous: many routes attach, many are kept off.
+    assert!(attached > 300 && kept_off > 300, "{attached} {kept_off}");
 }

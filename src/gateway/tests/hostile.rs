@@ -535,3 +535,35 @@ fn out_of_range_integers_name_their_field_and_range() {
         skipped.error
     );
 }
+
+/// Bound: an HTTPRoute and a GRPCRoute sharing a hostname on a listener are decided once per
+/// listener for the table, status and lint alike (was route by route in status and lint: 10 000 of
+/// each kind took 28 s for status in release, quadratic in the routes). 10 000 of each kind, every
+/// GRPCRoute older than the HTTPRoute with its hostname.
+#[test]
+fn many_routes_of_both_kinds_sharing_hostnames_are_decided_in_linear_time() {
+    let n = 10_000;
+    let mut values = vec![gateway(http_listener())];
+    for (kind, second) in [("GRPCRoute", "00"), ("HTTPRoute", "01")] {
+        for i in 0..n {
+            let mut r = route(&format!("r{i}"), json!([format!("h{i}.example.com")]), json!([{}]));
+            r["kind"] = json!(kind);
+            r["metadata"]["creationTimestamp"] = json!(format!("2026-01-01T00:00:{second}Z"));
+            values.push(r);
+        }
+    }
+    let objects = Objects::from_values(&values);
+    let router = compile(&objects, &GatewayOptions::default());
+    let lost = router.lint().iter().filter(|d| d.message.contains("(Conflicted)")).count();
+    assert_eq!(lost, n);
+    let report = crate::gateway::status::gateway_status(&values, &Default::default());
+    let status = |o: &crate::gateway::status::ObjectStatus| serde_json::to_value(&o.status).unwrap();
+    let gateway = report.objects.iter().find(|o| o.kind == "Gateway").unwrap();
+    assert_eq!(status(gateway)["listeners"][0]["attachedRoutes"], json!(n));
+    let routes: Vec<_> = report.objects.iter().filter(|o| o.kind != "Gateway").collect();
+    assert_eq!(routes.len(), 2 * n);
+    for o in routes {
+        let expected = if o.kind == "GRPCRoute" { "Accepted" } else { "Conflicted" };
+        assert_eq!(status(o)["parents"][0]["conditions"][0]["reason"], expected, "{} {}", o.kind, o.name);
+    }
+}
