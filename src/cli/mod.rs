@@ -15,6 +15,8 @@ mod envoy_config;
 mod gateway;
 mod load;
 mod mesh;
+#[cfg(feature = "nginx")]
+mod migrate;
 mod show;
 mod status;
 mod validate;
@@ -161,6 +163,10 @@ enum Command {
     #[cfg(feature = "nginx")]
     #[command(after_help = diff::EXAMPLES)]
     Diff(diff::DiffArgs),
+    /// Write the Gateway API objects for ingress-nginx Ingresses, and prove they route the same.
+    #[cfg(feature = "nginx")]
+    #[command(after_help = migrate::EXAMPLES)]
+    Migrate(migrate::MigrateArgs),
 }
 
 /// Flags every subcommand takes.
@@ -305,6 +311,8 @@ impl Command {
             Command::Gateway(a) => a.json,
             #[cfg(feature = "nginx")]
             Command::Diff(a) => a.json,
+            #[cfg(feature = "nginx")]
+            Command::Migrate(a) => a.json,
         }
     }
 }
@@ -326,6 +334,8 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Gateway(args) => gateway::run(&args),
         #[cfg(feature = "nginx")]
         Command::Diff(args) => diff::run(&args),
+        #[cfg(feature = "nginx")]
+        Command::Migrate(args) => migrate::run(&args),
     }
 }
 

@@ -319,6 +319,11 @@ impl Conf {
         }
     }
 
+    /// The `from-to-www-redirect` names, each with the server it redirects to.
+    pub fn www_redirects(&self) -> impl Iterator<Item = (&str, &Server)> {
+        self.www_redirects.iter().map(|(name, &to)| (name.as_str(), &self.servers[to]))
+    }
+
     /// `namespace/name` of the Ingress at `index`.
     pub fn ingress_key(&self, index: usize) -> String {
         let i = &self.ingresses[index];

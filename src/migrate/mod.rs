@@ -6,6 +6,10 @@
 //! answer differs (status, backend, split, redirect location, upstream path) are grouped by
 //! [`Cause`](crate::migrate::Cause), named in the words of the ingress-nginx behaviours a migrating team trips on.
 
+mod translate;
+
+pub use translate::{DEFAULT_GATEWAY, DEFAULT_GATEWAY_CLASS, Note, Outcome, Translation, translate};
+
 use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -89,9 +93,32 @@ impl Answer {
 
     /// Whether both answer alike: everything but the rule and the reason.
     fn same_as(&self, other: &Answer) -> bool {
-        (self.status, &self.backend, &self.split, &self.redirect, &self.upstream_path)
-            == (other.status, &other.backend, &other.split, &other.redirect, &other.upstream_path)
+        let location = |a: &Answer| a.redirect.as_deref().map(same_url);
+        (self.status, &self.backend, &self.split, location(self), &self.upstream_path)
+            == (other.status, &other.backend, &other.split, location(other), &other.upstream_path)
     }
+}
+
+/// A redirect location as a browser follows it: scheme and host in lower case, the scheme's
+/// default port left out, an empty path as `/` (`http://h:80` and `http://H/` are one URL).
+fn same_url(location: &str) -> String {
+    let Some((scheme, rest)) = location.split_once("://") else { return location.to_string() };
+    let scheme = scheme.to_ascii_lowercase();
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let (authority, target) = rest.split_at(end);
+    let mut authority = authority.to_ascii_lowercase();
+    let default_port = match scheme.as_str() {
+        "http" => Some(":80"),
+        "https" => Some(":443"),
+        _ => None,
+    };
+    if let Some(port) = default_port
+        && authority.ends_with(port)
+    {
+        authority.truncate(authority.len() - port.len());
+    }
+    let slash = if target.starts_with('/') { "" } else { "/" };
+    format!("{scheme}://{authority}{slash}{target}")
 }
 
 /// Why the two sides answer a request differently.
@@ -274,6 +301,69 @@ impl MigrationReport {
         }
         out
     }
+}
+
+/// `ingress-router migrate`: the Gateway API objects written for an ingress-nginx estate, and
+/// the proof that they route as ingress-nginx did.
+#[derive(Clone, Debug, Serialize)]
+#[non_exhaustive]
+pub struct Conversion {
+    pub translation: Translation,
+    /// [`migrate()`] on the input's Ingresses against the objects written.
+    pub proof: MigrationReport,
+}
+
+impl Conversion {
+    /// Every difference the proof found whose Ingress has no note saying what was left out: what
+    /// the writer got wrong rather than what the Gateway API cannot say.
+    pub fn unexplained(&self) -> Vec<&MigrationDifference> {
+        self.proof.causes.iter().flat_map(|c| &c.differences).filter(|d| self.explained_by(d).is_empty()).collect()
+    }
+
+    /// The report's notes that explain a difference: those of the Ingress whose rule answered on
+    /// the ingress-nginx side (or of every Ingress of the host when none did).
+    pub fn explained_by(&self, difference: &MigrationDifference) -> Vec<&Note> {
+        let rule = difference.ingress.rule.as_deref().unwrap_or_default();
+        let host = difference.probe.url.split("://").nth(1).and_then(|r| r.split('/').next()).unwrap_or_default();
+        self.translation
+            .notes
+            .iter()
+            .filter(|n| matches!(n.outcome, Outcome::Partly | Outcome::NotExpressible | Outcome::LeftOut))
+            .filter(|n| {
+                (!n.ingress.is_empty() && rule.contains(&format!("Ingress {} ", n.ingress)))
+                    || (!n.ingress.is_empty() && difference.ingress.reason.contains(&n.ingress))
+                    || n.covers_host(host)
+            })
+            .collect()
+    }
+}
+
+/// Writes the Gateway API objects for the input's ingress-nginx Ingresses ([`translate()`]; an
+/// existing Gateway when `options.gateway` names one) and proves them: [`migrate()`] on the
+/// Ingresses against what was written.
+pub fn convert(input: &Input, options: &CompileOptions, gateway_class: &str) -> Conversion {
+    let ingresses: Vec<Object> = input.objects.iter().map(|o| o.object.clone()).collect();
+    let named = options.gateway.as_deref().map(|g| g.split_once('/').unwrap_or(("default", g)));
+    let translation = translate(&ingresses, options, named, gateway_class);
+    let mut both = input.clone();
+    // The proof sees the Ingress side, the Namespaces, the named Gateway and what was written.
+    both.gateway_api.retain(|g| {
+        let kind = g.value["kind"].as_str().unwrap_or_default();
+        let meta = &g.value["metadata"];
+        let namespace = meta["namespace"].as_str().unwrap_or("default");
+        kind == "Namespace"
+            || (kind == "Gateway" && named.is_some_and(|(ns, name)| ns == namespace && meta["name"] == name))
+            || (kind == "GatewayClass")
+    });
+    let yaml = translation.yaml();
+    // What was written reads back: a failure here is this writer's, said in the proof's words.
+    match crate::input::parse_with_limit("migrate output", &yaml, yaml.len().saturating_add(1)) {
+        Ok(written) => both.extend(written),
+        Err(e) => both.errors.push(e),
+    }
+    let proof_options = options.clone().with_gateway(Some(translation.gateway.clone()));
+    let proof = migrate(&both, &proof_options, Profile::IngressNginx);
+    Conversion { translation, proof }
 }
 
 /// Routes every probe derived from both sides through the Ingresses of `ingresses` (compiled with

@@ -1,0 +1,1055 @@
+//! The writer half of `migrate`: the Gateway API objects that replace an ingress-nginx estate.
+//!
+//! It reads the nginx configuration the ingress-nginx profile compiles (servers, their locations
+//! in nginx's order, canaries, redirects), not the Ingresses themselves, so that each location
+//! becomes the rule that answers as the location did: the host-wide `use-regex`, the `Prefix` /
+//! `ImplementationSpecific` split into nginx locations, the server defaults and the canary merge
+//! are the profile's decisions, made once. What the Gateway API cannot say is a [`Note`].
+
+use alloc::collections::{BTreeMap, BTreeSet};
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec;
+use alloc::vec::Vec;
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use crate::model::{IngressBackend, Object};
+use crate::nginx::annotations::PREFIX;
+use crate::nginx::location::{Location, Modifier, Origin};
+use crate::nginx::server::{CATCH_ALL, Server};
+use crate::nginx::{self, Conf};
+use crate::options::CompileOptions;
+
+const GATEWAY_API: &str = "gateway.networking.k8s.io/v1";
+const REFERENCE_GRANT_API: &str = "gateway.networking.k8s.io/v1beta1";
+
+/// The Gateway written when no `--gateway` is given.
+pub const DEFAULT_GATEWAY: (&str, &str) = ("ingress-nginx", "ingress-nginx");
+/// The `gatewayClassName` written when none is given: NGINX Gateway Fabric's default class.
+pub const DEFAULT_GATEWAY_CLASS: &str = "nginx";
+
+/// What became of one Ingress's annotation or part.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Outcome {
+    /// Carried over: the output answers as ingress-nginx did.
+    Translated,
+    /// Carried over where the Gateway API can say it; the rest is said in the note.
+    Partly,
+    /// The Gateway API (or this tool) has no way to say it: left out, and why.
+    NotExpressible,
+    /// The Ingress itself is not migrated (another class, invalid, a canary without its main Ingress).
+    LeftOut,
+}
+
+impl Outcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Translated => "translated",
+            Outcome::Partly => "partly",
+            Outcome::NotExpressible => "not expressible",
+            Outcome::LeftOut => "left out",
+        }
+    }
+}
+
+/// One line of the report: an Ingress, an annotation (or field), what became of it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Note {
+    /// `namespace/name`; empty for the Gateway.
+    pub ingress: String,
+    /// The annotation's full name, or the field (`spec.tls[0]`, `spec.rules[1].http.paths[0]`).
+    pub what: String,
+    pub outcome: Outcome,
+    /// What it became, or why not.
+    pub detail: String,
+    /// The host (as the Ingress names it, `*.` wildcards included) whose requests it concerns, when
+    /// it concerns one host rather than the Ingress's rules.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+}
+
+impl Note {
+    /// Whether the note concerns requests for `host`.
+    pub fn covers_host(&self, host: &str) -> bool {
+        let host = host.split(':').next().unwrap_or(host).to_ascii_lowercase();
+        self.host.as_deref().is_some_and(|h| match h.strip_prefix('*') {
+            Some(suffix) => host.ends_with(suffix),
+            None => h.eq_ignore_ascii_case(&host),
+        })
+    }
+}
+
+/// The objects written and the report.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct Translation {
+    /// The Gateway (unless an existing one was named), ReferenceGrants, then the routes.
+    pub objects: Vec<Value>,
+    /// The Gateway's `namespace/name`.
+    pub gateway: String,
+    /// Whether the Gateway is in `objects` (it is not when an existing one was named).
+    pub gateway_written: bool,
+    /// By Ingress, then annotation.
+    pub notes: Vec<Note>,
+}
+
+impl Translation {
+    /// The objects as one YAML stream, each after a comment saying where it came from.
+    pub fn yaml(&self) -> String {
+        let mut out = String::new();
+        for (i, object) in self.objects.iter().enumerate() {
+            if i > 0 {
+                out.push_str("---\n");
+            }
+            out.push_str(&crate::yaml::write(object, FIELD_ORDER));
+        }
+        out
+    }
+
+    /// Notes the Ingress `namespace/name` has that leave something out.
+    pub fn not_expressible(&self, ingress: &str) -> impl Iterator<Item = &Note> {
+        self.notes
+            .iter()
+            .filter(move |n| n.ingress == ingress && matches!(n.outcome, Outcome::Partly | Outcome::NotExpressible))
+    }
+}
+
+/// Keys in the order a person writes them.
+const FIELD_ORDER: &[&str] = &[
+    "apiVersion",
+    "kind",
+    "metadata",
+    "name",
+    "namespace",
+    "annotations",
+    "spec",
+    "gatewayClassName",
+    "parentRefs",
+    "sectionName",
+    "hostnames",
+    "listeners",
+    "hostname",
+    "port",
+    "protocol",
+    "tls",
+    "allowedRoutes",
+    "from",
+    "to",
+    "rules",
+    "matches",
+    "path",
+    "method",
+    "headers",
+    "type",
+    "value",
+    "filters",
+    "backendRefs",
+    "weight",
+];
+
+/// Writes the Gateway API objects for the Ingresses of `objects` that ingress-nginx (with
+/// `options`' class and default backend) serves. `gateway`: an existing Gateway `namespace/name`
+/// to attach to (not written), else [`DEFAULT_GATEWAY`] is written with `gateway_class`.
+pub fn translate(
+    objects: &[Object],
+    options: &CompileOptions,
+    gateway: Option<(&str, &str)>,
+    gateway_class: &str,
+) -> Translation {
+    let nginx_options = nginx::Options {
+        ingress_class: options.ingress_class.clone(),
+        default_backend: options.default_backend.clone(),
+        regex_limits: options.regex_limits,
+    };
+    let (conf, issues) = nginx::build(objects, &nginx_options);
+    let mut writer = Writer {
+        objects,
+        conf: &conf,
+        gateway: gateway.unwrap_or(DEFAULT_GATEWAY),
+        existing_gateway: gateway.is_some(),
+        notes: Vec::new(),
+        routes: Vec::new(),
+        grants: BTreeSet::new(),
+        route_namespaces: BTreeSet::new(),
+        https_listeners: BTreeMap::new(),
+    };
+    writer.left_out(&issues);
+    writer.annotations();
+    writer.https_listeners();
+    for server in &conf.servers {
+        writer.server(server);
+    }
+    for (name, to) in conf.www_redirects() {
+        writer.www_redirect(name, to);
+    }
+    writer.finish(gateway_class)
+}
+
+/// A route's parent: the Gateway's HTTP listener, or its HTTPS listener for a host.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Http,
+    Https,
+}
+
+struct Writer<'a> {
+    objects: &'a [Object],
+    conf: &'a Conf,
+    gateway: (&'a str, &'a str),
+    existing_gateway: bool,
+    notes: Vec<Note>,
+    routes: Vec<Value>,
+    /// (namespace granting, kind from, namespace from, kind to).
+    grants: BTreeSet<(String, &'static str, String, &'static str)>,
+    route_namespaces: BTreeSet<String>,
+    /// By server hostname: the listener's name and its certificate (namespace, Secret name).
+    https_listeners: BTreeMap<String, (String, Option<(String, String)>)>,
+}
+
+/// One rule of a route, for each side.
+struct RulePair {
+    https: Value,
+    /// `None`: the same as `https`.
+    http: Option<Value>,
+}
+
+impl Writer<'_> {
+    fn note(&mut self, ingress: &str, what: impl Into<String>, outcome: Outcome, detail: impl Into<String>) {
+        self.notes.push(Note {
+            ingress: ingress.to_string(),
+            what: what.into(),
+            outcome,
+            detail: detail.into(),
+            host: None,
+        });
+    }
+
+    /// Marks the last note as concerning `host`'s requests.
+    fn host_note(&mut self, host: &str) {
+        if let Some(n) = self.notes.last_mut() {
+            n.host = Some(host.to_string());
+        }
+    }
+
+    fn ingress_key(&self, index: usize) -> String {
+        self.conf.ingress_key(index)
+    }
+
+    fn ingress_namespace(&self, index: usize) -> &str {
+        &self.conf.ingresses[index].namespace
+    }
+
+    /// Every Ingress the controller does not serve, and why.
+    fn left_out(&mut self, issues: &[nginx::Issue]) {
+        let taken: BTreeSet<String> = (0..self.conf.ingresses.len()).map(|i| self.ingress_key(i)).collect();
+        for o in self.objects {
+            let Object::Ingress(ingress) = o else { continue };
+            let key = format!("{}/{}", ingress.metadata.namespace_or_default(), ingress.metadata.name);
+            if taken.contains(&key) {
+                continue;
+            }
+            let why = issues
+                .iter()
+                .find(|i| i.ingress.as_deref() == Some(key.as_str()))
+                .map_or_else(|| String::from("not of the ingress-nginx class being migrated"), |i| i.message.clone());
+            self.note(
+                &key,
+                "Ingress",
+                Outcome::LeftOut,
+                format!("ingress-nginx does not serve it ({why}): nothing written"),
+            );
+        }
+        for (i, ingress) in self.conf.ingresses.iter().enumerate() {
+            if ingress.canary && !self.conf.canaries.iter().any(|c| c.ingress == i && !c.deleted) {
+                let key = self.ingress_key(i);
+                self.note(
+                    &key,
+                    format!("{PREFIX}canary"),
+                    Outcome::LeftOut,
+                    "a canary Ingress with no main Ingress for its host and path: ingress-nginx serves nothing from it, \
+                     so nothing is written",
+                );
+            }
+        }
+    }
+
+    /// One note per ingress-nginx annotation of every served Ingress.
+    fn annotations(&mut self) {
+        for i in 0..self.conf.ingresses.len() {
+            let key = self.ingress_key(i);
+            let Some(ingress) = self.find_ingress(i) else { continue };
+            let annotations: Vec<(String, String)> = ingress
+                .metadata
+                .annotations
+                .iter()
+                .filter_map(|(k, v)| Some((k.strip_prefix(PREFIX)?.to_string(), v.clone())))
+                .collect();
+            for (name, value) in annotations {
+                let (outcome, detail) = annotation_outcome(&name, &value);
+                self.note(&key, format!("{PREFIX}{name}"), outcome, detail);
+            }
+        }
+    }
+
+    fn find_ingress(&self, index: usize) -> Option<&crate::model::Ingress> {
+        let r = &self.conf.ingresses[index];
+        self.objects.iter().find_map(|o| match o {
+            Object::Ingress(i) if i.metadata.name == r.name && i.metadata.namespace_or_default() == r.namespace => {
+                Some(i)
+            }
+            _ => None,
+        })
+    }
+
+    /// An HTTPS listener for every server with TLS, with the certificate an Ingress names for it.
+    fn https_listeners(&mut self) {
+        for server in &self.conf.servers {
+            if !server.tls || self.https_listeners.contains_key(&server.hostname) {
+                continue;
+            }
+            let mut certificate = None;
+            for i in 0..self.conf.ingresses.len() {
+                let Some(ingress) = self.find_ingress(i) else { continue };
+                let found = ingress.spec.tls.iter().find(|t| {
+                    t.secret_name.is_some()
+                        && (t.hosts.iter().any(|h| h.eq_ignore_ascii_case(&server.hostname))
+                            || (server.hostname == CATCH_ALL && t.hosts.is_empty()))
+                });
+                if let Some(tls) = found {
+                    certificate =
+                        Some((self.ingress_namespace(i).to_string(), tls.secret_name.clone().unwrap_or_default()));
+                    break;
+                }
+            }
+            let name = listener_name("https", &server.hostname, self.https_listeners.len() + 1);
+            self.https_listeners.insert(server.hostname.clone(), (name, certificate));
+        }
+    }
+
+    fn parent(&self, side: Side, hostname: &str) -> Value {
+        let mut parent = Map::new();
+        parent.insert("name".into(), json!(self.gateway.1));
+        parent.insert("namespace".into(), json!(self.gateway.0));
+        match (self.existing_gateway, side) {
+            // An existing Gateway's listener names are its own: its ports say which.
+            (true, Side::Http) => drop(parent.insert("port".into(), json!(80))),
+            (true, Side::Https) => drop(parent.insert("port".into(), json!(443))),
+            (false, Side::Http) => drop(parent.insert("sectionName".into(), json!("http"))),
+            (false, Side::Https) => {
+                let name = self.https_listeners.get(hostname).map(|(n, _)| n.clone()).unwrap_or_default();
+                parent.insert("sectionName".into(), json!(name));
+            }
+        }
+        Value::Object(parent)
+    }
+
+    /// The routes of one server: one per Ingress with locations in it.
+    fn server(&mut self, server: &Server) {
+        let mut by_ingress: BTreeMap<usize, Vec<&Location>> = BTreeMap::new();
+        for loc in &server.locations.list {
+            let ingress = match loc.origin {
+                Origin::Path { ingress, .. } => ingress,
+                Origin::ServerDefault { ingress: Some(ingress) } if loc.backend.is_some() => ingress,
+                // The controller's own default backend: the Gateway's 404.
+                Origin::ServerDefault { .. } => continue,
+            };
+            by_ingress.entry(ingress).or_default().push(loc);
+        }
+        let app_root = server.app_root.as_ref().and_then(|(root, l)| match server.locations.list[*l].origin {
+            Origin::Path { ingress, .. } | Origin::ServerDefault { ingress: Some(ingress) } => Some((root, ingress)),
+            Origin::ServerDefault { ingress: None } => None,
+        });
+        for (ingress, locations) in by_ingress {
+            let key = self.ingress_key(ingress);
+            if server.hostname.starts_with("*.") {
+                self.note(
+                    &key,
+                    format!("host {}", server.hostname),
+                    Outcome::Partly,
+                    "ingress-nginx's wildcard host covers exactly one label; a Gateway API wildcard hostname covers \
+                     one or more",
+                );
+                self.host_note(&server.hostname);
+            }
+            let mut rules: Vec<RulePair> = Vec::new();
+            if let Some((root, _)) = app_root.filter(|(_, i)| *i == ingress) {
+                let redirect = json!({"type": "RequestRedirect", "requestRedirect": {
+                    "path": {"type": "ReplaceFullPath", "replaceFullPath": root}, "statusCode": 302}});
+                rules.push(RulePair {
+                    https: json!({"matches": [{"path": {"type": "Exact", "value": "/"}}], "filters": [redirect]}),
+                    http: None,
+                });
+            }
+            for loc in &locations {
+                self.location(server, ingress, loc, &mut rules);
+                if let Some(rule) = auto_redirect(server, loc) {
+                    rules.push(RulePair { https: rule, http: None });
+                }
+            }
+            if rules.is_empty() {
+                continue;
+            }
+            let grpc = self.find_ingress(ingress).is_some_and(|i| {
+                i.metadata
+                    .annotations
+                    .get(&format!("{PREFIX}backend-protocol"))
+                    .is_some_and(|p| matches!(p.trim().to_ascii_uppercase().as_str(), "GRPC" | "GRPCS"))
+            });
+            let rules = if grpc { self.grpc_rules(&key, rules) } else { rules };
+            self.push_routes(server, ingress, grpc, rules);
+        }
+    }
+
+    /// The rules of one location: its own, and a canary's before it.
+    fn location(&mut self, server: &Server, ingress: usize, loc: &Location, rules: &mut Vec<RulePair>) {
+        let key = self.ingress_key(ingress);
+        let namespace = self.ingress_namespace(ingress).to_string();
+        let s = &loc.settings;
+        let mut filters: Vec<Value> = Vec::new();
+        let prefix_rewrite = prefix_rewrite(server, loc);
+        let matches = match &prefix_rewrite {
+            Some((prefix, replacement)) => {
+                filters.push(json!({"type": "URLRewrite", "urlRewrite": {"path": {"type": "ReplacePrefixMatch",
+                    "replacePrefixMatch": replacement}}}));
+                self.note(
+                    &key,
+                    format!("{PREFIX}rewrite-target"),
+                    Outcome::Partly,
+                    format!(
+                        "{} with {}: a PathPrefix {prefix} match with URLRewrite ReplacePrefixMatch {replacement}; \
+                         ingress-nginx matched it case-insensitively, the PathPrefix matches case-sensitively",
+                        loc.path,
+                        s.rewrite_target.as_deref().unwrap_or_default()
+                    ),
+                );
+                vec![json!({"path": {"type": "PathPrefix", "value": prefix}})]
+            }
+            None => match self.matches(server, &key, loc) {
+                Some(m) => m,
+                None => return,
+            },
+        };
+        if let Some(r) = &s.redirect {
+            match redirect_filter(&r.url, r.code) {
+                Ok(filter) => {
+                    rules.push(RulePair { https: json!({"matches": matches, "filters": [filter]}), http: None });
+                    if !r.url.contains('?') {
+                        // `return` drops the request's query; RequestRedirect keeps it.
+                        self.note(
+                            &key,
+                            format!("{PREFIX}{}", r.annotation),
+                            Outcome::Partly,
+                            "ingress-nginx's `return` drops the request's query string; a RequestRedirect keeps it",
+                        );
+                    }
+                }
+                Err(why) => self.note(&key, format!("{PREFIX}{}", r.annotation), Outcome::NotExpressible, why),
+            }
+            return;
+        }
+        if prefix_rewrite.is_none()
+            && let Some(rewrite) = self.rewrite(&key, loc)
+        {
+            filters.push(rewrite);
+        }
+        if let Some(vhost) =
+            self.find_ingress(ingress).and_then(|i| i.metadata.annotations.get(&format!("{PREFIX}upstream-vhost")))
+        {
+            merge_rewrite(&mut filters, "hostname", json!(vhost.trim()));
+        }
+        let Some(backend) = loc.backend.as_ref() else { return };
+        let Some(primary) = self.backend_ref(&key, &namespace, backend) else { return };
+        let http_redirect = s.force_ssl_redirect || (s.ssl_redirect && server.tls);
+        let http = http_redirect.then(|| {
+            json!({"matches": matches.clone(), "filters": [{"type": "RequestRedirect",
+                "requestRedirect": {"scheme": "https", "statusCode": 308}}]})
+        });
+        let rule = |matches: &[Value], backends: Vec<Value>| {
+            let mut rule = json!({"matches": matches, "backendRefs": backends});
+            if !filters.is_empty() {
+                rule["filters"] = json!(filters);
+            }
+            rule
+        };
+        let canary = loc.canary.map(|c| &self.conf.canaries[c]).filter(|c| !c.deleted);
+        let Some(canary) = canary else {
+            rules.push(RulePair { https: rule(&matches, vec![primary]), http });
+            return;
+        };
+        let canary_key = self.ingress_key(canary.ingress);
+        let canary_namespace = self.ingress_namespace(canary.ingress).to_string();
+        let Some(canary_ref) = self.backend_ref(&canary_key, &canary_namespace, &canary.backend) else {
+            rules.push(RulePair { https: rule(&matches, vec![primary]), http });
+            return;
+        };
+        let with_header = |header: Value| -> Vec<Value> {
+            matches
+                .iter()
+                .map(|m| {
+                    let mut m = m.clone();
+                    m["headers"] = json!([header.clone()]);
+                    m
+                })
+                .collect()
+        };
+        let later = canary.cookie.is_some() || canary.weight > 0;
+        if let Some(header) = &canary.header {
+            if let Some(Ok(_)) = &canary.header_pattern {
+                let pattern = self.find_ingress(canary.ingress).and_then(|i| {
+                    i.metadata
+                        .annotations
+                        .get(&format!("{PREFIX}canary-by-header-pattern"))
+                        .map(|p| p.trim().to_string())
+                });
+                if let Some(pattern) = pattern {
+                    let m = with_header(json!({"type": "RegularExpression", "name": header, "value": pattern}));
+                    rules.push(RulePair { https: rule(&m, vec![canary_ref.clone()]), http: http.clone() });
+                }
+            } else {
+                let value = canary.header_value.clone().unwrap_or_else(|| "always".into());
+                let m = with_header(json!({"name": header, "value": value}));
+                rules.push(RulePair { https: rule(&m, vec![canary_ref.clone()]), http: http.clone() });
+            }
+            if canary.header_value.is_none() && canary.header_pattern.is_none() && later {
+                let m = with_header(json!({"name": header, "value": "never"}));
+                rules.push(RulePair { https: rule(&m, vec![primary.clone()]), http: http.clone() });
+            }
+        }
+        if let Some(cookie) = &canary.cookie {
+            let escaped = regex_escape(cookie);
+            let always = format!("^(.*;\\s*)?{escaped}=always(;.*)?$");
+            let m = with_header(json!({"type": "RegularExpression", "name": "cookie", "value": always}));
+            rules.push(RulePair { https: rule(&m, vec![canary_ref.clone()]), http: http.clone() });
+            if canary.weight > 0 {
+                let never = format!("^(.*;\\s*)?{escaped}=never(;.*)?$");
+                let m = with_header(json!({"type": "RegularExpression", "name": "cookie", "value": never}));
+                rules.push(RulePair { https: rule(&m, vec![primary.clone()]), http: http.clone() });
+            }
+        }
+        let backends = if canary.weight >= canary.weight_total {
+            vec![canary_ref]
+        } else if canary.weight > 0 {
+            let mut p = primary;
+            p["weight"] = json!(canary.weight_total - canary.weight);
+            let mut c = canary_ref;
+            c["weight"] = json!(canary.weight);
+            vec![p, c]
+        } else {
+            vec![primary]
+        };
+        rules.push(RulePair { https: rule(&matches, backends), http });
+    }
+
+    /// The matches that select what `loc` selects, or `None` (noted) when none can.
+    fn matches(&mut self, server: &Server, key: &str, loc: &Location) -> Option<Vec<Value>> {
+        let path = loc.path.as_str();
+        let exact = |p: &str| json!({"path": {"type": "Exact", "value": p}});
+        let prefix = |p: &str| json!({"path": {"type": "PathPrefix", "value": p}});
+        let regex = |p: String| json!({"path": {"type": "RegularExpression", "value": p}});
+        Some(match loc.modifier {
+            Modifier::Exact => vec![exact(path)],
+            Modifier::Prefix if path == "/" => vec![prefix("/")],
+            // `location /p/`: the segment prefix `/p`, and `/p` itself, which nginx would redirect
+            // to `/p/` unless an exact location has it (then that rule wins).
+            Modifier::Prefix if path.ends_with('/') => vec![prefix(path.trim_end_matches('/'))],
+            // `location /p`: any path that starts with those characters (`/px` too).
+            Modifier::Prefix => {
+                vec![prefix(path), regex(format!("{}[^/].*", regex_escape(path)))]
+            }
+            Modifier::Regex => {
+                // `~* "^p"`: case-insensitive, anchored at the start only.
+                if server.enforce_regex && loc.settings.rewrite_target.is_none() && !loc.settings.use_regex {
+                    self.note(
+                        key,
+                        format!("spec path {path}"),
+                        Outcome::Translated,
+                        "another Ingress's use-regex or rewrite-target makes ingress-nginx match this path as a \
+                         case-insensitive regex prefix: written as such",
+                    );
+                }
+                vec![regex(format!("(?i){path}.*"))]
+            }
+        })
+    }
+
+    /// The `URLRewrite` filter for a location's `rewrite-target`, when the Gateway API can say it.
+    fn rewrite(&mut self, key: &str, loc: &Location) -> Option<Value> {
+        if !loc.needs_rewrite() {
+            return None;
+        }
+        let target = loc.settings.rewrite_target.as_deref()?;
+        let what = format!("{PREFIX}rewrite-target");
+        if !target.contains('$') {
+            self.note(
+                key,
+                &what,
+                Outcome::Translated,
+                format!("URLRewrite ReplaceFullPath {target} on path {}", loc.path),
+            );
+            return Some(
+                json!({"type": "URLRewrite", "urlRewrite": {"path": {"type": "ReplaceFullPath", "replaceFullPath": target}}}),
+            );
+        }
+        self.note(
+            key,
+            &what,
+            Outcome::NotExpressible,
+            format!(
+                "rewrite-target {target} takes capture groups from the regex {}: the Gateway API's URLRewrite replaces a \
+                 whole path or a PathPrefix only",
+                loc.path
+            ),
+        );
+        None
+    }
+
+    /// A Service backend as a backendRef, its port a number (a named port is looked up in the
+    /// Service); `None` (noted) when it cannot be one.
+    fn backend_ref(&mut self, key: &str, namespace: &str, backend: &IngressBackend) -> Option<Value> {
+        let Some(service) = &backend.service else {
+            self.note(
+                key,
+                "backend.resource",
+                Outcome::NotExpressible,
+                "a resource backend: ingress-nginx serves it from its default backend; no backendRef is written",
+            );
+            return None;
+        };
+        let port = service.port.as_ref();
+        let number = match (port.and_then(|p| p.number), port.and_then(|p| p.name.as_deref())) {
+            (Some(n), _) => Some(n),
+            (None, Some(name)) => self.named_port(namespace, &service.name, name),
+            (None, None) => None,
+        };
+        let Some(number) = number else {
+            self.note(
+                key,
+                format!("backend {}", service.name),
+                Outcome::NotExpressible,
+                format!(
+                    "the Service port {:?} is not in the input's Service {namespace}/{}: a backendRef needs the port \
+                     number",
+                    port.and_then(|p| p.name.clone()).unwrap_or_default(),
+                    service.name
+                ),
+            );
+            return None;
+        };
+        Some(json!({"name": service.name, "namespace": namespace, "port": number}))
+    }
+
+    fn named_port(&self, namespace: &str, service: &str, port: &str) -> Option<i64> {
+        self.objects.iter().find_map(|o| match o {
+            Object::Service(s) if s.metadata.name == service && s.metadata.namespace_or_default() == namespace => {
+                s.spec.ports.iter().find(|p| p.name.as_deref() == Some(port)).map(|p| i64::from(p.port))
+            }
+            _ => None,
+        })
+    }
+
+    /// GRPCRoute rules from the HTTP rules of a `backend-protocol: GRPC` Ingress: a path `/` is
+    /// every call, `/pkg.Service` a service, `/pkg.Service/Method` one method.
+    fn grpc_rules(&mut self, key: &str, rules: Vec<RulePair>) -> Vec<RulePair> {
+        let what = format!("{PREFIX}backend-protocol");
+        let mut out = Vec::new();
+        for pair in rules {
+            let mut https = pair.https;
+            let matches: Vec<Value> = https["matches"].as_array().cloned().unwrap_or_default();
+            let mut grpc_matches = Vec::new();
+            let mut every_call = false;
+            for m in &matches {
+                let path = m["path"]["value"].as_str().unwrap_or("/");
+                let kind = m["path"]["type"].as_str().unwrap_or("PathPrefix");
+                let parts: Vec<&str> = path.trim_matches('/').split('/').filter(|p| !p.is_empty()).collect();
+                match (kind, parts.as_slice()) {
+                    ("PathPrefix", []) => every_call = true,
+                    ("PathPrefix" | "Exact", [service]) => {
+                        grpc_matches.push(json!({"method": {"type": "Exact", "service": service}}))
+                    }
+                    ("Exact" | "PathPrefix", [service, method]) => {
+                        grpc_matches.push(json!({"method": {"type": "Exact", "service": service, "method": method}}))
+                    }
+                    _ => self.note(
+                        key,
+                        &what,
+                        Outcome::NotExpressible,
+                        format!("the path {path} ({kind}) names no gRPC service or method: left out of the GRPCRoute"),
+                    ),
+                }
+            }
+            if !every_call && grpc_matches.is_empty() {
+                continue;
+            }
+            if every_call {
+                https.as_object_mut().map(|r| r.remove("matches"));
+            } else {
+                https["matches"] = json!(grpc_matches);
+            }
+            if https.get("filters").is_some() {
+                self.note(
+                    key,
+                    &what,
+                    Outcome::NotExpressible,
+                    "redirects and rewrites do not apply to gRPC calls: left out",
+                );
+                https.as_object_mut().map(|r| r.remove("filters"));
+            }
+            out.push(RulePair { https, http: None });
+        }
+        out
+    }
+
+    /// The route(s) of one Ingress on one server: one when HTTP and HTTPS answer alike, else one
+    /// for each listener.
+    fn push_routes(&mut self, server: &Server, ingress: usize, grpc: bool, rules: Vec<RulePair>) {
+        let r = &self.conf.ingresses[ingress];
+        let (namespace, ingress_name) = (r.namespace.clone(), r.name.clone());
+        let servers_of_ingress = self
+            .conf
+            .servers
+            .iter()
+            .filter(|s| {
+                s.locations.list.iter().any(|l| {
+                    matches!(l.origin, Origin::Path { ingress: i, .. } | Origin::ServerDefault { ingress: Some(i) } if i == ingress)
+                })
+            })
+            .count();
+        let name = if servers_of_ingress > 1 {
+            dns_name(&format!("{ingress_name}-{}", host_slug(&server.hostname)))
+        } else {
+            ingress_name
+        };
+        let mut hostnames: Vec<String> = Vec::new();
+        if server.hostname != CATCH_ALL {
+            hostnames.push(server.hostname.clone());
+            hostnames.extend(server.aliases.iter().cloned());
+        }
+        let https_listener = self.https_listeners.contains_key(&server.hostname);
+        let split = rules.iter().any(|p| p.http.is_some());
+        let kind = if grpc { "GRPCRoute" } else { "HTTPRoute" };
+        let route = |name: &str, parents: Vec<Value>, rules: Vec<Value>| {
+            let mut spec = json!({"parentRefs": parents, "rules": rules});
+            if !hostnames.is_empty() {
+                spec["hostnames"] = json!(hostnames);
+            }
+            json!({"apiVersion": GATEWAY_API, "kind": kind, "metadata": {"name": name, "namespace": namespace}, "spec": spec})
+        };
+        if split && https_listener {
+            let https: Vec<Value> = rules.iter().map(|p| p.https.clone()).collect();
+            let http: Vec<Value> = rules.into_iter().map(|p| p.http.unwrap_or(p.https)).collect();
+            let https_parent = self.parent(Side::Https, &server.hostname);
+            let http_parent = self.parent(Side::Http, &server.hostname);
+            self.routes.push(route(&name, vec![https_parent], https));
+            self.routes.push(route(&dns_name(&format!("{name}-http")), vec![http_parent], http));
+        } else {
+            let mut parents = vec![self.parent(Side::Http, &server.hostname)];
+            if https_listener {
+                parents.push(self.parent(Side::Https, &server.hostname));
+            }
+            let rules: Vec<Value> =
+                rules.into_iter().map(|p| if split { p.http.unwrap_or(p.https) } else { p.https }).collect();
+            self.routes.push(route(&name, parents, rules));
+        }
+        self.route_namespaces.insert(namespace.clone());
+        // Backends in other namespaces (a canary's) need their namespace's grant.
+        let last = self.routes.len();
+        let targets: Vec<String> = self.routes[last.saturating_sub(2)..]
+            .iter()
+            .flat_map(|r| r["spec"]["rules"].as_array().cloned().unwrap_or_default())
+            .flat_map(|rule| rule["backendRefs"].as_array().cloned().unwrap_or_default())
+            .filter_map(|b| b["namespace"].as_str().map(str::to_string))
+            .filter(|ns| *ns != namespace)
+            .collect();
+        for target in targets {
+            self.grants.insert((target, kind, namespace.clone(), "Service"));
+        }
+    }
+
+    /// `from-to-www-redirect`: the other name redirects every request to the server's host.
+    fn www_redirect(&mut self, name: &str, to: &Server) {
+        let Some(ingress) = to.locations.list.iter().find_map(|l| match l.origin {
+            Origin::Path { ingress, .. } | Origin::ServerDefault { ingress: Some(ingress) } => Some(ingress),
+            Origin::ServerDefault { ingress: None } => None,
+        }) else {
+            return;
+        };
+        let key = self.ingress_key(ingress);
+        let namespace = self.ingress_namespace(ingress).to_string();
+        let route_name = dns_name(&format!("{}-www-redirect", self.conf.ingresses[ingress].name));
+        let mut parents = vec![self.parent(Side::Http, &to.hostname)];
+        if self.https_listeners.contains_key(&to.hostname) {
+            parents.push(self.parent(Side::Https, &to.hostname));
+        }
+        let redirect =
+            json!({"type": "RequestRedirect", "requestRedirect": {"hostname": to.hostname, "statusCode": 308}});
+        self.routes.push(json!({"apiVersion": GATEWAY_API, "kind": "HTTPRoute",
+            "metadata": {"name": route_name, "namespace": namespace},
+            "spec": {"parentRefs": parents, "hostnames": [name], "rules": [{"filters": [redirect]}]}}));
+        self.route_namespaces.insert(namespace);
+        self.note(
+            &key,
+            format!("{PREFIX}from-to-www-redirect {name}"),
+            Outcome::Partly,
+            format!(
+                "{name} redirects (308) to {}; ingress-nginx also drops a trailing '/' of the path, which a \
+                 RequestRedirect keeps",
+                to.hostname
+            ),
+        );
+        self.host_note(name);
+    }
+
+    fn finish(mut self, gateway_class: &str) -> Translation {
+        let (gw_namespace, gw_name) = self.gateway;
+        let mut objects = Vec::new();
+        if !self.existing_gateway {
+            let namespaces = match self.route_namespaces.iter().all(|n| n == gw_namespace) {
+                true => json!({"from": "Same"}),
+                false => json!({"from": "Selector", "selector": {"matchExpressions": [{
+                    "key": "kubernetes.io/metadata.name", "operator": "In",
+                    "values": self.route_namespaces.iter().collect::<Vec<_>>()}]}}),
+            };
+            let mut listeners = vec![
+                json!({"name": "http", "port": 80, "protocol": "HTTP", "allowedRoutes": {"namespaces": namespaces.clone()}}),
+            ];
+            for (hostname, (name, certificate)) in &self.https_listeners {
+                let mut listener = json!({"name": name, "port": 443, "protocol": "HTTPS",
+                    "tls": {"mode": "Terminate"}, "allowedRoutes": {"namespaces": namespaces.clone()}});
+                if hostname != CATCH_ALL {
+                    listener["hostname"] = json!(hostname);
+                }
+                match certificate {
+                    Some((namespace, secret)) => {
+                        listener["tls"]["certificateRefs"] =
+                            json!([{"kind": "Secret", "name": secret, "namespace": namespace}]);
+                        if namespace != gw_namespace {
+                            self.grants.insert((namespace.clone(), "Gateway", gw_namespace.to_string(), "Secret"));
+                        }
+                    }
+                    None => self.notes.push(Note {
+                        ingress: String::new(),
+                        what: format!("listener {name}"),
+                        outcome: Outcome::Partly,
+                        detail: format!("no Ingress names a Secret for {hostname}: add its certificateRefs"),
+                        host: Some(hostname.clone()),
+                    }),
+                }
+                listeners.push(listener);
+            }
+            objects.push(json!({"apiVersion": GATEWAY_API, "kind": "Gateway",
+                "metadata": {"name": gw_name, "namespace": gw_namespace},
+                "spec": {"gatewayClassName": gateway_class, "listeners": listeners}}));
+        }
+        let mut grants: BTreeMap<(String, &str, String), Vec<&str>> = BTreeMap::new();
+        for (namespace, from_kind, from_namespace, to_kind) in &self.grants {
+            grants.entry((namespace.clone(), *from_kind, from_namespace.clone())).or_default().push(to_kind);
+        }
+        for ((namespace, from_kind, from_namespace), to) in grants {
+            let name = dns_name(&format!("from-{}-{from_namespace}", from_kind.to_ascii_lowercase()));
+            let group =
+                if from_kind == "Gateway" || from_kind.ends_with("Route") { "gateway.networking.k8s.io" } else { "" };
+            objects.push(json!({"apiVersion": REFERENCE_GRANT_API, "kind": "ReferenceGrant",
+                "metadata": {"name": name, "namespace": namespace},
+                "spec": {"from": [{"group": group, "kind": from_kind, "namespace": from_namespace}],
+                         "to": to.iter().map(|k| json!({"group": "", "kind": k})).collect::<Vec<_>>()}}));
+        }
+        objects.extend(self.routes);
+        self.notes.sort_by(|a, b| (&a.ingress, &a.what).cmp(&(&b.ingress, &b.what)));
+        self.notes.dedup();
+        // An annotation's general note gives way to what its rules say in particular.
+        let particular: BTreeSet<(String, String)> = self
+            .notes
+            .iter()
+            .filter(|n| n.outcome != Outcome::Translated)
+            .map(|n| (n.ingress.clone(), n.what.clone()))
+            .collect();
+        self.notes
+            .retain(|n| n.outcome != Outcome::Translated || !particular.contains(&(n.ingress.clone(), n.what.clone())));
+        Translation {
+            objects,
+            gateway: format!("{gw_namespace}/{gw_name}"),
+            gateway_written: !self.existing_gateway,
+            notes: self.notes,
+        }
+    }
+}
+
+/// What becomes of one ingress-nginx annotation (`name` without the prefix).
+fn annotation_outcome(name: &str, value: &str) -> (Outcome, String) {
+    let translated = |what: &str| (Outcome::Translated, String::from(what));
+    let not = |why: &str| (Outcome::NotExpressible, String::from(why));
+    match name {
+        "use-regex" => translated("the host's paths become case-insensitive RegularExpression prefix matches"),
+        "rewrite-target" => (Outcome::Translated, String::from("URLRewrite on the rules it applies to")),
+        "app-root" => translated("an Exact / rule with a RequestRedirect (302) to the app root"),
+        "permanent-redirect" | "temporal-redirect" | "permanent-redirect-code" | "temporal-redirect-code" => {
+            translated("RequestRedirect filters with the code")
+        }
+        "ssl-redirect" | "force-ssl-redirect" => {
+            translated("the HTTP listener's rules redirect to https (308); the HTTPS listener's forward")
+        }
+        "preserve-trailing-slash" => (
+            Outcome::Partly,
+            String::from(
+                "a RequestRedirect keeps the trailing '/' whatever this says; ingress-nginx drops it unless true",
+            ),
+        ),
+        "from-to-www-redirect" => translated("an HTTPRoute for the other name with a RequestRedirect (308)"),
+        "server-alias" => translated("the aliases are hostnames of the routes"),
+        "default-backend" => {
+            translated("the backend used where the path's Service has no endpoints, as ingress-nginx chose it")
+        }
+        "canary"
+        | "canary-by-header"
+        | "canary-by-header-value"
+        | "canary-by-header-pattern"
+        | "canary-by-cookie"
+        | "canary-weight"
+        | "canary-weight-total" => {
+            translated("rules with header (cookie) matches for the canary, and backendRef weights for the split")
+        }
+        "upstream-vhost" => translated("URLRewrite hostname"),
+        "backend-protocol" => match value.trim().to_ascii_uppercase().as_str() {
+            "GRPC" | "GRPCS" => translated("GRPCRoutes for the Ingress's paths"),
+            "HTTP" => translated("the default"),
+            _ => not(
+                "the upstream protocol is the Service's appProtocol or a BackendTLSPolicy in the Gateway API: not written",
+            ),
+        },
+        _ if name.starts_with("auth-") => {
+            not("authentication has no Gateway API filter: use the implementation's policy")
+        }
+        _ if name.starts_with("limit-") || name.starts_with("global-rate-limit") => {
+            not("rate limits have no Gateway API filter: use the implementation's policy")
+        }
+        _ if name.ends_with("snippet") => not("nginx snippets are nginx configuration: the Gateway API has none"),
+        _ if name.starts_with("affinity") || name.starts_with("session-cookie") => {
+            not("session affinity is not in the Gateway API's standard channel (SessionPersistence is experimental)")
+        }
+        _ if name.contains("cors") => not("CORS is not a filter this tool writes (HTTPCORSFilter is experimental)"),
+        _ if name.ends_with("source-range") => not("client IP access lists have no Gateway API field"),
+        _ if name.starts_with("proxy-") => {
+            not("proxy buffer, body and timeout settings are the implementation's policy")
+        }
+        "ssl-passthrough" => not("TLS passthrough is a TLSRoute on a TLS listener: not written"),
+        _ if name.starts_with("mirror") => not("mirroring is not written (a RequestMirror filter can carry it)"),
+        _ => not("no Gateway API field or filter carries it"),
+    }
+}
+
+/// `rewrite-target X/$2` on a regex path `P(/|$)(.*)` (the usual "strip the prefix"), where `P`
+/// is plain text and no other regex location of the server competes: the PathPrefix `P` and the
+/// `ReplacePrefixMatch` replacement `X` (without its trailing `/` unless it is `/`).
+fn prefix_rewrite(server: &Server, loc: &Location) -> Option<(String, String)> {
+    if loc.modifier != Modifier::Regex || !loc.needs_rewrite() {
+        return None;
+    }
+    let prefix = loc.path.strip_suffix("(/|$)(.*)")?;
+    let replacement = loc.settings.rewrite_target.as_deref()?.strip_suffix("$2")?;
+    let plain = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "/-_~".contains(c));
+    if !plain(prefix) || !prefix.starts_with('/') || !replacement.ends_with('/') || !plain(replacement) {
+        return None;
+    }
+    // The server's own `location /` without a backend answers 404 either way: it does not compete.
+    let others = server
+        .locations
+        .list
+        .iter()
+        .filter(|l| l.modifier == Modifier::Regex && l.backend.is_some() && !core::ptr::eq(*l, loc));
+    if others.count() > 0 {
+        return None;
+    }
+    let replacement = if replacement == "/" { replacement } else { replacement.trim_end_matches('/') };
+    Some((prefix.to_string(), replacement.to_string()))
+}
+
+/// nginx's `auto_redirect`: a URI naming a prefix location `/p/` without its slash is answered
+/// 301 to `/p/` (query kept) when no location is named `/p`: an Exact rule that says so.
+fn auto_redirect(server: &Server, loc: &Location) -> Option<Value> {
+    if loc.modifier != Modifier::Prefix || loc.path == "/" || !loc.path.ends_with('/') {
+        return None;
+    }
+    let bare = loc.path.trim_end_matches('/');
+    if server.locations.list.iter().any(|l| l.modifier != Modifier::Regex && l.path == bare) {
+        return None;
+    }
+    Some(json!({"matches": [{"path": {"type": "Exact", "value": bare}}], "filters": [{"type": "RequestRedirect",
+        "requestRedirect": {"path": {"type": "ReplaceFullPath", "replaceFullPath": loc.path}, "statusCode": 301}}]}))
+}
+
+/// A RequestRedirect filter for `return <code> <url>`.
+fn redirect_filter(url: &str, code: u16) -> Result<Value, String> {
+    if !matches!(code, 301 | 302 | 303 | 307 | 308) {
+        return Err(format!("status {code}: a RequestRedirect answers 301, 302, 303, 307 or 308 only"));
+    }
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return Err(format!("{url} is not an absolute URL"));
+    };
+    if url.contains('?') {
+        return Err(format!("{url} has a query: a RequestRedirect cannot set one"));
+    }
+    let (authority, path) = rest.find('/').map_or((rest, None), |i| (&rest[..i], Some(&rest[i..])));
+    let (host, port) = match authority.rsplit_once(':') {
+        Some((h, p)) if p.parse::<u16>().is_ok() => (h, p.parse::<u16>().ok()),
+        _ => (authority, None),
+    };
+    let mut redirect = json!({"scheme": scheme.to_ascii_lowercase(), "hostname": host, "statusCode": code});
+    if let Some(port) = port {
+        redirect["port"] = json!(port);
+    }
+    redirect["path"] = json!({"type": "ReplaceFullPath", "replaceFullPath": path.unwrap_or("/")});
+    Ok(json!({"type": "RequestRedirect", "requestRedirect": redirect}))
+}
+
+/// Adds `field` to the rule's URLRewrite filter (written if there is none).
+fn merge_rewrite(filters: &mut Vec<Value>, field: &str, value: Value) {
+    if let Some(f) = filters.iter_mut().find(|f| f["type"] == "URLRewrite") {
+        f["urlRewrite"][field] = value;
+    } else {
+        filters.push(json!({"type": "URLRewrite", "urlRewrite": {field: value}}));
+    }
+}
+
+/// `s` with the characters a regex reads specially escaped.
+fn regex_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if "\\.+*?()|[]{}^$#&-~".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `https-shop-example-com` for `shop.example.com` (a listener name is a DNS label); the `n`th
+/// listener's number keeps a shortened name unique.
+fn listener_name(prefix: &str, hostname: &str, n: usize) -> String {
+    let slug = host_slug(hostname);
+    let name = format!("{prefix}-{slug}");
+    // A listener name is at most 253 characters; a DNS label at most 63 reads better.
+    if name.len() <= 63 { name } else { format!("{}-{n}", name[..50].trim_end_matches('-')) }
+}
+
+fn host_slug(hostname: &str) -> String {
+    if hostname == CATCH_ALL {
+        return String::from("default");
+    }
+    let slug: String = hostname
+        .to_ascii_lowercase()
+        .replace("*.", "wildcard.")
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    slug.trim_matches('-').to_string()
+}
+
+/// A name within the 253 characters of a DNS subdomain.
+fn dns_name(name: &str) -> String {
+    let name = name.to_ascii_lowercase();
+    if name.len() <= 253 { name } else { name[..253].trim_end_matches(['-', '.']).to_string() }
+}
