@@ -99,6 +99,8 @@ pub struct Key(pub [u64; 13]);
 pub struct RouteRank {
     pub age: u64,
     pub name: u64,
+    /// A GRPCRoute's: its matches rank by GRPCRoute's rules, a match without `method` included.
+    pub grpc: bool,
 }
 
 impl Key {
@@ -113,8 +115,8 @@ impl Key {
         order: RegexOrder,
     ) -> Key {
         let (precise, chars) = super::hostname::specificity(hostname);
-        if let Some(grpc) = &m.grpc {
-            let (service, method) = grpc.lengths();
+        if rank.grpc {
+            let (service, method) = m.grpc.as_ref().map_or((0, 0), super::model::GrpcMethodMatch::lengths);
             return Key([
                 u64::MAX - precise as u64,
                 u64::MAX - chars as u64,
@@ -186,7 +188,7 @@ mod tests {
         }
     }
 
-    const R: RouteRank = RouteRank { age: 0, name: 0 };
+    const R: RouteRank = RouteRank { age: 0, name: 0, grpc: false };
 
     #[test]
     fn order_of_components() {
@@ -207,8 +209,10 @@ mod tests {
         assert!(k(&method) < k(&headers));
         assert!(k(&headers) < k(&prefix("/a")));
         assert_eq!(k(&method).first_difference(&k(&headers)), Some(PrecedenceKey::Method));
-        let older = Key::new("*", &prefix("/"), RouteRank { age: 0, name: 1 }, 3, 0, RegexOrder::EnvoyGateway);
-        let newer = Key::new("*", &prefix("/"), RouteRank { age: 1, name: 0 }, 0, 0, RegexOrder::EnvoyGateway);
+        let older =
+            Key::new("*", &prefix("/"), RouteRank { age: 0, name: 1, grpc: false }, 3, 0, RegexOrder::EnvoyGateway);
+        let newer =
+            Key::new("*", &prefix("/"), RouteRank { age: 1, name: 0, grpc: false }, 0, 0, RegexOrder::EnvoyGateway);
         assert_eq!(older.first_difference(&newer), Some(PrecedenceKey::Age));
         assert!(older < newer);
     }

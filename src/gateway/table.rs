@@ -172,7 +172,11 @@ pub fn ranks(objects: &Objects) -> Vec<RouteRank> {
     let by_age = super::sorted_positions(n, &|a, b| age_key(a).cmp(&age_key(b)));
     let name_key = |i: usize| (&objects.routes[i].metadata.namespace, &objects.routes[i].metadata.name);
     let by_name = super::sorted_positions(n, &|a, b| name_key(a).cmp(&name_key(b)));
-    let mut ranks = alloc::vec![RouteRank { age: 0, name: 0 }; n];
+    let mut ranks: Vec<RouteRank> = objects
+        .routes
+        .iter()
+        .map(|r| RouteRank { age: 0, name: 0, grpc: r.kind == super::model::RouteType::Grpc })
+        .collect();
     let mut rank = 0;
     for (pos, &i) in by_age.iter().enumerate() {
         if pos > 0 && age_key(by_age[pos - 1]) != age_key(i) {

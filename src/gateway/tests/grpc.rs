@@ -174,6 +174,35 @@ fn a_rule_without_matches_matches_every_call_and_a_route_without_rules_none() {
     assert_eq!(call(&router, "none.example.com", "/a.B/C", &[]), unimplemented());
 }
 
+/// Regression: a GRPCRoute match without `method` (a rule without matches, or headers only) was
+/// ranked as an HTTPRoute `PathPrefix /` match, which sorted it before every method match: a
+/// catch-all rule took the calls a service match names.
+#[test]
+fn matches_without_a_method_rank_by_grpcroute_rules() {
+    let rule = |m: Option<Value>, backend: &str| {
+        let mut rule = json!({"backendRefs": [{"name": backend, "port": 8080}]});
+        if let Some(m) = m {
+            rule["matches"] = json!([m]);
+        }
+        rule
+    };
+    let router = compile(&[
+        gateway(listener()),
+        grpc_route(
+            "r",
+            json!({"rules": [
+                rule(None, "every-call"),
+                rule(Some(json!({"headers": [{"name": "x", "value": "1"}]})), "header-only"),
+                rule(Some(json!({"method": {"service": "pkg.Svc"}})), "service"),
+            ]}),
+        ),
+    ]);
+    // Service characters rank before header matches; a header match before none.
+    assert_eq!(call(&router, "gw", "/pkg.Svc/Get", &[("x", "1")]), ok("apps/service:8080"));
+    assert_eq!(call(&router, "gw", "/other.Svc/Get", &[("x", "1")]), ok("apps/header-only:8080"));
+    assert_eq!(call(&router, "gw", "/other.Svc/Get", &[]), ok("apps/every-call:8080"));
+}
+
 #[test]
 fn weights_split_and_invalid_backends_are_unavailable() {
     // grpcroute-weight.yaml: 70/30/0.
