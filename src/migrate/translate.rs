@@ -212,9 +212,33 @@ struct Writer<'a> {
 
 /// One rule of a route, for each side.
 struct RulePair {
-    https: Value,
-    /// `None`: the same as `https`.
-    http: Option<Value>,
+    rule: Value,
+    /// The HTTPS listener has the rule (else only the HTTP listener's redirect answers).
+    on_https: bool,
+    /// On the HTTP listener the rule's matches redirect to https instead (`ssl-redirect`).
+    http_redirect: bool,
+}
+
+impl RulePair {
+    fn both(rule: Value) -> RulePair {
+        RulePair { rule, on_https: true, http_redirect: false }
+    }
+
+    fn new(rule: Value, http_redirect: bool) -> RulePair {
+        RulePair { rule, on_https: true, http_redirect }
+    }
+
+    fn https(&self) -> Option<Value> {
+        self.on_https.then(|| self.rule.clone())
+    }
+
+    fn http(&self) -> Value {
+        match self.http_redirect {
+            false => self.rule.clone(),
+            true => json!({"matches": self.rule["matches"], "filters": [{"type": "RequestRedirect",
+                "requestRedirect": {"scheme": "https", "statusCode": 308}}]}),
+        }
+    }
 }
 
 impl Writer<'_> {
@@ -353,7 +377,13 @@ impl Writer<'_> {
         for loc in &server.locations.list {
             let ingress = match loc.origin {
                 Origin::Path { ingress, .. } => ingress,
-                Origin::ServerDefault { ingress: Some(ingress) } if loc.backend.is_some() => ingress,
+                // The server's `location /` answers with its Ingress's backend, or redirects as
+                // that Ingress's annotations say; else the controller's 404.
+                Origin::ServerDefault { ingress: Some(ingress) }
+                    if loc.backend.is_some() || loc.settings.redirect.is_some() || redirects_http(server, loc) =>
+                {
+                    ingress
+                }
                 // The controller's own default backend: the Gateway's 404.
                 Origin::ServerDefault { .. } => continue,
             };
@@ -379,15 +409,14 @@ impl Writer<'_> {
             if let Some((root, _)) = app_root.filter(|(_, i)| *i == ingress) {
                 let redirect = json!({"type": "RequestRedirect", "requestRedirect": {
                     "path": {"type": "ReplaceFullPath", "replaceFullPath": root}, "statusCode": 302}});
-                rules.push(RulePair {
-                    https: json!({"matches": [{"path": {"type": "Exact", "value": "/"}}], "filters": [redirect]}),
-                    http: None,
-                });
+                rules.push(RulePair::both(
+                    json!({"matches": [{"path": {"type": "Exact", "value": "/"}}], "filters": [redirect]}),
+                ));
             }
             for loc in &locations {
                 self.location(server, ingress, loc, &mut rules);
                 if let Some(rule) = auto_redirect(server, loc) {
-                    rules.push(RulePair { https: rule, http: None });
+                    rules.push(RulePair::both(rule));
                 }
             }
             if rules.is_empty() {
@@ -436,7 +465,7 @@ impl Writer<'_> {
         if let Some(r) = &s.redirect {
             match redirect_filter(&r.url, r.code) {
                 Ok(filter) => {
-                    rules.push(RulePair { https: json!({"matches": matches, "filters": [filter]}), http: None });
+                    rules.push(RulePair::both(json!({"matches": matches, "filters": [filter]})));
                     if !r.url.contains('?') {
                         // `return` drops the request's query; RequestRedirect keeps it.
                         self.note(
@@ -461,13 +490,25 @@ impl Writer<'_> {
         {
             merge_rewrite(&mut filters, "hostname", json!(vhost.trim()));
         }
-        let Some(backend) = loc.backend.as_ref() else { return };
+        let http = redirects_http(server, loc);
+        if http && !s.preserve_trailing_slash {
+            self.note(
+                &key,
+                format!("{PREFIX}{}", if s.force_ssl_redirect { "force-ssl-redirect" } else { "ssl-redirect" }),
+                Outcome::Partly,
+                "HTTP requests redirect to https (308); ingress-nginx also drops a trailing '/' of the path \
+                 (preserve-trailing-slash is false), which a RequestRedirect keeps",
+            );
+            self.host_note(&server.hostname);
+        }
+        let Some(backend) = loc.backend.as_ref() else {
+            // Only the HTTP side answers (with its redirect); HTTPS has no rule: 404 as before.
+            if http {
+                rules.push(RulePair { rule: json!({"matches": matches}), on_https: false, http_redirect: true });
+            }
+            return;
+        };
         let Some(primary) = self.backend_ref(&key, &namespace, backend) else { return };
-        let http_redirect = s.force_ssl_redirect || (s.ssl_redirect && server.tls);
-        let http = http_redirect.then(|| {
-            json!({"matches": matches.clone(), "filters": [{"type": "RequestRedirect",
-                "requestRedirect": {"scheme": "https", "statusCode": 308}}]})
-        });
         let rule = |matches: &[Value], backends: Vec<Value>| {
             let mut rule = json!({"matches": matches, "backendRefs": backends});
             if !filters.is_empty() {
@@ -477,13 +518,13 @@ impl Writer<'_> {
         };
         let canary = loc.canary.map(|c| &self.conf.canaries[c]).filter(|c| !c.deleted);
         let Some(canary) = canary else {
-            rules.push(RulePair { https: rule(&matches, vec![primary]), http });
+            rules.push(RulePair::new(rule(&matches, vec![primary]), http));
             return;
         };
         let canary_key = self.ingress_key(canary.ingress);
         let canary_namespace = self.ingress_namespace(canary.ingress).to_string();
         let Some(canary_ref) = self.backend_ref(&canary_key, &canary_namespace, &canary.backend) else {
-            rules.push(RulePair { https: rule(&matches, vec![primary]), http });
+            rules.push(RulePair::new(rule(&matches, vec![primary]), http));
             return;
         };
         let with_header = |header: Value| -> Vec<Value> {
@@ -507,27 +548,27 @@ impl Writer<'_> {
                 });
                 if let Some(pattern) = pattern {
                     let m = with_header(json!({"type": "RegularExpression", "name": header, "value": pattern}));
-                    rules.push(RulePair { https: rule(&m, vec![canary_ref.clone()]), http: http.clone() });
+                    rules.push(RulePair::new(rule(&m, vec![canary_ref.clone()]), http));
                 }
             } else {
                 let value = canary.header_value.clone().unwrap_or_else(|| "always".into());
                 let m = with_header(json!({"name": header, "value": value}));
-                rules.push(RulePair { https: rule(&m, vec![canary_ref.clone()]), http: http.clone() });
+                rules.push(RulePair::new(rule(&m, vec![canary_ref.clone()]), http));
             }
             if canary.header_value.is_none() && canary.header_pattern.is_none() && later {
                 let m = with_header(json!({"name": header, "value": "never"}));
-                rules.push(RulePair { https: rule(&m, vec![primary.clone()]), http: http.clone() });
+                rules.push(RulePair::new(rule(&m, vec![primary.clone()]), http));
             }
         }
         if let Some(cookie) = &canary.cookie {
             let escaped = regex_escape(cookie);
             let always = format!("^(.*;\\s*)?{escaped}=always(;.*)?$");
             let m = with_header(json!({"type": "RegularExpression", "name": "cookie", "value": always}));
-            rules.push(RulePair { https: rule(&m, vec![canary_ref.clone()]), http: http.clone() });
+            rules.push(RulePair::new(rule(&m, vec![canary_ref.clone()]), http));
             if canary.weight > 0 {
                 let never = format!("^(.*;\\s*)?{escaped}=never(;.*)?$");
                 let m = with_header(json!({"type": "RegularExpression", "name": "cookie", "value": never}));
-                rules.push(RulePair { https: rule(&m, vec![primary.clone()]), http: http.clone() });
+                rules.push(RulePair::new(rule(&m, vec![primary.clone()]), http));
             }
         }
         let backends = if canary.weight >= canary.weight_total {
@@ -541,7 +582,7 @@ impl Writer<'_> {
         } else {
             vec![primary]
         };
-        rules.push(RulePair { https: rule(&matches, backends), http });
+        rules.push(RulePair::new(rule(&matches, backends), http));
     }
 
     /// The matches that select what `loc` selects, or `None` (noted) when none can.
@@ -656,9 +697,9 @@ impl Writer<'_> {
     fn grpc_rules(&mut self, key: &str, rules: Vec<RulePair>) -> Vec<RulePair> {
         let what = format!("{PREFIX}backend-protocol");
         let mut out = Vec::new();
-        for pair in rules {
-            let mut https = pair.https;
-            let matches: Vec<Value> = https["matches"].as_array().cloned().unwrap_or_default();
+        for mut pair in rules {
+            let rule = &mut pair.rule;
+            let matches: Vec<Value> = rule["matches"].as_array().cloned().unwrap_or_default();
             let mut grpc_matches = Vec::new();
             let mut every_call = false;
             for m in &matches {
@@ -685,20 +726,17 @@ impl Writer<'_> {
                 continue;
             }
             if every_call {
-                https.as_object_mut().map(|r| r.remove("matches"));
+                rule.as_object_mut().map(|r| r.remove("matches"));
             } else {
-                https["matches"] = json!(grpc_matches);
+                rule["matches"] = json!(grpc_matches);
             }
-            if https.get("filters").is_some() {
-                self.note(
-                    key,
-                    &what,
-                    Outcome::NotExpressible,
-                    "redirects and rewrites do not apply to gRPC calls: left out",
-                );
-                https.as_object_mut().map(|r| r.remove("filters"));
+            if rule.get("filters").is_some() || pair.http_redirect {
+                self.note(key, &what, Outcome::NotExpressible, "redirects and rewrites do not apply to gRPC calls: left out");
+                rule.as_object_mut().map(|r| r.remove("filters"));
             }
-            out.push(RulePair { https, http: None });
+            if rule.get("backendRefs").is_some() {
+                out.push(RulePair::both(pair.rule));
+            }
         }
         out
     }
@@ -729,35 +767,35 @@ impl Writer<'_> {
             hostnames.extend(server.aliases.iter().cloned());
         }
         let https_listener = self.https_listeners.contains_key(&server.hostname);
-        let split = rules.iter().any(|p| p.http.is_some());
+        let split = rules.iter().any(|p| p.http_redirect);
         let kind = if grpc { "GRPCRoute" } else { "HTTPRoute" };
         let route = |name: &str, parents: Vec<Value>, rules: Vec<Value>| {
-            let mut spec = json!({"parentRefs": parents, "rules": rules});
+            let mut spec = json!({"parentRefs": parents, "rules": merged(rules, &namespace)});
             if !hostnames.is_empty() {
                 spec["hostnames"] = json!(hostnames);
             }
             json!({"apiVersion": GATEWAY_API, "kind": kind, "metadata": {"name": name, "namespace": namespace}, "spec": spec})
         };
+        let before = self.routes.len();
+        let http: Vec<Value> = rules.iter().map(RulePair::http).collect();
         if split && https_listener {
-            let https: Vec<Value> = rules.iter().map(|p| p.https.clone()).collect();
-            let http: Vec<Value> = rules.into_iter().map(|p| p.http.unwrap_or(p.https)).collect();
+            let https: Vec<Value> = rules.iter().filter_map(RulePair::https).collect();
             let https_parent = self.parent(Side::Https, &server.hostname);
             let http_parent = self.parent(Side::Http, &server.hostname);
-            self.routes.push(route(&name, vec![https_parent], https));
+            if !https.is_empty() {
+                self.routes.push(route(&name, vec![https_parent], https));
+            }
             self.routes.push(route(&dns_name(&format!("{name}-http")), vec![http_parent], http));
         } else {
             let mut parents = vec![self.parent(Side::Http, &server.hostname)];
             if https_listener {
                 parents.push(self.parent(Side::Https, &server.hostname));
             }
-            let rules: Vec<Value> =
-                rules.into_iter().map(|p| if split { p.http.unwrap_or(p.https) } else { p.https }).collect();
-            self.routes.push(route(&name, parents, rules));
+            self.routes.push(route(&name, parents, http));
         }
         self.route_namespaces.insert(namespace.clone());
         // Backends in other namespaces (a canary's) need their namespace's grant.
-        let last = self.routes.len();
-        let targets: Vec<String> = self.routes[last.saturating_sub(2)..]
+        let targets: Vec<String> = self.routes[before..]
             .iter()
             .flat_map(|r| r["spec"]["rules"].as_array().cloned().unwrap_or_default())
             .flat_map(|rule| rule["backendRefs"].as_array().cloned().unwrap_or_default())
@@ -965,6 +1003,63 @@ fn prefix_rewrite(server: &Server, loc: &Location) -> Option<(String, String)> {
     }
     let replacement = if replacement == "/" { replacement } else { replacement.trim_end_matches('/') };
     Some((prefix.to_string(), replacement.to_string()))
+}
+
+/// Whether ingress-nginx answers `loc` on plain HTTP with a redirect to https (`ssl-redirect` on
+/// a host with TLS, `force-ssl-redirect` anywhere), before it looks at the backend.
+fn redirects_http(server: &Server, loc: &Location) -> bool {
+    let s = &loc.settings;
+    s.redirect.is_none() && (s.force_ssl_redirect || (s.ssl_redirect && server.tls))
+}
+
+/// Rules that differ in their matches only become one rule with all of them (the Gateway API
+/// ranks each match on its own, so nothing changes but the reading); an `Exact /p` beside a
+/// `PathPrefix /p` with the same conditions goes (the prefix covers it); backendRefs in the
+/// route's own namespace leave it unsaid.
+fn merged(rules: Vec<Value>, namespace: &str) -> Vec<Value> {
+    let mut out: Vec<Value> = Vec::new();
+    for mut rule in rules {
+        if let Some(refs) = rule.get_mut("backendRefs").and_then(Value::as_array_mut) {
+            for r in refs {
+                if r["namespace"] == namespace {
+                    r.as_object_mut().map(|o| o.remove("namespace"));
+                }
+            }
+        }
+        let rest = |r: &Value| {
+            let mut r = r.clone();
+            r.as_object_mut().map(|o| o.remove("matches"));
+            r
+        };
+        let matches = rule["matches"].as_array().cloned();
+        let same = out.iter_mut().find(|o| rest(o) == rest(&rule) && o["matches"].is_array() && matches.is_some());
+        match (same, matches) {
+            (Some(o), Some(matches)) => {
+                if let Some(list) = o["matches"].as_array_mut() {
+                    for m in matches {
+                        if !list.contains(&m) {
+                            list.push(m);
+                        }
+                    }
+                }
+            }
+            _ => out.push(rule),
+        }
+    }
+    for rule in &mut out {
+        let Some(list) = rule.get_mut("matches").and_then(Value::as_array_mut) else { continue };
+        let covered = |m: &Value, list: &[Value]| {
+            m["path"]["type"] == "Exact"
+                && list.iter().any(|o| {
+                    o["path"]["type"] == "PathPrefix"
+                        && o["path"]["value"] == m["path"]["value"]
+                        && o.get("headers") == m.get("headers")
+                })
+        };
+        let snapshot = list.clone();
+        list.retain(|m| !covered(m, &snapshot));
+    }
+    out
 }
 
 /// nginx's `auto_redirect`: a URI naming a prefix location `/p/` without its slash is answered
