@@ -303,6 +303,9 @@ impl MigrationReport {
     }
 }
 
+/// The `spec.controller` of ingress-nginx's IngressClasses.
+const INGRESS_NGINX_CONTROLLER: &str = "k8s.io/ingress-nginx";
+
 /// `ingress-router migrate`: the Gateway API objects written for an ingress-nginx estate, and
 /// the proof that they route as ingress-nginx did.
 #[derive(Clone, Debug, Serialize)]
@@ -343,6 +346,24 @@ impl Conversion {
 /// Ingresses against what was written.
 pub fn convert(input: &Input, options: &CompileOptions, gateway_class: &str) -> Conversion {
     let ingresses: Vec<Object> = input.objects.iter().map(|o| o.object.clone()).collect();
+    // Without a class named, the estate is ingress-nginx's: the class its controller owns, when
+    // the input has exactly one such IngressClass (else every Ingress, as `route` takes them).
+    let mut options = options.clone();
+    if options.ingress_class.is_none() {
+        let owned: Vec<&str> = ingresses
+            .iter()
+            .filter_map(|o| match o {
+                Object::IngressClass(c) if c.spec.controller.as_deref() == Some(INGRESS_NGINX_CONTROLLER) => {
+                    Some(c.metadata.name.as_str())
+                }
+                _ => None,
+            })
+            .collect();
+        if let [class] = owned.as_slice() {
+            options.ingress_class = Some(class.to_string());
+        }
+    }
+    let options = &options;
     let named = options.gateway.as_deref().map(|g| g.split_once('/').unwrap_or(("default", g)));
     let translation = translate(&ingresses, options, named, gateway_class);
     let mut both = input.clone();

@@ -731,7 +731,12 @@ impl Writer<'_> {
                 rule["matches"] = json!(grpc_matches);
             }
             if rule.get("filters").is_some() || pair.http_redirect {
-                self.note(key, &what, Outcome::NotExpressible, "redirects and rewrites do not apply to gRPC calls: left out");
+                self.note(
+                    key,
+                    &what,
+                    Outcome::NotExpressible,
+                    "redirects and rewrites do not apply to gRPC calls: left out",
+                );
                 rule.as_object_mut().map(|r| r.remove("filters"));
             }
             if rule.get("backendRefs").is_some() {
