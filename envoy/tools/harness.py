@@ -29,8 +29,9 @@ def free_port():
 
 
 def cli(*args, check=True):
-    """Runs the ingress-router CLI (INGRESS_ROUTER or the debug build)."""
-    binary = os.environ.get("INGRESS_ROUTER", os.path.join(ROOT, "target", "debug", "ingress-router"))
+    """Runs the ingress-router CLI (INGRESS_ROUTER or the debug build, under CARGO_TARGET_DIR when set)."""
+    target = os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target")
+    binary = os.environ.get("INGRESS_ROUTER", os.path.join(target, "debug", "ingress-router"))
     result = subprocess.run([binary, *args], capture_output=True, text=True)
     if check and result.returncode != 0:
         raise RuntimeError(f"ingress-router {args[0]} refused the manifests:\n{result.stderr.strip()}")
