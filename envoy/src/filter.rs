@@ -109,6 +109,8 @@ struct Shared {
     debug_header: bool,
     /// `namespace/name, …` of the invalid Ingresses left out, for the debug output.
     excluded: Option<String>,
+    /// The Gateway listener port every request arrives on (`gatewayPort`), else the `Host` header's.
+    gateway_port: Option<u16>,
     /// The request headers the table reads (none with the spec profile), asked once.
     header_names: Vec<String>,
     /// The state of the draws the core picks a side of a weighted split by (SplitMix64).
@@ -212,6 +214,7 @@ impl RootContext for Root {
             metrics,
             routing_header: config.routing_header,
             debug_header: config.debug_header,
+            gateway_port: config.gateway_port,
             excluded,
             draws: Cell::new(mix(!seed)),
         }));
@@ -282,6 +285,9 @@ impl HttpContext for Filter {
         }
         if let Some(method) = &method {
             request = request.with_method(method);
+        }
+        if let Some(port) = shared.gateway_port {
+            request = request.with_port(port);
         }
         let m = &shared.metrics;
         let routed = table.route(&request, shared.draw());

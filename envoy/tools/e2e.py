@@ -391,7 +391,7 @@ def shipped_strip(envoys, workdir):
         text = f.read()
     text = text.replace("port_value: 10000", "port_value: 0").replace("port_value: 9901", "port_value: 0")
     text = text.replace("address: 0.0.0.0", "address: 127.0.0.1")
-    text = text.replace("filename: target/", f"filename: {ROOT}/target/")
+    text = text.replace("filename: target/", f"filename: {harness.TARGET}/")
     path = write(workdir, "shipped.yaml", text)
     envoy = envoys.start("shipped", path, workdir).wait_ready()
     with urllib.request.urlopen(f"http://127.0.0.1:{envoy.admin}/config_dump?resource=static_listeners", timeout=5) as r:

@@ -19,6 +19,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 CACHE = os.path.join(os.path.expanduser("~"), ".cache", "ingress-router")
 ENVOY = os.environ.get("ENVOY", os.path.join(CACHE, "venv", "bin", "envoy"))
 ROUTING_HEADER = "x-ingress-backend"
+# Where cargo builds (CARGO_TARGET_DIR when set, as the Makefile reads it).
+TARGET = os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target")
 
 
 def free_port():
@@ -29,8 +31,8 @@ def free_port():
 
 
 def cli(*args, check=True):
-    """Runs the ingress-router CLI (INGRESS_ROUTER or the debug build)."""
-    binary = os.environ.get("INGRESS_ROUTER", os.path.join(ROOT, "target", "debug", "ingress-router"))
+    """Runs the ingress-router CLI (INGRESS_ROUTER or the debug build, under CARGO_TARGET_DIR when set)."""
+    binary = os.environ.get("INGRESS_ROUTER", os.path.join(TARGET, "debug", "ingress-router"))
     result = subprocess.run([binary, *args], capture_output=True, text=True)
     if check and result.returncode != 0:
         raise RuntimeError(f"ingress-router {args[0]} refused the manifests:\n{result.stderr.strip()}")

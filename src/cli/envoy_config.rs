@@ -107,14 +107,52 @@ pub struct EnvoyConfigArgs {
     /// API input with no Ingress routes through its only Gateway.
     #[arg(long, value_name = "NS/NAME")]
     gateway: Option<String>,
+    /// Gateway API: the port of the Gateway listener this Envoy listener serves; the filter routes
+    /// every request as arriving on it. Without it, the `Host` header's port picks the Gateway
+    /// listener (else 80 for http, 443 for https), which a gRPC client's `host:port` authority
+    /// rarely names.
+    #[arg(long, value_name = "PORT")]
+    gateway_port: Option<u16>,
 }
 
-/// One Envoy cluster: its name (as the filter names it), where it points, and the Service
-/// (namespace, name) behind it.
+/// One Envoy cluster: its name (as the filter names it), where it points, the Service
+/// (namespace, name) behind it, and whether Envoy speaks HTTP/2 to it ([`upstream_http2`]).
 struct Cluster {
     name: String,
     address: Option<(String, u16)>,
     service: Option<(String, String)>,
+    http2: bool,
+}
+
+/// Whether Envoy speaks HTTP/2 cleartext (h2c) to a backend rather than HTTP/1.1. The Service
+/// port's `appProtocol` decides when it names a protocol (Kubernetes' `kubernetes.io/h2c`, and
+/// `grpc`, `http2`, `h2c` as meshes write it: HTTP/2; `http`, `kubernetes.io/ws`: HTTP/1.1).
+/// Otherwise the routes sending to it decide: only GRPCRoutes (gRPC needs HTTP/2 end to end),
+/// HTTP/2; any Ingress or HTTPRoute, HTTP/1.1, which every HTTP backend speaks.
+fn upstream_http2(app_protocol: Option<&str>, only_grpc_routes: bool) -> bool {
+    match app_protocol {
+        Some("kubernetes.io/h2c" | "grpc" | "http2" | "h2c") => true,
+        Some("http" | "kubernetes.io/ws") => false,
+        _ => only_grpc_routes,
+    }
+}
+
+/// The `appProtocol` of a Service port in the input, the port given by number or by name.
+fn app_protocol<'s>(
+    services: &[&'s Service],
+    namespace: &str,
+    service: &str,
+    port: &ServicePort<'_>,
+) -> Option<&'s str> {
+    services
+        .iter()
+        .filter(|s| s.metadata.name == service && s.metadata.namespace_or_default() == namespace)
+        .flat_map(|s| s.spec.ports.iter())
+        .find(|p| match port {
+            ServicePort::Number(n) => p.port == i64::from(*n),
+            ServicePort::Name(name) => p.name.as_deref() == Some(*name),
+        })
+        .and_then(|p| p.app_protocol.as_deref())
 }
 
 pub fn run(args: &EnvoyConfigArgs) -> Result<i32, Failure> {
@@ -129,6 +167,13 @@ pub fn run(args: &EnvoyConfigArgs) -> Result<i32, Failure> {
     // The clusters come from the table's backends, whose shape differs by input.
     if let Some(table) = router.table().gateway {
         return run_gateway(args, &loaded, &table, router.options());
+    }
+    if args.gateway_port.is_some() {
+        return Err(Failure(
+            "--gateway-port names a Gateway listener's port; Ingresses route by host and path, whatever the port: \
+             leave it out"
+                .into(),
+        ));
     }
     let objects = loaded.objects();
     let options = router.options().clone();
@@ -230,33 +275,79 @@ fn run_gateway(
             args.format.to_possible_value().map_or_else(String::new, |v| v.get_name().to_string())
         )));
     }
+    if let Some(port) = args.gateway_port
+        && !table.listeners.iter().any(|l| l.port == port)
+    {
+        let ports: Vec<String> = table.listeners.iter().map(|l| l.port.to_string()).collect();
+        return Err(Failure(format!(
+            "--gateway-port {port}: Gateway {} has no listener on that port (its ports: {})",
+            table.gateway.as_deref().unwrap_or_default(),
+            ports.join(", ")
+        )));
+    }
+    let objects = loaded.objects();
+    let services: Vec<&Service> = objects
+        .iter()
+        .filter_map(|o| match o {
+            Object::Service(s) => Some(s),
+            _ => None,
+        })
+        .collect();
     let names = ClusterNames::default();
     let mut found: BTreeMap<String, Cluster> = BTreeMap::new();
+    // By cluster: its Service port, whether an HTTPRoute and whether a GRPCRoute sends to it
+    // (`upstream_http2`).
+    let mut senders: BTreeMap<String, (u16, bool, bool)> = BTreeMap::new();
     let attached = table.listeners.iter().flat_map(|l| &l.routes).filter(|r| r.not_attached.is_none());
-    for backend in attached.flat_map(|r| &r.rules).flat_map(|r| &r.backends) {
-        // Invalid backendRefs answer 500 for their share: the filter never names their cluster.
-        let (None, Some(port)) = (&backend.invalid, backend.port) else { continue };
-        let name = names.name(&BackendRef::Service {
-            namespace: &backend.namespace,
-            name: &backend.name,
-            port: Some(ServicePort::Number(port)),
-        });
-        let text = args
-            .upstream
-            .replace("{service}", &backend.name)
-            .replace("{namespace}", &backend.namespace)
-            .replace("{port}", &port.to_string());
-        let address = Some(address(&text, "--upstream")?);
-        let service = Some((backend.namespace.clone(), backend.name.clone()));
-        found.insert(name.clone(), Cluster { name, address, service });
+    for route in attached {
+        let grpc = route.kind == "GRPCRoute";
+        for backend in route.rules.iter().flat_map(|r| &r.backends) {
+            // Invalid backendRefs answer 500 for their share: the filter never names their cluster.
+            let (None, Some(port)) = (&backend.invalid, backend.port) else { continue };
+            let name = names.name(&BackendRef::Service {
+                namespace: &backend.namespace,
+                name: &backend.name,
+                port: Some(ServicePort::Number(port)),
+            });
+            let sent = senders.entry(name.clone()).or_insert((port, false, false));
+            if grpc {
+                sent.2 = true;
+            } else {
+                sent.1 = true;
+            }
+            let text = args
+                .upstream
+                .replace("{service}", &backend.name)
+                .replace("{namespace}", &backend.namespace)
+                .replace("{port}", &port.to_string());
+            let address = Some(address(&text, "--upstream")?);
+            let service = Some((backend.namespace.clone(), backend.name.clone()));
+            // The protocol is decided below, once every route sending to the cluster is known.
+            found.insert(name.clone(), Cluster { name, address, service, http2: false });
+        }
+    }
+    for (name, cluster) in &mut found {
+        let (port, http, grpc) = senders[name];
+        let Some((namespace, service)) = &cluster.service else { continue };
+        let declared = app_protocol(&services, namespace, service, &ServicePort::Number(port));
+        cluster.http2 = upstream_http2(declared, grpc && !http);
+        if http && grpc && !cluster.http2 {
+            load::stderr(&format_args!(
+                "note: cluster {name} serves HTTPRoutes and GRPCRoutes, and its Service port declares no \
+                 HTTP/2 appProtocol: Envoy speaks HTTP/1.1 to it, which gRPC calls cannot use; if the backend \
+                 speaks HTTP/2 cleartext, set appProtocol: kubernetes.io/h2c on the port"
+            ));
+        }
     }
     let clusters: Vec<Cluster> = found.into_values().collect();
     let mut manifests: Vec<Value> = loaded.gateway_api.iter().map(|g| g.value.clone()).collect();
-    let objects = loaded.objects();
     manifests.extend(objects.iter().filter(|o| matches!(o, Object::Service(_))).map(|o| json!(o)));
     let mut plugin = Map::new();
     plugin.insert("manifests".into(), Value::Array(manifests));
     plugin.insert("gateway".into(), json!(table.gateway));
+    if let Some(port) = args.gateway_port {
+        plugin.insert("gatewayPort".into(), json!(port));
+    }
     // The other Gateway API options, as the filter reads them (the same names as `--options`).
     if let Some(order) = options.regex_order {
         plugin.insert("regexOrder".into(), json!(order));
@@ -371,6 +462,9 @@ fn address(text: &str, what: &str) -> Result<(String, u16), Failure> {
     Ok((host.trim_matches(['[', ']']).to_string(), port))
 }
 
+/// A cluster's upstream HTTP options: the extension's name, and its type under `type.googleapis.com/`.
+const HTTP_PROTOCOL_OPTIONS: &str = "envoy.extensions.upstreams.http.v3.HttpProtocolOptions";
+
 fn socket(host: &str, port: u16) -> Value {
     json!({"socket_address": {"address": host, "port_value": port}})
 }
@@ -448,7 +542,15 @@ fn clusters(
                 None
             }
         };
-        found.insert(name.clone(), Cluster { name, address, service });
+        // Ingresses carry HTTP: HTTP/2 only when the Service port declares it.
+        let declared = match &backend {
+            BackendRef::Service { name: service, port: Some(port), .. } => {
+                app_protocol(services, namespace, service, port)
+            }
+            _ => None,
+        };
+        let http2 = upstream_http2(declared, false);
+        found.insert(name.clone(), Cluster { name, address, service, http2 });
     }
     Ok(found.into_values().collect())
 }
@@ -487,6 +589,8 @@ fn bootstrap(
     let hcm = json!({
         "@type": "type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager",
         "stat_prefix": "ingress",
+        // HTTP/1.1, and HTTP/2 with prior knowledge (h2c) as gRPC clients connect without TLS.
+        "codec_type": "AUTO",
         // Route on the path the backend will see: `/public/../admin` must not reach another backend
         // than `/admin` does.
         "normalize_path": true,
@@ -512,12 +616,20 @@ fn bootstrap(
         .map(|c| {
             let endpoints: Vec<Value> =
                 c.address.iter().map(|(host, port)| json!({"endpoint": {"address": socket(host, *port)}})).collect();
-            json!({
+            let mut cluster = json!({
                 "name": c.name,
                 "type": "STRICT_DNS",
                 "connect_timeout": "1s",
                 "load_assignment": {"cluster_name": c.name, "endpoints": [{"lb_endpoints": endpoints}]}
-            })
+            });
+            if c.http2 {
+                // HTTP/2 cleartext with prior knowledge, as gRPC servers expect (`upstream_http2`).
+                cluster["typed_extension_protocol_options"] = json!({HTTP_PROTOCOL_OPTIONS: {
+                    "@type": format!("type.googleapis.com/{HTTP_PROTOCOL_OPTIONS}"),
+                    "explicit_http_config": {"http2_protocol_options": {}}
+                }});
+            }
+            cluster
         })
         .collect();
     let mut bootstrap = json!({
