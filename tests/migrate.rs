@@ -81,7 +81,8 @@ fn specific_answers_on_both_sides() {
     assert_eq!(d.gateway.upstream_path.as_deref(), Some("/something/x"));
 
     let r = report(&root().join("tests/cases/migration/canary-dropped"));
-    let d = r.causes.iter().flat_map(|c| &c.differences).next().expect("the canary differs");
+    let d = r.causes.iter().flat_map(|c| &c.differences).find(|d| !d.probe.headers.is_empty());
+    let d = d.expect("the canary differs");
     assert_eq!(d.probe.headers, [("X-Canary".to_string(), "always".to_string())]);
     assert_eq!(d.ingress.backend.as_deref(), Some("web/app-next:80"));
     assert_eq!(d.gateway.backend.as_deref(), Some("web/app:80"));
@@ -103,7 +104,9 @@ fn the_cli_exits_1_on_a_difference_and_names_the_cause() {
     let (code, out) = cli(&["diff", "-f", "tests/cases/migration/wildcard-depth", "--json"]);
     assert_eq!(code, 1, "HTTPRoutes in the input: gateway-api is the default target");
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(json["causes"][0]["cause"], "wildcard-depth");
+    let causes: Vec<&str> = json["causes"].as_array().unwrap().iter().map(|c| c["cause"].as_str().unwrap()).collect();
+    // The golden's Gateway has no HTTPS listener: ingress-nginx's HTTPS on every host differs too.
+    assert_eq!(causes, ["https-default-certificate", "wildcard-depth"]);
     let (code, _) = cli(&["diff", "--to", "gateway-api", "-f", "examples/shop/manifests"]);
     assert_eq!(code, 2, "no HTTPRoute: bad input");
 }
@@ -195,6 +198,14 @@ fn expected_causes(path: &Path) -> Vec<String> {
     }
 }
 
+/// `migrate`'s options for the corpus: ingress-nginx's default certificate given, as a careful
+/// user gives it (without it, every host without tls differs over HTTPS: see below).
+fn careful() -> ingress_router::migrate::MigrateOptions {
+    let mut options = ingress_router::migrate::MigrateOptions::default();
+    options.default_certificate = Some("ingress-nginx/default-tls".into());
+    options
+}
+
 /// The bar of issue 31, on one file per ingress-nginx behaviour: every input is migrated; what
 /// is written passes the apiserver's Gateway API validation; the proof finds exactly the causes the
 /// file expects, and every difference is explained by a line of the report (something the Gateway
@@ -208,7 +219,7 @@ fn every_behaviour_is_migrated_and_every_difference_is_reported() {
     let (mut same, mut differing) = (0, 0);
     for file in &files {
         let input = read(file);
-        let conversion = ingress_router::migrate::convert(&input, &CompileOptions::default(), "nginx");
+        let conversion = ingress_router::migrate::convert(&input, &CompileOptions::default(), &careful());
         let name = file.display();
         assert!(conversion.proof.probes >= 3, "{name}: {} probes", conversion.proof.probes);
         let written = input::parse("written.yaml", &conversion.translation.yaml()).unwrap();
@@ -222,12 +233,34 @@ fn every_behaviour_is_migrated_and_every_difference_is_reported() {
         assert!(unexplained.is_empty(), "{name}: differences the report does not explain: {unexplained:?}");
         if causes.is_empty() { same += 1 } else { differing += 1 }
     }
-    assert!(same >= 18 && differing >= 4, "{same} {differing}");
+    assert!(same >= 17 && differing >= 6, "{same} {differing}");
+}
+
+/// ingress-nginx serves HTTPS on every host; without its default certificate the Gateway written
+/// serves HTTPS only where an Ingress names a Secret: those requests differ, and the Gateway's
+/// note says why.
+#[test]
+fn https_on_hosts_without_tls_needs_the_default_certificate() {
+    let input = read(&root().join("tests/cases/migrate/paths.yaml"));
+    let conversion = ingress_router::migrate::convert(&input, &CompileOptions::default(), &Default::default());
+    let causes: Vec<&str> = conversion.proof.causes.iter().map(|c| c.cause.as_str()).collect();
+    assert_eq!(causes, ["https-default-certificate"]);
+    assert!(conversion.proof.causes[0].differences.iter().all(|d| d.probe.url.starts_with("https://")));
+    assert!(conversion.unexplained().is_empty());
+    let gateway = &conversion.translation.objects[0];
+    assert_eq!(gateway["spec"]["listeners"].as_array().unwrap().len(), 1, "{gateway}");
+    // With it: a catch-all HTTPS listener with that Secret, granted across namespaces.
+    let conversion = ingress_router::migrate::convert(&input, &CompileOptions::default(), &careful());
+    assert_eq!(conversion.proof.differences(), 0);
+    let gateway = &conversion.translation.objects[0];
+    let https = &gateway["spec"]["listeners"][1];
+    assert_eq!((https["name"].as_str(), https.get("hostname")), (Some("https"), None));
+    assert_eq!(https["tls"]["certificateRefs"][0]["name"], "default-tls");
 }
 
 fn notes(file: &str) -> Vec<(String, String, &'static str)> {
     let input = read(&root().join("tests/cases/migrate").join(file));
-    let conversion = ingress_router::migrate::convert(&input, &CompileOptions::default(), "nginx");
+    let conversion = ingress_router::migrate::convert(&input, &CompileOptions::default(), &careful());
     conversion.translation.notes.iter().map(|n| (n.ingress.clone(), n.what.clone(), n.outcome.as_str())).collect()
 }
 
@@ -257,7 +290,9 @@ fn what_cannot_be_said_is_reported_per_ingress_and_annotation() {
 fn the_objects_written_carry_the_behaviour() {
     let convert = |file: &str| {
         let input = read(&root().join("tests/cases/migrate").join(file));
-        ingress_router::migrate::convert(&input, &CompileOptions::default(), "eg").translation
+        let mut options = careful();
+        options.gateway_class = "eg".into();
+        ingress_router::migrate::convert(&input, &CompileOptions::default(), &options).translation
     };
     let kind = |t: &ingress_router::migrate::Translation, kind: &str| -> Vec<serde_json::Value> {
         t.objects.iter().filter(|o| o["kind"] == kind).cloned().collect()
@@ -296,7 +331,7 @@ fn the_objects_written_carry_the_behaviour() {
 #[test]
 fn the_migrate_command_writes_reports_and_proves() {
     let out = Command::new(env!("CARGO_BIN_EXE_ingress-router"))
-        .args(["migrate", "-f", "tests/cases/migrate/paths.yaml"])
+        .args(["migrate", "-f", "tests/cases/migrate/paths.yaml", "--default-certificate", "ingress-nginx/default-tls"])
         .current_dir(root())
         .output()
         .unwrap();
@@ -304,7 +339,7 @@ fn the_migrate_command_writes_reports_and_proves() {
     let yaml = String::from_utf8(out.stdout).unwrap();
     assert!(yaml.starts_with("apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\n"), "{yaml}");
     let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(stderr.contains("0 of 18 probe requests answer differently"), "{stderr}");
+    assert!(stderr.contains("0 of 26 probe requests answer differently"), "{stderr}");
 
     let out = Command::new(env!("CARGO_BIN_EXE_ingress-router"))
         .args(["migrate", "-f", "tests/cases/migrate/wildcard-host.yaml"])
@@ -322,7 +357,9 @@ fn the_migrate_command_writes_reports_and_proves() {
     assert_eq!(code, 2);
 
     let dir = std::env::temp_dir().join(format!("ingress-router-migrate-{}", std::process::id()));
-    let (code, _) = cli(&["migrate", "-f", "tests/cases/migrate/canary-header.yaml", "-o", dir.to_str().unwrap()]);
+    let out = dir.to_str().unwrap();
+    let certificate = "--default-certificate=ingress-nginx/default-tls";
+    let (code, _) = cli(&["migrate", "-f", "tests/cases/migrate/canary-header.yaml", certificate, "-o", out]);
     assert_eq!(code, 0);
     let mut written: Vec<String> =
         std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
@@ -348,5 +385,81 @@ fn an_existing_gateway_is_attached_to_not_written() {
     ]);
     assert_eq!(code, 0, "{yaml}");
     assert!(!yaml.contains("kind: Gateway\n"), "{yaml}");
-    assert!(yaml.contains("  - name: public\n    namespace: infra\n    port: 80\n"), "{yaml}");
+    assert!(yaml.contains("  parentRefs:\n  - name: public\n    namespace: infra\n  hostnames:"), "{yaml}");
+}
+
+// --- `diff` as the judge: what it must not get wrong ----------------------------------------------
+
+/// Several Gateways and no `--gateway`: refused with the Gateways named (it used to answer 404 to
+/// every probe); with one named, an object given twice counts once (the last, with a warning) and
+/// a TLSRoute is named as not compared.
+#[test]
+fn several_gateways_are_refused_and_duplicates_and_other_kinds_are_said() {
+    let out = Command::new(env!("CARGO_BIN_EXE_ingress-router"))
+        .args(["diff", "--to", "gateway-api", "-f", "tests/cases/diff-trust/several-gateways.yaml"])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("several Gateways (infra/one, infra/two)"), "{stderr}");
+
+    let options = CompileOptions::default().with_gateway(Some("infra/one".into()));
+    let input = read(&root().join("tests/cases/diff-trust/several-gateways.yaml"));
+    let r = ingress_router::migrate(&input, &options, Profile::IngressNginx);
+    assert_eq!(r.no_gateway, None);
+    assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
+    assert!(r.warnings[0].starts_with("HTTPRoute web/a is given 2 times: the last one"), "{:?}", r.warnings);
+    // The last HTTPRoute sends to `b`: that is what differs from the Ingress's `a`.
+    let d = r.causes.iter().flat_map(|c| &c.differences).find(|d| d.probe.url == "http://a.example.com/").unwrap();
+    assert_eq!((d.ingress.backend.as_deref(), d.gateway.backend.as_deref()), (Some("web/a:80"), Some("web/b:80")));
+    assert_eq!(r.not_compared.len(), 1);
+    assert!(r.not_compared[0].starts_with("TLSRoute web/t: not compared"), "{:?}", r.not_compared);
+}
+
+/// A Gateway API side of GRPCRoutes only is compared (it was refused as "no HTTPRoute"); one of
+/// TLSRoutes only is refused with the kinds named.
+#[test]
+fn grpcroutes_alone_are_compared_and_other_routes_named() {
+    let (code, out) = cli(&["diff", "--to", "gateway-api", "-f", "tests/cases/diff-trust/grpc-only.yaml", "--json"]);
+    assert_eq!(code, 0, "{out}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(json["probes"].as_u64().unwrap() >= 2, "{json}");
+    let text = std::fs::read_to_string(root().join("tests/cases/diff-trust/several-gateways.yaml")).unwrap();
+    let tls_only: String = text.split("---").filter(|d| !d.contains("kind: HTTPRoute")).collect::<Vec<_>>().join("---");
+    let path = std::env::temp_dir().join(format!("tls-only-{}.yaml", std::process::id()));
+    std::fs::write(&path, tls_only).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_ingress-router"))
+        .args(["diff", "--to", "gateway-api", "-f", path.to_str().unwrap(), "--gateway", "infra/one"])
+        .output()
+        .unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no HTTPRoute or GRPCRoute in the input (found: TLSRoute"), "{stderr}");
+}
+
+/// Redirect locations are compared as URLs (`http://h:80/x` is `http://h/x`), probes carry a
+/// query and HTTPS twins, and the www redirect has its own cause; Ingresses left out are listed.
+#[test]
+fn redirects_compare_as_urls_with_queries_and_https_probed() {
+    let input = read(&root().join("tests/cases/migrate/www-redirect.yaml"));
+    let conversion = ingress_router::migrate::convert(&input, &CompileOptions::default(), &careful());
+    let proof = &conversion.proof;
+    // ingress-nginx answers `http://shop.example.com:80` (the slash dropped), the Gateway
+    // `http://shop.example.com/`: one URL.
+    let agreed = |url: &str| proof.agreed.iter().find(|(p, _)| p.url == url).map(|(_, a)| a.clone());
+    let www = agreed("http://www.shop.example.com/").expect("the www redirect agrees");
+    assert_eq!(www.redirect.as_deref(), Some("http://shop.example.com:80"));
+    // Only the trailing slash ingress-nginx drops differs, under its own cause.
+    let causes: Vec<&str> = proof.causes.iter().map(|c| c.cause.as_str()).collect();
+    assert_eq!(causes, ["from-to-www-redirect"]);
+    assert!(proof.causes[0].differences.iter().all(|d| d.probe.url.starts_with("http://www.shop.example.com/x")));
+    assert!(proof.agreed.iter().any(|(p, _)| p.kind == "query" && p.url.contains("?probe=1")));
+    assert!(proof.agreed.iter().any(|(p, _)| p.kind == "https" && p.url.starts_with("https://")));
+    let classes = read(&root().join("tests/cases/migrate/classes.yaml"));
+    let options = CompileOptions::default().with_ingress_class("nginx");
+    let conversion = ingress_router::migrate::convert(&classes, &options, &careful());
+    assert_eq!(conversion.proof.left_out.len(), 1, "{:?}", conversion.proof.left_out);
+    assert!(conversion.proof.left_out[0].starts_with("Ingress web/elsewhere: "), "{:?}", conversion.proof.left_out);
 }

@@ -16,7 +16,7 @@ pub const EXAMPLES: &str = "\
 Probe requests are derived from every path (at, under, beside, case, trailing slash, regex
 examples) and routed by both profiles; exit code 1 when any answer differs.
 
-With --to gateway-api (the default when the input holds HTTPRoutes) the Ingresses are compared
+With --to gateway-api (the default when the input holds HTTPRoutes or GRPCRoutes) the Ingresses are compared
 with the Gateway API objects of the same files: probes come from both sides (paths and their
 neighbours, regex examples, trailing slashes, case variants, hosts under wildcards, canary headers
 and cookies, header/query/method matches), and the differences are grouped by cause (regex prefix
@@ -41,7 +41,7 @@ pub struct DiffArgs {
     #[arg(long, value_name = "PROFILE", default_value = "ingress-nginx")]
     from: Profile,
     /// What to migrate to: a profile (spec, ingress-nginx) or `gateway-api` (the Gateway API objects
-    /// of the input) [default: gateway-api when the input holds HTTPRoutes, else spec].
+    /// of the input) [default: gateway-api when the input holds HTTPRoutes or GRPCRoutes, else spec].
     #[arg(long, value_name = "TARGET", value_parser = target)]
     to: Option<Target>,
     /// The Gateway the requests arrive at with --to gateway-api: NAMESPACE/NAME, or NAME.
@@ -75,8 +75,10 @@ pub fn run(args: &DiffArgs) -> Result<i32, Failure> {
     let loaded = load::load(&args.files)?;
     loaded.require_ingress("nothing to compare")?;
     let options = CompileOptions { ingress_class: args.ingress_class.clone(), ..CompileOptions::default() };
-    let has_routes =
-        loaded.gateway_api.iter().any(|g| g.value.get("kind").and_then(Value::as_str) == Some("HTTPRoute"));
+    let has_routes = loaded
+        .gateway_api
+        .iter()
+        .any(|g| matches!(g.value.get("kind").and_then(Value::as_str), Some("HTTPRoute" | "GRPCRoute")));
     let to = match args.to {
         Some(Target::Profile(profile)) => profile,
         Some(Target::GatewayApi) => return migration(args, &loaded, &options),
@@ -133,20 +135,43 @@ fn text(report: &DiffReport) -> String {
 
 /// `--to gateway-api`: the Ingresses against the Gateway API objects of the same files.
 fn migration(args: &DiffArgs, loaded: &load::Loaded, options: &CompileOptions) -> Result<i32, Failure> {
-    if !loaded.gateway_api.iter().any(|g| g.value.get("kind").and_then(Value::as_str) == Some("HTTPRoute")) {
-        return Err(Failure(
-            "--to gateway-api: no HTTPRoute in the input; give the Gateway API objects with -f beside the Ingresses"
-                .into(),
-        ));
+    if !loaded
+        .gateway_api
+        .iter()
+        .any(|g| matches!(g.value.get("kind").and_then(Value::as_str), Some("HTTPRoute" | "GRPCRoute")))
+    {
+        let mut kinds: Vec<&str> = loaded
+            .gateway_api
+            .iter()
+            .filter_map(|g| g.value.get("kind").and_then(Value::as_str))
+            .filter(|k| k.ends_with("Route"))
+            .collect();
+        kinds.sort_unstable();
+        kinds.dedup();
+        let found = if kinds.is_empty() {
+            String::new()
+        } else {
+            format!(" (found: {}, which are not compared)", kinds.join(", "))
+        };
+        return Err(Failure(format!(
+            "--to gateway-api: no HTTPRoute or GRPCRoute in the input{found}; give the Gateway API objects with -f \
+             beside the Ingresses"
+        )));
     }
     let options = CompileOptions { gateway: args.gateway.clone(), ..options.clone() };
     let report = crate::migrate(&loaded.input(), &options, args.from);
+    if let Some(why) = &report.no_gateway {
+        return Err(Failure(format!("--to gateway-api: {why} (--gateway NAMESPACE/NAME)")));
+    }
     finish(args, (&report.pinned, || report.tests_file()), (&report, || migration_text(&report)), report.differences())
 }
 
-fn migration_text(report: &MigrationReport) -> String {
+pub(crate) fn migration_text(report: &MigrationReport) -> String {
     let from = report.from.as_str();
     let mut out = String::new();
+    for line in report.warnings.iter().chain(&report.left_out).chain(&report.not_compared) {
+        out.push_str(&format!("note: {line}\n"));
+    }
     for group in &report.causes {
         out.push_str(&format!("{} [{}]\n  fix: {}\n", group.title, group.cause.as_str(), group.advice));
         for d in &group.differences {

@@ -33,6 +33,10 @@ pub struct MigrateArgs {
     /// The gatewayClassName of the Gateway written.
     #[arg(long, value_name = "NAME", default_value = DEFAULT_GATEWAY_CLASS)]
     gateway_class: String,
+    /// ingress-nginx's default certificate (its --default-ssl-certificate), NAMESPACE/NAME: the
+    /// Gateway gets an HTTPS listener for the hosts without tls, as ingress-nginx served them.
+    #[arg(long, value_name = "NS/NAME")]
+    default_certificate: Option<String>,
     /// Attach the routes to this existing Gateway (NAMESPACE/NAME; give it with -f for the proof)
     /// instead of writing one.
     #[arg(long, value_name = "NS/NAME")]
@@ -67,7 +71,10 @@ pub fn run(args: &MigrateArgs) -> Result<i32, Failure> {
         gateway: args.gateway.clone(),
         ..CompileOptions::default()
     };
-    let conversion = crate::migrate::convert(&loaded.input(), &options, &args.gateway_class);
+    let mut migrate_options = crate::migrate::MigrateOptions::default();
+    migrate_options.gateway_class = args.gateway_class.clone();
+    migrate_options.default_certificate = args.default_certificate.clone();
+    let conversion = crate::migrate::convert(&loaded.input(), &options, &migrate_options);
     if args.json {
         print(&super::show::json(&conversion));
     } else if let Some(dir) = &args.output {
@@ -116,6 +123,9 @@ fn report(conversion: &Conversion) -> String {
         out.push_str(&format!("  {} [{}]: {}\n", note.what, note.outcome.as_str(), note.detail));
     }
     let proof = &conversion.proof;
+    for line in proof.warnings.iter().chain(&proof.not_compared) {
+        out.push_str(&format!("note: {line}\n"));
+    }
     for group in &proof.causes {
         out.push_str(&format!("differs: {} [{}]\n", group.title, group.cause.as_str()));
         for d in &group.differences {

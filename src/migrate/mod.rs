@@ -8,7 +8,7 @@
 
 mod translate;
 
-pub use translate::{DEFAULT_GATEWAY, DEFAULT_GATEWAY_CLASS, Note, Outcome, Translation, translate};
+pub use translate::{DEFAULT_GATEWAY, DEFAULT_GATEWAY_CLASS, MigrateOptions, Note, Outcome, Translation, translate};
 
 use alloc::collections::BTreeMap;
 use alloc::format;
@@ -128,6 +128,14 @@ fn same_url(location: &str) -> String {
 pub enum Cause {
     /// ingress-nginx sends plain HTTP on a TLS host to HTTPS (`ssl-redirect`, on by default).
     SslRedirect,
+    /// ingress-nginx answers `www.<host>` (or `<host>` without `www.`) with a redirect to the host.
+    WwwRedirect,
+    /// ingress-nginx serves HTTPS on every host, with its default certificate where no Ingress
+    /// names one; a Gateway serves HTTPS only where a listener terminates TLS.
+    HttpsDefaultCertificate,
+    /// The same redirect but for the query: ingress-nginx's `return` drops it, a RequestRedirect
+    /// keeps it.
+    RedirectQuery,
     /// ingress-nginx answers `/foo` with a 301 to `/foo/` when only `/foo/` is declared.
     TrailingSlashRedirect,
     /// A Gateway API `*.` hostname covers any number of labels; an Ingress `*.` only one.
@@ -158,6 +166,9 @@ impl Cause {
     pub fn as_str(self) -> &'static str {
         match self {
             Cause::SslRedirect => "ssl-redirect",
+            Cause::WwwRedirect => "from-to-www-redirect",
+            Cause::HttpsDefaultCertificate => "https-default-certificate",
+            Cause::RedirectQuery => "redirect-query",
             Cause::TrailingSlashRedirect => "trailing-slash-redirect",
             Cause::WildcardDepth => "wildcard-depth",
             Cause::RegexCaseInsensitive => "regex-case-insensitive",
@@ -177,6 +188,11 @@ impl Cause {
     pub fn title(self) -> &'static str {
         match self {
             Cause::SslRedirect => "ingress-nginx redirected HTTP to HTTPS on hosts with TLS (ssl-redirect)",
+            Cause::WwwRedirect => "ingress-nginx redirected the www (or bare) name to the host (from-to-www-redirect)",
+            Cause::HttpsDefaultCertificate => {
+                "ingress-nginx served HTTPS on a host without tls, with its default certificate"
+            }
+            Cause::RedirectQuery => "the redirect drops the request's query on one side and keeps it on the other",
             Cause::TrailingSlashRedirect => {
                 "ingress-nginx redirected a path without its trailing slash to the declared path with it (301)"
             }
@@ -203,6 +219,16 @@ impl Cause {
         match self {
             Cause::SslRedirect => {
                 "add a rule on the HTTP listener with a RequestRedirect filter (scheme: https, statusCode: 308)"
+            }
+            Cause::WwwRedirect => {
+                "add an HTTPRoute for the other name with a RequestRedirect filter (hostname: the host, statusCode: 308)"
+            }
+            Cause::HttpsDefaultCertificate => {
+                "add an HTTPS listener (port 443) with a certificate for the host, if clients reach it over HTTPS"
+            }
+            Cause::RedirectQuery => {
+                "a RequestRedirect always keeps the query; if the target must not see it, redirect with a URL the \
+                 backend answers instead"
             }
             Cause::TrailingSlashRedirect => {
                 "add an Exact match for the path without the slash with a RequestRedirect (path ReplaceFullPath to the slashed path, statusCode: 301)"
@@ -270,6 +296,19 @@ pub struct MigrationReport {
     /// The agreed probes as a tests file for the Gateway API objects: what pins the new routing.
     #[serde(skip)]
     pub pinned: TestsFile,
+    /// Why no Gateway takes the probes (none in the input, several and none chosen, the chosen
+    /// one missing): nothing was compared, and saying "404" to every probe would lie.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_gateway: Option<String>,
+    /// Ingresses the Ingress side leaves out (another class, invalid), with why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<String>,
+    /// Objects of the input this comparison cannot route (TLSRoute, TCPRoute, ...), with why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_compared: Vec<String>,
+    /// What else the reader should know (an object given twice: the last one is compared).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 impl MigrationReport {
@@ -327,6 +366,7 @@ impl Conversion {
     /// the ingress-nginx side (or of every Ingress of the host when none did).
     pub fn explained_by(&self, difference: &MigrationDifference) -> Vec<&Note> {
         let rule = difference.ingress.rule.as_deref().unwrap_or_default();
+        let https = difference.probe.url.starts_with("https://");
         let host = difference.probe.url.split("://").nth(1).and_then(|r| r.split('/').next()).unwrap_or_default();
         self.translation
             .notes
@@ -335,7 +375,9 @@ impl Conversion {
             .filter(|n| {
                 (!n.ingress.is_empty() && rule.contains(&format!("Ingress {} ", n.ingress)))
                     || (!n.ingress.is_empty() && difference.ingress.reason.contains(&n.ingress))
+                    || (!n.ingress.is_empty() && difference.probe.from.starts_with(&format!("{} ", n.ingress)))
                     || n.covers_host(host)
+                    || (https && n.what == translate::HTTPS_WITHOUT_TLS)
             })
             .collect()
     }
@@ -344,7 +386,7 @@ impl Conversion {
 /// Writes the Gateway API objects for the input's ingress-nginx Ingresses ([`translate()`]; an
 /// existing Gateway when `options.gateway` names one) and proves them: [`migrate()`] on the
 /// Ingresses against what was written.
-pub fn convert(input: &Input, options: &CompileOptions, gateway_class: &str) -> Conversion {
+pub fn convert(input: &Input, options: &CompileOptions, migrate_options: &MigrateOptions) -> Conversion {
     let ingresses: Vec<Object> = input.objects.iter().map(|o| o.object.clone()).collect();
     // Without a class named, the estate is ingress-nginx's: the class its controller owns, when
     // the input has exactly one such IngressClass (else every Ingress, as `route` takes them).
@@ -365,7 +407,7 @@ pub fn convert(input: &Input, options: &CompileOptions, gateway_class: &str) -> 
     }
     let options = &options;
     let named = options.gateway.as_deref().map(|g| g.split_once('/').unwrap_or(("default", g)));
-    let translation = translate(&ingresses, options, named, gateway_class);
+    let translation = translate(&ingresses, options, named, migrate_options);
     let mut both = input.clone();
     // The proof sees the Ingress side, the Namespaces, the named Gateway and what was written.
     both.gateway_api.retain(|g| {
@@ -424,13 +466,57 @@ pub fn convert(input: &Input, options: &CompileOptions, gateway_class: &str) -> 
 /// assert_eq!(report.causes[0].differences[0].ingress.redirect.as_deref(), Some("http://docs.example.com/guide/"));
 /// ```
 pub fn migrate(input: &Input, options: &CompileOptions, from: Profile) -> MigrationReport {
-    let ingresses: &[Object] = &input.objects.iter().map(|o| o.object.clone()).collect::<Vec<_>>();
-    let gateway_api: Vec<serde_json::Value> = input.gateway_api.iter().map(|g| g.value.clone()).collect();
+    let mut warnings = Vec::new();
+    let ingresses = last_applied(
+        input.objects.iter().map(|o| o.object.clone()).collect(),
+        |o| (o.kind().to_string(), o.metadata().namespace_or_default().to_string(), o.metadata().name.clone()),
+        &mut warnings,
+    );
+    let ingresses: &[Object] = &ingresses;
+    let gateway_api = last_applied(
+        input.gateway_api.iter().map(|g| g.value.clone()).collect(),
+        |v| {
+            let text = |p: &str| v.pointer(p).and_then(serde_json::Value::as_str).unwrap_or_default().to_string();
+            (text("/kind"), text("/metadata/namespace"), text("/metadata/name"))
+        },
+        &mut warnings,
+    );
+    let not_compared: Vec<String> = gateway_api
+        .iter()
+        .filter_map(|v| {
+            let kind = v["kind"].as_str().unwrap_or_default();
+            let routed = ["Gateway", "GatewayClass", "HTTPRoute", "GRPCRoute", "ReferenceGrant", "Namespace"];
+            (!routed.contains(&kind)).then(|| {
+                let meta = &v["metadata"];
+                format!(
+                    "{kind} {}/{}: not compared (only HTTPRoutes and GRPCRoutes are routed here)",
+                    meta["namespace"].as_str().unwrap_or("default"),
+                    meta["name"].as_str().unwrap_or_default()
+                )
+            })
+        })
+        .collect();
     let objects = &Objects::from_input(&gateway_api, ingresses);
     let mut ingress_options = options.clone().with_profile(from);
     ingress_options.gateway = None;
     let router = compile(ingresses, &ingress_options);
     let gateway = gateway::compile(objects, &GatewayOptions::from(options));
+    let left_out: Vec<String> =
+        router.table().excluded.iter().map(|e| format!("Ingress {}/{}: {}", e.namespace, e.name, e.reason)).collect();
+    if let Some(why) = gateway.no_gateway() {
+        return MigrationReport {
+            from,
+            gateway: None,
+            probes: 0,
+            causes: Vec::new(),
+            agreed: Vec::new(),
+            pinned: TestsFile::default(),
+            no_gateway: Some(why.to_string()),
+            left_out,
+            not_compared,
+            warnings,
+        };
+    }
     let facts = Facts::of(ingresses, objects);
     let probes = probes(ingresses, objects, &gateway);
     let mut groups: BTreeMap<Cause, Vec<MigrationDifference>> = BTreeMap::new();
@@ -462,7 +548,31 @@ pub fn migrate(input: &Input, options: &CompileOptions, from: Profile) -> Migrat
             .map(|(cause, differences)| CauseGroup { cause, title: cause.title(), advice: cause.advice(), differences })
             .collect(),
         agreed,
+        no_gateway: None,
+        left_out,
+        not_compared,
+        warnings,
     }
+}
+
+/// `items` with only the last of each key (`kind`, `namespace`, `name`): what a cluster holds
+/// after applying them in order. Each key given more than once gets a warning.
+fn last_applied<T>(items: Vec<T>, key: impl Fn(&T) -> (String, String, String), warnings: &mut Vec<String>) -> Vec<T> {
+    let mut last: HashMap<(String, String, String), usize> = HashMap::new();
+    let mut counts: BTreeMap<(String, String, String), usize> = BTreeMap::new();
+    for (i, item) in items.iter().enumerate() {
+        let k = key(item);
+        *counts.entry(k.clone()).or_default() += 1;
+        last.insert(k, i);
+    }
+    for ((kind, namespace, name), n) in counts.into_iter().filter(|(_, n)| *n > 1) {
+        let namespace = if namespace.is_empty() { String::new() } else { format!("{namespace}/") };
+        warnings.push(format!(
+            "{kind} {namespace}{name} is given {n} times: the last one is compared, as a cluster keeps the last one \
+             applied"
+        ));
+    }
+    items.into_iter().enumerate().filter(|(i, item)| last.get(&key(item)) == Some(i)).map(|(_, item)| item).collect()
 }
 
 /// The probe set: the Ingress side's (as [`diff`](crate::diff()) derives it), canaries, and the
@@ -501,9 +611,31 @@ fn probes(ingresses: &[Object], objects: &Objects, gateway: &GatewayRouter) -> V
             kind: "case",
             ..probe.clone()
         });
+        // Each declared path also with a query (redirects keep or drop it) and over HTTPS
+        // (ingress-nginx serves every host on 443).
+        let twins = (p.kind == "at" || p.kind == "root").then(|| {
+            let separator = if target.contains('?') { '&' } else { '?' };
+            let query = MigrationProbe {
+                url: format!("{scheme}://{host}{target}{separator}probe=1"),
+                kind: "query",
+                ..probe.clone()
+            };
+            let https = (scheme == "http").then(|| MigrationProbe {
+                url: format!("https://{host}{target}"),
+                kind: "https",
+                ..probe.clone()
+            });
+            (query, https)
+        });
         push(probe);
         if let Some(lower) = lower {
             push(lower);
+        }
+        if let Some((query, https)) = twins {
+            push(query);
+            if let Some(https) = https {
+                push(https);
+            }
         }
     }
     // Each path of a gRPC backend: a gRPC call (POST, the gRPC content type) at `/SERVICE/METHOD`
@@ -525,6 +657,28 @@ fn probes(ingresses: &[Object], objects: &Objects, gateway: &GatewayRouter) -> V
             probe.headers = alloc::vec![("content-type".into(), "application/grpc".into())];
             probe.kind = "grpc";
             push(probe);
+        }
+    }
+    // `from-to-www-redirect`: the other name of each host.
+    for ingress in
+        ingresses.iter().filter_map(as_ingress).filter(|i| annotation(i, "from-to-www-redirect") == Some("true"))
+    {
+        for host in Facts::hosts(ingress).filter(|h| !h.is_empty() && !h.starts_with('*')) {
+            let other = match host.strip_prefix("www.") {
+                Some(bare) => bare.to_string(),
+                None => format!("www.{host}"),
+            };
+            let from =
+                format!("{}/{} from-to-www-redirect", ingress.metadata.namespace_or_default(), ingress.metadata.name);
+            for target in ["/", "/x/", "/x?probe=1"] {
+                push(MigrationProbe {
+                    method: "GET".into(),
+                    url: format!("http://{other}{target}"),
+                    headers: Vec::new(),
+                    kind: "www",
+                    from: from.clone(),
+                });
+            }
         }
     }
     for ingress in ingresses.iter().filter_map(as_ingress) {
@@ -844,6 +998,8 @@ struct Facts<'a> {
     route_suffixes: HashSet<&'a str>,
     suffix_lengths: Vec<usize>,
     route_any_host: bool,
+    /// The hosts some Ingress names under `tls` (lower case).
+    tls_hosts: HashSet<String>,
 }
 
 impl<'a> Facts<'a> {
@@ -879,6 +1035,8 @@ impl<'a> Facts<'a> {
                 }
             }
         }
+        let tls_hosts =
+            ingresses.iter().flat_map(|i| &i.spec.tls).flat_map(|t| &t.hosts).map(|h| h.to_ascii_lowercase()).collect();
         let mut suffix_lengths: Vec<usize> = route_suffixes.iter().map(|s| s.len()).collect();
         suffix_lengths.sort_unstable();
         suffix_lengths.dedup();
@@ -891,6 +1049,7 @@ impl<'a> Facts<'a> {
             route_suffixes,
             suffix_lengths,
             route_any_host: routes.iter().any(|r| r.spec.hostnames.is_empty()),
+            tls_hosts,
         }
     }
 
@@ -921,6 +1080,19 @@ impl<'a> Facts<'a> {
         let (scheme, host, target) = parts(&probe.url);
         let path = path_of(target);
         if let Some(location) = &ingress.redirect {
+            let to_host =
+                location.split("://").nth(1).and_then(|r| r.split(['/', ':', '?']).next()).unwrap_or_default();
+            let www = |a: &str, b: &str| a.strip_prefix("www.").is_some_and(|a| a.eq_ignore_ascii_case(b));
+            if www(host, to_host) || www(to_host, host) {
+                return Cause::WwwRedirect;
+            }
+            let without_query = |l: &str| same_url(l.split('?').next().unwrap_or(l));
+            if let Some(other) = &gateway.redirect
+                && ingress.status == gateway.status
+                && without_query(location) == without_query(other)
+            {
+                return Cause::RedirectQuery;
+            }
             if scheme == "http" && location.starts_with("https://") && location[8..].starts_with(host) {
                 return Cause::SslRedirect;
             }
@@ -929,6 +1101,9 @@ impl<'a> Facts<'a> {
             }
         }
         if gateway.reason.starts_with(Via::NoListener.as_str()) && ingress.status != 404 {
+            if scheme == "https" && !self.tls_hosts.contains(&host.to_ascii_lowercase()) {
+                return Cause::HttpsDefaultCertificate;
+            }
             return Cause::ListenerMissing;
         }
         // A wildcard `*.x` whose `x` the host ends with after two labels or more.

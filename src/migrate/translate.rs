@@ -24,11 +24,16 @@ use crate::options::CompileOptions;
 
 const GATEWAY_API: &str = "gateway.networking.k8s.io/v1";
 const REFERENCE_GRANT_API: &str = "gateway.networking.k8s.io/v1beta1";
+/// The catch-all HTTPS listener's name (with `default_certificate`).
+const DEFAULT_HTTPS_LISTENER: &str = "https";
 
 /// The Gateway written when no `--gateway` is given.
 pub const DEFAULT_GATEWAY: (&str, &str) = ("ingress-nginx", "ingress-nginx");
 /// The `gatewayClassName` written when none is given: NGINX Gateway Fabric's default class.
 pub const DEFAULT_GATEWAY_CLASS: &str = "nginx";
+
+/// The Gateway's note on the HTTPS ingress-nginx served with its default certificate.
+pub(crate) const HTTPS_WITHOUT_TLS: &str = "hosts without tls over HTTPS";
 
 /// What became of one Ingress's annotation or part.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -151,14 +156,32 @@ const FIELD_ORDER: &[&str] = &[
     "weight",
 ];
 
+/// What `migrate` writes beyond what the Ingresses say (the same JSON in every home).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[non_exhaustive]
+pub struct MigrateOptions {
+    /// The `gatewayClassName` of the Gateway written.
+    pub gateway_class: String,
+    /// The Secret (`namespace/name`) ingress-nginx serves hosts without `tls` with over HTTPS
+    /// (its `--default-ssl-certificate`): an HTTPS listener for every host then uses it.
+    pub default_certificate: Option<String>,
+}
+
+impl Default for MigrateOptions {
+    fn default() -> Self {
+        MigrateOptions { gateway_class: DEFAULT_GATEWAY_CLASS.to_string(), default_certificate: None }
+    }
+}
+
 /// Writes the Gateway API objects for the Ingresses of `objects` that ingress-nginx (with
 /// `options`' class and default backend) serves. `gateway`: an existing Gateway `namespace/name`
-/// to attach to (not written), else [`DEFAULT_GATEWAY`] is written with `gateway_class`.
+/// to attach to (not written), else [`DEFAULT_GATEWAY`] is written as `migrate` says.
 pub fn translate(
     objects: &[Object],
     options: &CompileOptions,
     gateway: Option<(&str, &str)>,
-    gateway_class: &str,
+    migrate: &MigrateOptions,
 ) -> Translation {
     let nginx_options = nginx::Options {
         ingress_class: options.ingress_class.clone(),
@@ -176,6 +199,11 @@ pub fn translate(
         grants: BTreeSet::new(),
         route_namespaces: BTreeSet::new(),
         https_listeners: BTreeMap::new(),
+        default_certificate: migrate
+            .default_certificate
+            .as_deref()
+            .map(|c| c.split_once('/').map_or(("default", c), |(ns, n)| (ns, n)))
+            .map(|(ns, n)| (ns.to_string(), n.to_string())),
     };
     writer.left_out(&issues);
     writer.annotations();
@@ -186,7 +214,7 @@ pub fn translate(
     for (name, to) in conf.www_redirects() {
         writer.www_redirect(name, to);
     }
-    writer.finish(gateway_class)
+    writer.finish(&migrate.gateway_class)
 }
 
 /// A route's parent: the Gateway's HTTP listener, or its HTTPS listener for a host.
@@ -208,6 +236,8 @@ struct Writer<'a> {
     route_namespaces: BTreeSet<String>,
     /// By server hostname: the listener's name and its certificate (namespace, Secret name).
     https_listeners: BTreeMap<String, (String, Option<(String, String)>)>,
+    /// ingress-nginx's default certificate: the catch-all HTTPS listener's.
+    default_certificate: Option<(String, String)>,
 }
 
 /// One rule of a route, for each side.
@@ -364,11 +394,24 @@ impl Writer<'_> {
             (true, Side::Https) => drop(parent.insert("port".into(), json!(443))),
             (false, Side::Http) => drop(parent.insert("sectionName".into(), json!("http"))),
             (false, Side::Https) => {
-                let name = self.https_listeners.get(hostname).map(|(n, _)| n.clone()).unwrap_or_default();
+                let name = self.https_listeners.get(hostname).map_or(DEFAULT_HTTPS_LISTENER, |(n, _)| n.as_str());
                 parent.insert("sectionName".into(), json!(name));
             }
         }
         Value::Object(parent)
+    }
+
+    /// The parentRefs of a route that HTTP and HTTPS answer alike: the HTTP listener and the
+    /// host's HTTPS listener, if any; an existing Gateway's every listener its hostnames meet.
+    fn parents_both(&self, hostname: &str, https: bool) -> Vec<Value> {
+        if self.existing_gateway {
+            return vec![json!({"name": self.gateway.1, "namespace": self.gateway.0})];
+        }
+        let mut parents = vec![self.parent(Side::Http, hostname)];
+        if https {
+            parents.push(self.parent(Side::Https, hostname));
+        }
+        parents
     }
 
     /// The routes of one server: one per Ingress with locations in it.
@@ -412,6 +455,15 @@ impl Writer<'_> {
                 rules.push(RulePair::both(
                     json!({"matches": [{"path": {"type": "Exact", "value": "/"}}], "filters": [redirect]}),
                 ));
+                self.note(
+                    &key,
+                    format!("{PREFIX}app-root"),
+                    Outcome::Partly,
+                    format!(
+                        "/ redirects (302) to {root}; ingress-nginx's redirect drops the request's query, a \
+                         RequestRedirect keeps it"
+                    ),
+                );
             }
             for loc in &locations {
                 self.location(server, ingress, loc, &mut rules);
@@ -771,7 +823,7 @@ impl Writer<'_> {
             hostnames.push(server.hostname.clone());
             hostnames.extend(server.aliases.iter().cloned());
         }
-        let https_listener = self.https_listeners.contains_key(&server.hostname);
+        let https_listener = self.https_listeners.contains_key(&server.hostname) || self.default_certificate.is_some();
         let split = rules.iter().any(|p| p.http_redirect);
         let kind = if grpc { "GRPCRoute" } else { "HTTPRoute" };
         let route = |name: &str, parents: Vec<Value>, rules: Vec<Value>| {
@@ -792,10 +844,7 @@ impl Writer<'_> {
             }
             self.routes.push(route(&dns_name(&format!("{name}-http")), vec![http_parent], http));
         } else {
-            let mut parents = vec![self.parent(Side::Http, &server.hostname)];
-            if https_listener {
-                parents.push(self.parent(Side::Https, &server.hostname));
-            }
+            let parents = self.parents_both(&server.hostname, https_listener);
             self.routes.push(route(&name, parents, http));
         }
         self.route_namespaces.insert(namespace.clone());
@@ -823,10 +872,8 @@ impl Writer<'_> {
         let key = self.ingress_key(ingress);
         let namespace = self.ingress_namespace(ingress).to_string();
         let route_name = dns_name(&format!("{}-www-redirect", self.conf.ingresses[ingress].name));
-        let mut parents = vec![self.parent(Side::Http, &to.hostname)];
-        if self.https_listeners.contains_key(&to.hostname) {
-            parents.push(self.parent(Side::Https, &to.hostname));
-        }
+        let https = self.https_listeners.contains_key(&to.hostname) || self.default_certificate.is_some();
+        let parents = self.parents_both(&to.hostname, https);
         let redirect =
             json!({"type": "RequestRedirect", "requestRedirect": {"hostname": to.hostname, "statusCode": 308}});
         self.routes.push(json!({"apiVersion": GATEWAY_API, "kind": "HTTPRoute",
@@ -882,6 +929,36 @@ impl Writer<'_> {
                     }),
                 }
                 listeners.push(listener);
+            }
+            let without_tls: Vec<&str> = self
+                .conf
+                .servers
+                .iter()
+                .filter(|s| !self.https_listeners.contains_key(&s.hostname) && s.hostname != CATCH_ALL)
+                .map(|s| s.hostname.as_str())
+                .collect();
+            match &self.default_certificate {
+                Some((namespace, secret)) => {
+                    listeners.push(json!({"name": DEFAULT_HTTPS_LISTENER, "port": 443, "protocol": "HTTPS",
+                        "tls": {"mode": "Terminate", "certificateRefs": [{"kind": "Secret", "name": secret, "namespace": namespace}]},
+                        "allowedRoutes": {"namespaces": namespaces.clone()}}));
+                    if namespace != gw_namespace {
+                        self.grants.insert((namespace.clone(), "Gateway", gw_namespace.to_string(), "Secret"));
+                    }
+                }
+                None if !without_tls.is_empty() => self.notes.push(Note {
+                    ingress: String::new(),
+                    what: HTTPS_WITHOUT_TLS.to_string(),
+                    outcome: Outcome::Partly,
+                    detail: format!(
+                        "ingress-nginx also serves HTTPS on hosts no Ingress gives a certificate ({}), with its \
+                         default certificate; the Gateway has no HTTPS listener for them (give the default \
+                         certificate's Secret, namespace/name, to write one)",
+                        without_tls.join(", ")
+                    ),
+                    host: None,
+                }),
+                None => {}
             }
             objects.push(json!({"apiVersion": GATEWAY_API, "kind": "Gateway",
                 "metadata": {"name": gw_name, "namespace": gw_namespace},
