@@ -780,6 +780,9 @@ export interface MigrationDifference {
 
 export type MigrationCause =
   | "ssl-redirect"
+  | "from-to-www-redirect"
+  | "https-default-certificate"
+  | "redirect-query"
   | "trailing-slash-redirect"
   | "wildcard-depth"
   | "regex-case-insensitive"
@@ -802,6 +805,50 @@ export interface MigrationReport {
   causes: { cause: MigrationCause; title: string; advice: string; differences: MigrationDifference[] }[];
   /** A tests file (YAML) pinning the answers both sides agree on, for the Gateway API objects. */
   tests: string;
+  /** Ingresses the Ingress side leaves out (another class, invalid), with why. */
+  leftOut?: string[];
+  /** Objects of the manifests that are not compared (TLSRoute, ...), with why. */
+  notCompared?: string[];
+  /** An object given twice (the last one is compared), ... */
+  warnings?: string[];
+}
+
+/** What became of one Ingress's annotation or part in `convert()`. */
+export interface MigrationNote {
+  /** `namespace/name`; empty for the Gateway. */
+  ingress: string;
+  /** The annotation's full name, or the part (`Ingress`, `host *.example.com`, `backend.resource`). */
+  what: string;
+  outcome: "translated" | "partly" | "notExpressible" | "leftOut";
+  detail: string;
+  /** The host whose requests it concerns, when it concerns one host. */
+  host?: string;
+}
+
+export interface ConvertOptions extends CompileOptions {
+  /** The `gatewayClassName` of the Gateway written (default `nginx`). */
+  gatewayClass?: string;
+  /** ingress-nginx's default certificate, `namespace/name`: an HTTPS listener serves the hosts without `tls` with it. */
+  defaultCertificate?: string;
+}
+
+/** `ingress-router migrate --json`: the Gateway API objects for the ingress-nginx Ingresses, and their proof. */
+export interface Conversion {
+  translation: {
+    /** The Gateway (unless `gateway` named an existing one), ReferenceGrants, HTTPRoutes and GRPCRoutes. */
+    objects: Record<string, unknown>[];
+    /** `namespace/name` of the Gateway the routes attach to. */
+    gateway: string;
+    gatewayWritten: boolean;
+    notes: MigrationNote[];
+  };
+  /** The objects as one YAML stream. */
+  yaml: string;
+  /** The Ingresses against the objects written, on the probe requests `migrate()` uses (no `tests`). */
+  proof: Omit<MigrationReport, "tests" | "differences">;
+  differences: number;
+  /** Differences no note of the report explains (0 unless the writer is wrong). */
+  unexplained: number;
 }
 
 export interface MigrateOptions extends CompileOptions {
@@ -813,5 +860,7 @@ export interface MigrateOptions extends CompileOptions {
 export declare function gatewayStatus(manifests: Manifests, options?: GatewayStatusOptions): GatewayStatusReport;
 /** The requests whose answer changes from the Ingresses (as ingress-nginx routed them) to the Gateway API objects of the same manifests, grouped by cause. */
 export declare function migrate(manifests: Manifests, options?: MigrateOptions): MigrationReport;
+/** Writes the Gateway API objects for the ingress-nginx Ingresses of the manifests, and proves them (`ingress-router migrate --json`). */
+export declare function convert(manifests: Manifests, options?: ConvertOptions): Conversion;
 /** The package version. */
 export declare const version: string;

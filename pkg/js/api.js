@@ -86,6 +86,9 @@ export function gatewayStatus(manifests, options) {
 export function migrate(manifests, options) {
   return run("migrate", (glue) => glue.migrate(manifests, options));
 }
+export function convert(manifests, options) {
+  return run("convert", (glue) => glue.convert(manifests, options));
+}
 
 const made = Symbol("made by compile()");
 

@@ -45,7 +45,37 @@ mod routes {
             differences: usize,
             tests: String,
         }
+        if let Some(why) = &report.no_gateway {
+            return Err(Failure::new("options", why.clone()));
+        }
         to_js(&Migration { report: &report, differences: report.differences(), tests: report.tests_file() })
+    }
+
+    /// `migrate --json`: the objects written (also as `yaml`), the report's notes, the proof with
+    /// its number of `differences` and of differences no note explains (`unexplained`).
+    pub fn convert(
+        input: &Input,
+        options: &CompileOptions,
+        migrate_options: &ingress_router::migrate::MigrateOptions,
+    ) -> Result<JsValue, Failure> {
+        let conversion = ingress_router::migrate::convert(input, options, migrate_options);
+        if let Some(why) = &conversion.proof.no_gateway {
+            return Err(Failure::new("options", why.clone()));
+        }
+        #[derive(serde::Serialize)]
+        struct Converted<'a> {
+            #[serde(flatten)]
+            conversion: &'a ingress_router::migrate::Conversion,
+            yaml: String,
+            differences: usize,
+            unexplained: usize,
+        }
+        to_js(&Converted {
+            conversion: &conversion,
+            yaml: conversion.translation.yaml(),
+            differences: conversion.proof.differences(),
+            unexplained: conversion.unexplained().len(),
+        })
     }
 }
 

@@ -570,6 +570,46 @@ pub fn migrate(manifests: JsValue, options: JsValue) -> Result<JsValue, JsValue>
     }
 }
 
+/// `ingress-router migrate --json`: the Gateway API objects written for the ingress-nginx
+/// Ingresses of `manifests` (`yaml`, `objects`, the report's `notes`) and their `proof` (the
+/// comparison `migrate()` makes, on the Ingresses and what was written). `options`: the compile
+/// options (`ingressClass`, `gateway`: an existing Gateway of the manifests to attach to), and
+/// `gatewayClass`, `defaultCertificate` (`namespace/name`).
+#[wasm_bindgen]
+pub fn convert(manifests: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    #[cfg(not(feature = "engines"))]
+    {
+        let _ = (manifests, options);
+        Err(gateway::missing(ingress_router::Engine::GatewayApi).into())
+    }
+    #[cfg(feature = "engines")]
+    {
+        let mut migrate_options = serde_json::Map::new();
+        let mut rest = options.clone();
+        if options.is_object() && !js_sys::Array::is_array(&options) {
+            let copy = js_sys::Object::assign(&js_sys::Object::new(), options.unchecked_ref());
+            for key in ["gatewayClass", "defaultCertificate"] {
+                let value = js_sys::Reflect::get(&copy, &key.into()).unwrap_or(JsValue::UNDEFINED);
+                if value.is_undefined() {
+                    continue;
+                }
+                let text = value
+                    .as_string()
+                    .ok_or_else(|| Failure::new("options", format!("options.{key} must be a string")))?;
+                migrate_options.insert(key.into(), text.into());
+                let _ = js_sys::Reflect::delete_property(&copy, &key.into());
+            }
+            rest = copy.into();
+        }
+        let migrate_options: ingress_router::migrate::MigrateOptions =
+            serde_json::from_value(serde_json::Value::Object(migrate_options))
+                .map_err(|e| Failure::new("options", format!("options: {e}")))?;
+        let options = compile_options(&rest)?;
+        let (input, _) = read_manifests(&manifests)?;
+        Ok(gateway::convert(&input, &options, &migrate_options)?)
+    }
+}
+
 /// Reads a tests file (YAML or JSON text) into `{options, tests: [{name?, request, expect}]}`.
 #[wasm_bindgen(js_name = readTests)]
 pub fn read_tests(tests: JsValue) -> Result<JsValue, JsValue> {

@@ -281,6 +281,7 @@ pub struct CauseGroup {
 
 /// Every probe's outcome: the differences grouped by cause, and the agreed answers.
 #[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct MigrationReport {
     /// The Ingress side's profile.
@@ -348,6 +349,7 @@ const INGRESS_NGINX_CONTROLLER: &str = "k8s.io/ingress-nginx";
 /// `ingress-router migrate`: the Gateway API objects written for an ingress-nginx estate, and
 /// the proof that they route as ingress-nginx did.
 #[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Conversion {
     pub translation: Translation,

@@ -90,6 +90,7 @@ impl Note {
 
 /// The objects written and the report.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Translation {
     /// The Gateway (unless an existing one was named), ReferenceGrants, then the routes.
