@@ -5,6 +5,8 @@ SHELL := /bin/bash
 CARGO ?= cargo
 TOOLS ?= $(HOME)/.cache/ingress-router/tools
 FUZZ_SECONDS ?= 60
+# Where cargo builds: the worktree's target/, or CARGO_TARGET_DIR (absolute, for the tests' CLI path).
+CARGO_TARGET := $(abspath $(or $(CARGO_TARGET_DIR),target))
 EXAMPLE := examples/shop
 
 .PHONY: all build demo test test-rust test-nostd lint bench bench-wasm fuzz clean wasm-target
@@ -108,7 +110,7 @@ web-deps: prereqs-node
 # tests files are run through the CLI.
 test-web: web chromium
 	$(CARGO) build --locked --features cli --bin ingress-router
-	cd web && INGRESS_ROUTER_CLI=$(CURDIR)/target/debug/ingress-router node test/run.mjs
+	cd web && INGRESS_ROUTER_CLI=$(CARGO_TARGET)/debug/ingress-router node test/run.mjs
 
 chromium:
 	@test -x /usr/bin/chromium -a -x /usr/bin/chromedriver || { \

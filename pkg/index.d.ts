@@ -145,6 +145,8 @@ export interface Decision {
   readonly regexBudgetExhausted?: true;
   /** For a gRPC call (a `POST` with `content-type: application/grpc...`) the proxy answers itself: the gRPC status its client reads (`12` UNIMPLEMENTED when nothing routes it, `14` UNAVAILABLE when no backend can take it, `2` UNKNOWN for another 500, as gRPC maps HTTP statuses). */
   readonly grpcStatus?: number;
+  /** The name of `grpcStatus` as the gRPC specification writes it (`UNIMPLEMENTED` for 12); present with it. */
+  readonly grpcStatusName?: GrpcStatusName;
   /** The Gateway API only: `namespace/name` of the Gateway, the listener that took the request, the route (HTTPRoute or GRPCRoute), rule and match that won. */
   readonly gateway?: string | null;
   readonly listener?: string | null;
@@ -157,6 +159,12 @@ export interface Decision {
   /** The Gateway API only: what the backend receives after the filters (present when forwarded). */
   readonly upstream?: Readonly<GatewayUpstream> | null;
 }
+
+/** The gRPC status codes' names, 0 to 16, as the gRPC specification writes them. */
+export type GrpcStatusName =
+  | "OK" | "CANCELLED" | "UNKNOWN" | "INVALID_ARGUMENT" | "DEADLINE_EXCEEDED" | "NOT_FOUND" | "ALREADY_EXISTS"
+  | "PERMISSION_DENIED" | "RESOURCE_EXHAUSTED" | "FAILED_PRECONDITION" | "ABORTED" | "OUT_OF_RANGE"
+  | "UNIMPLEMENTED" | "INTERNAL" | "UNAVAILABLE" | "DATA_LOSS" | "UNAUTHENTICATED";
 
 export interface Redirect {
   status: 301 | 302 | 307 | 308;
@@ -598,8 +606,9 @@ export interface GatewayCandidate {
   reason: string;
 }
 
-/** One HTTPRoute in a Gateway API explanation: its attachment, and each rule match with why it won or lost. */
+/** One HTTPRoute or GRPCRoute in a Gateway API explanation: its attachment, and each rule match with why it won or lost. */
 export interface GatewayRouteExplanation {
+  kind: "HTTPRoute" | "GRPCRoute";
   route: string;
   notAttached?: { reason: string; [key: string]: JsonValue };
   /** Why it is not attached, in words ("no parentRef names this Gateway"). */
@@ -615,7 +624,7 @@ export interface GatewayListenerTable {
   port: number;
   protocol: string;
   hostname: string | null;
-  routes: { route: string; notAttached?: JsonValue; reason?: string; hostnames: string[]; rules: { [key: string]: JsonValue }[] }[];
+  routes: { kind: "HTTPRoute" | "GRPCRoute"; route: string; notAttached?: JsonValue; reason?: string; hostnames: string[]; rules: { [key: string]: JsonValue }[] }[];
 }
 
 export declare class Router {

@@ -452,6 +452,7 @@ impl<'r> Decision<'r> {
             return gateway_parts::gateway_view(self, gateway, request);
         }
         let written = |b: BackendRef<'_>| IngressBackend::from(b);
+        let grpc_status = request.grpc_status(self.status(), false);
         DecisionView {
             label: self.to_string(),
             backend: self.backend.map(written),
@@ -482,7 +483,8 @@ impl<'r> Decision<'r> {
             }),
             upstream_path: self.upstream_path.clone(),
             regex_budget_exhausted: self.regex_exhausted,
-            grpc_status: request.grpc_status(self.status(), false),
+            grpc_status_name: grpc_status.map(grpc_status_name),
+            grpc_status,
             #[cfg(feature = "gateway")]
             gateway: None,
         }
@@ -581,6 +583,11 @@ pub struct DecisionView {
     /// it, `2` (UNKNOWN) for another 500. `None` for other requests, and for calls forwarded.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub grpc_status: Option<u8>,
+    /// The name of [`grpc_status`](Self::grpc_status) as the gRPC specification writes it
+    /// (`UNIMPLEMENTED`): here so that every home (the CLI, the npm package, the playground)
+    /// names it alike, without a table of its own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grpc_status_name: Option<&'static str>,
     /// The Gateway API's own parts: the Gateway, listener, route, rule and match that decided,
     /// and what the backend receives.
     #[cfg(feature = "gateway")]
@@ -589,7 +596,6 @@ pub struct DecisionView {
 }
 
 /// The name of a gRPC status code (`UNIMPLEMENTED` for 12), as the gRPC specification writes it.
-#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub(crate) fn grpc_status_name(code: u8) -> &'static str {
     const NAMES: [&str; 17] = [
         "OK",
@@ -819,6 +825,9 @@ mod gateway_parts {
             ),
             _ => None,
         };
+        let unavailable = matches!(gateway.outcome, Outcome::NoValidBackend)
+            || (decision.status() == 500 && matches!(gateway.outcome, Outcome::Forward));
+        let grpc_status = request_text.grpc_status(decision.status(), unavailable);
         DecisionView {
             label: decision.to_string(),
             backend: single_backend(gateway).map(written_gateway),
@@ -834,11 +843,8 @@ mod gateway_parts {
             split,
             upstream_path: None,
             regex_budget_exhausted: decision.regex_exhausted,
-            grpc_status: request_text.grpc_status(
-                decision.status(),
-                matches!(gateway.outcome, Outcome::NoValidBackend)
-                    || (decision.status() == 500 && matches!(gateway.outcome, Outcome::Forward)),
-            ),
+            grpc_status_name: grpc_status.map(grpc_status_name),
+            grpc_status,
             gateway: Some(GatewayView {
                 gateway: gateway.gateway.map(|g| key(&g.metadata.namespace, &g.metadata.name)),
                 listener: gateway.listener.map(|l| l.name.clone()),

@@ -458,7 +458,7 @@ fn grpc_calls_route_by_grpcroute() {
         (&echo["status"], &echo["label"], &echo["routeKind"], &echo["route"], &echo["rule"]),
         (&json!(200), &json!("apps/echo-v1:8080"), &json!("GRPCRoute"), &json!("apps/echo"), &json!(0))
     );
-    assert!(echo.get("grpcStatus").is_none(), "{echo}");
+    assert!(echo.get("grpcStatus").is_none() && echo.get("grpcStatusName").is_none(), "{echo}");
     let canary = grpc("Echo", &["-H", "x-canary: true"]);
     assert_eq!(canary["label"], "apps/echo-v2:8080");
     assert_eq!(
@@ -466,7 +466,10 @@ fn grpc_calls_route_by_grpcroute() {
         json!([["content-type", "application/grpc"], ["x-canary", "true"], ["x-routed-by", "canary"]])
     );
     let missing = grpc("Reverse", &[]);
-    assert_eq!((&missing["status"], &missing["grpcStatus"]), (&json!(404), &json!(12)));
+    assert_eq!(
+        (&missing["status"], &missing["grpcStatus"], &missing["grpcStatusName"]),
+        (&json!(404), &json!(12), &json!("UNIMPLEMENTED"))
+    );
     let text = run(&[
         "route",
         "-f",

@@ -659,12 +659,14 @@ spec:
   assert.equal(echo.label, "apps/echo:8080");
   assert.equal(echo.routeKind, "GRPCRoute");
   assert.equal(echo.grpcStatus, undefined, "a forwarded call has no status of the proxy's");
+  assert.equal(echo.grpcStatusName, undefined);
   // The same call written out: POST, the gRPC content type, the path.
   const written = grpcRouter.route({ url: "http://grpc.example.com/echo.v1.Echo/Echo", method: "POST", headers: { "content-type": "application/grpc" } });
   assert.deepEqual(written, echo);
   const missing = grpcRouter.route({ host: "grpc.example.com", grpc: "echo.v1.Echo/Reverse" });
   assert.equal(missing.status, 404);
   assert.equal(missing.grpcStatus, 12, "UNIMPLEMENTED");
+  assert.equal(missing.grpcStatusName, "UNIMPLEMENTED", "the core names the status");
   outputs.decisionGrpc = missing;
   throws(() => grpcRouter.route({ host: "grpc.example.com", grpc: "echo.v1.Echo" }), "request");
   const status = gatewayStatus(grpcManifests);

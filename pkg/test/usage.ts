@@ -10,6 +10,7 @@ import {
   Router,
   Workspace,
   type Decision,
+  type GrpcStatusName,
   type Explanation,
   type Table,
   type Diagnostic,
@@ -42,8 +43,9 @@ const label: string = decision.label;
 // A gRPC call: `grpc` is SERVICE/METHOD; the decision says the gRPC status a client reads.
 const call: Decision = router.route({ host: "grpc.example.com", grpc: "echo.v1.Echo/Echo", headers: { "x-canary": "true" } });
 const grpcStatus: number | undefined = call.grpcStatus;
+const grpcStatusName: GrpcStatusName | undefined = call.grpcStatusName;
 const kind: "GRPCRoute" | undefined = call.routeKind;
-void [grpcStatus, kind];
+void [grpcStatus, grpcStatusName, kind];
 // The backend as written: a Service or a resource (narrowed by the union).
 const written = (b: IngressBackend | null): string => (b === null ? label : b.service ? b.service.name : b.resource.kind);
 written(decision.backend);

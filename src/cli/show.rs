@@ -327,9 +327,9 @@ pub fn decision_text(view: &DecisionView) -> String {
         (None, None, Some(split)) => format!("{} split over {} backends", view.status, split.len()),
         (None, None, None) => format!("{} ({})", view.status, view.via),
     };
-    let answer = match view.grpc_status {
-        Some(code) => format!("{answer}, gRPC {code} {}", crate::decision::grpc_status_name(code)),
-        None => answer,
+    let answer = match (view.grpc_status, view.grpc_status_name) {
+        (Some(code), Some(name)) => format!("{answer}, gRPC {code} {name}"),
+        _ => answer,
     };
     let mut place = Vec::new();
     let parts = view.gateway.as_ref();

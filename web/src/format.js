@@ -41,6 +41,11 @@ export function gatewayAnswerLabel(d) {
   return String(d.status);
 }
 
+/** The gRPC status a decision carries, named by the package: ` · gRPC UNIMPLEMENTED (12)`, or "". */
+export function grpcStatusText(d) {
+  return d?.grpcStatus != null ? ` · gRPC ${d.grpcStatusName} (${d.grpcStatus})` : "";
+}
+
 /** Whether a router's decision is a Gateway API one. */
 export function isGatewayDecision(d) {
   return d != null && "listener" in d && "status" in d;

@@ -2,7 +2,7 @@
 // rule → backend, and why every other listener, route and candidate lost), the listeners table,
 // the status each object would get, and the migration report. They only arrange and format; every
 // fact comes from `route`, `explain`, `table`, `gatewayStatus` and `migrate`.
-import { budgetNote, esc, gatewayAnswerLabel } from "./format.js";
+import { budgetNote, esc, gatewayAnswerLabel, grpcStatusText } from "./format.js";
 
 const MAX_CANDIDATES = 60;
 const MAX_MIGRATION_ROWS = 40; // per cause; the download holds the agreed tests, the list the differences
@@ -22,7 +22,7 @@ export function renderGatewayDecision(el, d) {
   el.querySelector("#upstream").hidden = true;
   backend.textContent = gatewayAnswerLabel(d);
   backend.dataset.kind = d.redirect ? "redirect" : d.split ? "split" : d.status === 200 ? "service" : "none";
-  via.textContent = `${d.via} · HTTP ${d.status}${d.grpcStatus != null ? ` · gRPC ${d.grpcStatus} ${GRPC_STATUS[d.grpcStatus] ?? ""}` : ""}`;
+  via.textContent = `${d.via} · HTTP ${d.status}${grpcStatusText(d)}`;
   const place = [];
   if (d.gateway) place.push(`Gateway ${d.gateway}`);
   if (d.listener) place.push(`listener ${d.listener}`);
@@ -58,16 +58,16 @@ export function renderGatewayFlow(el, x, request) {
   const chosen = x.listeners.find((l) => l.outcome === "chosen");
   const winnerRoute = x.routes.find((r) => r.route === d.route);
   const backendKind = d.redirect ? "defaultBackend" : d.status === 200 ? "rule" : "none";
-  let backendStage = `<code class="backend" data-kind="${d.redirect ? "redirect" : backendKind}">${esc(gatewayAnswerLabel(d))}</code><p>via ${esc(d.via)}</p>`;
+  let backendStage = `<code class="backend" data-kind="${d.redirect ? "redirect" : backendKind}">${esc(gatewayAnswerLabel(d))}</code><p>via ${esc(d.via)}${esc(grpcStatusText(d))}</p>`;
   if (d.upstream) {
     backendStage += `<p>upstream receives</p><code>Host: ${esc(d.upstream.host)}</code><code>${esc(d.upstream.path)}</code>` +
       d.upstream.headers.map(([n, v]) => `<code>${esc(n)}: ${esc(v)}</code>`).join("");
   }
   const attached = x.routes.filter((r) => !r.notAttached).length;
   let html = `<ol class="stages gateway">
-    <li class="stage"><h3>Request</h3><code>${esc(request.method ?? "GET")} ${esc(request.url ?? `${request.host}${request.path}`)}</code>${x.gateway ? `<p>at Gateway <code>${esc(x.gateway)}</code></p>` : ""}</li>
+    <li class="stage"><h3>Request</h3>${requestStage(request)}${x.gateway ? `<p>at Gateway <code>${esc(x.gateway)}</code></p>` : ""}</li>
     <li class="stage"><h3>Listener</h3>${chosen ? `<code>${esc(chosen.name)}</code><p>${esc(chosen.protocol)} ${esc(chosen.port)} · ${esc(chosen.hostname ?? "any hostname")}</p>` : `<span>none of ${x.listeners.length} takes it</span>`}${x.noGateway ? `<p class="reason">${esc(noGatewayText(x.noGateway))}</p>` : ""}</li>
-    <li class="stage"><h3>Route and rule</h3>${d.route ? `<code>${esc(d.route)}</code><p>rules[${esc(d.rule)}]${d.ruleName ? ` (${esc(d.ruleName)})` : ""}${d.match != null ? ` · matches[${esc(d.match)}]` : ""}</p>${winnerRoute?.matchedHostname ? `<p>hostname ${esc(winnerRoute.matchedHostname)}</p>` : ""}` : `<span>no rule matches</span><p>${attached} route${attached === 1 ? "" : "s"} attached</p>`}</li>
+    <li class="stage"><h3>Route and rule</h3>${d.route ? `<code>${esc(d.routeKind ?? "HTTPRoute")} ${esc(d.route)}</code><p>rules[${esc(d.rule)}]${d.ruleName ? ` (${esc(d.ruleName)})` : ""}${d.match != null ? ` · matches[${esc(d.match)}]` : ""}</p>${winnerRoute?.matchedHostname ? `<p>hostname ${esc(winnerRoute.matchedHostname)}</p>` : ""}` : `<span>no rule matches</span><p>${attached} route${attached === 1 ? "" : "s"} attached</p>`}</li>
     <li class="stage ${backendKind}"><h3>Answer</h3>${backendStage}</li>
   </ol>`;
   html += `<div class="candidates-box" tabindex="0" role="region" aria-label="Listeners, routes and candidates, and why each did or did not win">`;
@@ -89,7 +89,7 @@ export function renderGatewayFlow(el, x, request) {
     for (const c of r.candidates.slice(0, MAX_CANDIDATES)) {
       const [cls, mark] = outcomeMark(c.outcome);
       rows.push(`<tr class="${cls}" data-rule="${esc(`${r.route} ${c.rule} ${c.match}`)}"><td class="mark">${esc(mark)}</td>` +
-        `<td><code>${esc(r.route)} rules[${c.rule}]${c.ruleName ? ` (${esc(c.ruleName)})` : ""}.matches[${c.match}]</code><br><span class="field">${esc(r.hostnames?.join(", ") || "(any hostname)")}</span></td>` +
+        `<td><code>${r.kind === "GRPCRoute" ? "GRPCRoute " : ""}${esc(r.route)} rules[${c.rule}]${c.ruleName ? ` (${esc(c.ruleName)})` : ""}.matches[${c.match}]</code><br><span class="field">${esc(r.hostnames?.join(", ") || "(any hostname)")}</span></td>` +
         `<td class="reason">${esc(c.reason)}</td></tr>`);
     }
   }
@@ -107,15 +107,21 @@ export function renderGatewayFlow(el, x, request) {
   }
 }
 
+/** The picture's request: a gRPC call by service and method (with the POST it is), or the HTTP request. */
+function requestStage(request) {
+  if (request.grpc) {
+    const metadata = Object.entries(request.headers ?? {}).map(([n, v]) => `<code>${esc(n)}: ${esc(v)}</code>`).join("");
+    return `<code>gRPC ${esc(request.grpc)}</code><p>POST ${esc(request.host)}/${esc(request.grpc)}</p>${metadata}`;
+  }
+  return `<code>${esc(request.method ?? "GET")} ${esc(request.url ?? `${request.host}${request.path}`)}</code>`;
+}
+
 function noGatewayText(n) {
   if (typeof n === "string") return n;
   if (n.gateways) return `several Gateways (${n.gateways.join(", ")}): choose one in "Route through"`;
   if (n.gateway) return `no Gateway ${n.gateway}`;
   return JSON.stringify(n);
 }
-
-/** The gRPC statuses the core answers for a call it does not forward. */
-const GRPC_STATUS = { 2: "UNKNOWN", 7: "PERMISSION_DENIED", 12: "UNIMPLEMENTED", 13: "INTERNAL", 14: "UNAVAILABLE", 16: "UNAUTHENTICATED" };
 
 function matchText(m) {
   const parts = [];

@@ -10,7 +10,7 @@ import { gallery } from "./gallery.js";
 import { Locator } from "./locate.js";
 import { Problems } from "./problems.js";
 import { renderBatch, renderStatus } from "./panels.js";
-import { fromTestsFile, parseHeaders, parseRequestLine, requestSpec } from "./requests.js";
+import { fromTestsFile, grpcCallOf, grpcSpec, parseHeaders, parseRequestLine, requestSpec } from "./requests.js";
 import { decodeState, encodeState } from "./share.js";
 import { renderDecision, renderFlow, renderProblems, renderTable, rowKey } from "./views.js";
 
@@ -28,7 +28,11 @@ const els = {
   gateway: $("gateway"), gatewayField: $("gateway-field"), gatewayStatus: $("gateway-status"),
   migrationPane: $("migration-pane"), migration: $("migration"), migrationTests: $("migration-tests"),
   migrationNote: $("migration-note"),
+  kindHttp: $("kind-http"), kindGrpc: $("kind-grpc"), httpFields: $("http-fields"), grpcFields: $("grpc-fields"),
+  grpcHost: $("grpc-host"), grpcService: $("grpc-service"), grpcMethod: $("grpc-method"), grpcMetadata: $("grpc-metadata"),
 };
+const GRPC_FIELDS = [["host", "grpcHost"], ["service", "grpcService"], ["method", "grpcMethod"], ["metadata", "grpcMetadata"]];
+const noGrpcCall = () => ({ host: "", service: "", method: "", metadata: "" });
 
 /** What a shared link holds. */
 const state = {
@@ -40,6 +44,8 @@ const state = {
   requestSource: "url", // which fields the request is read from: "url" or "parts" (host and path)
   method: "GET",
   headers: "",
+  requestKind: "http", // what the request box sends: "http" (URL, method, headers) or "grpc" (the call below)
+  grpc: noGrpcCall(), // a gRPC call: host, service, method, metadata (`key: value` lines)
   requests: "",
   expected: [],
   options: { ingressClass: "", implementationSpecific: "prefix", profile: "spec", gateway: "" },
@@ -53,6 +59,8 @@ let locator = null;
 let editsSinceLocator = null; // the editor's changes since `locator`'s text (a ChangeSet)
 let tableRow = () => null;
 let winnerRow = null;
+// An example was chosen: once its manifests compile, the gRPC fields are preset from its GRPCRoutes.
+let grpcPresetPending = false;
 
 /** Timings (performance.now(), ms) of the last updates, read by the browser tests. */
 const timings = { route: 0, manifests: 0, interactive: 0, started: 0, complete: 0, manifestParts: {}, migrations: 0 };
@@ -152,6 +160,7 @@ function recompile({ soon = false } = {}) {
   document.body.classList.toggle("stale", !router);
   if (router) {
     const table = router.table();
+    if (grpcPresetPending) presetGrpcCall(table);
     if (changed("table", table)) {
       // A Gateway API router's table lists listeners; an Ingress router's, host tiers.
       tableRow = table.listeners ? renderGatewayTable(els.table, table) : renderTable(els.table, table);
@@ -160,6 +169,7 @@ function recompile({ soon = false } = {}) {
     }
   }
   fillSuggestions();
+  grpcPresetPending = false;
   lap("table");
   reroute({ sameRequest: true });
   lap("request");
@@ -251,6 +261,44 @@ function currentRequest() {
   return { url: state.url, method: state.method === "GET" ? undefined : state.method };
 }
 
+/** What the request box sends to the package: the gRPC call, or the HTTP request with the page's headers. */
+function routedRequest() {
+  return state.requestKind === "grpc" ? grpcSpec(state.grpc) : requestSpec(currentRequest(), parseHeaders(state.headers));
+}
+
+/** The host the HTTP fields name (a gRPC call with no host of its own goes there). */
+function httpHost() {
+  if (state.requestSource === "parts") return state.host;
+  try {
+    return new URL(state.url).host;
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * The gRPC fields preset for a chosen example: the first call its GRPCRoutes name (from the
+ * package's table), sent at once; without one the box stays an HTTP request.
+ */
+function presetGrpcCall(table) {
+  const call = grpcCallOf(table);
+  if (!call) return;
+  state.grpc = { ...call, host: call.host ?? httpHost() };
+  state.requestKind = "grpc";
+  showRequestFields();
+  saveSoon();
+}
+
+/** The request box's fields for the kind of request it sends. */
+function showRequestFields() {
+  const grpc = state.requestKind === "grpc";
+  els.kindGrpc.checked = grpc;
+  els.kindHttp.checked = !grpc;
+  els.grpcFields.hidden = !grpc;
+  els.httpFields.hidden = grpc;
+  for (const [key, id] of GRPC_FIELDS) els[id].value = state.grpc[key];
+}
+
 /**
  * The request changed (or, `sameRequest`, the router): route, explain, and redraw the request's
  * views. A new request always changes the explanation; a new router often does not.
@@ -266,8 +314,9 @@ function reroute({ sameRequest = false } = {}) {
   }
   let decision;
   let explanation;
+  let arg;
   try {
-    const arg = requestSpec(currentRequest(), parseHeaders(state.headers));
+    arg = routedRequest();
     decision = router.route(arg);
     explanation = router.explain(arg);
   } catch (error) {
@@ -276,13 +325,13 @@ function reroute({ sameRequest = false } = {}) {
     return;
   }
   if (isGatewayDecision(decision)) {
-    showGatewayDecision(decision, explanation, sameRequest);
+    showGatewayDecision(decision, explanation, arg, sameRequest);
     return;
   }
   renderDecision(els.decision, decision, null);
   if (!sameRequest || changed("flow", explanation)) renderFlow(els.flow, explanation);
   if (!sameRequest) delete drawn.flow;
-  if (state.requestSource === "url") {
+  if (state.requestSource === "url" && state.requestKind === "http") {
     els.host.value = explanation.host;
     els.path.value = explanation.path;
   }
@@ -301,9 +350,9 @@ function reroute({ sameRequest = false } = {}) {
 }
 
 /** A Gateway API decision: the answer, the picture, the winning rule in the table and the editor. */
-function showGatewayDecision(decision, explanation, sameRequest) {
+function showGatewayDecision(decision, explanation, request, sameRequest) {
   renderGatewayDecision(els.decision, decision);
-  if (!sameRequest || changed("flow", explanation)) renderGatewayFlow(els.flow, explanation, currentRequest());
+  if (!sameRequest || changed("flow", explanation)) renderGatewayFlow(els.flow, explanation, request);
   if (!sameRequest) delete drawn.flow;
   winnerRow?.classList.remove("winner");
   winnerRow = decision.route != null && decision.rule != null ? tableRow(ruleKey(decision.listener, decision.route, decision.rule)) : null;
@@ -413,6 +462,8 @@ function pickDifference(difference, side) {
   const p = difference.probe;
   state.url = els.url.value = p.url;
   state.requestSource = "url";
+  state.requestKind = "http";
+  showRequestFields();
   state.method = p.method;
   if (![...els.method.options].some((o) => o.value === p.method)) els.method.append(new Option(p.method));
   els.method.value = p.method;
@@ -470,6 +521,7 @@ function showState() {
   els.path.value = state.path;
   els.method.value = state.method;
   els.headers.value = state.headers;
+  showRequestFields();
   // Headers an example sends (a gRPC call's content type) are shown, not folded away.
   if (state.headers) els.headers.closest("details").open = true;
   els.requests.value = state.requests;
@@ -479,13 +531,16 @@ function showState() {
 }
 
 function applyState(saved) {
-  Object.assign(state, saved, { options: { ...state.options, ...(saved.options ?? {}) } });
+  // A link made before gRPC calls: an HTTP request.
+  const request = { requestKind: saved.requestKind ?? "http", grpc: { ...noGrpcCall(), ...saved.grpc } };
+  Object.assign(state, saved, request, { options: { ...state.options, ...(saved.options ?? {}) } });
   if (!Array.isArray(state.expected)) state.expected = [];
   showState();
 }
 
 function loadExample(id) {
   const example = gallery.find((g) => g.id === id) ?? gallery[0];
+  grpcPresetPending = true;
   applyState({
     example: example.id,
     manifests: example.manifests,
@@ -568,6 +623,21 @@ for (const [el, key] of [[els.host, "host"], [els.path, "path"]]) {
     state.requestSource = "parts";
     const scheme = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.exec(state.url)?.[0] ?? "http://";
     state.url = els.url.value = `${scheme}${state.host}${state.path.startsWith("/") ? "" : "/"}${state.path}`;
+    requestChanged();
+  });
+}
+for (const radio of [els.kindHttp, els.kindGrpc]) {
+  on(radio, "change", () => {
+    state.requestKind = radio.value;
+    // A first gRPC call goes to the host the HTTP request names.
+    if (state.requestKind === "grpc" && !state.grpc.host) state.grpc.host = httpHost();
+    showRequestFields();
+    requestChanged();
+  });
+}
+for (const [key, id] of GRPC_FIELDS) {
+  on(els[id], "input", () => {
+    state.grpc[key] = els[id].value;
     requestChanged();
   });
 }

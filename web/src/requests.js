@@ -22,6 +22,44 @@ export function requestSpec(request, headers) {
   return spec;
 }
 
+/**
+ * A gRPC call as the package routes it (`RequestSpec.grpc`): the package makes it a POST to
+ * `/SERVICE/METHOD` with `content-type: application/grpc`; the metadata are its headers.
+ */
+export function grpcSpec(call) {
+  const spec = { host: call.host.trim(), grpc: `${call.service.trim()}/${call.method.trim()}` };
+  const metadata = parseHeaders(call.metadata);
+  if (Object.keys(metadata).length > 0) spec.headers = metadata;
+  return spec;
+}
+
+/**
+ * The first call a GRPCRoute of a Gateway API table (`Router.table()`) names by exact service and
+ * method, as the request box's fields: a hostname of the route (else the listener's, else null; a
+ * wildcard's `*` made a label), and the match's exact metadata. Null when no GRPCRoute names one.
+ */
+export function grpcCallOf(table) {
+  for (const listener of table.listeners ?? []) {
+    for (const route of listener.routes) {
+      if (route.kind !== "GRPCRoute" || route.notAttached) continue;
+      for (const rule of route.rules) {
+        for (const match of rule.matches) {
+          const g = match.grpcMethod;
+          if (!g || g.type !== "Exact" || !g.service || !g.method) continue;
+          const hostname = [...route.hostnames, listener.hostname].find(Boolean);
+          return {
+            host: hostname ? hostname.replace(/^\*\./, "api.") : null,
+            service: g.service,
+            method: g.method,
+            metadata: headerLines(Object.fromEntries(match.headers.filter((h) => h.type === "Exact").map((h) => [h.name, h.value]))),
+          };
+        }
+      }
+    }
+  }
+  return null;
+}
+
 /** `Name: value` lines → {name: value}. */
 export function parseHeaders(text) {
   const headers = {};

@@ -1,7 +1,7 @@
 // The page's views of what the package returned: the decision, the picture of the matching, the
 // compiled table, the problems list. They only arrange and format; every fact comes from
 // `route`, `explain`, `table`, `diagnostics` and `validate`.
-import { answerLabel, budgetNote, esc, hostLabel } from "./format.js";
+import { answerLabel, budgetNote, esc, grpcStatusText, hostLabel } from "./format.js";
 
 const TIER_NAMES = { exact: "exact host", wildcard: "wildcard host", any: "host-less rules" };
 // Rows drawn at once; the rest on request ("Show all"), so that a table of thousands of paths
@@ -29,7 +29,7 @@ export function renderDecision(el, decision, error) {
   backend.dataset.kind = decision.redirect ? "redirect" : decision.split ? "split"
     : !decision.backend ? "none" : decision.backend.resource ? "resource" : "service";
   upstream.querySelector("code").textContent = decision.upstreamPath ?? "";
-  via.textContent = decision.via + (decision.defaultFrom ? ` (spec.defaultBackend of ${decision.defaultFrom})` : "");
+  via.textContent = decision.via + (decision.defaultFrom ? ` (spec.defaultBackend of ${decision.defaultFrom})` : "") + grpcStatusText(decision);
   const m = decision.matched;
   matched.textContent = (m
     ? `Ingress ${m.ingress} · host ${hostLabel(m.host)} · ${m.pathType} ${m.path} · ${m.field}`

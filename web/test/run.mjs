@@ -77,8 +77,12 @@ test("every gallery example loads and shows the CLI's decisions", async (page) =
     const file = join(webDir, "gallery", example.file);
     assert.equal(await editorText(page), await readFile(file, "utf8"), `${id}: editor holds the example`);
     const shown = await decision(page);
-    const expected = cliRoute(file, example.url, example.options, example.headers);
-    assert.equal(shown.backend, expected.label, `${id}: ${example.url}`);
+    // An example with a GRPCRoute opens on a gRPC call its GRPCRoutes name; the others on its URL.
+    const grpc = await page.isChecked("#kind-grpc");
+    assert.equal(grpc, /^kind: GRPCRoute$/m.test(await readFile(file, "utf8")), `${id}: the request box sends a gRPC call`);
+    const [line, headers] = grpc ? await grpcCallLine(page) : [example.url, example.headers];
+    const expected = cliRoute(file, line, example.options, headers);
+    assert.equal(shown.backend, expected.label, `${id}: ${line}`);
     assert.ok(shown.via.startsWith(expected.via), `${id}: via ${shown.via} vs ${expected.via}`);
     const rows = await page.$$eval(".results tbody tr", (trs) => trs.map((tr) => tr.querySelectorAll("td")[2]?.textContent.trim()));
     assert.equal(rows.length, example.requests.length, `${id}: one result per request`);
@@ -586,26 +590,104 @@ test("no layout jumps while typing", async (page) => {
 
 const galleryFile = (name) => join(webDir, "gallery", name);
 
-test("GRPCRoute: a gRPC call (POST, the gRPC content type, metadata) routes as the CLI says, and a missing method is UNIMPLEMENTED", async (page) => {
+/** The gRPC call the request box holds, as the CLI takes it: `POST URL`, and the headers (the content type, the metadata). */
+async function grpcCallLine(page) {
+  const [host, service, method, metadata] = await Promise.all(["#grpc-host", "#grpc-service", "#grpc-method", "#grpc-metadata"].map((id) => page.inputValue(id)));
+  return [`POST http://${host}/${service}/${method}`, ["content-type: application/grpc", metadata].filter(Boolean).join("\n")];
+}
+
+/** Fills the gRPC call's fields as a person types them (one input event per field). */
+async function fillGrpcCall(page, fields) {
+  for (const [key, value] of Object.entries(fields)) await page.fill(`#grpc-${key}`, value);
+}
+
+test("GRPCRoute: the request box's gRPC call (service, method, metadata) routes as the CLI says, and a method no rule names is UNIMPLEMENTED", async (page) => {
   const file = galleryFile("gateway-grpc.yaml");
   await loadExample(page, "gateway-grpc");
-  assert.equal(await page.inputValue("#method"), "POST");
-  assert.equal(await page.inputValue("#headers"), "content-type: application/grpc");
+  // Preset from the example's GRPCRoute: its hostname and first rule's service and method.
+  assert.ok(await page.isChecked("#kind-grpc"));
+  assert.ok(await page.isHidden("#url"));
+  assert.deepEqual(await grpcCallLine(page), ["POST http://grpc.example.com/echo.v1.Echo/Echo", "content-type: application/grpc"]);
   const echo = await decision(page);
   assert.equal(echo.backend, "apps/echo-v1:8080");
   assert.match(echo.matched, /GRPCRoute apps\/echo · rules\[0\]/);
+  assert.doesNotMatch(echo.via, /gRPC/, "a forwarded call has no gRPC status of the proxy's");
+  // The picture: the call, and the GRPCRoute's rules as candidates.
+  const flow = await page.textContent("#flow");
+  assert.match(flow, /gRPC echo\.v1\.Echo\/Echo/);
+  assert.match(flow, /POST grpc\.example\.com\/echo\.v1\.Echo\/Echo/);
+  assert.match(flow, /GRPCRoute apps\/echo rules\[1\]\.matches\[0\]/);
+  // The gRPC fields are named and reachable as the rest of the request box is.
+  await page.addScriptTag({ content: axeSource });
+  const axe = await page.evaluate(() => window.axe.run("#request", { resultTypes: ["violations"] }));
+  assert.deepEqual(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id), []);
   // More metadata matches win: the canary rule.
-  await page.fill("#headers", "content-type: application/grpc\nx-canary: true");
+  await fillGrpcCall(page, { metadata: "x-canary: true" });
   await page.waitForFunction(() => document.getElementById("backend").textContent.trim() === "apps/echo-v2:8080");
-  assert.equal((await decision(page)).backend, cliRoute(file, "POST http://grpc.example.com/echo.v1.Echo/Echo", {}, "content-type: application/grpc\nx-canary: true").label);
-  // A method of another service that no rule names: 404, which a gRPC client reads as UNIMPLEMENTED.
-  await page.fill("#headers", "content-type: application/grpc");
+  const [canaryLine, canaryHeaders] = await grpcCallLine(page);
+  assert.equal(canaryHeaders, "content-type: application/grpc\nx-canary: true");
+  assert.equal((await decision(page)).backend, cliRoute(file, canaryLine, {}, canaryHeaders).label);
+  assert.match(await page.textContent("#flow"), /x-canary: true/);
+  await screenshot(page, "grpc-call");
+  // Another service's method a rule names, then one no rule names: 404, which a gRPC client reads as UNIMPLEMENTED.
+  await fillGrpcCall(page, { service: "grpc.health.v1.Health", method: "Check", metadata: "" });
+  await page.waitForFunction(() => document.getElementById("backend").textContent.trim() === "apps/health:9090");
+  await fillGrpcCall(page, { method: "Watch" });
+  await page.waitForFunction(() => document.getElementById("via").textContent.includes("gRPC"));
+  const missing = cliRoute(file, (await grpcCallLine(page))[0], {}, "content-type: application/grpc");
+  assert.equal(missing.grpcStatusName, "UNIMPLEMENTED");
+  const shown = await decision(page);
+  assert.equal(shown.backend, "404");
+  assert.match(shown.via, /HTTP 404 · gRPC UNIMPLEMENTED \(12\)$/);
+  assert.match(await page.textContent("#flow"), /gRPC UNIMPLEMENTED \(12\)/);
+  // A call with no method: the package refuses it, and the page says so.
+  await fillGrpcCall(page, { method: "" });
+  await page.waitForFunction(() => document.getElementById("decision").classList.contains("failed"));
+  // The same calls written out in the HTTP request mode: POST, the gRPC content type among the headers.
+  await page.check("#kind-http");
+  assert.ok(await page.isHidden("#grpc-service"));
+  assert.equal(await page.inputValue("#method"), "POST");
+  assert.equal(await page.inputValue("#headers"), "content-type: application/grpc");
+  assert.equal((await decision(page)).backend, "apps/echo-v1:8080");
   await typeUrl(page, "http://grpc.example.com/grpc.health.v1.Health/Watch");
-  await page.waitForFunction(() => document.getElementById("via").textContent.includes("gRPC 12"));
-  assert.match((await decision(page)).via, /HTTP 404 · gRPC 12 UNIMPLEMENTED/);
+  await page.waitForFunction(() => document.getElementById("via").textContent.includes("gRPC"));
+  assert.match((await decision(page)).via, /HTTP 404 · gRPC UNIMPLEMENTED \(12\)$/);
   assert.match(await page.textContent("#table"), /method grpc\.health\.v1\.Health\/Check/);
   const status = await page.textContent('.gw-object[data-kind="GRPCRoute"][data-name="apps/echo"]');
   assert.match(status, /Accepted=True Accepted/);
+});
+
+test("a shared link keeps the gRPC call: service, method, metadata", async (page, { browser, url }) => {
+  await grantClipboard(page);
+  await loadExample(page, "gateway-grpc");
+  await fillGrpcCall(page, { service: "echo.v1.Echo", method: "Echo", metadata: "x-canary: true\nx-user: ada" });
+  await page.waitForFunction(() => document.getElementById("backend").textContent.trim() === "apps/echo-v2:8080");
+  await page.click("#share");
+  await page.waitForFunction(() => /Link copied|address bar/.test(document.getElementById("share-note").textContent));
+  const link = await page.evaluate(() => location.href);
+  const before = { call: await grpcCallLine(page), decision: await decision(page) };
+
+  const other = await openPage(browser, url);
+  await other.goto(link);
+  await other.waitForSelector("body[data-ready]");
+  await other.waitForFunction(() => document.getElementById("backend").textContent.trim() === "apps/echo-v2:8080");
+  assert.ok(await other.isChecked("#kind-grpc"));
+  assert.equal(await other.inputValue("#grpc-metadata"), "x-canary: true\nx-user: ada");
+  assert.deepEqual(await grpcCallLine(other), before.call);
+  assert.deepEqual(await decision(other), before.decision);
+  // Switched to the HTTP request, the link says so too.
+  await other.check("#kind-http");
+  await other.click("#share");
+  await other.waitForFunction((old) => location.href !== old, link);
+  const third = await openPage(browser, url);
+  await third.goto(await other.evaluate(() => location.href));
+  await third.waitForSelector("body[data-ready]");
+  await third.waitForFunction(() => window.playground.state.requestKind === "http" && document.getElementById("backend").textContent.trim() === "apps/echo-v1:8080");
+  assert.ok(await third.isChecked("#kind-http"));
+  assert.equal(await third.inputValue("#grpc-service"), "echo.v1.Echo", "the gRPC fields are kept for the next switch");
+  assert.deepEqual([...other.errors, ...third.errors], []);
+  await other.context().close();
+  await third.context().close();
 });
 
 test("Gateway API: the decision for a method and headers, and why every other candidate lost", async (page) => {
@@ -828,7 +910,7 @@ function assertShowsCli(c, shown, expected) {
   assert.ok("listener" in expected, `${c.id}: a Gateway API decision from the CLI`);
   // The status and the backend (or the split, or the redirect with its location).
   assert.equal(shown.backend, gatewayAnswerLabel(expected), where);
-  const grpc = expected.grpcStatus != null ? ` · gRPC ${expected.grpcStatus} ` : "";
+  const grpc = expected.grpcStatus != null ? ` · gRPC ${expected.grpcStatusName} (${expected.grpcStatus})` : "";
   assert.ok(shown.via.startsWith(`${expected.via} · HTTP ${expected.status}${grpc}`), `${where}: ${shown.via}`);
   if (expected.redirect) assert.ok(shown.backend.endsWith(` ${expected.redirect.location}`), where);
   // Where the answer came from: the Gateway, the listener, the route and the rule.
@@ -976,7 +1058,7 @@ test("narrow screen: no sideways scrolling", async (page) => {
   const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
   assert.deepEqual(result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id), []);
   // The Gateway API and migration views fit too.
-  for (const id of ["gateway-precedence", "migration-ingress-nginx"]) {
+  for (const id of ["gateway-precedence", "gateway-grpc", "migration-ingress-nginx"]) {
     await loadExample(page, id);
     await page.waitForFunction(() => window.playground.settled());
     const wider = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

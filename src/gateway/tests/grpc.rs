@@ -45,6 +45,14 @@ fn call(router: &Router, host: &str, method: &str, metadata: &[(&str, &str)]) ->
     let request = Request::new(host, method).with_method("POST").with_headers(&headers);
     assert!(request.is_grpc());
     let view = router.route(&request).view(&request);
+    // The name beside the code, as the specification writes it (the codes a proxy answers with).
+    let name = view.grpc_status.map(|code| match code {
+        2 => "UNKNOWN",
+        12 => "UNIMPLEMENTED",
+        14 => "UNAVAILABLE",
+        other => panic!("gRPC status {other}: not one the proxy answers with"),
+    });
+    assert_eq!(view.grpc_status_name, name);
     (view.label, view.grpc_status)
 }
 
@@ -376,6 +384,11 @@ fn only_grpc_calls_get_a_grpc_status() {
     let with_params = [("Content-Type", "application/grpc;charset=utf-8")];
     let call = Request::new("gw", "/x").with_method("POST").with_headers(&with_params);
     assert_eq!(router.route(&call).view(&call).grpc_status, Some(12));
+    // Serialised beside the code; absent with it.
+    let json = serde_json::to_value(router.route(&call).view(&call)).unwrap();
+    assert_eq!((&json["grpcStatus"], &json["grpcStatusName"]), (&json!(12), &json!("UNIMPLEMENTED")));
+    let json = serde_json::to_value(router.route(&plain).view(&plain)).unwrap();
+    assert!(json.get("grpcStatus").is_none() && json.get("grpcStatusName").is_none(), "{json}");
 }
 
 fn status(values: &[Value]) -> GatewayStatusReport {
