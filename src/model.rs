@@ -379,8 +379,8 @@ impl Object {
         }
     }
 
-    /// The object's `metadata` (the crate's tests read it).
-    #[cfg(feature = "testing")]
+    /// The object's `metadata`.
+    #[cfg_attr(not(feature = "nginx"), allow(dead_code))]
     pub fn metadata(&self) -> &ObjectMeta {
         match self {
             Object::Ingress(o) => &o.metadata,

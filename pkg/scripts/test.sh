@@ -47,12 +47,15 @@ for dir in ../tests/cases/migration/*/; do
   for f in "$dir"*.yaml; do echo "---"; cat "$f"; done > "$work/migration/$name.yaml"
   cp "$dir/expected-causes" "$work/migration/$name.expected-causes"
 done
+# One ingress-nginx behaviour a file, for convert() (migrate).
+mkdir -p "$work/migrate"
+cp ../tests/cases/migrate/*.yaml "$work/migrate/"
 cp test/consumer.mjs test/nginx.yaml test/usage.ts test/must-fail.ts test/tsconfig.json "$work/"
 (
   cd "$work"
   echo '{"name": "consumer", "private": true, "type": "module"}' > package.json
   npm install --silent --no-audit --no-fund --offline "./$tarball"
-  node consumer.mjs shop.yaml invalid.yaml "$cli" routing.json gateway.json migration
+  node consumer.mjs shop.yaml invalid.yaml "$cli" routing.json gateway.json migration migrate
   "$PKG/node_modules/.bin/tsc" -p tsconfig.json
   echo "tsc --strict: usage.ts and the real outputs type-check"
   if "$PKG/node_modules/.bin/tsc" --strict --noEmit --module nodenext --target es2022 --lib es2022,esnext.disposable must-fail.ts > must-fail.log; then

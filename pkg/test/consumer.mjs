@@ -8,9 +8,9 @@ import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { compile, validate, ingressStatus, serviceStatus, runTests, readTests, gatewayStatus, migrate, load, version, IngressRouterError, Router, Workspace } from "ingress-router";
+import { compile, validate, ingressStatus, serviceStatus, runTests, readTests, gatewayStatus, migrate, convert, load, version, IngressRouterError, Router, Workspace } from "ingress-router";
 
-const [shopFile, invalidFile, cli, casesFile, gatewayCasesFile, migrationDir] = process.argv.slice(2);
+const [shopFile, invalidFile, cli, casesFile, gatewayCasesFile, migrationDir, migrateDir] = process.argv.slice(2);
 const shop = readFileSync(shopFile, "utf8");
 const invalid = readFileSync(invalidFile, "utf8");
 const outputs = {};
@@ -534,6 +534,37 @@ if (cli && migrationDir) {
   console.log("consumer test: migrate() and gatewayStatus() answer as the CLI does");
 }
 
+// ---- convert(): the objects `migrate` writes for one ingress-nginx behaviour a file, deep-equal
+// to the CLI's `migrate --json`, every difference of the proof explained by the report.
+if (cli && migrateDir) {
+  const files = readdirSync(migrateDir).filter((f) => f.endsWith(".yaml")).sort();
+  assert.ok(files.length >= 20, `the behaviours: ${files}`);
+  const certificate = "ingress-nginx/default-tls";
+  for (const file of files) {
+    const path = join(migrateDir, file);
+    const text = readFileSync(path, "utf8");
+    const converted = convert(text, { defaultCertificate: certificate });
+    let native;
+    try {
+      native = JSON.parse(execFileSync(cli, ["migrate", "-f", path, "--default-certificate", certificate, "--json"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
+    } catch (e) {
+      assert.equal(e.status, 1, `${file}: migrate exits 1 on a difference, and only then fails`);
+      native = JSON.parse(e.stdout);
+    }
+    const { yaml, differences, unexplained, ...rest } = converted;
+    assert.deepEqual(rest, native, `${file}: convert() and migrate --json`);
+    assert.equal(unexplained, 0, `${file}: every difference is explained by the report`);
+    assert.equal(differences, converted.proof.causes.reduce((n, c) => n + c.differences.length, 0), file);
+    // The YAML reads back as the objects written.
+    assert.equal(compile(yaml).table().ingresses.length, 0, file);
+    assert.ok(yaml.startsWith("apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\n"), file);
+    if (file === "canary-header.yaml") outputs.conversion = converted;
+  }
+  // An option that is not one is refused by name; several Gateways and none chosen, as the CLI does.
+  assert.throws(() => convert("{}", { gatewayClass: 7 }), (e) => e instanceof IngressRouterError && e.kind === "options");
+  console.log(`consumer test: convert() writes and proves ${files.length} ingress-nginx behaviours as migrate --json does`);
+}
+
 function report_with_source(r, source) {
   return JSON.parse(JSON.stringify(r).replaceAll('"source":"<input>"', `"source":${JSON.stringify(source)}`));
 }
@@ -696,8 +727,9 @@ const types = {
   explanationRedirect: "Explanation",
   decisionRegexBudget: "Decision",
   decisionGrpc: "Decision",
+  conversion: "Conversion",
 };
-let ts = 'import type { Decision, Explanation, Table, Diagnostic, ValidationReport, StatusReport, ServiceView } from "ingress-router";\n';
+let ts = 'import type { Decision, Explanation, Table, Diagnostic, ValidationReport, StatusReport, ServiceView, Conversion } from "ingress-router";\n';
 for (const [name, type] of Object.entries(types)) ts += `export const ${name}: ${type} = ${JSON.stringify(outputs[name], null, 1)};\n`;
 writeFileSync("outputs.ts", ts);
 console.log(`consumer test: ok (ingress-router ${version})`);
