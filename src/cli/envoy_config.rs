@@ -184,13 +184,7 @@ pub fn run(args: &EnvoyConfigArgs) -> Result<i32, Failure> {
             options.profile
         )));
     }
-    let services: Vec<&Service> = objects
-        .iter()
-        .filter_map(|o| match o {
-            Object::Service(s) => Some(s),
-            _ => None,
-        })
-        .collect();
+    let services = services_of(&objects);
     // The plugin configuration below sets no template: the filter names clusters by the same
     // defaults.
     let names = ClusterNames::default();
@@ -286,13 +280,7 @@ fn run_gateway(
         )));
     }
     let objects = loaded.objects();
-    let services: Vec<&Service> = objects
-        .iter()
-        .filter_map(|o| match o {
-            Object::Service(s) => Some(s),
-            _ => None,
-        })
-        .collect();
+    let services = services_of(&objects);
     let names = ClusterNames::default();
     let mut found: BTreeMap<String, Cluster> = BTreeMap::new();
     // By cluster: its Service port, whether an HTTPRoute and whether a GRPCRoute sends to it
@@ -733,4 +721,15 @@ fn host_routes(
         (default, guard) => routes.extend(fallback(default, guard)),
     }
     routes
+}
+
+/// The Services among `objects`.
+fn services_of(objects: &[Object]) -> Vec<&Service> {
+    objects
+        .iter()
+        .filter_map(|o| match o {
+            Object::Service(s) => Some(s),
+            _ => None,
+        })
+        .collect()
 }

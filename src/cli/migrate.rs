@@ -71,9 +71,10 @@ pub fn run(args: &MigrateArgs) -> Result<i32, Failure> {
         gateway: args.gateway.clone(),
         ..CompileOptions::default()
     };
-    let mut migrate_options = crate::migrate::MigrateOptions::default();
-    migrate_options.gateway_class = args.gateway_class.clone();
-    migrate_options.default_certificate = args.default_certificate.clone();
+    let migrate_options = crate::migrate::MigrateOptions {
+        gateway_class: args.gateway_class.clone(),
+        default_certificate: args.default_certificate.clone(),
+    };
     let conversion = crate::migrate::convert(&loaded.input(), &options, &migrate_options);
     if args.json {
         print(&super::show::json(&conversion));

@@ -739,7 +739,7 @@ impl Writer<'_> {
     fn named_port(&self, namespace: &str, service: &str, port: &str) -> Option<i64> {
         self.objects.iter().find_map(|o| match o {
             Object::Service(s) if s.metadata.name == service && s.metadata.namespace_or_default() == namespace => {
-                s.spec.ports.iter().find(|p| p.name.as_deref() == Some(port)).map(|p| i64::from(p.port))
+                s.spec.ports.iter().find(|p| p.name.as_deref() == Some(port)).map(|p| p.port)
             }
             _ => None,
         })
