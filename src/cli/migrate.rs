@@ -76,6 +76,9 @@ pub fn run(args: &MigrateArgs) -> Result<i32, Failure> {
         default_certificate: args.default_certificate.clone(),
     };
     let conversion = crate::migrate::convert(&loaded.input(), &options, &migrate_options);
+    if let Some(why) = &conversion.proof.no_gateway {
+        return Err(Failure(format!("the objects written cannot be proven: {why}")));
+    }
     if args.json {
         print(&super::show::json(&conversion));
     } else if let Some(dir) = &args.output {
@@ -127,9 +130,10 @@ fn report(conversion: &Conversion) -> String {
     for line in proof.warnings.iter().chain(&proof.not_compared) {
         out.push_str(&format!("note: {line}\n"));
     }
+    let mut explanations = conversion.explanations().into_iter();
     for group in &proof.causes {
         out.push_str(&format!("differs: {} [{}]\n", group.title, group.cause.as_str()));
-        for d in &group.differences {
+        for (d, explained) in explanations.by_ref().take(group.differences.len()) {
             let headers: Vec<String> = d.probe.headers.iter().map(|(n, v)| format!(" -H '{n}: {v}'")).collect();
             out.push_str(&format!("  {} {}{}\n", d.probe.method, d.probe.url, headers.concat()));
             out.push_str(&format!(
@@ -137,12 +141,12 @@ fn report(conversion: &Conversion) -> String {
                 d.ingress.summary(),
                 d.gateway.summary()
             ));
-            let explained = conversion.explained_by(d);
             if explained.is_empty() {
                 out.push_str("    not explained by the report: please report this translation\n");
             }
             for note in explained {
-                out.push_str(&format!("    explained: {} {} [{}]\n", note.ingress, note.what, note.outcome.as_str()));
+                let who = if note.ingress.is_empty() { String::from("Gateway") } else { note.ingress.clone() };
+                out.push_str(&format!("    explained: {who} {} [{}]\n", note.what, note.outcome.as_str()));
             }
         }
     }

@@ -358,28 +358,57 @@ pub struct Conversion {
 }
 
 impl Conversion {
-    /// Every difference the proof found whose Ingress has no note saying what was left out: what
-    /// the writer got wrong rather than what the Gateway API cannot say.
+    /// Every difference the proof found that no note of the report explains: what the writer
+    /// got wrong rather than what the Gateway API cannot say.
     pub fn unexplained(&self) -> Vec<&MigrationDifference> {
-        self.proof.causes.iter().flat_map(|c| &c.differences).filter(|d| self.explained_by(d).is_empty()).collect()
+        self.explanations().into_iter().filter(|(_, notes)| notes.is_empty()).map(|(d, _)| d).collect()
     }
 
-    /// The report's notes that explain a difference: those of the Ingress whose rule answered on
-    /// the ingress-nginx side (or of every Ingress of the host when none did).
-    pub fn explained_by(&self, difference: &MigrationDifference) -> Vec<&Note> {
-        let rule = difference.ingress.rule.as_deref().unwrap_or_default();
-        let https = difference.probe.url.starts_with("https://");
-        let host = difference.probe.url.split("://").nth(1).and_then(|r| r.split('/').next()).unwrap_or_default();
-        self.translation
+    /// Each difference (in cause order) with the report's notes that explain it: those of the
+    /// Ingress whose rule answered on the ingress-nginx side or whose path the probe came from,
+    /// those of the probe's host, and for HTTPS the Gateway's note on hosts without `tls`.
+    pub fn explanations(&self) -> Vec<(&MigrationDifference, Vec<&Note>)> {
+        let mut by_ingress: HashMap<&str, Vec<&Note>> = HashMap::new();
+        let mut by_host: HashMap<String, Vec<&Note>> = HashMap::new();
+        let mut https_notes: Vec<&Note> = Vec::new();
+        let explaining = self
+            .translation
             .notes
             .iter()
-            .filter(|n| matches!(n.outcome, Outcome::Partly | Outcome::NotExpressible | Outcome::LeftOut))
-            .filter(|n| {
-                (!n.ingress.is_empty() && rule.contains(&format!("Ingress {} ", n.ingress)))
-                    || (!n.ingress.is_empty() && difference.ingress.reason.contains(&n.ingress))
-                    || (!n.ingress.is_empty() && difference.probe.from.starts_with(&format!("{} ", n.ingress)))
-                    || n.covers_host(host)
-                    || (https && n.what == translate::HTTPS_WITHOUT_TLS)
+            .filter(|n| matches!(n.outcome, Outcome::Partly | Outcome::NotExpressible | Outcome::LeftOut));
+        for note in explaining {
+            if let Some(host) = &note.host {
+                by_host.entry(host.to_ascii_lowercase()).or_default().push(note);
+            } else if note.what == translate::HTTPS_WITHOUT_TLS {
+                https_notes.push(note);
+            } else if !note.ingress.is_empty() {
+                by_ingress.entry(note.ingress.as_str()).or_default().push(note);
+            }
+        }
+        let ingress_of = |text: &str| text.split(' ').next().unwrap_or_default().to_string();
+        self.proof
+            .causes
+            .iter()
+            .flat_map(|c| &c.differences)
+            .map(|d| {
+                let mut notes: Vec<&Note> = Vec::new();
+                let rule = d.ingress.rule.as_deref().and_then(|r| r.strip_prefix("Ingress ")).map(ingress_of);
+                for ingress in rule.into_iter().chain(core::iter::once(ingress_of(&d.probe.from))) {
+                    notes.extend(by_ingress.get(ingress.as_str()).into_iter().flatten());
+                }
+                let host = d.probe.url.split("://").nth(1).and_then(|r| r.split(['/', '?']).next()).unwrap_or_default();
+                let host = host.split(':').next().unwrap_or(host).to_ascii_lowercase();
+                notes.extend(by_host.get(&host).into_iter().flatten());
+                // A wildcard's note covers the hosts under it.
+                for (i, _) in host.match_indices('.') {
+                    notes.extend(by_host.get(&format!("*{}", &host[i..])).into_iter().flatten());
+                }
+                if d.probe.url.starts_with("https://") {
+                    notes.extend(&https_notes);
+                }
+                notes.sort_by_key(|n| *n as *const Note);
+                notes.dedup_by_key(|n| *n as *const Note);
+                (d, notes)
             })
             .collect()
     }

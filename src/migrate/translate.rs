@@ -77,17 +77,6 @@ pub struct Note {
     pub host: Option<String>,
 }
 
-impl Note {
-    /// Whether the note concerns requests for `host`.
-    pub fn covers_host(&self, host: &str) -> bool {
-        let host = host.split(':').next().unwrap_or(host).to_ascii_lowercase();
-        self.host.as_deref().is_some_and(|h| match h.strip_prefix('*') {
-            Some(suffix) => host.ends_with(suffix),
-            None => h.eq_ignore_ascii_case(&host),
-        })
-    }
-}
-
 /// The objects written and the report.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -190,9 +179,38 @@ pub fn translate(
         regex_limits: options.regex_limits,
     };
     let (conf, issues) = nginx::build(objects, &nginx_options);
+    let mut by_name: BTreeMap<(&str, &str), &crate::model::Ingress> = BTreeMap::new();
+    let mut services = BTreeMap::new();
+    for o in objects {
+        match o {
+            Object::Ingress(i) => {
+                by_name.insert((i.metadata.namespace_or_default(), i.metadata.name.as_str()), i);
+            }
+            Object::Service(svc) => {
+                services.entry((svc.metadata.namespace_or_default(), svc.metadata.name.as_str())).or_insert(svc);
+            }
+            Object::IngressClass(_) => {}
+        }
+    }
+    let ingress_objects =
+        conf.ingresses.iter().map(|r| by_name.get(&(r.namespace.as_str(), r.name.as_str())).copied()).collect();
+    let mut servers_of = vec![0; conf.ingresses.len()];
+    for server in &conf.servers {
+        let mut seen = BTreeSet::new();
+        for l in &server.locations.list {
+            if let Origin::Path { ingress, .. } | Origin::ServerDefault { ingress: Some(ingress) } = l.origin
+                && seen.insert(ingress)
+            {
+                servers_of[ingress] += 1;
+            }
+        }
+    }
     let mut writer = Writer {
         objects,
         conf: &conf,
+        ingress_objects,
+        services,
+        servers_of,
         gateway: gateway.unwrap_or(DEFAULT_GATEWAY),
         existing_gateway: gateway.is_some(),
         notes: Vec::new(),
@@ -228,6 +246,12 @@ enum Side {
 struct Writer<'a> {
     objects: &'a [Object],
     conf: &'a Conf,
+    /// `conf.ingresses[i]`'s object (looked up once: every lookup below is by index).
+    ingress_objects: Vec<Option<&'a crate::model::Ingress>>,
+    /// Services by (namespace, name).
+    services: BTreeMap<(&'a str, &'a str), &'a crate::model::Service>,
+    /// How many servers have locations of each Ingress (a route's name says its host when several).
+    servers_of: Vec<usize>,
     gateway: (&'a str, &'a str),
     existing_gateway: bool,
     notes: Vec<Note>,
@@ -272,7 +296,7 @@ impl RulePair {
     }
 }
 
-impl Writer<'_> {
+impl<'a> Writer<'a> {
     fn note(&mut self, ingress: &str, what: impl Into<String>, outcome: Outcome, detail: impl Into<String>) {
         self.notes.push(Note {
             ingress: ingress.to_string(),
@@ -350,36 +374,57 @@ impl Writer<'_> {
         }
     }
 
-    fn find_ingress(&self, index: usize) -> Option<&crate::model::Ingress> {
-        let r = &self.conf.ingresses[index];
-        self.objects.iter().find_map(|o| match o {
-            Object::Ingress(i) if i.metadata.name == r.name && i.metadata.namespace_or_default() == r.namespace => {
-                Some(i)
-            }
-            _ => None,
-        })
+    fn find_ingress(&self, index: usize) -> Option<&'a crate::model::Ingress> {
+        self.ingress_objects[index]
     }
 
     /// An HTTPS listener for every server with TLS, with the certificate an Ingress names for it.
     fn https_listeners(&mut self) {
+        // Each host's first Secret, in the order ingress-nginx took the Ingresses (`_`: a `tls`
+        // entry without hosts).
+        let mut secrets: BTreeMap<String, (String, String)> = BTreeMap::new();
+        for (i, ingress) in self.ingress_objects.iter().enumerate() {
+            let Some(ingress) = ingress else { continue };
+            for tls in &ingress.spec.tls {
+                let Some(secret) = &tls.secret_name else { continue };
+                let hosts: Vec<String> = match tls.hosts.is_empty() {
+                    true => vec![CATCH_ALL.to_string()],
+                    false => tls.hosts.iter().map(|h| h.to_ascii_lowercase()).collect(),
+                };
+                for host in hosts {
+                    secrets.entry(host).or_insert_with(|| (self.ingress_namespace(i).to_string(), secret.clone()));
+                }
+            }
+        }
+        // A Gateway holds at most 64 listeners: the HTTP one, the default certificate's, and one
+        // for each TLS host while there is room.
+        let room = MAX_LISTENERS - 1 - usize::from(self.default_certificate.is_some());
         for server in &self.conf.servers {
             if !server.tls || self.https_listeners.contains_key(&server.hostname) {
                 continue;
             }
-            let mut certificate = None;
-            for i in 0..self.conf.ingresses.len() {
-                let Some(ingress) = self.find_ingress(i) else { continue };
-                let found = ingress.spec.tls.iter().find(|t| {
-                    t.secret_name.is_some()
-                        && (t.hosts.iter().any(|h| h.eq_ignore_ascii_case(&server.hostname))
-                            || (server.hostname == CATCH_ALL && t.hosts.is_empty()))
+            if self.https_listeners.len() == room {
+                let detail = match self.default_certificate {
+                    Some(_) => {
+                        "the Gateway has no room for its own HTTPS listener (64 listeners at most): it is served \
+                                by the default certificate's listener; give its certificate a Gateway of its own (or a \
+                                ListenerSet)"
+                    }
+                    None => {
+                        "the Gateway has no room for its HTTPS listener (64 listeners at most): give it a Gateway \
+                             of its own (or a ListenerSet)"
+                    }
+                };
+                self.notes.push(Note {
+                    ingress: String::new(),
+                    what: format!("host {}", server.hostname),
+                    outcome: Outcome::Partly,
+                    detail: detail.to_string(),
+                    host: Some(server.hostname.clone()),
                 });
-                if let Some(tls) = found {
-                    certificate =
-                        Some((self.ingress_namespace(i).to_string(), tls.secret_name.clone().unwrap_or_default()));
-                    break;
-                }
+                continue;
             }
+            let certificate = secrets.get(&server.hostname.to_ascii_lowercase()).cloned();
             let name = listener_name("https", &server.hostname, self.https_listeners.len() + 1);
             self.https_listeners.insert(server.hostname.clone(), (name, certificate));
         }
@@ -733,16 +778,24 @@ impl Writer<'_> {
             );
             return None;
         };
+        if !self.services.is_empty() && !self.services.contains_key(&(namespace, service.name.as_str())) {
+            self.note(
+                key,
+                format!("backend {}", service.name),
+                Outcome::Partly,
+                format!(
+                    "the Service {namespace}/{} is not in the input (which holds Services): the Gateway answers 500 \
+                     for a backend it cannot resolve",
+                    service.name
+                ),
+            );
+        }
         Some(json!({"name": service.name, "namespace": namespace, "port": number}))
     }
 
     fn named_port(&self, namespace: &str, service: &str, port: &str) -> Option<i64> {
-        self.objects.iter().find_map(|o| match o {
-            Object::Service(s) if s.metadata.name == service && s.metadata.namespace_or_default() == namespace => {
-                s.spec.ports.iter().find(|p| p.name.as_deref() == Some(port)).map(|p| p.port)
-            }
-            _ => None,
-        })
+        let service = self.services.get(&(namespace, service))?;
+        service.spec.ports.iter().find(|p| p.name.as_deref() == Some(port)).map(|p| p.port)
     }
 
     /// GRPCRoute rules from the HTTP rules of a `backend-protocol: GRPC` Ingress: a path `/` is
@@ -804,16 +857,7 @@ impl Writer<'_> {
     fn push_routes(&mut self, server: &Server, ingress: usize, grpc: bool, rules: Vec<RulePair>) {
         let r = &self.conf.ingresses[ingress];
         let (namespace, ingress_name) = (r.namespace.clone(), r.name.clone());
-        let servers_of_ingress = self
-            .conf
-            .servers
-            .iter()
-            .filter(|s| {
-                s.locations.list.iter().any(|l| {
-                    matches!(l.origin, Origin::Path { ingress: i, .. } | Origin::ServerDefault { ingress: Some(i) } if i == ingress)
-                })
-            })
-            .count();
+        let servers_of_ingress = self.servers_of[ingress];
         let name = if servers_of_ingress > 1 {
             dns_name(&format!("{ingress_name}-{}", host_slug(&server.hostname)))
         } else {
@@ -827,12 +871,22 @@ impl Writer<'_> {
         let https_listener = self.https_listeners.contains_key(&server.hostname) || self.default_certificate.is_some();
         let split = rules.iter().any(|p| p.http_redirect);
         let kind = if grpc { "GRPCRoute" } else { "HTTPRoute" };
-        let route = |name: &str, parents: Vec<Value>, rules: Vec<Value>| {
-            let mut spec = json!({"parentRefs": parents, "rules": merged(rules, &namespace)});
-            if !hostnames.is_empty() {
-                spec["hostnames"] = json!(hostnames);
-            }
-            json!({"apiVersion": GATEWAY_API, "kind": kind, "metadata": {"name": name, "namespace": namespace}, "spec": spec})
+        // One route, or several when the rules pass a route's limits (16 rules, 64 matches a
+        // rule, 128 in all): a lookup ranks each match on its own, so the split changes nothing.
+        let route = |name: &str, parents: Vec<Value>, rules: Vec<Value>| -> Vec<Value> {
+            within_route_limits(merged(rules, &namespace))
+                .into_iter()
+                .enumerate()
+                .map(|(i, rules)| {
+                    let name = if i == 0 { name.to_string() } else { dns_name(&format!("{name}-{}", i + 1)) };
+                    let mut spec = json!({"parentRefs": parents, "rules": rules});
+                    if !hostnames.is_empty() {
+                        spec["hostnames"] = json!(hostnames);
+                    }
+                    json!({"apiVersion": GATEWAY_API, "kind": kind,
+                           "metadata": {"name": name, "namespace": namespace}, "spec": spec})
+                })
+                .collect()
         };
         let before = self.routes.len();
         let http: Vec<Value> = rules.iter().map(RulePair::http).collect();
@@ -841,12 +895,12 @@ impl Writer<'_> {
             let https_parent = self.parent(Side::Https, &server.hostname);
             let http_parent = self.parent(Side::Http, &server.hostname);
             if !https.is_empty() {
-                self.routes.push(route(&name, vec![https_parent], https));
+                self.routes.extend(route(&name, vec![https_parent], https));
             }
-            self.routes.push(route(&dns_name(&format!("{name}-http")), vec![http_parent], http));
+            self.routes.extend(route(&dns_name(&format!("{name}-http")), vec![http_parent], http));
         } else {
             let parents = self.parents_both(&server.hostname, https_listener);
-            self.routes.push(route(&name, parents, http));
+            self.routes.extend(route(&name, parents, http));
         }
         self.route_namespaces.insert(namespace.clone());
         // Backends in other namespaces (a canary's) need their namespace's grant.
@@ -1101,6 +1155,9 @@ fn redirects_http(server: &Server, loc: &Location) -> bool {
 /// route's own namespace leave it unsaid.
 fn merged(rules: Vec<Value>, namespace: &str) -> Vec<Value> {
     let mut out: Vec<Value> = Vec::new();
+    // A rule without its matches, as text: the rules that differ in their matches only share it.
+    let mut by_rest: BTreeMap<String, usize> = BTreeMap::new();
+    let mut seen_matches: Vec<BTreeSet<String>> = Vec::new();
     for mut rule in rules {
         if let Some(refs) = rule.get_mut("backendRefs").and_then(Value::as_array_mut) {
             for r in refs {
@@ -1109,40 +1166,80 @@ fn merged(rules: Vec<Value>, namespace: &str) -> Vec<Value> {
                 }
             }
         }
-        let rest = |r: &Value| {
-            let mut r = r.clone();
-            r.as_object_mut().map(|o| o.remove("matches"));
-            r
+        let Some(matches) = rule.as_object_mut().and_then(|o| o.remove("matches")).and_then(|m| match m {
+            Value::Array(list) => Some(list),
+            _ => None,
+        }) else {
+            out.push(rule);
+            seen_matches.push(BTreeSet::new());
+            continue;
         };
-        let matches = rule["matches"].as_array().cloned();
-        let same = out.iter_mut().find(|o| rest(o) == rest(&rule) && o["matches"].is_array() && matches.is_some());
-        match (same, matches) {
-            (Some(o), Some(matches)) => {
-                if let Some(list) = o["matches"].as_array_mut() {
-                    for m in matches {
-                        if !list.contains(&m) {
-                            list.push(m);
-                        }
-                    }
+        let at = *by_rest.entry(rule.to_string()).or_insert_with(|| {
+            rule["matches"] = json!([]);
+            out.push(rule);
+            seen_matches.push(BTreeSet::new());
+            out.len() - 1
+        });
+        if let Some(list) = out[at]["matches"].as_array_mut() {
+            for m in matches {
+                if seen_matches[at].insert(m.to_string()) {
+                    list.push(m);
                 }
             }
-            _ => out.push(rule),
         }
     }
     for rule in &mut out {
         let Some(list) = rule.get_mut("matches").and_then(Value::as_array_mut) else { continue };
-        let covered = |m: &Value, list: &[Value]| {
-            m["path"]["type"] == "Exact"
-                && list.iter().any(|o| {
-                    o["path"]["type"] == "PathPrefix"
-                        && o["path"]["value"] == m["path"]["value"]
-                        && o.get("headers") == m.get("headers")
-                })
+        let condition = |m: &Value| {
+            format!("{}|{}", m["path"]["value"], m.get("headers").map(Value::to_string).unwrap_or_default())
         };
-        let snapshot = list.clone();
-        list.retain(|m| !covered(m, &snapshot));
+        let prefixes: BTreeSet<String> =
+            list.iter().filter(|m| m["path"]["type"] == "PathPrefix").map(condition).collect();
+        list.retain(|m| m["path"]["type"] != "Exact" || !prefixes.contains(&condition(m)));
     }
     out
+}
+
+/// The CRD's limit on a Gateway's listeners.
+const MAX_LISTENERS: usize = 64;
+
+/// The CRD's limits on one route: rules, matches in a rule, matches in all its rules.
+const MAX_RULES: usize = 16;
+const MAX_RULE_MATCHES: usize = 64;
+const MAX_ROUTE_MATCHES: usize = 128;
+
+/// `rules` in groups one route can hold: a rule with more matches than a rule may have becomes
+/// several, and the rules are packed in order.
+fn within_route_limits(rules: Vec<Value>) -> Vec<Vec<Value>> {
+    let mut pieces: Vec<Value> = Vec::new();
+    for rule in rules {
+        match rule["matches"].as_array() {
+            Some(list) if list.len() > MAX_RULE_MATCHES => {
+                for chunk in list.chunks(MAX_RULE_MATCHES) {
+                    let mut piece = rule.clone();
+                    piece["matches"] = json!(chunk);
+                    pieces.push(piece);
+                }
+            }
+            _ => pieces.push(rule),
+        }
+    }
+    let mut routes: Vec<Vec<Value>> = vec![Vec::new()];
+    let mut matches = 0;
+    for piece in pieces {
+        // A rule without matches has the one the API defaults.
+        let n = piece["matches"].as_array().map_or(1, |m| m.len().max(1));
+        let full = routes.last().is_some_and(|r| r.len() == MAX_RULES || matches + n > MAX_ROUTE_MATCHES);
+        if full {
+            routes.push(Vec::new());
+            matches = 0;
+        }
+        matches += n;
+        if let Some(last) = routes.last_mut() {
+            last.push(piece);
+        }
+    }
+    routes
 }
 
 /// nginx's `auto_redirect`: a URI naming a prefix location `/p/` without its slash is answered
