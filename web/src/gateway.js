@@ -284,3 +284,107 @@ export function renderMigration(el, report, error, onPick) {
     onPick(picks[Number(button.dataset.index)], button.dataset.side ?? null);
   };
 }
+
+const OUTCOME_WORDS = {
+  translated: "translated",
+  partly: "partly translated",
+  notExpressible: "cannot be expressed",
+  leftOut: "left out",
+};
+
+/** A note's outcome in words first, the package's code as a secondary label. */
+function outcomeCell(outcome) {
+  return `<span class="outcome" data-outcome="${esc(outcome)}">${esc(OUTCOME_WORDS[outcome] ?? outcome)}</span> <code class="hint">${esc(outcome)}</code>`;
+}
+
+/**
+ * The notes of a conversion that concern a difference: those (not translated) of the Ingress
+ * whose rule answered or whose path the request was made from, of the request's host, and the
+ * note on hosts without tls for an HTTPS request. Read from the words the package wrote (the
+ * answer's rule and reason, the probe's origin, each note's host): nothing is routed here.
+ */
+function notesOf(notes, difference) {
+  const rule = difference.ingress.rule ?? "";
+  const reason = difference.ingress.reason ?? "";
+  const url = difference.probe.url;
+  const https = url.startsWith("https://");
+  const host = (url.split("://")[1] ?? "").split("/")[0].split(":")[0].toLowerCase();
+  return notes.filter((n) => {
+    if (n.outcome === "translated") return false;
+    if (n.ingress && (rule.includes(`Ingress ${n.ingress} `) || reason.includes(n.ingress) || difference.probe.from.startsWith(`${n.ingress} `))) return true;
+    if (n.host) {
+      const h = n.host.toLowerCase();
+      if (h.startsWith("*") ? host.endsWith(h.slice(1)) : h === host) return true;
+    }
+    return https && n.what === "hosts without tls over HTTPS";
+  });
+}
+
+function noteItem(n) {
+  return `<li data-outcome="${esc(n.outcome)}"><strong>${esc(n.ingress || "the Gateway")}</strong> · ${esc(n.what)}: ${esc(OUTCOME_WORDS[n.outcome] ?? n.outcome)}. <span class="reason">${esc(n.detail)}</span></li>`;
+}
+
+/**
+ * The Convert action's result (`convert`): the YAML written (Copy, Download), beside its proof
+ * (the differences by cause, each with the report's notes that explain it), then every note by
+ * Ingress.
+ */
+export function renderConversion(el, conversion, error) {
+  if (error) {
+    el.innerHTML = `<p class="error-text">Cannot convert: ${esc(error)}</p>`;
+    return;
+  }
+  const t = conversion.translation;
+  const proof = conversion.proof;
+  const kinds = {};
+  for (const o of t.objects) kinds[o.kind] = (kinds[o.kind] ?? 0) + 1;
+  const written = Object.entries(kinds).map(([k, n]) => `${n} ${k}${n === 1 ? "" : "s"}`).join(", ");
+  const yaml = `<div class="conversion-yaml"><h3>Gateway API objects <span class="hint">${esc(written || "none")}; routes attach to Gateway <code>${esc(t.gateway)}</code>${t.gatewayWritten ? " (written here)" : ""}</span></h3>` +
+    `<div class="buttons"><button type="button" data-action="copy">Copy YAML</button><button type="button" data-action="download">Download gateway-api.yaml</button><span class="note conversion-note" role="status" aria-live="polite"></span></div>` +
+    `<pre class="yaml" tabindex="0" aria-label="The Gateway API objects, YAML"><code>${esc(conversion.yaml)}</code></pre></div>`;
+
+  const differ = conversion.differences;
+  let proofHtml = `<p class="summary">${esc(proof.probes)} requests tried from the Ingresses (as <code>${esc(proof.from)}</code> routes them) against the objects written: ` +
+    `${differ ? `<strong>${esc(differ)} answer${differ === 1 ? "" : "s"} differ</strong>` : "<strong>every answer agrees</strong>"}` +
+    `${differ ? `; ${conversion.unexplained ? `<strong class="error-text">${esc(conversion.unexplained)} not explained by a note</strong>` : "each explained by a note of the conversion"}` : ""}.</p>`;
+  for (const c of proof.causes) {
+    const shown = c.differences.slice(0, MAX_MIGRATION_ROWS);
+    const explaining = new Set();
+    const rows = shown.map((d) => {
+      const notes = notesOf(t.notes, d);
+      for (const n of notes) explaining.add(n);
+      const p = d.probe;
+      const headers = (p.headers ?? []).map(([n, v]) => `${n}: ${v}`).join(", ");
+      return `<tr><td data-label="Request"><code>${esc(p.method)} ${esc(p.url)}</code>${headers ? `<br><span class="field">${esc(headers)}</span>` : ""}</td>` +
+        `<td data-label="Ingress"><code class="answer">${esc(answerText(d.ingress))}</code>${d.ingress.reason ? `<br><span class="reason">${esc(d.ingress.reason)}</span>` : ""}</td>` +
+        `<td data-label="Gateway API"><code class="answer">${esc(answerText(d.gateway))}</code>${d.gateway.reason ? `<br><span class="reason">${esc(d.gateway.reason)}</span>` : ""}</td></tr>`;
+    });
+    const more = c.differences.length - shown.length;
+    const why = explaining.size
+      ? `<div class="explained-by"><span class="caption">Explained by</span><ul class="notes-list">${[...explaining].map(noteItem).join("")}</ul></div>`
+      : `<p class="error-text">No note of the conversion explains these.</p>`;
+    proofHtml += `<div class="cause" data-cause="${esc(c.cause)}"><h4>${esc(c.title)} <span class="count">${c.differences.length}</span> <code class="hint">${esc(c.cause)}</code></h4><p class="advice">${esc(c.advice)}</p>${why}` +
+      `<table class="migration-table"><caption class="sr-only">${esc(c.title)}: the requests and both answers</caption><thead><tr><th scope="col">Request</th><th scope="col">Ingress answer</th><th scope="col">Gateway API answer</th></tr></thead><tbody>${rows.join("")}</tbody></table>` +
+      (more > 0 ? `<p class="hint">and ${more} more</p>` : "") + `</div>`;
+  }
+  const lists = [["Left out of the proof", proof.leftOut], ["Not compared", proof.notCompared], ["Warnings", proof.warnings]]
+    .filter(([, l]) => l?.length)
+    .map(([title, l]) => `<p class="hint">${esc(title)}:</p><ul class="hint">${l.map((x) => `<li>${esc(x)}</li>`).join("")}</ul>`)
+    .join("");
+  proofHtml = `<div class="conversion-proof"><h3>Proof <span class="hint">the Ingresses against what was written</span></h3>${proofHtml}${lists}</div>`;
+
+  const byIngress = new Map();
+  for (const n of t.notes) {
+    const key = n.ingress || "";
+    if (!byIngress.has(key)) byIngress.set(key, []);
+    byIngress.get(key).push(n);
+  }
+  const groups = [...byIngress].map(([ingress, notes]) =>
+    `<tbody data-ingress="${esc(ingress)}"><tr class="group"><th scope="rowgroup" colspan="3">${ingress ? `Ingress <code>${esc(ingress)}</code>` : "The Gateway"}</th></tr>` +
+    notes.map((n) => `<tr class="note-row" data-outcome="${esc(n.outcome)}"><td data-label="What"><code>${esc(n.what)}</code>${n.host ? `<br><span class="field">host ${esc(n.host)}</span>` : ""}</td><td data-label="Outcome">${outcomeCell(n.outcome)}</td><td data-label="Detail">${esc(n.detail)}</td></tr>`).join("") +
+    `</tbody>`).join("");
+  const notesHtml = `<div class="conversion-notes"><h3>What became of each Ingress and annotation</h3>` +
+    (groups ? `<table class="notes-table"><caption class="sr-only">Notes by Ingress: what, outcome, detail</caption><thead><tr><th scope="col">What</th><th scope="col">Outcome</th><th scope="col">Detail</th></tr></thead>${groups}</table>` : `<p class="empty">No notes.</p>`) +
+    `</div>`;
+  el.innerHTML = `<div class="conversion-grid">${yaml}${proofHtml}</div>${notesHtml}`;
+}

@@ -1,11 +1,11 @@
 // The playground: wires the editor, the request fields and the panels to the ingress-router
 // package. Every answer shown comes from the package (a Workspace's update → route / explain /
 // table / diagnostics, validate, ingressStatus, serviceStatus), used exactly as an outside user would.
-import { Workspace, gatewayStatus, ingressStatus, load, migrate, readTests, serviceStatus, validate, version } from "ingress-router";
+import { Workspace, convert, gatewayStatus, ingressStatus, load, migrate, readTests, serviceStatus, validate, version } from "ingress-router";
 import "./style.css";
 import { createEditor, editorProblems, reveal, setText, showMatch, showProblems } from "./editor.js";
 import { errorText, gatewayAnswerLabel, isGatewayDecision } from "./format.js";
-import { renderGatewayDecision, renderGatewayFlow, renderGatewayStatus, renderGatewayTable, renderMigration, ruleKey } from "./gateway.js";
+import { renderConversion, renderGatewayDecision, renderGatewayFlow, renderGatewayStatus, renderGatewayTable, renderMigration, ruleKey } from "./gateway.js";
 import { gallery } from "./gallery.js";
 import { Locator } from "./locate.js";
 import { Problems } from "./problems.js";
@@ -27,7 +27,8 @@ const els = {
   version: $("version"), exampleNote: $("example-note"),
   gateway: $("gateway"), gatewayField: $("gateway-field"), gatewayStatus: $("gateway-status"),
   migrationPane: $("migration-pane"), migration: $("migration"), migrationTests: $("migration-tests"),
-  migrationNote: $("migration-note"),
+  migrationNote: $("migration-note"), migrationCompare: $("migration-compare"),
+  defaultCertificate: $("default-certificate"), convert: $("convert"), convertNote: $("convert-note"), conversion: $("conversion"),
   kindHttp: $("kind-http"), kindGrpc: $("kind-grpc"), httpFields: $("http-fields"), grpcFields: $("grpc-fields"),
   grpcHost: $("grpc-host"), grpcService: $("grpc-service"), grpcMethod: $("grpc-method"), grpcMetadata: $("grpc-metadata"),
 };
@@ -50,6 +51,7 @@ const state = {
   expected: [],
   options: { ingressClass: "", implementationSpecific: "prefix", profile: "spec", gateway: "" },
   publishService: "",
+  defaultCertificate: "", // for the Convert action: ingress-nginx's default certificate (namespace/name)
 };
 
 // What the package last answered.
@@ -424,15 +426,18 @@ function refreshGatewayStatus() {
   }
 }
 
-// The migration report: when the manifests hold Ingresses and HTTPRoutes. It runs when the
-// manifests or options change (a moment after typing stops), never per URL keystroke.
+// The migration panel: when the manifests hold Ingresses (Convert writes the Gateway API objects
+// for them); with HTTPRoutes too, the report comparing both. It runs when the manifests or options
+// change (a moment after typing stops), never per URL keystroke.
 let migrationTimer = 0;
 let migrationTests = null;
 let migrationGateway = null; // the Gateway the last report compared with
 function refreshMigration() {
   const kinds = locator.kinds();
+  els.migrationPane.hidden = !kinds.Ingress;
+  clearConversion();
   const shown = Boolean(kinds.Ingress && kinds.HTTPRoute);
-  els.migrationPane.hidden = !shown;
+  els.migrationCompare.hidden = !shown;
   if (migrationTests) URL.revokeObjectURL(migrationTests);
   migrationTests = null;
   els.migrationTests.hidden = true;
@@ -455,6 +460,81 @@ function refreshMigration() {
   els.migrationTests.href = migrationTests;
   els.migrationTests.hidden = false;
   renderMigration(els.migration, report, null, pickDifference);
+}
+
+// ---- Convert: the Gateway API objects for the Ingresses (`convert`), and their proof ----
+
+let conversionYaml = "";
+let conversionShown = null; // the manifests and options the conversion shown was made from
+
+/** The manifests or options changed: a conversion shown is of other manifests. */
+function clearConversion() {
+  const key = conversionKey();
+  if (conversionShown === null || conversionShown === key) return;
+  conversionShown = null;
+  conversionYaml = "";
+  els.conversion.hidden = true;
+  els.conversion.innerHTML = "";
+  els.convertNote.textContent = "The manifests or options changed: convert again.";
+}
+
+function conversionOptions() {
+  const options = compileOptions();
+  delete options.gateway; // Convert writes a Gateway of its own (the "Route through" choice is for routing)
+  const certificate = state.defaultCertificate.trim();
+  if (certificate) options.defaultCertificate = certificate;
+  return options;
+}
+
+const conversionKey = () => JSON.stringify([state.manifests, conversionOptions()]);
+
+async function runConvert() {
+  const options = conversionOptions();
+  const key = conversionKey();
+  let conversion;
+  try {
+    try {
+      conversion = convert(state.manifests, options);
+    } catch (error) {
+      if (error?.kind !== "engine") throw error;
+      els.convertNote.textContent = "Loading the ingress-nginx and Gateway API module…";
+      await load();
+      conversion = convert(state.manifests, options);
+    }
+  } catch (error) {
+    conversionShown = key;
+    conversionYaml = "";
+    els.conversion.hidden = false;
+    renderConversion(els.conversion, null, errorText(error));
+    els.convertNote.textContent = "";
+    return;
+  }
+  conversionShown = key;
+  conversionYaml = conversion.yaml;
+  els.conversion.hidden = false;
+  renderConversion(els.conversion, conversion, null);
+  const n = conversion.translation.objects.length;
+  els.convertNote.textContent = `Wrote ${n} object${n === 1 ? "" : "s"}; ${conversion.differences ? `${conversion.differences} answer${conversion.differences === 1 ? "" : "s"} differ` : "every answer agrees"}.`;
+}
+
+function downloadConversion() {
+  if (!conversionYaml) return;
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([conversionYaml], { type: "text/yaml" }));
+  link.download = "gateway-api.yaml";
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+async function copyConversion(note) {
+  try {
+    await navigator.clipboard.writeText(conversionYaml);
+    note.textContent = "Copied the YAML.";
+  } catch {
+    note.textContent = "The browser refused the clipboard: select the YAML and copy it, or download it.";
+  }
 }
 
 /** A migration row chosen: its request in the fields; `side` also picks which router explains it. */
@@ -526,13 +606,14 @@ function showState() {
   if (state.headers) els.headers.closest("details").open = true;
   els.requests.value = state.requests;
   els.publishService.value = state.publishService;
+  els.defaultCertificate.value = state.defaultCertificate ?? "";
   if (view.state.doc.toString() !== state.manifests) setText(view, state.manifests); // recompiles
   else recompile({ soon: opening });
 }
 
 function applyState(saved) {
   // A link made before gRPC calls: an HTTP request.
-  const request = { requestKind: saved.requestKind ?? "http", grpc: { ...noGrpcCall(), ...saved.grpc } };
+  const request = { requestKind: saved.requestKind ?? "http", grpc: { ...noGrpcCall(), ...saved.grpc }, defaultCertificate: saved.defaultCertificate ?? "" };
   Object.assign(state, saved, request, { options: { ...state.options, ...(saved.options ?? {}) } });
   if (!Array.isArray(state.expected)) state.expected = [];
   showState();
@@ -554,6 +635,7 @@ function loadExample(id) {
     expected: [],
     options: example.options,
     publishService: example.publishService,
+    defaultCertificate: "",
   });
 }
 
@@ -655,6 +737,17 @@ on(els.requests, "input", () => {
   state.expected = [];
   rerouteBatch();
   saveSoon();
+});
+on(els.convert, "click", () => runConvert());
+on(els.defaultCertificate, "input", () => {
+  state.defaultCertificate = els.defaultCertificate.value;
+  clearConversion();
+  saveSoon();
+});
+on(els.conversion, "click", (event) => {
+  const button = event.target.closest("button[data-action]");
+  if (button?.dataset.action === "download") downloadConversion();
+  if (button?.dataset.action === "copy") copyConversion(els.conversion.querySelector(".conversion-note"));
 });
 on(els.publishService, "input", () => {
   state.publishService = els.publishService.value;

@@ -3,7 +3,7 @@
 // compared with the CLI's answers for the same manifests, and a few with the Kubernetes
 // documentation's. Screenshots go to web/screenshots/, speed figures to web/screenshots/speed.json.
 import assert from "node:assert/strict";
-import { execFile, execFileSync } from "node:child_process";
+import { execFile, execFileSync, spawnSync } from "node:child_process";
 import { mkdtemp, readFile, readdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -825,6 +825,66 @@ test("migration view: the differences by cause, a chosen row loads its request, 
   const before = await page.evaluate(() => window.playground.timings.migrations);
   await typeUrl(page, "http://shop.example.com/x");
   assert.equal(await page.evaluate(() => window.playground.timings.migrations), before);
+});
+
+/** `ingress-router migrate` over a file: its stdout (the YAML) and exit code (1 when answers differ). */
+function cliMigrate(file, args = []) {
+  const r = spawnSync(cli, ["migrate", "-f", file, ...args], { encoding: "utf8" });
+  return { yaml: r.stdout, status: r.status };
+}
+
+test("migration panel: Convert writes the Gateway API objects as the CLI's migrate does, with the proof, the notes, Copy and Download", async (page) => {
+  await grantClipboard(page);
+  const file = galleryFile("migration-ingress-nginx.yaml");
+  await loadExample(page, "migration-ingress-nginx");
+  await page.waitForSelector("#migration-pane:not([hidden]) #convert");
+  await page.click("#convert");
+  await page.waitForSelector("#conversion:not([hidden]) pre.yaml");
+  const yaml = await page.textContent("#conversion pre.yaml");
+  assert.match(yaml, /^kind: Gateway$/m);
+  assert.match(yaml, /^kind: HTTPRoute$/m);
+  assert.equal(yaml, cliMigrate(file).yaml, "the YAML is the CLI's migrate output");
+  // The proof: its summary, its causes (each with the notes that explain it).
+  const summary = await page.textContent("#conversion .conversion-proof .summary");
+  assert.match(summary, /\d+ requests tried from the Ingresses/);
+  const causes = await page.$$eval("#conversion .cause", (cs) => cs.map((c) => c.dataset.cause));
+  // No default certificate: the hosts without tls differ over HTTPS.
+  assert.ok(causes.includes("https-default-certificate"), causes.join(", "));
+  assert.ok(await page.locator('#conversion .cause[data-cause="https-default-certificate"] .explained-by li').count() > 0, "the cause is tied to a note");
+  // The notes: per Ingress, what, outcome (in words, the code beside), detail.
+  const rows = await page.$$eval("#conversion .notes-table tr.note-row", (trs) => trs.map((tr) => [tr.closest("tbody").dataset.ingress, ...[...tr.cells].map((td) => td.textContent.trim())]));
+  assert.ok(rows.some(([ingress, what, outcome]) => ingress === "shop/shop" && what.includes("rewrite-target") && /^cannot be expressed notExpressible$/.test(outcome)), JSON.stringify(rows));
+  // Copy and Download give the YAML shown.
+  await page.click('#conversion button[data-action="copy"]');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), yaml);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click('#conversion button[data-action="download"]')]);
+  assert.equal(download.suggestedFilename(), "gateway-api.yaml");
+  const dir = await mkdtemp(join(tmpdir(), "playground-convert-"));
+  await download.saveAs(join(dir, "gateway-api.yaml"));
+  assert.equal(await readFile(join(dir, "gateway-api.yaml"), "utf8"), yaml);
+  await screenshotOf(page, "#migration-pane", "convert");
+
+  // With the default certificate, the hosts without tls are served over HTTPS as ingress-nginx served them.
+  await page.fill("#default-certificate", "ingress-nginx/default-tls");
+  assert.ok(await page.isHidden("#conversion"), "a conversion of other options is not shown");
+  await page.click("#convert");
+  await page.waitForSelector("#conversion:not([hidden]) pre.yaml");
+  const withCertificate = await page.textContent("#conversion pre.yaml");
+  assert.equal(withCertificate, cliMigrate(file, ["--default-certificate", "ingress-nginx/default-tls"]).yaml);
+  assert.equal(await page.locator('#conversion .cause[data-cause="https-default-certificate"]').count(), 0);
+
+  // An example with Ingresses and no HTTPRoute converts too; an edit hides the conversion made before it.
+  await loadExample(page, "tls");
+  assert.ok(await page.isVisible("#convert"), "Convert is offered for Ingresses alone");
+  assert.ok(await page.isHidden("#migration-compare"), "no HTTPRoutes to compare");
+  await page.click("#convert");
+  await page.waitForSelector("#conversion:not([hidden]) pre.yaml");
+  assert.equal(await page.textContent("#conversion pre.yaml"), cliMigrate(galleryFile("tls.yaml")).yaml);
+  await page.click(".cm-content");
+  await page.keyboard.press("Control+End");
+  await page.keyboard.insertText("\n# a comment");
+  await page.waitForFunction(() => document.getElementById("conversion").hidden);
+  assert.match(await page.textContent("#convert-note"), /convert again/);
 });
 
 // ---- the project's Gateway API cases (tests/cases/gateway.json) and migration pairs, through the page
