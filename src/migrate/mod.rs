@@ -1128,7 +1128,9 @@ impl<'a> Facts<'a> {
             return Cause::HostMissing;
         }
         if self.nginx
-            && (!probe.headers.is_empty() && probe.kind == "canary" || !ingress.split.is_empty() || !gateway.split.is_empty())
+            && (!probe.headers.is_empty() && probe.kind == "canary"
+                || !ingress.split.is_empty()
+                || !gateway.split.is_empty())
         {
             return Cause::Canary;
         }
