@@ -157,10 +157,10 @@ export function renderGatewayTable(el, table) {
         continue;
       }
       for (const rule of r.rules) {
-        rows.push(`<tr data-key="${esc(ruleKey(l.name, r.route, rule.rule))}"><td><code>${esc(r.route)}</code><br><span class="field">${esc(r.hostnames.join(", ") || "(any hostname)")}</span></td>` +
-          `<td>rules[${rule.rule}]${rule.name ? ` <span class="field">${esc(rule.name)}</span>` : ""}</td>` +
-          `<td>${rule.matches.map((m) => `<code>${esc(matchText(m))}</code>`).join("<br>")}</td>` +
-          `<td>${esc(rule.filters.join(", "))}</td><td><code>${esc(actionText(rule))}</code></td></tr>`);
+        rows.push(`<tr data-key="${esc(ruleKey(l.name, r.route, rule.rule))}"><td data-label="Route"><code>${esc(r.route)}</code><br><span class="field">${esc(r.hostnames.join(", ") || "(any hostname)")}</span></td>` +
+          `<td data-label="Rule">rules[${rule.rule}]${rule.name ? ` <span class="field">${esc(rule.name)}</span>` : ""}</td>` +
+          `<td data-label="Matches">${rule.matches.map((m) => `<code>${esc(matchText(m))}</code>`).join("<br>")}</td>` +
+          `<td data-label="Filters">${esc(rule.filters.join(", ")) || "—"}</td><td data-label="Answer"><code>${esc(actionText(rule))}</code></td></tr>`);
       }
     }
     html += `<div class="host-table"><table class="gateway-table"><caption><span class="tier">listener</span> <code>${esc(l.name)}</code> <span class="hint">${esc(l.port)} ${esc(l.protocol)} · ${esc(l.hostname ?? "any hostname")}</span></caption>` +

@@ -4,7 +4,7 @@
 import { Workspace, convert, gatewayStatus, ingressStatus, load, migrate, readTests, serviceStatus, validate, version } from "ingress-router";
 import "./style.css";
 import { createEditor, editorProblems, reveal, setText, showMatch, showProblems } from "./editor.js";
-import { errorText, gatewayAnswerLabel, isGatewayDecision } from "./format.js";
+import { errorText, esc, gatewayAnswerLabel, isGatewayDecision } from "./format.js";
 import { renderConversion, renderGatewayDecision, renderGatewayFlow, renderGatewayStatus, renderGatewayTable, renderMigration, ruleKey } from "./gateway.js";
 import { gallery } from "./gallery.js";
 import { Locator } from "./locate.js";
@@ -23,7 +23,7 @@ const els = {
   problemCount: $("problem-count"), url: $("url"), method: $("method"), host: $("host"), path: $("path"),
   headers: $("headers"), decision: $("decision"), flow: $("flow"), table: $("table"),
   requests: $("requests"), batchResults: $("batch-results"), exportButton: $("export"), importInput: $("import"),
-  batchNote: $("batch-note"), publishService: $("publish-service"), services: $("services"), status: $("status"),
+  batchNote: $("batch-note"), requestProblems: $("request-problems"), publishService: $("publish-service"), services: $("services"), status: $("status"),
   version: $("version"), exampleNote: $("example-note"),
   gateway: $("gateway"), gatewayField: $("gateway-field"), gatewayStatus: $("gateway-status"),
   migrationPane: $("migration-pane"), migration: $("migration"), migrationTests: $("migration-tests"),
@@ -314,6 +314,12 @@ function reroute({ sameRequest = false } = {}) {
     showMatch(view, null);
     return;
   }
+  if (state.requestKind === "http" && state.requestSource === "parts" && !state.host.trim()) {
+    // Every HTTP request names a host (its Host header): none is made up, and no URL without one.
+    renderDecision(els.decision, null, "The request has no host: type one in Host (every HTTP request names one), or a whole URL.");
+    showMatch(view, null);
+    return;
+  }
   let decision;
   let explanation;
   let arg;
@@ -354,6 +360,11 @@ function reroute({ sameRequest = false } = {}) {
 /** A Gateway API decision: the answer, the picture, the winning rule in the table and the editor. */
 function showGatewayDecision(decision, explanation, request, sameRequest) {
   renderGatewayDecision(els.decision, decision);
+  if (state.requestSource === "url" && state.requestKind === "http") {
+    // The host and path the package read from the URL, as the Ingress view shows them.
+    els.host.value = explanation.host ?? "";
+    els.path.value = explanation.path ?? "";
+  }
   if (!sameRequest || changed("flow", explanation)) renderGatewayFlow(els.flow, explanation, request);
   if (!sameRequest) delete drawn.flow;
   winnerRow?.classList.remove("winner");
@@ -371,9 +382,14 @@ let batchResults = [];
 function rerouteBatch() {
   batchResults = [];
   if (router) {
-    for (const line of state.requests.split("\n")) {
+    for (const [n, line] of state.requests.split("\n").entries()) {
       const request = parseRequestLine(line);
       if (!request) continue;
+      request.line = n + 1;
+      if (request.error) {
+        batchResults.push({ request, error: request.error, malformed: true });
+        continue;
+      }
       try {
         const spec = requestSpec(request, parseHeaders(state.headers));
         const decision = router.route(spec);
@@ -384,6 +400,21 @@ function rerouteBatch() {
     }
   }
   renderBatch(els.batchResults, batchResults, state.expected);
+  // The lines that are no request, flagged where they are (each one selects its line).
+  const bad = batchResults.filter((r) => r.malformed);
+  els.requests.setAttribute("aria-invalid", bad.length ? "true" : "false");
+  els.requestProblems.hidden = !bad.length;
+  els.requestProblems.innerHTML = bad
+    .map((r) => `<li class="error"><button type="button" data-line="${r.request.line}"><span class="sev">error</span> <span class="where">line ${r.request.line}</span> ${esc(r.error)}</button></li>`)
+    .join("");
+}
+
+/** Selects line `n` (1-based) of the requests list. */
+function selectRequestLine(n) {
+  const lines = els.requests.value.split("\n");
+  const from = lines.slice(0, n - 1).reduce((sum, l) => sum + l.length + 1, 0);
+  els.requests.focus();
+  els.requests.setSelectionRange(from, from + (lines[n - 1]?.length ?? 0));
 }
 
 function refreshStatus() {
@@ -703,8 +734,11 @@ for (const [el, key] of [[els.host, "host"], [els.path, "path"]]) {
     state.host = els.host.value;
     state.path = els.path.value;
     state.requestSource = "parts";
-    const scheme = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.exec(state.url)?.[0] ?? "http://";
-    state.url = els.url.value = `${scheme}${state.host}${state.path.startsWith("/") ? "" : "/"}${state.path}`;
+    // The URL follows the fields, once they name a host (a URL without one would be another request).
+    if (state.host.trim()) {
+      const scheme = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.exec(state.url)?.[0] ?? "http://";
+      state.url = els.url.value = `${scheme}${state.host.trim()}${state.path.startsWith("/") ? "" : "/"}${state.path}`;
+    }
     requestChanged();
   });
 }
@@ -748,6 +782,10 @@ on(els.conversion, "click", (event) => {
   const button = event.target.closest("button[data-action]");
   if (button?.dataset.action === "download") downloadConversion();
   if (button?.dataset.action === "copy") copyConversion(els.conversion.querySelector(".conversion-note"));
+});
+on(els.requestProblems, "click", (event) => {
+  const button = event.target.closest("button[data-line]");
+  if (button) selectRequestLine(Number(button.dataset.line));
 });
 on(els.publishService, "input", () => {
   state.publishService = els.publishService.value;

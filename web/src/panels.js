@@ -11,17 +11,18 @@ export function renderBatch(el, results, expected) {
   const withExpected = expected?.some((e) => e != null);
   const rows = results
     .map((r, i) => {
-      if (r.error) return `<tr class="error"><td>${i + 1}</td><td><code>${esc(r.request.text)}</code></td><td colspan="${withExpected ? 4 : 3}">${esc(r.error)}</td></tr>`;
+      const n = r.request.line ?? i + 1;
+      if (r.error) return `<tr class="error"><td>${n}</td><td><code>${esc(r.request.text)}</code></td><td colspan="${withExpected ? 4 : 3}">${r.malformed ? "not a request: " : ""}${esc(r.error)}</td></tr>`;
       const m = r.decision.matched;
       const exp = withExpected ? expected[i] : undefined;
       const verdict = exp == null ? "" : exp === r.backend ? "as expected" : `expected ${exp}`;
-      return `<tr class="${exp != null && exp !== r.backend ? "mismatch" : ""}"><td>${i + 1}</td><td><code>${esc(r.request.text)}</code></td>` +
+      return `<tr class="${exp != null && exp !== r.backend ? "mismatch" : ""}"><td>${n}</td><td><code>${esc(r.request.text)}</code></td>` +
         `<td><code class="backend">${esc(r.backend)}</code></td><td>${esc(r.decision.via)}</td>` +
         `<td>${m ? `${esc(m.ingress)} · ${esc(hostLabel(m.host))} · <code>${esc(m.pathType)} ${esc(m.path)}</code>` : r.decision.defaultFrom ? `defaultBackend of ${esc(r.decision.defaultFrom)}` : gatewayRule(r.decision)}</td>` +
         (withExpected ? `<td>${esc(verdict)}</td>` : "") + `</tr>`;
     })
     .join("");
-  el.innerHTML = `<table class="results"><caption>${results.length} request${results.length === 1 ? "" : "s"}</caption><thead><tr><th scope="col">#</th><th scope="col">Request</th>` +
+  el.innerHTML = `<table class="results"><caption>${results.length} request${results.length === 1 ? "" : "s"}</caption><thead><tr><th scope="col">Line</th><th scope="col">Request</th>` +
     `<th scope="col">Backend</th><th scope="col">Via</th><th scope="col">Matched rule</th>${withExpected ? `<th scope="col">Tests file</th>` : ""}</tr></thead><tbody>${rows}</tbody></table>`;
 }
 

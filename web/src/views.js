@@ -115,9 +115,9 @@ export function rowKey(host, ingress, field) {
 }
 
 function pathRow(host, p, i) {
-  return `<tr data-key="${esc(rowKey(host, p.ingress, p.field))}" class="${p.standing.kind}"><td>${i + 1}</td><td><code>${esc(p.pathType)}</code></td>` +
-    `<td><code>${esc(p.path)}</code></td><td><code>${esc(p.backend)}</code></td><td>${esc(p.ingress)} <span class="field">${esc(p.field)}</span></td>` +
-    `<td>${esc(p.standing.kind)}</td></tr>`;
+  return `<tr data-key="${esc(rowKey(host, p.ingress, p.field))}" class="${p.standing.kind}"><td data-label="#">${i + 1}</td><td data-label="pathType"><code>${esc(p.pathType)}</code></td>` +
+    `<td data-label="Path"><code>${esc(p.path)}</code></td><td data-label="Backend"><code>${esc(p.backend)}</code></td><td data-label="Ingress">${esc(p.ingress)} <span class="field">${esc(p.field)}</span></td>` +
+    `<td data-label="Standing">${esc(p.standing.kind)}</td></tr>`;
 }
 
 function hostBlock(h, index, limit) {

@@ -1127,6 +1127,108 @@ test("narrow screen: no sideways scrolling", async (page) => {
   await screenshotOf(page, "#migration-pane", "narrow-migration");
 }, { viewport: { width: 390, height: 844 }, colorScheme: "dark" });
 
+// ---- issue 33: what a new user ran into ----
+
+const NGINX_CAUSES = ["ssl-redirect", "from-to-www-redirect", "https-default-certificate", "trailing-slash-redirect", "regex-case-insensitive",
+  "use-regex-whole-host", "rewrite-target-implies-regex", "regex-prefix", "rewrite-capture-dropped", "canary"];
+
+for (const width of [390, 1280]) {
+  test(`the decision box shows every line it holds (weights example, ${width} px)`, async (page) => {
+    await loadExample(page, "gateway-weights");
+    const box = await page.evaluate(() => {
+      const d = document.getElementById("decision");
+      const up = document.getElementById("upstream-request").getBoundingClientRect();
+      const r = d.getBoundingClientRect();
+      return { scroll: d.scrollHeight, client: d.clientHeight, upstreamInside: up.height > 0 && up.bottom <= r.bottom - 2 };
+    });
+    assert.ok(box.scroll <= box.client, `${box.scroll} px of content in a ${box.client} px box`);
+    assert.ok(box.upstreamInside, "the Upstream line is inside the box");
+  }, { viewport: { width, height: 900 } });
+
+  test(`the editor's top line is whole after each gallery example opens (${width} px)`, async (page) => {
+    for (const example of gallery) {
+      const id = example.file.replace(/\.yaml$/, "");
+      await loadExample(page, id);
+      await page.waitForTimeout(150); // the editor's scroll is applied in its next measures
+      const cut = await page.evaluate(() => {
+        const top = document.querySelector(".cm-scroller").getBoundingClientRect().top;
+        const line = [...document.querySelectorAll(".cm-content .cm-line")].find((l) => l.getBoundingClientRect().bottom > top + 1);
+        const r = line.getBoundingClientRect();
+        return r.top < top - 1 ? `${line.textContent.slice(0, 40)}: ${Math.round(top - r.top)} of ${Math.round(r.height)} px hidden` : null;
+      });
+      assert.equal(cut, null, id);
+    }
+  }, { viewport: { width, height: 900 } });
+}
+
+test("Gateway API view: Host and Path show the request; a path typed alone keeps the host; no URL without a host", async (page) => {
+  const file = galleryFile("gateway-weights.yaml");
+  await loadExample(page, "gateway-weights");
+  assert.equal(await page.inputValue("#host"), "shop.example.com");
+  assert.equal(await page.inputValue("#path"), "/checkout/pay");
+  await page.fill("#path", "");
+  await page.type("#path", "/x");
+  assert.equal(await page.inputValue("#url"), "http://shop.example.com/x");
+  assert.equal((await decision(page)).backend, cliRoute(file, "http://shop.example.com/x").label);
+  // The host cleared: the page says a request needs one, and makes up no URL.
+  await page.fill("#host", "");
+  assert.equal(await page.inputValue("#url"), "http://shop.example.com/x");
+  assert.match((await decision(page)).matched, /no host/);
+  await page.type("#host", "shop.example.com");
+  assert.equal((await decision(page)).backend, cliRoute(file, "http://shop.example.com/x").label);
+});
+
+test("narrow screen: the compiled tables are cards, every cell readable", async (page) => {
+  for (const id of ["docs-path-matching", "gateway-precedence"]) {
+    await loadExample(page, id);
+    const narrow = await page.$$eval("#table td", (tds) => tds.filter((td) => td.offsetParent && td.clientWidth < 200).map((td) => `${td.dataset.label}: ${td.clientWidth} px`));
+    assert.deepEqual(narrow.slice(0, 5), [], `${id}: cells too narrow to read`);
+    const labels = await page.$$eval("#table td[data-label]", (tds) => tds.length);
+    assert.ok(labels > 0, `${id}: the cells name their column`);
+  }
+  await screenshotOf(page, "#table", "narrow-table");
+}, { viewport: { width: 390, height: 844 } });
+
+test("migration panel: the causes follow the profile (spec names none of ingress-nginx's)", async (page) => {
+  await loadExample(page, "migration-ingress-nginx");
+  await page.waitForSelector("#migration .cause");
+  const nginx = await page.$$eval("#migration .cause", (cs) => cs.map((c) => c.dataset.cause));
+  assert.ok(nginx.includes("rewrite-capture-dropped"), nginx.join(", "));
+  const before = await page.evaluate(() => window.playground.timings.migrations);
+  await page.selectOption("#profile", "spec");
+  await page.waitForFunction((n) => window.playground.timings.migrations > n, before);
+  const spec = await page.$$eval("#migration .cause", (cs) => cs.map((c) => [c.dataset.cause, c.querySelector("h3").textContent]));
+  assert.ok(spec.length > 0, "the answers still differ under spec");
+  for (const [cause, title] of spec) {
+    assert.ok(!NGINX_CAUSES.includes(cause), `${cause} under spec`);
+    assert.doesNotMatch(title, /ingress-nginx/, title);
+  }
+  assert.match(await page.textContent("#migration .summary"), /as spec routes them/);
+});
+
+test("many requests: each malformed line is flagged at its line, the others are routed", async (page) => {
+  const file = galleryFile("merged-conflict.yaml");
+  await loadExample(page, "merged-conflict");
+  await page.fill("#requests", ["https://shop.example.com/api/orders", "not a url at all", "", "shop.example.com api", "GET https://shop.example.com/apiary", "shop.example.com/x"].join("\n"));
+  const rows = await page.$$eval(".results tbody tr", (trs) => trs.map((tr) => [tr.className, ...[...tr.cells].map((td) => td.textContent.trim())]));
+  assert.deepEqual(rows.map((r) => [r[0], r[1]]), [["", "1"], ["error", "2"], ["error", "4"], ["", "5"], ["error", "6"]]);
+  assert.equal(rows[0][3], cliRoute(file, "https://shop.example.com/api/orders").label);
+  assert.equal(rows[3][3], cliRoute(file, "GET https://shop.example.com/apiary").label);
+  assert.match(rows[1][3], /not a request/);
+  assert.equal(await page.getAttribute("#requests", "aria-invalid"), "true");
+  const flagged = await page.$$eval("#request-problems li", (lis) => lis.map((li) => li.textContent));
+  assert.equal(flagged.length, 3);
+  assert.match(flagged[0], /line 2/);
+  // A flagged line, chosen, is selected in the list.
+  await page.click('#request-problems button[data-line="4"]');
+  const selected = await page.evaluate(() => { const t = document.getElementById("requests"); return t.value.slice(t.selectionStart, t.selectionEnd); });
+  assert.equal(selected, "shop.example.com api");
+  // Only the good lines are exported.
+  await page.fill("#requests", "https://shop.example.com/api/orders");
+  assert.equal(await page.getAttribute("#requests", "aria-invalid"), "false");
+  assert.ok(await page.isHidden("#request-problems"));
+});
+
 // ---- run ----
 
 const only = process.argv[2];
