@@ -140,15 +140,13 @@ export function showMatch(view, range) {
   const same = range && shown && range.from === shown.from && range.to === shown.to;
   if (same || (!range && !shown)) return;
   const effects = [setMatch.of(range)];
-  if (range && !inView(view, range)) {
-    // The rule's first lines at the top, a line of context above, the top line whole (a scroll to
-    // the nearest edge would stop mid-line and cut the first line shown in half).
-    const doc = view.state.doc;
-    const first = doc.lineAt(Math.min(range.from, doc.length)).number;
-    const top = doc.line(Math.max(1, first - 1));
-    effects.push(EditorView.scrollIntoView(EditorSelection.cursor(top.from), { y: "start", yMargin: 0 }));
-    // That aligns the line's text, a few pixels below its top: once scrolled, the top line is
-    // made whole (the scroll is applied in one of the editor's next measures, hence two frames' wait).
+  if (range) {
+    const length = view.state.doc.length;
+    const whole = EditorSelection.range(Math.min(range.to, length), Math.min(range.from, length)); // head at the start
+    effects.push(EditorView.scrollIntoView(whole, { y: "nearest", yMargin: 24 }));
+    // The nearest edge can be mid-line, cutting the top line shown in half: once scrolled (in one
+    // of the editor's next measures, hence two frames' wait), the top line is made whole, within
+    // the margin (the editor's own scroller only: the page never moves).
     const snap = { read: wholeTopLine, write: (at, v) => at != null && (v.scrollDOM.scrollTop = at) };
     requestAnimationFrame(() => requestAnimationFrame(() => view.requestMeasure(snap)));
   }
@@ -162,16 +160,6 @@ function wholeTopLine(view) {
   const block = view.lineBlockAtHeight(scrollTop - pad);
   const top = block.top + pad;
   return top < scrollTop - 0.5 ? top : null;
-}
-
-/** Whether the lines of `range` are all in the editor's visible area. */
-function inView(view, range) {
-  const length = view.state.doc.length;
-  const scroller = view.scrollDOM;
-  const pad = view.documentPadding.top;
-  const top = view.lineBlockAt(Math.min(range.from, length)).top + pad;
-  const bottom = view.lineBlockAt(Math.min(Math.max(range.to - 1, range.from), length)).bottom + pad;
-  return top >= scroller.scrollTop && bottom <= scroller.scrollTop + scroller.clientHeight;
 }
 
 /** Moves the cursor to `pos` and focuses the editor (from the problems list). */
