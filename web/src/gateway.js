@@ -2,7 +2,7 @@
 // rule → backend, and why every other listener, route and candidate lost), the listeners table,
 // the status each object would get, and the migration report. They only arrange and format; every
 // fact comes from `route`, `explain`, `table`, `gatewayStatus` and `migrate`.
-import { budgetNote, esc, gatewayAnswerLabel, grpcStatusText } from "./format.js";
+import { budgetNote, esc, gatewayAnswerLabel, grpcStatusText, leftOutText, viaWords } from "./format.js";
 
 const MAX_CANDIDATES = 60;
 const MAX_MIGRATION_ROWS = 40; // per cause; the download holds the agreed tests, the list the differences
@@ -12,8 +12,11 @@ export function ruleKey(listener, route, rule) {
   return `${listener} ${route} ${rule}`; // none holds a space
 }
 
-/** The decision region for a Gateway API decision. */
-export function renderGatewayDecision(el, d) {
+/**
+ * The decision region for a Gateway API decision. `notAttached`: the routes the explanation says
+ * are not attached where the request went ({name, reason}), named when no rule answered.
+ */
+export function renderGatewayDecision(el, d, notAttached = []) {
   const backend = el.querySelector("#backend");
   const via = el.querySelector("#via");
   const matched = el.querySelector("#matched");
@@ -22,13 +25,15 @@ export function renderGatewayDecision(el, d) {
   el.querySelector("#upstream").hidden = true;
   backend.textContent = gatewayAnswerLabel(d);
   backend.dataset.kind = d.redirect ? "redirect" : d.split ? "split" : d.status === 200 ? "service" : "none";
+  el.querySelector("#via-words").textContent = viaWords(d.via);
   via.textContent = `${d.via} · HTTP ${d.status}${grpcStatusText(d)}`;
   const place = [];
   if (d.gateway) place.push(`Gateway ${d.gateway}`);
   if (d.listener) place.push(`listener ${d.listener}`);
   if (d.route) place.push(`${d.routeKind ?? "HTTPRoute"} ${d.route}`);
   if (d.rule != null) place.push(`rules[${d.rule}]${d.ruleName ? ` (${d.ruleName})` : ""}${d.match != null ? `.matches[${d.match}]` : ""}`);
-  matched.textContent = (place.length ? place.join(" · ") : "no Gateway answers") + budgetNote(d);
+  const leftOut = d.route == null && notAttached.length ? ` · not attached here: ${leftOutText(notAttached)}` : "";
+  matched.textContent = (place.length ? place.join(" · ") : "no Gateway answers") + leftOut + budgetNote(d);
   upstream.hidden = !d.upstream;
   if (d.upstream) {
     const headers = d.upstream.headers.map(([n, v]) => `${n}: ${v}`).join(", ");
@@ -58,16 +63,17 @@ export function renderGatewayFlow(el, x, request) {
   const chosen = x.listeners.find((l) => l.outcome === "chosen");
   const winnerRoute = x.routes.find((r) => r.route === d.route);
   const backendKind = d.redirect ? "defaultBackend" : d.status === 200 ? "rule" : "none";
-  let backendStage = `<code class="backend" data-kind="${d.redirect ? "redirect" : backendKind}">${esc(gatewayAnswerLabel(d))}</code><p>via ${esc(d.via)}${esc(grpcStatusText(d))}</p>`;
+  let backendStage = `<code class="backend" data-kind="${d.redirect ? "redirect" : backendKind}">${esc(gatewayAnswerLabel(d))}</code><p>${esc(viaWords(d.via))} <code class="code-label">${esc(d.via)}</code>${esc(grpcStatusText(d))}</p>`;
   if (d.upstream) {
     backendStage += `<p>upstream receives</p><code>Host: ${esc(d.upstream.host)}</code><code>${esc(d.upstream.path)}</code>` +
       d.upstream.headers.map(([n, v]) => `<code>${esc(n)}: ${esc(v)}</code>`).join("");
   }
   const attached = x.routes.filter((r) => !r.notAttached).length;
+  const notAttached = x.routes.filter((r) => r.notAttached);
   let html = `<ol class="stages gateway">
     <li class="stage"><h3>Request</h3>${requestStage(request)}${x.gateway ? `<p>at Gateway <code>${esc(x.gateway)}</code></p>` : ""}</li>
     <li class="stage"><h3>Listener</h3>${chosen ? `<code>${esc(chosen.name)}</code><p>${esc(chosen.protocol)} ${esc(chosen.port)} · ${esc(chosen.hostname ?? "any hostname")}</p>` : `<span>none of ${x.listeners.length} takes it</span>`}${x.noGateway ? `<p class="reason">${esc(noGatewayText(x.noGateway))}</p>` : ""}</li>
-    <li class="stage"><h3>Route and rule</h3>${d.route ? `<code>${esc(d.routeKind ?? "HTTPRoute")} ${esc(d.route)}</code><p>rules[${esc(d.rule)}]${d.ruleName ? ` (${esc(d.ruleName)})` : ""}${d.match != null ? ` · matches[${esc(d.match)}]` : ""}</p>${winnerRoute?.matchedHostname ? `<p>hostname ${esc(winnerRoute.matchedHostname)}</p>` : ""}` : `<span>no rule matches</span><p>${attached} route${attached === 1 ? "" : "s"} attached</p>`}</li>
+    <li class="stage"><h3>Route and rule</h3>${d.route ? `<code>${esc(d.routeKind ?? "HTTPRoute")} ${esc(d.route)}</code><p>rules[${esc(d.rule)}]${d.ruleName ? ` (${esc(d.ruleName)})` : ""}${d.match != null ? ` · matches[${esc(d.match)}]` : ""}</p>${winnerRoute?.matchedHostname ? `<p>hostname ${esc(winnerRoute.matchedHostname)}</p>` : ""}` : `<span>no rule matches</span><p>${attached} route${attached === 1 ? "" : "s"} attached</p>${notAttached.length ? `<p class="reason left-out">Not attached here: ${notAttached.map((r) => `<code>${esc(r.route)}</code> ${esc(r.reason)}`).join("; ")}</p>` : ""}`}</li>
     <li class="stage ${backendKind}"><h3>Answer</h3>${backendStage}</li>
   </ol>`;
   html += `<div class="candidates-box" tabindex="0" role="region" aria-label="Listeners, routes and candidates, and why each did or did not win">`;

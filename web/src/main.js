@@ -60,6 +60,7 @@ let compileError = null;
 let locator = null;
 let editsSinceLocator = null; // the editor's changes since `locator`'s text (a ChangeSet)
 let tableRow = () => null;
+let excluded = []; // the Ingresses the table leaves out (another class, invalid), with why
 let winnerRow = null;
 // An example was chosen: once its manifests compile, the gRPC fields are preset from its GRPCRoutes.
 let grpcPresetPending = false;
@@ -70,6 +71,11 @@ const timings = { route: 0, manifests: 0, interactive: 0, started: 0, complete: 
 const view = createEditor(els.editor, "", (text, typing, changes) => {
   editsSinceLocator = editsSinceLocator ? editsSinceLocator.compose(changes) : changes;
   state.manifests = text;
+  // Edited away from the example chosen: the selector says so (choosing the example again reloads it).
+  if (state.example && text !== gallery.find((g) => g.id === state.example)?.manifests) {
+    state.example = "";
+    els.gallery.value = "";
+  }
   const t0 = performance.now();
   recompile({ soon: typing || opening });
   timings.manifests = performance.now() - t0;
@@ -162,6 +168,7 @@ function recompile({ soon = false } = {}) {
   document.body.classList.toggle("stale", !router);
   if (router) {
     const table = router.table();
+    excluded = table.excluded ?? [];
     if (grpcPresetPending) presetGrpcCall(table);
     if (changed("table", table)) {
       // A Gateway API router's table lists listeners; an Ingress router's, host tiers.
@@ -336,8 +343,8 @@ function reroute({ sameRequest = false } = {}) {
     showGatewayDecision(decision, explanation, arg, sameRequest);
     return;
   }
-  renderDecision(els.decision, decision, null);
-  if (!sameRequest || changed("flow", explanation)) renderFlow(els.flow, explanation);
+  renderDecision(els.decision, decision, null, excluded);
+  if (!sameRequest || changed("flow", [explanation, excluded])) renderFlow(els.flow, explanation, excluded);
   if (!sameRequest) delete drawn.flow;
   if (state.requestSource === "url" && state.requestKind === "http") {
     els.host.value = explanation.host;
@@ -359,7 +366,8 @@ function reroute({ sameRequest = false } = {}) {
 
 /** A Gateway API decision: the answer, the picture, the winning rule in the table and the editor. */
 function showGatewayDecision(decision, explanation, request, sameRequest) {
-  renderGatewayDecision(els.decision, decision);
+  const notAttached = (explanation.routes ?? []).filter((r) => r.notAttached).map((r) => ({ name: `${r.kind ?? "HTTPRoute"} ${r.route}`, reason: r.reason }));
+  renderGatewayDecision(els.decision, decision, notAttached);
   if (state.requestSource === "url" && state.requestKind === "http") {
     // The host and path the package read from the URL, as the Ingress view shows them.
     els.host.value = explanation.host ?? "";

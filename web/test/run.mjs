@@ -1229,6 +1229,55 @@ test("many requests: each malformed line is flagged at its line, the others are 
   assert.ok(await page.isHidden("#request-problems"));
 });
 
+test("no rule matches: the decision and the picture name the Ingresses left out and the routes not attached, and why", async (page) => {
+  await loadExample(page, "ingress-class");
+  await typeUrl(page, "https://apps.example.com/zzz");
+  const d = await decision(page);
+  assert.equal(d.backend, cliRoute(galleryFile("ingress-class.yaml"), "https://apps.example.com/zzz", { ingressClass: "nginx" }).label);
+  assert.match(d.matched, /left out of routing: Ingress apps\/named-traefik \(belongs to IngressClass "traefik"/);
+  assert.match(await page.textContent("#flow .left-out"), /apps\/named-traefik belongs to IngressClass "traefik"/);
+  // Words first, the package's code beside.
+  assert.equal((await page.textContent("#via-words")).trim(), "no rule matched, and no default backend");
+  assert.equal(d.via, "none");
+
+  await pasteManifests(page, `apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: public, namespace: infra}
+spec: {gatewayClassName: example, listeners: [{name: http, port: 80, protocol: HTTP}]}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: api, namespace: infra}
+spec:
+  parentRefs: [{name: public}]
+  rules: [{matches: [{path: {type: PathPrefix, value: /api}}], backendRefs: [{name: api, port: 80}]}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: shop, namespace: shop}
+spec:
+  parentRefs: [{name: public, namespace: infra}]
+  rules: [{backendRefs: [{name: shop, port: 80}]}]
+`);
+  await typeUrl(page, "http://example.com/shop");
+  const g = await decision(page);
+  assert.equal(g.backend, "404");
+  assert.match(g.matched, /not attached here: HTTPRoute shop\/shop \(/);
+  assert.match(await page.textContent("#flow .left-out"), /shop\/shop/);
+});
+
+test("the example selector says \"(your own)\" once the editor changed, and an example chosen again loads", async (page) => {
+  await loadExample(page, "tls");
+  await page.click(".cm-content");
+  await page.keyboard.press("Control+End");
+  await page.keyboard.insertText("\n# mine");
+  assert.equal(await page.inputValue("#gallery"), "");
+  assert.equal(await page.$eval("#gallery", (s) => s.selectedOptions[0].textContent), "(your own)");
+  await loadExample(page, "tls");
+  assert.equal(await editorText(page), await readFile(galleryFile("tls.yaml"), "utf8"));
+  assert.equal(await page.inputValue("#gallery"), "tls");
+});
+
 // ---- run ----
 
 const only = process.argv[2];
