@@ -1278,6 +1278,55 @@ test("the example selector says \"(your own)\" once the editor changed, and an e
   assert.equal(await page.inputValue("#gallery"), "tls");
 });
 
+/**
+ * The page's clipped content: an element whose content is cut without a scroll bar (overflow
+ * hidden or clip, content taller or wider than the box), or a block whose content spills out of it
+ * sideways. The editor scrolls itself; hidden, screen-reader-only and form fields are left out.
+ */
+function clippedContent() {
+  const bad = [];
+  const name = (el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${[...el.classList].map((c) => `.${c}`).join("")}`;
+  for (const el of document.querySelectorAll("header *, main *, section *")) {
+    if (el.closest(".cm-editor, [hidden], .sr-only, select, input, textarea, svg, details:not([open]) > :not(summary)")) continue;
+    const cs = getComputedStyle(el);
+    if (cs.display === "none" || cs.display === "contents" || cs.display === "inline" || cs.position === "fixed") continue;
+    const cut = (overflow) => overflow === "hidden" || overflow === "clip";
+    const where = `${name(el.parentElement)} > ${name(el)}`;
+    if (cut(cs.overflowY) && el.scrollHeight > el.clientHeight + 1) bad.push(`${where}: ${el.scrollHeight} px of content in ${el.clientHeight}`);
+    else if (cut(cs.overflowX) && el.scrollWidth > el.clientWidth + 1) bad.push(`${where}: ${el.scrollWidth} px wide content in ${el.clientWidth}`);
+    else if (cs.overflowX === "visible" && el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1) {
+      // Text or a child in the flow past the box's right edge (decorations, such as the
+      // picture's arrows between stages, are pseudo-elements and do not count).
+      const right = el.getBoundingClientRect().left + el.clientLeft + el.clientWidth + 1;
+      const out = [...el.childNodes].some((n) => {
+        if (n.nodeType === Node.TEXT_NODE) {
+          if (!n.textContent.trim()) return false;
+          const range = document.createRange();
+          range.selectNodeContents(n);
+          return [...range.getClientRects()].some((r) => r.right > right);
+        }
+        return n.nodeType === Node.ELEMENT_NODE && getComputedStyle(n).position !== "absolute" && n.getBoundingClientRect().right > right;
+      });
+      if (out) bad.push(`${where}: spills ${el.scrollWidth - el.clientWidth} px out of its box`);
+    }
+  }
+  return bad;
+}
+
+for (const scheme of ["light", "dark"]) {
+  for (const width of [390, 1280]) {
+    test(`layout: no panel of any gallery example clips its content (${width} px, ${scheme})`, async (page) => {
+      for (const example of gallery) {
+        const id = example.file.replace(/\.yaml$/, "");
+        await loadExample(page, id);
+        await page.waitForFunction(() => window.playground.settled());
+        const bad = await page.evaluate(clippedContent);
+        assert.deepEqual(bad.slice(0, 8), [], `${id}: ${bad.length} clipped`);
+      }
+    }, { viewport: { width, height: 900 }, colorScheme: scheme });
+  }
+}
+
 // ---- run ----
 
 const only = process.argv[2];
