@@ -16,7 +16,7 @@ export function ruleKey(listener, route, rule) {
  * The decision region for a Gateway API decision. `notAttached`: the routes the explanation says
  * are not attached where the request went ({name, reason}), named when no rule answered.
  */
-export function renderGatewayDecision(el, d, notAttached = []) {
+export function renderGatewayDecision(el, d, notAttached = [], invalid = []) {
   const backend = el.querySelector("#backend");
   const via = el.querySelector("#via");
   const matched = el.querySelector("#matched");
@@ -33,11 +33,26 @@ export function renderGatewayDecision(el, d, notAttached = []) {
   if (d.route) place.push(`${d.routeKind ?? "HTTPRoute"} ${d.route}`);
   if (d.rule != null) place.push(`rules[${d.rule}]${d.ruleName ? ` (${d.ruleName})` : ""}${d.match != null ? `.matches[${d.match}]` : ""}`);
   const leftOut = d.route == null && notAttached.length ? ` · not attached here: ${leftOutText(notAttached)}` : "";
-  matched.textContent = (place.length ? place.join(" · ") : "no Gateway answers") + leftOut + budgetNote(d);
+  const refused = invalid.map((b) => ` · backendRef ${b.namespace}/${b.name}${b.port != null ? `:${b.port}` : ""} refused: ${invalidWords(b)} (${b.invalid.reason})`).join("");
+  matched.textContent = (place.length ? place.join(" · ") : "no Gateway answers") + leftOut + refused + budgetNote(d);
   upstream.hidden = !d.upstream;
   if (d.upstream) {
     const headers = d.upstream.headers.map(([n, v]) => `${n}: ${v}`).join(", ");
     upstream.querySelector("code").textContent = `Host ${d.upstream.host} · ${d.upstream.path}${headers ? ` · ${headers}` : ""}`;
+  }
+}
+
+/** Why a backendRef is invalid, in words (the package's reason is the code shown beside). */
+function invalidWords(b) {
+  switch (b.invalid.reason) {
+    case "RefNotPermitted":
+      return `no ReferenceGrant in namespace ${b.namespace} lets ${b.routeKind}s of namespace ${b.routeNamespace} refer to it`;
+    case "BackendNotFound":
+      return "the manifests hold no such Service";
+    case "InvalidKind":
+      return "it is not a Service";
+    default:
+      return "invalid";
   }
 }
 

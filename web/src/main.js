@@ -61,6 +61,7 @@ let locator = null;
 let editsSinceLocator = null; // the editor's changes since `locator`'s text (a ChangeSet)
 let tableRow = () => null;
 let excluded = []; // the Ingresses the table leaves out (another class, invalid), with why
+let gatewayTable = null; // a Gateway API router's table (its rules' backends, with why each is invalid)
 let winnerRow = null;
 // An example was chosen: once its manifests compile, the gRPC fields are preset from its GRPCRoutes.
 let grpcPresetPending = false;
@@ -169,6 +170,7 @@ function recompile({ soon = false } = {}) {
   if (router) {
     const table = router.table();
     excluded = table.excluded ?? [];
+    gatewayTable = table.listeners ? table : null;
     if (grpcPresetPending) presetGrpcCall(table);
     if (changed("table", table)) {
       // A Gateway API router's table lists listeners; an Ingress router's, host tiers.
@@ -367,7 +369,7 @@ function reroute({ sameRequest = false } = {}) {
 /** A Gateway API decision: the answer, the picture, the winning rule in the table and the editor. */
 function showGatewayDecision(decision, explanation, request, sameRequest) {
   const notAttached = (explanation.routes ?? []).filter((r) => r.notAttached).map((r) => ({ name: `${r.kind ?? "HTTPRoute"} ${r.route}`, reason: r.reason }));
-  renderGatewayDecision(els.decision, decision, notAttached);
+  renderGatewayDecision(els.decision, decision, notAttached, invalidBackends(decision));
   if (state.requestSource === "url" && state.requestKind === "http") {
     // The host and path the package read from the URL, as the Ingress view shows them.
     els.host.value = explanation.host ?? "";
@@ -384,6 +386,18 @@ function showGatewayDecision(decision, explanation, request, sameRequest) {
   } else {
     showMatch(view, null);
   }
+}
+
+/**
+ * The backendRefs of the rule that answered 500 for want of a valid one, with why each is invalid,
+ * as the package's table lists them.
+ */
+function invalidBackends(decision) {
+  if (decision.via !== "noValidBackend" || !gatewayTable || decision.route == null) return [];
+  const route = gatewayTable.listeners.find((l) => l.name === decision.listener)?.routes.find((r) => r.route === decision.route);
+  const rule = route?.rules?.find((r) => r.rule === decision.rule);
+  const routeNamespace = decision.route.split("/")[0];
+  return (rule?.backends ?? []).filter((b) => b.invalid).map((b) => ({ ...b, routeKind: route.kind ?? "HTTPRoute", routeNamespace }));
 }
 
 let batchResults = [];

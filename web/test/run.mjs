@@ -863,6 +863,9 @@ test("migration panel: Convert writes the Gateway API objects as the CLI's migra
   await download.saveAs(join(dir, "gateway-api.yaml"));
   assert.equal(await readFile(join(dir, "gateway-api.yaml"), "utf8"), yaml);
   await screenshotOf(page, "#migration-pane", "convert");
+  await page.addScriptTag({ content: axeSource });
+  const axe = await page.evaluate(() => window.axe.run(document.getElementById("migration-pane"), { resultTypes: ["violations"] }));
+  assert.deepEqual(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join("; ")}`), [], "axe on the conversion");
 
   // With the default certificate, the hosts without tls are served over HTTPS as ingress-nginx served them.
   await page.fill("#default-certificate", "ingress-nginx/default-tls");
@@ -1116,7 +1119,7 @@ test("narrow screen: no sideways scrolling", async (page) => {
   await screenshotOf(page, ".manifests", "narrow-manifests");
   await page.addScriptTag({ content: axeSource });
   const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
-  assert.deepEqual(result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id), []);
+  assert.deepEqual(result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join("; ")}`), []);
   // The Gateway API and migration views fit too.
   for (const id of ["gateway-precedence", "gateway-grpc", "migration-ingress-nginx"]) {
     await loadExample(page, id);
@@ -1264,6 +1267,13 @@ spec:
   assert.equal(g.backend, "404");
   assert.match(g.matched, /not attached here: HTTPRoute shop\/shop \(/);
   assert.match(await page.textContent("#flow .left-out"), /shop\/shop/);
+});
+
+test("Gateway API: a backendRef refused for want of a ReferenceGrant is named in the decision, with the grant missing", async (page) => {
+  await loadExample(page, "gateway-reference-grant");
+  const d = await decision(page);
+  assert.equal(d.backend, "500");
+  assert.match(d.matched, /backendRef audit\/audit-log:8080 refused: no ReferenceGrant in namespace audit lets HTTPRoutes of namespace shop refer to it \(RefNotPermitted\)/);
 });
 
 test("the example selector says \"(your own)\" once the editor changed, and an example chosen again loads", async (page) => {
