@@ -463,3 +463,32 @@ fn redirects_compare_as_urls_with_queries_and_https_probed() {
     assert_eq!(conversion.proof.left_out.len(), 1, "{:?}", conversion.proof.left_out);
     assert!(conversion.proof.left_out[0].starts_with("Ingress web/elsewhere: "), "{:?}", conversion.proof.left_out);
 }
+
+#[test]
+fn under_the_spec_profile_no_ingress_nginx_behaviour_is_a_cause() {
+    // Issue 33: the Ingresses routed as the specification says (their annotations mean nothing)
+    // differ from the routes for reasons of the specification's, never ingress-nginx's.
+    let all = read(&root().join("web/gallery/migration-ingress-nginx.yaml"));
+    let nginx_only = [
+        "ssl-redirect",
+        "from-to-www-redirect",
+        "https-default-certificate",
+        "trailing-slash-redirect",
+        "regex-case-insensitive",
+        "use-regex-whole-host",
+        "rewrite-target-implies-regex",
+        "regex-prefix",
+        "rewrite-capture-dropped",
+        "canary",
+    ];
+    let spec = ingress_router::migrate(&all, &CompileOptions::default(), Profile::Spec);
+    assert!(spec.differences() > 0);
+    for group in &spec.causes {
+        assert!(!nginx_only.contains(&group.cause.as_str()), "{} under spec: {}", group.cause.as_str(), group.title);
+        assert!(!group.title.contains("ingress-nginx"), "{}", group.title);
+    }
+    // The same manifests under ingress-nginx keep its causes.
+    let nginx = ingress_router::migrate(&all, &CompileOptions::default(), Profile::IngressNginx);
+    let causes: Vec<&str> = nginx.causes.iter().map(|c| c.cause.as_str()).collect();
+    assert!(causes.contains(&"rewrite-capture-dropped") && causes.contains(&"https-default-certificate"), "{causes:?}");
+}

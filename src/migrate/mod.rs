@@ -550,7 +550,7 @@ pub fn migrate(input: &Input, options: &CompileOptions, from: Profile) -> Migrat
             warnings,
         };
     }
-    let facts = Facts::of(ingresses, objects);
+    let facts = Facts::of(ingresses, objects, from);
     let probes = probes(ingresses, objects, &gateway);
     let mut groups: BTreeMap<Cause, Vec<MigrationDifference>> = BTreeMap::new();
     let mut agreed = Vec::new();
@@ -1033,10 +1033,14 @@ struct Facts<'a> {
     route_any_host: bool,
     /// The hosts some Ingress names under `tls` (lower case).
     tls_hosts: HashSet<String>,
+    /// Whether the Ingresses route as ingress-nginx does: its behaviours (regex locations,
+    /// rewrite-target, canaries, the default certificate) explain differences only then; under
+    /// the spec profile its annotations mean nothing.
+    nginx: bool,
 }
 
 impl<'a> Facts<'a> {
-    fn of(objects: &'a [Object], gateway: &'a Objects) -> Self {
+    fn of(objects: &'a [Object], gateway: &'a Objects, from: Profile) -> Self {
         let ingresses: Vec<&Ingress> = objects.iter().filter_map(as_ingress).collect();
         let (mut by_host, mut by_wildcard) = (HashMap::new(), HashMap::new());
         let mut ingress_any_host = false;
@@ -1083,6 +1087,7 @@ impl<'a> Facts<'a> {
             suffix_lengths,
             route_any_host: routes.iter().any(|r| r.spec.hostnames.is_empty()),
             tls_hosts,
+            nginx: from == Profile::IngressNginx,
         }
     }
 
@@ -1134,7 +1139,7 @@ impl<'a> Facts<'a> {
             }
         }
         if gateway.reason.starts_with(Via::NoListener.as_str()) && ingress.status != 404 {
-            if scheme == "https" && !self.tls_hosts.contains(&host.to_ascii_lowercase()) {
+            if self.nginx && scheme == "https" && !self.tls_hosts.contains(&host.to_ascii_lowercase()) {
                 return Cause::HttpsDefaultCertificate;
             }
             return Cause::ListenerMissing;
@@ -1151,11 +1156,14 @@ impl<'a> Facts<'a> {
         if ingress_serves != self.gateway_serves(host) {
             return Cause::HostMissing;
         }
-        if !probe.headers.is_empty() && probe.kind == "canary" || !ingress.split.is_empty() || !gateway.split.is_empty()
+        if self.nginx
+            && (!probe.headers.is_empty() && probe.kind == "canary"
+                || !ingress.split.is_empty()
+                || !gateway.split.is_empty())
         {
             return Cause::Canary;
         }
-        let regex_host = on_host.iter().any(|i| Self::regex_annotated(i));
+        let regex_host = self.nginx && on_host.iter().any(|i| Self::regex_annotated(i));
         let matched_differently = ingress.status != gateway.status || ingress.backend != gateway.backend;
         if regex_host && matched_differently {
             let winner = ingress.rule.as_deref().and_then(|r| {
@@ -1174,7 +1182,8 @@ impl<'a> Facts<'a> {
             && ingress.backend == gateway.backend
             && ingress.upstream_path != gateway.upstream_path
         {
-            let captures = on_host.iter().any(|i| annotation(i, "rewrite-target").is_some_and(|t| t.contains('$')));
+            let captures =
+                self.nginx && on_host.iter().any(|i| annotation(i, "rewrite-target").is_some_and(|t| t.contains('$')));
             return if captures { Cause::RewriteCaptureDropped } else { Cause::UpstreamPath };
         }
         Cause::DifferentRule

@@ -99,6 +99,7 @@ export function createEditor(parent, text, onChange) {
 
 /** Replaces the whole text (a gallery example, a restored link) as one undoable change. */
 export function setText(view, text) {
+  view.scrollDOM.scrollTop = 0; // another text: shown from its first line
   view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, effects: setMatch.of(null) });
 }
 
@@ -143,8 +144,22 @@ export function showMatch(view, range) {
     const length = view.state.doc.length;
     const whole = EditorSelection.range(Math.min(range.to, length), Math.min(range.from, length)); // head at the start
     effects.push(EditorView.scrollIntoView(whole, { y: "nearest", yMargin: 24 }));
+    // The nearest edge can be mid-line, cutting the top line shown in half: once scrolled (in one
+    // of the editor's next measures, hence two frames' wait), the top line is made whole, within
+    // the margin (the editor's own scroller only: the page never moves).
+    const snap = { read: wholeTopLine, write: (at, v) => at != null && (v.scrollDOM.scrollTop = at) };
+    requestAnimationFrame(() => requestAnimationFrame(() => view.requestMeasure(snap)));
   }
   view.dispatch({ effects });
+}
+
+/** The scroll position that shows the top line whole, or null when it is whole already. */
+function wholeTopLine(view) {
+  const scrollTop = view.scrollDOM.scrollTop;
+  const pad = view.documentPadding.top;
+  const block = view.lineBlockAtHeight(scrollTop - pad);
+  const top = block.top + pad;
+  return top < scrollTop - 0.5 ? top : null;
 }
 
 /** Moves the cursor to `pos` and focuses the editor (from the problems list). */

@@ -46,6 +46,34 @@ export function grpcStatusText(d) {
   return d?.grpcStatus != null ? ` · gRPC ${d.grpcStatusName} (${d.grpcStatus})` : "";
 }
 
+// How a request was answered (the package's `via` codes), in words; the page shows the code beside.
+const VIA_WORDS = {
+  rule: "a rule matched",
+  defaultBackend: "the default backend answered",
+  none: "no rule matched, and no default backend",
+  rejected: "the proxy refused the request",
+  redirect: "the proxy answered with a redirect",
+  noListener: "no listener of the Gateway takes the request",
+  noGateway: "no Gateway to route through",
+  filterError: "a filter the proxy cannot apply",
+  noValidBackend: "no valid backend to send it to",
+};
+
+/** A `via` code in words (the code itself when the page has no words for it). */
+export function viaWords(via) {
+  return VIA_WORDS[via] ?? via;
+}
+
+/**
+ * What was left out of routing, in the package's words: Ingresses (`table().excluded`: another
+ * class, invalid) or routes not attached to the listener (`explain().routes`).
+ */
+export function leftOutText(items, max = 4) {
+  const shown = items.slice(0, max).map((x) => `${x.name} (${x.reason})`);
+  const more = items.length - shown.length;
+  return shown.join("; ") + (more > 0 ? `; and ${more} more` : "");
+}
+
 /** Whether a router's decision is a Gateway API one. */
 export function isGatewayDecision(d) {
   return d != null && "listener" in d && "status" in d;

@@ -2,7 +2,7 @@
 // rule → backend, and why every other listener, route and candidate lost), the listeners table,
 // the status each object would get, and the migration report. They only arrange and format; every
 // fact comes from `route`, `explain`, `table`, `gatewayStatus` and `migrate`.
-import { budgetNote, esc, gatewayAnswerLabel, grpcStatusText } from "./format.js";
+import { budgetNote, esc, gatewayAnswerLabel, grpcStatusText, leftOutText, viaWords } from "./format.js";
 
 const MAX_CANDIDATES = 60;
 const MAX_MIGRATION_ROWS = 40; // per cause; the download holds the agreed tests, the list the differences
@@ -12,8 +12,11 @@ export function ruleKey(listener, route, rule) {
   return `${listener} ${route} ${rule}`; // none holds a space
 }
 
-/** The decision region for a Gateway API decision. */
-export function renderGatewayDecision(el, d) {
+/**
+ * The decision region for a Gateway API decision. `notAttached`: the routes the explanation says
+ * are not attached where the request went ({name, reason}), named when no rule answered.
+ */
+export function renderGatewayDecision(el, d, notAttached = [], invalid = []) {
   const backend = el.querySelector("#backend");
   const via = el.querySelector("#via");
   const matched = el.querySelector("#matched");
@@ -22,17 +25,34 @@ export function renderGatewayDecision(el, d) {
   el.querySelector("#upstream").hidden = true;
   backend.textContent = gatewayAnswerLabel(d);
   backend.dataset.kind = d.redirect ? "redirect" : d.split ? "split" : d.status === 200 ? "service" : "none";
+  el.querySelector("#via-words").textContent = viaWords(d.via);
   via.textContent = `${d.via} · HTTP ${d.status}${grpcStatusText(d)}`;
   const place = [];
   if (d.gateway) place.push(`Gateway ${d.gateway}`);
   if (d.listener) place.push(`listener ${d.listener}`);
   if (d.route) place.push(`${d.routeKind ?? "HTTPRoute"} ${d.route}`);
   if (d.rule != null) place.push(`rules[${d.rule}]${d.ruleName ? ` (${d.ruleName})` : ""}${d.match != null ? `.matches[${d.match}]` : ""}`);
-  matched.textContent = (place.length ? place.join(" · ") : "no Gateway answers") + budgetNote(d);
+  const leftOut = d.route == null && notAttached.length ? ` · not attached here: ${leftOutText(notAttached)}` : "";
+  const refused = invalid.map((b) => ` · backendRef ${b.namespace}/${b.name}${b.port != null ? `:${b.port}` : ""} refused: ${invalidWords(b)} (${b.invalid.reason})`).join("");
+  matched.textContent = (place.length ? place.join(" · ") : "no Gateway answers") + leftOut + refused + budgetNote(d);
   upstream.hidden = !d.upstream;
   if (d.upstream) {
     const headers = d.upstream.headers.map(([n, v]) => `${n}: ${v}`).join(", ");
     upstream.querySelector("code").textContent = `Host ${d.upstream.host} · ${d.upstream.path}${headers ? ` · ${headers}` : ""}`;
+  }
+}
+
+/** Why a backendRef is invalid, in words (the package's reason is the code shown beside). */
+function invalidWords(b) {
+  switch (b.invalid.reason) {
+    case "RefNotPermitted":
+      return `no ReferenceGrant in namespace ${b.namespace} lets ${b.routeKind}s of namespace ${b.routeNamespace} refer to it`;
+    case "BackendNotFound":
+      return "the manifests hold no such Service";
+    case "InvalidKind":
+      return "it is not a Service";
+    default:
+      return "invalid";
   }
 }
 
@@ -58,16 +78,17 @@ export function renderGatewayFlow(el, x, request) {
   const chosen = x.listeners.find((l) => l.outcome === "chosen");
   const winnerRoute = x.routes.find((r) => r.route === d.route);
   const backendKind = d.redirect ? "defaultBackend" : d.status === 200 ? "rule" : "none";
-  let backendStage = `<code class="backend" data-kind="${d.redirect ? "redirect" : backendKind}">${esc(gatewayAnswerLabel(d))}</code><p>via ${esc(d.via)}${esc(grpcStatusText(d))}</p>`;
+  let backendStage = `<code class="backend" data-kind="${d.redirect ? "redirect" : backendKind}">${esc(gatewayAnswerLabel(d))}</code><p>${esc(viaWords(d.via))} <code class="code-label">${esc(d.via)}</code>${esc(grpcStatusText(d))}</p>`;
   if (d.upstream) {
     backendStage += `<p>upstream receives</p><code>Host: ${esc(d.upstream.host)}</code><code>${esc(d.upstream.path)}</code>` +
       d.upstream.headers.map(([n, v]) => `<code>${esc(n)}: ${esc(v)}</code>`).join("");
   }
   const attached = x.routes.filter((r) => !r.notAttached).length;
+  const notAttached = x.routes.filter((r) => r.notAttached);
   let html = `<ol class="stages gateway">
     <li class="stage"><h3>Request</h3>${requestStage(request)}${x.gateway ? `<p>at Gateway <code>${esc(x.gateway)}</code></p>` : ""}</li>
     <li class="stage"><h3>Listener</h3>${chosen ? `<code>${esc(chosen.name)}</code><p>${esc(chosen.protocol)} ${esc(chosen.port)} · ${esc(chosen.hostname ?? "any hostname")}</p>` : `<span>none of ${x.listeners.length} takes it</span>`}${x.noGateway ? `<p class="reason">${esc(noGatewayText(x.noGateway))}</p>` : ""}</li>
-    <li class="stage"><h3>Route and rule</h3>${d.route ? `<code>${esc(d.routeKind ?? "HTTPRoute")} ${esc(d.route)}</code><p>rules[${esc(d.rule)}]${d.ruleName ? ` (${esc(d.ruleName)})` : ""}${d.match != null ? ` · matches[${esc(d.match)}]` : ""}</p>${winnerRoute?.matchedHostname ? `<p>hostname ${esc(winnerRoute.matchedHostname)}</p>` : ""}` : `<span>no rule matches</span><p>${attached} route${attached === 1 ? "" : "s"} attached</p>`}</li>
+    <li class="stage"><h3>Route and rule</h3>${d.route ? `<code>${esc(d.routeKind ?? "HTTPRoute")} ${esc(d.route)}</code><p>rules[${esc(d.rule)}]${d.ruleName ? ` (${esc(d.ruleName)})` : ""}${d.match != null ? ` · matches[${esc(d.match)}]` : ""}</p>${winnerRoute?.matchedHostname ? `<p>hostname ${esc(winnerRoute.matchedHostname)}</p>` : ""}` : `<span>no rule matches</span><p>${attached} route${attached === 1 ? "" : "s"} attached</p>${notAttached.length ? `<p class="reason left-out">Not attached here: ${notAttached.map((r) => `<code>${esc(r.route)}</code> ${esc(r.reason)}`).join("; ")}</p>` : ""}`}</li>
     <li class="stage ${backendKind}"><h3>Answer</h3>${backendStage}</li>
   </ol>`;
   html += `<div class="candidates-box" tabindex="0" role="region" aria-label="Listeners, routes and candidates, and why each did or did not win">`;
@@ -157,10 +178,10 @@ export function renderGatewayTable(el, table) {
         continue;
       }
       for (const rule of r.rules) {
-        rows.push(`<tr data-key="${esc(ruleKey(l.name, r.route, rule.rule))}"><td><code>${esc(r.route)}</code><br><span class="field">${esc(r.hostnames.join(", ") || "(any hostname)")}</span></td>` +
-          `<td>rules[${rule.rule}]${rule.name ? ` <span class="field">${esc(rule.name)}</span>` : ""}</td>` +
-          `<td>${rule.matches.map((m) => `<code>${esc(matchText(m))}</code>`).join("<br>")}</td>` +
-          `<td>${esc(rule.filters.join(", "))}</td><td><code>${esc(actionText(rule))}</code></td></tr>`);
+        rows.push(`<tr data-key="${esc(ruleKey(l.name, r.route, rule.rule))}"><td data-label="Route"><code>${esc(r.route)}</code><br><span class="field">${esc(r.hostnames.join(", ") || "(any hostname)")}</span></td>` +
+          `<td data-label="Rule">rules[${rule.rule}]${rule.name ? ` <span class="field">${esc(rule.name)}</span>` : ""}</td>` +
+          `<td data-label="Matches">${rule.matches.map((m) => `<code>${esc(matchText(m))}</code>`).join("<br>")}</td>` +
+          `<td data-label="Filters">${esc(rule.filters.join(", ")) || "—"}</td><td data-label="Answer"><code>${esc(actionText(rule))}</code></td></tr>`);
       }
     }
     html += `<div class="host-table"><table class="gateway-table"><caption><span class="tier">listener</span> <code>${esc(l.name)}</code> <span class="hint">${esc(l.port)} ${esc(l.protocol)} · ${esc(l.hostname ?? "any hostname")}</span></caption>` +
@@ -283,4 +304,108 @@ export function renderMigration(el, report, error, onPick) {
     if (!button) return;
     onPick(picks[Number(button.dataset.index)], button.dataset.side ?? null);
   };
+}
+
+const OUTCOME_WORDS = {
+  translated: "translated",
+  partly: "partly translated",
+  notExpressible: "cannot be expressed",
+  leftOut: "left out",
+};
+
+/** A note's outcome in words first, the package's code as a secondary label. */
+function outcomeCell(outcome) {
+  return `<span class="outcome" data-outcome="${esc(outcome)}">${esc(OUTCOME_WORDS[outcome] ?? outcome)}</span> <code class="hint">${esc(outcome)}</code>`;
+}
+
+/**
+ * The notes of a conversion that concern a difference: those (not translated) of the Ingress
+ * whose rule answered or whose path the request was made from, of the request's host, and the
+ * note on hosts without tls for an HTTPS request. Read from the words the package wrote (the
+ * answer's rule and reason, the probe's origin, each note's host): nothing is routed here.
+ */
+function notesOf(notes, difference) {
+  const rule = difference.ingress.rule ?? "";
+  const reason = difference.ingress.reason ?? "";
+  const url = difference.probe.url;
+  const https = url.startsWith("https://");
+  const host = (url.split("://")[1] ?? "").split("/")[0].split(":")[0].toLowerCase();
+  return notes.filter((n) => {
+    if (n.outcome === "translated") return false;
+    if (n.ingress && (rule.includes(`Ingress ${n.ingress} `) || reason.includes(n.ingress) || difference.probe.from.startsWith(`${n.ingress} `))) return true;
+    if (n.host) {
+      const h = n.host.toLowerCase();
+      if (h.startsWith("*") ? host.endsWith(h.slice(1)) : h === host) return true;
+    }
+    return https && n.what === "hosts without tls over HTTPS";
+  });
+}
+
+function noteItem(n) {
+  return `<li data-outcome="${esc(n.outcome)}"><strong>${esc(n.ingress || "the Gateway")}</strong> · ${esc(n.what)}: ${esc(OUTCOME_WORDS[n.outcome] ?? n.outcome)}. <span class="reason">${esc(n.detail)}</span></li>`;
+}
+
+/**
+ * The Convert action's result (`convert`): the YAML written (Copy, Download), beside its proof
+ * (the differences by cause, each with the report's notes that explain it), then every note by
+ * Ingress.
+ */
+export function renderConversion(el, conversion, error) {
+  if (error) {
+    el.innerHTML = `<p class="error-text">Cannot convert: ${esc(error)}</p>`;
+    return;
+  }
+  const t = conversion.translation;
+  const proof = conversion.proof;
+  const kinds = {};
+  for (const o of t.objects) kinds[o.kind] = (kinds[o.kind] ?? 0) + 1;
+  const written = Object.entries(kinds).map(([k, n]) => `${n} ${k}${n === 1 ? "" : "s"}`).join(", ");
+  const yaml = `<div class="conversion-yaml"><h3>Gateway API objects <span class="hint">${esc(written || "none")}; routes attach to Gateway <code>${esc(t.gateway)}</code>${t.gatewayWritten ? " (written here)" : ""}</span></h3>` +
+    `<div class="buttons"><button type="button" data-action="copy">Copy YAML</button><button type="button" data-action="download">Download gateway-api.yaml</button><span class="note conversion-note" role="status" aria-live="polite"></span></div>` +
+    `<pre class="yaml" tabindex="0" aria-label="The Gateway API objects, YAML"><code>${esc(conversion.yaml)}</code></pre></div>`;
+
+  const differ = conversion.differences;
+  let proofHtml = `<p class="summary">${esc(proof.probes)} requests tried from the Ingresses (as <code>${esc(proof.from)}</code> routes them) against the objects written: ` +
+    `${differ ? `<strong>${esc(differ)} answer${differ === 1 ? "" : "s"} differ</strong>` : "<strong>every answer agrees</strong>"}` +
+    `${differ ? `; ${conversion.unexplained ? `<strong class="error-text">${esc(conversion.unexplained)} not explained by a note</strong>` : "each explained by a note of the conversion"}` : ""}.</p>`;
+  for (const c of proof.causes) {
+    const shown = c.differences.slice(0, MAX_MIGRATION_ROWS);
+    const explaining = new Set();
+    const rows = shown.map((d) => {
+      const notes = notesOf(t.notes, d);
+      for (const n of notes) explaining.add(n);
+      const p = d.probe;
+      const headers = (p.headers ?? []).map(([n, v]) => `${n}: ${v}`).join(", ");
+      return `<tr><td data-label="Request"><code>${esc(p.method)} ${esc(p.url)}</code>${headers ? `<br><span class="field">${esc(headers)}</span>` : ""}</td>` +
+        `<td data-label="Ingress"><code class="answer">${esc(answerText(d.ingress))}</code>${d.ingress.reason ? `<br><span class="reason">${esc(d.ingress.reason)}</span>` : ""}</td>` +
+        `<td data-label="Gateway API"><code class="answer">${esc(answerText(d.gateway))}</code>${d.gateway.reason ? `<br><span class="reason">${esc(d.gateway.reason)}</span>` : ""}</td></tr>`;
+    });
+    const more = c.differences.length - shown.length;
+    const why = explaining.size
+      ? `<div class="explained-by"><span class="caption">Explained by</span><ul class="notes-list">${[...explaining].map(noteItem).join("")}</ul></div>`
+      : `<p class="error-text">No note of the conversion explains these.</p>`;
+    proofHtml += `<div class="cause" data-cause="${esc(c.cause)}"><h4>${esc(c.title)} <span class="count">${c.differences.length}</span> <code class="hint">${esc(c.cause)}</code></h4><p class="advice">${esc(c.advice)}</p>${why}` +
+      `<table class="migration-table"><caption class="sr-only">${esc(c.title)}: the requests and both answers</caption><thead><tr><th scope="col">Request</th><th scope="col">Ingress answer</th><th scope="col">Gateway API answer</th></tr></thead><tbody>${rows.join("")}</tbody></table>` +
+      (more > 0 ? `<p class="hint">and ${more} more</p>` : "") + `</div>`;
+  }
+  const lists = [["Left out of the proof", proof.leftOut], ["Not compared", proof.notCompared], ["Warnings", proof.warnings]]
+    .filter(([, l]) => l?.length)
+    .map(([title, l]) => `<p class="hint">${esc(title)}:</p><ul class="hint">${l.map((x) => `<li>${esc(x)}</li>`).join("")}</ul>`)
+    .join("");
+  proofHtml = `<div class="conversion-proof"><h3>Proof <span class="hint">the Ingresses against what was written</span></h3>${proofHtml}${lists}</div>`;
+
+  const byIngress = new Map();
+  for (const n of t.notes) {
+    const key = n.ingress || "";
+    if (!byIngress.has(key)) byIngress.set(key, []);
+    byIngress.get(key).push(n);
+  }
+  const groups = [...byIngress].map(([ingress, notes]) =>
+    `<tbody data-ingress="${esc(ingress)}"><tr class="group"><th scope="rowgroup" colspan="3">${ingress ? `Ingress <code>${esc(ingress)}</code>` : "The Gateway"}</th></tr>` +
+    notes.map((n) => `<tr class="note-row" data-outcome="${esc(n.outcome)}"><td data-label="What"><code>${esc(n.what)}</code>${n.host ? `<br><span class="field">host ${esc(n.host)}</span>` : ""}</td><td data-label="Outcome">${outcomeCell(n.outcome)}</td><td data-label="Detail">${esc(n.detail)}</td></tr>`).join("") +
+    `</tbody>`).join("");
+  const notesHtml = `<div class="conversion-notes"><h3>What became of each Ingress and annotation</h3>` +
+    (groups ? `<table class="notes-table"><caption class="sr-only">Notes by Ingress: what, outcome, detail</caption><thead><tr><th scope="col">What</th><th scope="col">Outcome</th><th scope="col">Detail</th></tr></thead>${groups}</table>` : `<p class="empty">No notes.</p>`) +
+    `</div>`;
+  el.innerHTML = `<div class="conversion-grid">${yaml}${proofHtml}</div>${notesHtml}`;
 }

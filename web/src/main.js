@@ -1,11 +1,11 @@
 // The playground: wires the editor, the request fields and the panels to the ingress-router
 // package. Every answer shown comes from the package (a Workspace's update → route / explain /
 // table / diagnostics, validate, ingressStatus, serviceStatus), used exactly as an outside user would.
-import { Workspace, gatewayStatus, ingressStatus, load, migrate, readTests, serviceStatus, validate, version } from "ingress-router";
+import { Workspace, convert, gatewayStatus, ingressStatus, load, migrate, readTests, serviceStatus, validate, version } from "ingress-router";
 import "./style.css";
 import { createEditor, editorProblems, reveal, setText, showMatch, showProblems } from "./editor.js";
-import { errorText, gatewayAnswerLabel, isGatewayDecision } from "./format.js";
-import { renderGatewayDecision, renderGatewayFlow, renderGatewayStatus, renderGatewayTable, renderMigration, ruleKey } from "./gateway.js";
+import { errorText, esc, gatewayAnswerLabel, isGatewayDecision } from "./format.js";
+import { renderConversion, renderGatewayDecision, renderGatewayFlow, renderGatewayStatus, renderGatewayTable, renderMigration, ruleKey } from "./gateway.js";
 import { gallery } from "./gallery.js";
 import { Locator } from "./locate.js";
 import { Problems } from "./problems.js";
@@ -23,11 +23,12 @@ const els = {
   problemCount: $("problem-count"), url: $("url"), method: $("method"), host: $("host"), path: $("path"),
   headers: $("headers"), decision: $("decision"), flow: $("flow"), table: $("table"),
   requests: $("requests"), batchResults: $("batch-results"), exportButton: $("export"), importInput: $("import"),
-  batchNote: $("batch-note"), publishService: $("publish-service"), services: $("services"), status: $("status"),
+  batchNote: $("batch-note"), requestProblems: $("request-problems"), publishService: $("publish-service"), services: $("services"), status: $("status"),
   version: $("version"), exampleNote: $("example-note"),
   gateway: $("gateway"), gatewayField: $("gateway-field"), gatewayStatus: $("gateway-status"),
   migrationPane: $("migration-pane"), migration: $("migration"), migrationTests: $("migration-tests"),
-  migrationNote: $("migration-note"),
+  migrationNote: $("migration-note"), migrationCompare: $("migration-compare"),
+  defaultCertificate: $("default-certificate"), convert: $("convert"), convertNote: $("convert-note"), conversion: $("conversion"),
   kindHttp: $("kind-http"), kindGrpc: $("kind-grpc"), httpFields: $("http-fields"), grpcFields: $("grpc-fields"),
   grpcHost: $("grpc-host"), grpcService: $("grpc-service"), grpcMethod: $("grpc-method"), grpcMetadata: $("grpc-metadata"),
 };
@@ -50,6 +51,7 @@ const state = {
   expected: [],
   options: { ingressClass: "", implementationSpecific: "prefix", profile: "spec", gateway: "" },
   publishService: "",
+  defaultCertificate: "", // for the Convert action: ingress-nginx's default certificate (namespace/name)
 };
 
 // What the package last answered.
@@ -58,6 +60,8 @@ let compileError = null;
 let locator = null;
 let editsSinceLocator = null; // the editor's changes since `locator`'s text (a ChangeSet)
 let tableRow = () => null;
+let excluded = []; // the Ingresses the table leaves out (another class, invalid), with why
+let gatewayTable = null; // a Gateway API router's table (its rules' backends, with why each is invalid)
 let winnerRow = null;
 // An example was chosen: once its manifests compile, the gRPC fields are preset from its GRPCRoutes.
 let grpcPresetPending = false;
@@ -68,6 +72,11 @@ const timings = { route: 0, manifests: 0, interactive: 0, started: 0, complete: 
 const view = createEditor(els.editor, "", (text, typing, changes) => {
   editsSinceLocator = editsSinceLocator ? editsSinceLocator.compose(changes) : changes;
   state.manifests = text;
+  // Edited away from the example chosen: the selector says so (choosing the example again reloads it).
+  if (state.example && text !== gallery.find((g) => g.id === state.example)?.manifests) {
+    state.example = "";
+    els.gallery.value = "";
+  }
   const t0 = performance.now();
   recompile({ soon: typing || opening });
   timings.manifests = performance.now() - t0;
@@ -160,6 +169,8 @@ function recompile({ soon = false } = {}) {
   document.body.classList.toggle("stale", !router);
   if (router) {
     const table = router.table();
+    excluded = table.excluded ?? [];
+    gatewayTable = table.listeners ? table : null;
     if (grpcPresetPending) presetGrpcCall(table);
     if (changed("table", table)) {
       // A Gateway API router's table lists listeners; an Ingress router's, host tiers.
@@ -312,6 +323,12 @@ function reroute({ sameRequest = false } = {}) {
     showMatch(view, null);
     return;
   }
+  if (state.requestKind === "http" && state.requestSource === "parts" && !state.host.trim()) {
+    // Every HTTP request names a host (its Host header): none is made up, and no URL without one.
+    renderDecision(els.decision, null, "The request has no host: type one in Host (every HTTP request names one), or a whole URL.");
+    showMatch(view, null);
+    return;
+  }
   let decision;
   let explanation;
   let arg;
@@ -328,8 +345,8 @@ function reroute({ sameRequest = false } = {}) {
     showGatewayDecision(decision, explanation, arg, sameRequest);
     return;
   }
-  renderDecision(els.decision, decision, null);
-  if (!sameRequest || changed("flow", explanation)) renderFlow(els.flow, explanation);
+  renderDecision(els.decision, decision, null, excluded);
+  if (!sameRequest || changed("flow", [explanation, excluded])) renderFlow(els.flow, explanation, excluded);
   if (!sameRequest) delete drawn.flow;
   if (state.requestSource === "url" && state.requestKind === "http") {
     els.host.value = explanation.host;
@@ -351,7 +368,13 @@ function reroute({ sameRequest = false } = {}) {
 
 /** A Gateway API decision: the answer, the picture, the winning rule in the table and the editor. */
 function showGatewayDecision(decision, explanation, request, sameRequest) {
-  renderGatewayDecision(els.decision, decision);
+  const notAttached = (explanation.routes ?? []).filter((r) => r.notAttached).map((r) => ({ name: `${r.kind ?? "HTTPRoute"} ${r.route}`, reason: r.reason }));
+  renderGatewayDecision(els.decision, decision, notAttached, invalidBackends(decision));
+  if (state.requestSource === "url" && state.requestKind === "http") {
+    // The host and path the package read from the URL, as the Ingress view shows them.
+    els.host.value = explanation.host ?? "";
+    els.path.value = explanation.path ?? "";
+  }
   if (!sameRequest || changed("flow", explanation)) renderGatewayFlow(els.flow, explanation, request);
   if (!sameRequest) delete drawn.flow;
   winnerRow?.classList.remove("winner");
@@ -365,13 +388,30 @@ function showGatewayDecision(decision, explanation, request, sameRequest) {
   }
 }
 
+/**
+ * The backendRefs of the rule that answered 500 for want of a valid one, with why each is invalid,
+ * as the package's table lists them.
+ */
+function invalidBackends(decision) {
+  if (decision.via !== "noValidBackend" || !gatewayTable || decision.route == null) return [];
+  const route = gatewayTable.listeners.find((l) => l.name === decision.listener)?.routes.find((r) => r.route === decision.route);
+  const rule = route?.rules?.find((r) => r.rule === decision.rule);
+  const routeNamespace = decision.route.split("/")[0];
+  return (rule?.backends ?? []).filter((b) => b.invalid).map((b) => ({ ...b, routeKind: route.kind ?? "HTTPRoute", routeNamespace }));
+}
+
 let batchResults = [];
 function rerouteBatch() {
   batchResults = [];
   if (router) {
-    for (const line of state.requests.split("\n")) {
+    for (const [n, line] of state.requests.split("\n").entries()) {
       const request = parseRequestLine(line);
       if (!request) continue;
+      request.line = n + 1;
+      if (request.error) {
+        batchResults.push({ request, error: request.error, malformed: true });
+        continue;
+      }
       try {
         const spec = requestSpec(request, parseHeaders(state.headers));
         const decision = router.route(spec);
@@ -382,6 +422,21 @@ function rerouteBatch() {
     }
   }
   renderBatch(els.batchResults, batchResults, state.expected);
+  // The lines that are no request, flagged where they are (each one selects its line).
+  const bad = batchResults.filter((r) => r.malformed);
+  els.requests.setAttribute("aria-invalid", bad.length ? "true" : "false");
+  els.requestProblems.hidden = !bad.length;
+  els.requestProblems.innerHTML = bad
+    .map((r) => `<li class="error"><button type="button" data-line="${r.request.line}"><span class="sev">error</span> <span class="where">line ${r.request.line}</span> ${esc(r.error)}</button></li>`)
+    .join("");
+}
+
+/** Selects line `n` (1-based) of the requests list. */
+function selectRequestLine(n) {
+  const lines = els.requests.value.split("\n");
+  const from = lines.slice(0, n - 1).reduce((sum, l) => sum + l.length + 1, 0);
+  els.requests.focus();
+  els.requests.setSelectionRange(from, from + (lines[n - 1]?.length ?? 0));
 }
 
 function refreshStatus() {
@@ -424,15 +479,18 @@ function refreshGatewayStatus() {
   }
 }
 
-// The migration report: when the manifests hold Ingresses and HTTPRoutes. It runs when the
-// manifests or options change (a moment after typing stops), never per URL keystroke.
+// The migration panel: when the manifests hold Ingresses (Convert writes the Gateway API objects
+// for them); with HTTPRoutes too, the report comparing both. It runs when the manifests or options
+// change (a moment after typing stops), never per URL keystroke.
 let migrationTimer = 0;
 let migrationTests = null;
 let migrationGateway = null; // the Gateway the last report compared with
 function refreshMigration() {
   const kinds = locator.kinds();
+  els.migrationPane.hidden = !kinds.Ingress;
+  clearConversion();
   const shown = Boolean(kinds.Ingress && kinds.HTTPRoute);
-  els.migrationPane.hidden = !shown;
+  els.migrationCompare.hidden = !shown;
   if (migrationTests) URL.revokeObjectURL(migrationTests);
   migrationTests = null;
   els.migrationTests.hidden = true;
@@ -455,6 +513,81 @@ function refreshMigration() {
   els.migrationTests.href = migrationTests;
   els.migrationTests.hidden = false;
   renderMigration(els.migration, report, null, pickDifference);
+}
+
+// ---- Convert: the Gateway API objects for the Ingresses (`convert`), and their proof ----
+
+let conversionYaml = "";
+let conversionShown = null; // the manifests and options the conversion shown was made from
+
+/** The manifests or options changed: a conversion shown is of other manifests. */
+function clearConversion() {
+  const key = conversionKey();
+  if (conversionShown === null || conversionShown === key) return;
+  conversionShown = null;
+  conversionYaml = "";
+  els.conversion.hidden = true;
+  els.conversion.innerHTML = "";
+  els.convertNote.textContent = "The manifests or options changed: convert again.";
+}
+
+function conversionOptions() {
+  const options = compileOptions();
+  delete options.gateway; // Convert writes a Gateway of its own (the "Route through" choice is for routing)
+  const certificate = state.defaultCertificate.trim();
+  if (certificate) options.defaultCertificate = certificate;
+  return options;
+}
+
+const conversionKey = () => JSON.stringify([state.manifests, conversionOptions()]);
+
+async function runConvert() {
+  const options = conversionOptions();
+  const key = conversionKey();
+  let conversion;
+  try {
+    try {
+      conversion = convert(state.manifests, options);
+    } catch (error) {
+      if (error?.kind !== "engine") throw error;
+      els.convertNote.textContent = "Loading the ingress-nginx and Gateway API module…";
+      await load();
+      conversion = convert(state.manifests, options);
+    }
+  } catch (error) {
+    conversionShown = key;
+    conversionYaml = "";
+    els.conversion.hidden = false;
+    renderConversion(els.conversion, null, errorText(error));
+    els.convertNote.textContent = "";
+    return;
+  }
+  conversionShown = key;
+  conversionYaml = conversion.yaml;
+  els.conversion.hidden = false;
+  renderConversion(els.conversion, conversion, null);
+  const n = conversion.translation.objects.length;
+  els.convertNote.textContent = `Wrote ${n} object${n === 1 ? "" : "s"}; ${conversion.differences ? `${conversion.differences} answer${conversion.differences === 1 ? "" : "s"} differ` : "every answer agrees"}.`;
+}
+
+function downloadConversion() {
+  if (!conversionYaml) return;
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([conversionYaml], { type: "text/yaml" }));
+  link.download = "gateway-api.yaml";
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+async function copyConversion(note) {
+  try {
+    await navigator.clipboard.writeText(conversionYaml);
+    note.textContent = "Copied the YAML.";
+  } catch {
+    note.textContent = "The browser refused the clipboard: select the YAML and copy it, or download it.";
+  }
 }
 
 /** A migration row chosen: its request in the fields; `side` also picks which router explains it. */
@@ -526,13 +659,14 @@ function showState() {
   if (state.headers) els.headers.closest("details").open = true;
   els.requests.value = state.requests;
   els.publishService.value = state.publishService;
+  els.defaultCertificate.value = state.defaultCertificate ?? "";
   if (view.state.doc.toString() !== state.manifests) setText(view, state.manifests); // recompiles
   else recompile({ soon: opening });
 }
 
 function applyState(saved) {
   // A link made before gRPC calls: an HTTP request.
-  const request = { requestKind: saved.requestKind ?? "http", grpc: { ...noGrpcCall(), ...saved.grpc } };
+  const request = { requestKind: saved.requestKind ?? "http", grpc: { ...noGrpcCall(), ...saved.grpc }, defaultCertificate: saved.defaultCertificate ?? "" };
   Object.assign(state, saved, request, { options: { ...state.options, ...(saved.options ?? {}) } });
   if (!Array.isArray(state.expected)) state.expected = [];
   showState();
@@ -554,6 +688,7 @@ function loadExample(id) {
     expected: [],
     options: example.options,
     publishService: example.publishService,
+    defaultCertificate: "",
   });
 }
 
@@ -621,8 +756,11 @@ for (const [el, key] of [[els.host, "host"], [els.path, "path"]]) {
     state.host = els.host.value;
     state.path = els.path.value;
     state.requestSource = "parts";
-    const scheme = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.exec(state.url)?.[0] ?? "http://";
-    state.url = els.url.value = `${scheme}${state.host}${state.path.startsWith("/") ? "" : "/"}${state.path}`;
+    // The URL follows the fields, once they name a host (a URL without one would be another request).
+    if (state.host.trim()) {
+      const scheme = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.exec(state.url)?.[0] ?? "http://";
+      state.url = els.url.value = `${scheme}${state.host.trim()}${state.path.startsWith("/") ? "" : "/"}${state.path}`;
+    }
     requestChanged();
   });
 }
@@ -655,6 +793,21 @@ on(els.requests, "input", () => {
   state.expected = [];
   rerouteBatch();
   saveSoon();
+});
+on(els.convert, "click", () => runConvert());
+on(els.defaultCertificate, "input", () => {
+  state.defaultCertificate = els.defaultCertificate.value;
+  clearConversion();
+  saveSoon();
+});
+on(els.conversion, "click", (event) => {
+  const button = event.target.closest("button[data-action]");
+  if (button?.dataset.action === "download") downloadConversion();
+  if (button?.dataset.action === "copy") copyConversion(els.conversion.querySelector(".conversion-note"));
+});
+on(els.requestProblems, "click", (event) => {
+  const button = event.target.closest("button[data-line]");
+  if (button) selectRequestLine(Number(button.dataset.line));
 });
 on(els.publishService, "input", () => {
   state.publishService = els.publishService.value;

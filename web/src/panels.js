@@ -1,6 +1,6 @@
 // The requests table and the status panel: arranged from `route`, `ingressStatus` and
 // `serviceStatus` results.
-import { esc, hostLabel } from "./format.js";
+import { esc, hostLabel, viaWords } from "./format.js";
 
 /** Results of many requests; `expected[i]`, from an imported tests file, is shown beside them. */
 export function renderBatch(el, results, expected) {
@@ -11,17 +11,18 @@ export function renderBatch(el, results, expected) {
   const withExpected = expected?.some((e) => e != null);
   const rows = results
     .map((r, i) => {
-      if (r.error) return `<tr class="error"><td>${i + 1}</td><td><code>${esc(r.request.text)}</code></td><td colspan="${withExpected ? 4 : 3}">${esc(r.error)}</td></tr>`;
+      const n = r.request.line ?? i + 1;
+      if (r.error) return `<tr class="error"><td>${n}</td><td><code>${esc(r.request.text)}</code></td><td colspan="${withExpected ? 4 : 3}">${r.malformed ? "not a request: " : ""}${esc(r.error)}</td></tr>`;
       const m = r.decision.matched;
       const exp = withExpected ? expected[i] : undefined;
       const verdict = exp == null ? "" : exp === r.backend ? "as expected" : `expected ${exp}`;
-      return `<tr class="${exp != null && exp !== r.backend ? "mismatch" : ""}"><td>${i + 1}</td><td><code>${esc(r.request.text)}</code></td>` +
-        `<td><code class="backend">${esc(r.backend)}</code></td><td>${esc(r.decision.via)}</td>` +
+      return `<tr class="${exp != null && exp !== r.backend ? "mismatch" : ""}"><td>${n}</td><td><code>${esc(r.request.text)}</code></td>` +
+        `<td><code class="backend">${esc(r.backend)}</code></td><td>${esc(viaWords(r.decision.via))} <code class="code-label">${esc(r.decision.via)}</code></td>` +
         `<td>${m ? `${esc(m.ingress)} · ${esc(hostLabel(m.host))} · <code>${esc(m.pathType)} ${esc(m.path)}</code>` : r.decision.defaultFrom ? `defaultBackend of ${esc(r.decision.defaultFrom)}` : gatewayRule(r.decision)}</td>` +
         (withExpected ? `<td>${esc(verdict)}</td>` : "") + `</tr>`;
     })
     .join("");
-  el.innerHTML = `<table class="results"><caption>${results.length} request${results.length === 1 ? "" : "s"}</caption><thead><tr><th scope="col">#</th><th scope="col">Request</th>` +
+  el.innerHTML = `<table class="results"><caption>${results.length} request${results.length === 1 ? "" : "s"}</caption><thead><tr><th scope="col">Line</th><th scope="col">Request</th>` +
     `<th scope="col">Backend</th><th scope="col">Via</th><th scope="col">Matched rule</th>${withExpected ? `<th scope="col">Tests file</th>` : ""}</tr></thead><tbody>${rows}</tbody></table>`;
 }
 
@@ -90,6 +91,19 @@ function requestView(i) {
   return `<p class="no-put"><strong>${esc(key)}</strong>: ${esc(why)}</p>`;
 }
 
+/** Why no address is written, in words first, the package's code beside. */
+function noAddressText(n) {
+  const words = {
+    notServed: n.reason,
+    invalidPublishService: `the publish Service "${n.value}" is not namespace/name`,
+    publishServiceMissing: `the manifests hold no Service ${n.service}`,
+    loadBalancerPending: `the load balancer of ${n.service} has no address yet`,
+    noServiceAddress: `Service ${n.service} (type ${n.serviceType}) has no address in ${n.field}`,
+    unsupportedServiceType: `Service ${n.service} is of type ${n.serviceType}, which gives no address`,
+  }[n.kind] ?? n.reason ?? n.kind;
+  return { words, code: n.kind };
+}
+
 /** The status panel. `report` from ingressStatus, `service` from serviceStatus (or its error). */
 export function renderStatus(el, { report, service, error, serviceError }) {
   if (error) {
@@ -102,10 +116,10 @@ export function renderStatus(el, { report, service, error, serviceError }) {
   }
   const rows = rowsOf(report);
   const addresses = addressText(report.addresses);
-  const noAddress = report.noAddress ? (report.noAddress.reason ?? report.noAddress.kind) : null;
+  const noAddress = report.noAddress ? noAddressText(report.noAddress) : null;
   el.innerHTML = `<div class="status-grid">
       <div>${rows ? kubectlTable(rows) : ""}
-        <p>${noAddress ? `No address: ${esc(noAddress)}` : `Address written: <code>${esc(addresses || "none")}</code>`}${report.class ? ` · class <code>${esc(report.class)}</code>` : " · every Ingress"}</p>
+        <p>${noAddress ? `No address: ${esc(noAddress.words)} <code class="code-label">${esc(noAddress.code)}</code>` : `Address written: <code>${esc(addresses || "none")}</code>`}${report.class ? ` · class <code>${esc(report.class)}</code>` : " · every Ingress"}</p>
         <h3>Requests the controller sends</h3>${report.ingresses.map(requestView).join("")}
       </div>
       <div>${service ? serviceView(service) : `<p class="error-text">${esc(serviceError ?? "")}</p>`}</div>

@@ -2,16 +2,25 @@
 // one tests-file format): this file only turns a requests-list line into a request and back.
 
 /**
- * One line of the requests list: `[METHOD] URL` or `[METHOD] HOST PATH`.
- * Returns `{text, url?, host?, path?, method?}` or null for blank lines and `#` comments.
+ * One line of the requests list: `[METHOD] URL` or `[METHOD] HOST [PATH]`.
+ * Returns `{text, url?, host?, path?, method?}`, `{text, error}` for a line that is neither (the
+ * page flags it and routes the others), or null for blank lines and `#` comments.
  */
 export function parseRequestLine(line) {
   const text = line.trim();
   if (!text || text.startsWith("#")) return null;
   const words = text.split(/\s+/);
   const method = /^[A-Z]+$/.test(words[0]) && words.length > 1 ? words.shift() : undefined;
-  if (words[0].includes("://")) return { text, url: words[0], method };
-  return { text, host: words[0], path: words[1] ?? "/", method };
+  const form = "write [METHOD] URL or [METHOD] HOST PATH";
+  if (words[0].includes("://")) {
+    if (words.length > 1) return { text, error: `"${words.slice(1).join(" ")}" after the URL: ${form}` };
+    return { text, url: words[0], method };
+  }
+  if (words.length > 2) return { text, error: `${words.length} words where a host and a path go: ${form}` };
+  const [host, path = "/"] = words;
+  if (host.includes("/")) return { text, error: `"${host}" is no host (a URL needs its scheme, http:// or https://): ${form}` };
+  if (!path.startsWith("/")) return { text, error: `the path "${path}" does not start with /: ${form}` };
+  return { text, host, path, method };
 }
 
 /** The request the package routes (its `RequestSpec`): the line's target and method, and the page's headers. */

@@ -1,7 +1,7 @@
 // The page's views of what the package returned: the decision, the picture of the matching, the
 // compiled table, the problems list. They only arrange and format; every fact comes from
 // `route`, `explain`, `table`, `diagnostics` and `validate`.
-import { answerLabel, budgetNote, esc, grpcStatusText, hostLabel } from "./format.js";
+import { answerLabel, budgetNote, esc, grpcStatusText, hostLabel, leftOutText, viaWords } from "./format.js";
 
 const TIER_NAMES = { exact: "exact host", wildcard: "wildcard host", any: "host-less rules" };
 // Rows drawn at once; the rest on request ("Show all"), so that a table of thousands of paths
@@ -10,17 +10,23 @@ const MAX_CANDIDATES = 25;
 const MAX_PATHS = 150; // over all hosts of the compiled table
 const MAX_PROBLEMS = 100;
 
-/** The decision region: backend (or redirect, or split) written exactly, via, the matched rule, the upstream path. */
-export function renderDecision(el, decision, error) {
+/**
+ * The decision region: backend (or redirect, or split) written exactly, via (in words, the code
+ * beside), the matched rule, the upstream path. `excluded`: the Ingresses left out of routing
+ * (`table().excluded`), named when no rule answered.
+ */
+export function renderDecision(el, decision, error, excluded = []) {
   const backend = el.querySelector("#backend");
   const via = el.querySelector("#via");
   const matched = el.querySelector("#matched");
   const upstream = el.querySelector("#upstream");
   el.classList.toggle("failed", Boolean(error));
   upstream.hidden = !decision?.upstreamPath || Boolean(error);
+  const words = el.querySelector("#via-words");
   if (error) {
     backend.textContent = "—";
     via.textContent = "—";
+    words.textContent = "";
     matched.textContent = error;
     return;
   }
@@ -29,15 +35,17 @@ export function renderDecision(el, decision, error) {
   backend.dataset.kind = decision.redirect ? "redirect" : decision.split ? "split"
     : !decision.backend ? "none" : decision.backend.resource ? "resource" : "service";
   upstream.querySelector("code").textContent = decision.upstreamPath ?? "";
+  words.textContent = viaWords(decision.via);
   via.textContent = decision.via + (decision.defaultFrom ? ` (spec.defaultBackend of ${decision.defaultFrom})` : "") + grpcStatusText(decision);
   const m = decision.matched;
+  const leftOut = !m && excluded.length ? ` · left out of routing: ${leftOutText(excluded.map((x) => ({ name: `Ingress ${x.namespace}/${x.name}`, reason: x.reason })))}` : "";
   matched.textContent = (m
     ? `Ingress ${m.ingress} · host ${hostLabel(m.host)} · ${m.pathType} ${m.path} · ${m.field}`
     : decision.via === "defaultBackend"
       ? "no path matched: the default backend answers"
       : decision.via === "redirect"
         ? "the proxy answers with a redirect"
-        : decision.reason ?? "no rule and no defaultBackend: the controller answers 404") + budgetNote(decision);
+        : decision.reason ?? "no rule and no defaultBackend: the controller answers 404") + leftOut + budgetNote(decision);
 }
 
 
@@ -54,8 +62,11 @@ function candidateTable(rows, caption) {
     `<th scope="col">Why</th></tr></thead><tbody>${rows.map(candidateRow).join("")}</tbody></table>`;
 }
 
-/** The picture: request → host tier → path candidates → backend, then every candidate and why. */
-export function renderFlow(el, explanation) {
+/**
+ * The picture: request → host tier → path candidates → backend, then every candidate and why.
+ * `excluded`: the Ingresses left out of routing (`table().excluded`), named when no path matches.
+ */
+export function renderFlow(el, explanation, excluded = []) {
   const x = explanation;
   const d = x.decision;
   const considered = x.candidates.filter((c) => c.considered);
@@ -72,8 +83,9 @@ export function renderFlow(el, explanation) {
     : winner
     ? `<code>${esc(winner.pathType)} ${esc(winner.path)}</code><p>${matching} of ${considered.length} path${considered.length === 1 ? "" : "s"} match${matching === 1 ? "es" : ""}</p>` +
       (x.decidedBy ? `<p class="key">Decided by precedence key ${esc(x.decidedBy)}</p>` : "")
-    : `<span>none of ${considered.length} path${considered.length === 1 ? "" : "s"} matches</span>`;
-  const backendStage = `<code class="backend" data-kind="${d.via}">${esc(d.label)}</code><p>via ${esc(d.via)}</p>` +
+    : `<span>none of ${considered.length} path${considered.length === 1 ? "" : "s"} matches</span>` +
+      (excluded.length ? `<p class="reason left-out">Left out of routing: ${excluded.slice(0, 6).map((x) => `<code>${esc(x.namespace)}/${esc(x.name)}</code> ${esc(x.reason)}`).join("; ")}${excluded.length > 6 ? `; and ${excluded.length - 6} more (the compiled table lists them)` : ""}</p>` : "");
+  const backendStage = `<code class="backend" data-kind="${d.via}">${esc(d.label)}</code><p>${esc(viaWords(d.via))} <code class="code-label">${esc(d.via)}</code></p>` +
     (x.defaultReason ? `<p>${esc(x.defaultReason)}</p>` : "");
   let html = `<ol class="stages">
     <li class="stage"><h3>Request</h3><code>${esc(x.host)}</code>${x.normalizedHost !== undefined && x.normalizedHost !== x.host ? `<p>host as matched: <code>${esc(x.normalizedHost)}</code></p>` : ""}<code>${esc(x.path)}</code>${x.matchedPath !== x.path ? `<p>path as matched: <code>${esc(x.matchedPath)}</code></p>` : ""}</li>
@@ -115,9 +127,9 @@ export function rowKey(host, ingress, field) {
 }
 
 function pathRow(host, p, i) {
-  return `<tr data-key="${esc(rowKey(host, p.ingress, p.field))}" class="${p.standing.kind}"><td>${i + 1}</td><td><code>${esc(p.pathType)}</code></td>` +
-    `<td><code>${esc(p.path)}</code></td><td><code>${esc(p.backend)}</code></td><td>${esc(p.ingress)} <span class="field">${esc(p.field)}</span></td>` +
-    `<td>${esc(p.standing.kind)}</td></tr>`;
+  return `<tr data-key="${esc(rowKey(host, p.ingress, p.field))}" class="${p.standing.kind}"><td data-label="#">${i + 1}</td><td data-label="pathType"><code>${esc(p.pathType)}</code></td>` +
+    `<td data-label="Path"><code>${esc(p.path)}</code></td><td data-label="Backend"><code>${esc(p.backend)}</code></td><td data-label="Ingress">${esc(p.ingress)} <span class="field">${esc(p.field)}</span></td>` +
+    `<td data-label="Standing">${esc(p.standing.kind)}</td></tr>`;
 }
 
 function hostBlock(h, index, limit) {

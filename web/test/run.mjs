@@ -3,7 +3,7 @@
 // compared with the CLI's answers for the same manifests, and a few with the Kubernetes
 // documentation's. Screenshots go to web/screenshots/, speed figures to web/screenshots/speed.json.
 import assert from "node:assert/strict";
-import { execFile, execFileSync } from "node:child_process";
+import { execFile, execFileSync, spawnSync } from "node:child_process";
 import { mkdtemp, readFile, readdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -827,6 +827,69 @@ test("migration view: the differences by cause, a chosen row loads its request, 
   assert.equal(await page.evaluate(() => window.playground.timings.migrations), before);
 });
 
+/** `ingress-router migrate` over a file: its stdout (the YAML) and exit code (1 when answers differ). */
+function cliMigrate(file, args = []) {
+  const r = spawnSync(cli, ["migrate", "-f", file, ...args], { encoding: "utf8" });
+  return { yaml: r.stdout, status: r.status };
+}
+
+test("migration panel: Convert writes the Gateway API objects as the CLI's migrate does, with the proof, the notes, Copy and Download", async (page) => {
+  await grantClipboard(page);
+  const file = galleryFile("migration-ingress-nginx.yaml");
+  await loadExample(page, "migration-ingress-nginx");
+  await page.waitForSelector("#migration-pane:not([hidden]) #convert");
+  await page.click("#convert");
+  await page.waitForSelector("#conversion:not([hidden]) pre.yaml");
+  const yaml = await page.textContent("#conversion pre.yaml");
+  assert.match(yaml, /^kind: Gateway$/m);
+  assert.match(yaml, /^kind: HTTPRoute$/m);
+  assert.equal(yaml, cliMigrate(file).yaml, "the YAML is the CLI's migrate output");
+  // The proof: its summary, its causes (each with the notes that explain it).
+  const summary = await page.textContent("#conversion .conversion-proof .summary");
+  assert.match(summary, /\d+ requests tried from the Ingresses/);
+  const causes = await page.$$eval("#conversion .cause", (cs) => cs.map((c) => c.dataset.cause));
+  // No default certificate: the hosts without tls differ over HTTPS.
+  assert.ok(causes.includes("https-default-certificate"), causes.join(", "));
+  assert.ok(await page.locator('#conversion .cause[data-cause="https-default-certificate"] .explained-by li').count() > 0, "the cause is tied to a note");
+  // The notes: per Ingress, what, outcome (in words, the code beside), detail.
+  const rows = await page.$$eval("#conversion .notes-table tr.note-row", (trs) => trs.map((tr) => [tr.closest("tbody").dataset.ingress, ...[...tr.cells].map((td) => td.textContent.trim())]));
+  assert.ok(rows.some(([ingress, what, outcome]) => ingress === "shop/shop" && what.includes("rewrite-target") && /^cannot be expressed notExpressible$/.test(outcome)), JSON.stringify(rows));
+  // Copy and Download give the YAML shown.
+  await page.click('#conversion button[data-action="copy"]');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), yaml);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click('#conversion button[data-action="download"]')]);
+  assert.equal(download.suggestedFilename(), "gateway-api.yaml");
+  const dir = await mkdtemp(join(tmpdir(), "playground-convert-"));
+  await download.saveAs(join(dir, "gateway-api.yaml"));
+  assert.equal(await readFile(join(dir, "gateway-api.yaml"), "utf8"), yaml);
+  await screenshotOf(page, "#migration-pane", "convert");
+  await page.addScriptTag({ content: axeSource });
+  const axe = await page.evaluate(() => window.axe.run(document.getElementById("migration-pane"), { resultTypes: ["violations"] }));
+  assert.deepEqual(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join("; ")}`), [], "axe on the conversion");
+
+  // With the default certificate, the hosts without tls are served over HTTPS as ingress-nginx served them.
+  await page.fill("#default-certificate", "ingress-nginx/default-tls");
+  assert.ok(await page.isHidden("#conversion"), "a conversion of other options is not shown");
+  await page.click("#convert");
+  await page.waitForSelector("#conversion:not([hidden]) pre.yaml");
+  const withCertificate = await page.textContent("#conversion pre.yaml");
+  assert.equal(withCertificate, cliMigrate(file, ["--default-certificate", "ingress-nginx/default-tls"]).yaml);
+  assert.equal(await page.locator('#conversion .cause[data-cause="https-default-certificate"]').count(), 0);
+
+  // An example with Ingresses and no HTTPRoute converts too; an edit hides the conversion made before it.
+  await loadExample(page, "tls");
+  assert.ok(await page.isVisible("#convert"), "Convert is offered for Ingresses alone");
+  assert.ok(await page.isHidden("#migration-compare"), "no HTTPRoutes to compare");
+  await page.click("#convert");
+  await page.waitForSelector("#conversion:not([hidden]) pre.yaml");
+  assert.equal(await page.textContent("#conversion pre.yaml"), cliMigrate(galleryFile("tls.yaml")).yaml);
+  await page.click(".cm-content");
+  await page.keyboard.press("Control+End");
+  await page.keyboard.insertText("\n# a comment");
+  await page.waitForFunction(() => document.getElementById("conversion").hidden);
+  assert.match(await page.textContent("#convert-note"), /convert again/);
+});
+
 // ---- the project's Gateway API cases (tests/cases/gateway.json) and migration pairs, through the page
 
 const gatewayCases = JSON.parse(await readFile(join(repo, "tests/cases/gateway.json"), "utf8")).cases;
@@ -1056,7 +1119,7 @@ test("narrow screen: no sideways scrolling", async (page) => {
   await screenshotOf(page, ".manifests", "narrow-manifests");
   await page.addScriptTag({ content: axeSource });
   const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
-  assert.deepEqual(result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id), []);
+  assert.deepEqual(result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join("; ")}`), []);
   // The Gateway API and migration views fit too.
   for (const id of ["gateway-precedence", "gateway-grpc", "migration-ingress-nginx"]) {
     await loadExample(page, id);
@@ -1066,6 +1129,213 @@ test("narrow screen: no sideways scrolling", async (page) => {
   }
   await screenshotOf(page, "#migration-pane", "narrow-migration");
 }, { viewport: { width: 390, height: 844 }, colorScheme: "dark" });
+
+// ---- issue 33: what a new user ran into ----
+
+const NGINX_CAUSES = ["ssl-redirect", "from-to-www-redirect", "https-default-certificate", "trailing-slash-redirect", "regex-case-insensitive",
+  "use-regex-whole-host", "rewrite-target-implies-regex", "regex-prefix", "rewrite-capture-dropped", "canary"];
+
+for (const width of [390, 1280]) {
+  test(`the decision box shows every line it holds (weights example, ${width} px)`, async (page) => {
+    await loadExample(page, "gateway-weights");
+    const box = await page.evaluate(() => {
+      const d = document.getElementById("decision");
+      const up = document.getElementById("upstream-request").getBoundingClientRect();
+      const r = d.getBoundingClientRect();
+      return { scroll: d.scrollHeight, client: d.clientHeight, upstreamInside: up.height > 0 && up.bottom <= r.bottom - 2 };
+    });
+    assert.ok(box.scroll <= box.client, `${box.scroll} px of content in a ${box.client} px box`);
+    assert.ok(box.upstreamInside, "the Upstream line is inside the box");
+  }, { viewport: { width, height: 900 } });
+
+  test(`the editor's top line is whole after each gallery example opens (${width} px)`, async (page) => {
+    for (const example of gallery) {
+      const id = example.file.replace(/\.yaml$/, "");
+      await loadExample(page, id);
+      await page.waitForTimeout(150); // the editor's scroll is applied in its next measures
+      const cut = await page.evaluate(() => {
+        const top = document.querySelector(".cm-scroller").getBoundingClientRect().top;
+        const line = [...document.querySelectorAll(".cm-content .cm-line")].find((l) => l.getBoundingClientRect().bottom > top + 1);
+        const r = line.getBoundingClientRect();
+        return r.top < top - 1 ? `${line.textContent.slice(0, 40)}: ${Math.round(top - r.top)} of ${Math.round(r.height)} px hidden` : null;
+      });
+      assert.equal(cut, null, id);
+    }
+  }, { viewport: { width, height: 900 } });
+}
+
+test("Gateway API view: Host and Path show the request; a path typed alone keeps the host; no URL without a host", async (page) => {
+  const file = galleryFile("gateway-weights.yaml");
+  await loadExample(page, "gateway-weights");
+  assert.equal(await page.inputValue("#host"), "shop.example.com");
+  assert.equal(await page.inputValue("#path"), "/checkout/pay");
+  await page.fill("#path", "");
+  await page.type("#path", "/x");
+  assert.equal(await page.inputValue("#url"), "http://shop.example.com/x");
+  assert.equal((await decision(page)).backend, cliRoute(file, "http://shop.example.com/x").label);
+  // The host cleared: the page says a request needs one, and makes up no URL.
+  await page.fill("#host", "");
+  assert.equal(await page.inputValue("#url"), "http://shop.example.com/x");
+  assert.match((await decision(page)).matched, /no host/);
+  await page.type("#host", "shop.example.com");
+  assert.equal((await decision(page)).backend, cliRoute(file, "http://shop.example.com/x").label);
+});
+
+test("narrow screen: the compiled tables are cards, every cell readable", async (page) => {
+  for (const id of ["docs-path-matching", "gateway-precedence"]) {
+    await loadExample(page, id);
+    const narrow = await page.$$eval("#table td", (tds) => tds.filter((td) => td.offsetParent && td.clientWidth < 200).map((td) => `${td.dataset.label}: ${td.clientWidth} px`));
+    assert.deepEqual(narrow.slice(0, 5), [], `${id}: cells too narrow to read`);
+    const labels = await page.$$eval("#table td[data-label]", (tds) => tds.length);
+    assert.ok(labels > 0, `${id}: the cells name their column`);
+  }
+  await screenshotOf(page, "#table", "narrow-table");
+}, { viewport: { width: 390, height: 844 } });
+
+test("migration panel: the causes follow the profile (spec names none of ingress-nginx's)", async (page) => {
+  await loadExample(page, "migration-ingress-nginx");
+  await page.waitForSelector("#migration .cause");
+  const nginx = await page.$$eval("#migration .cause", (cs) => cs.map((c) => c.dataset.cause));
+  assert.ok(nginx.includes("rewrite-capture-dropped"), nginx.join(", "));
+  const before = await page.evaluate(() => window.playground.timings.migrations);
+  await page.selectOption("#profile", "spec");
+  await page.waitForFunction((n) => window.playground.timings.migrations > n, before);
+  const spec = await page.$$eval("#migration .cause", (cs) => cs.map((c) => [c.dataset.cause, c.querySelector("h3").textContent]));
+  assert.ok(spec.length > 0, "the answers still differ under spec");
+  for (const [cause, title] of spec) {
+    assert.ok(!NGINX_CAUSES.includes(cause), `${cause} under spec`);
+    assert.doesNotMatch(title, /ingress-nginx/, title);
+  }
+  assert.match(await page.textContent("#migration .summary"), /as spec routes them/);
+});
+
+test("many requests: each malformed line is flagged at its line, the others are routed", async (page) => {
+  const file = galleryFile("merged-conflict.yaml");
+  await loadExample(page, "merged-conflict");
+  await page.fill("#requests", ["https://shop.example.com/api/orders", "not a url at all", "", "shop.example.com api", "GET https://shop.example.com/apiary", "shop.example.com/x"].join("\n"));
+  const rows = await page.$$eval(".results tbody tr", (trs) => trs.map((tr) => [tr.className, ...[...tr.cells].map((td) => td.textContent.trim())]));
+  assert.deepEqual(rows.map((r) => [r[0], r[1]]), [["", "1"], ["error", "2"], ["error", "4"], ["", "5"], ["error", "6"]]);
+  assert.equal(rows[0][3], cliRoute(file, "https://shop.example.com/api/orders").label);
+  assert.equal(rows[3][3], cliRoute(file, "GET https://shop.example.com/apiary").label);
+  assert.match(rows[1][3], /not a request/);
+  assert.equal(await page.getAttribute("#requests", "aria-invalid"), "true");
+  const flagged = await page.$$eval("#request-problems li", (lis) => lis.map((li) => li.textContent));
+  assert.equal(flagged.length, 3);
+  assert.match(flagged[0], /line 2/);
+  // A flagged line, chosen, is selected in the list.
+  await page.click('#request-problems button[data-line="4"]');
+  const selected = await page.evaluate(() => { const t = document.getElementById("requests"); return t.value.slice(t.selectionStart, t.selectionEnd); });
+  assert.equal(selected, "shop.example.com api");
+  // Only the good lines are exported.
+  await page.fill("#requests", "https://shop.example.com/api/orders");
+  assert.equal(await page.getAttribute("#requests", "aria-invalid"), "false");
+  assert.ok(await page.isHidden("#request-problems"));
+});
+
+test("no rule matches: the decision and the picture name the Ingresses left out and the routes not attached, and why", async (page) => {
+  await loadExample(page, "ingress-class");
+  await typeUrl(page, "https://apps.example.com/zzz");
+  const d = await decision(page);
+  assert.equal(d.backend, cliRoute(galleryFile("ingress-class.yaml"), "https://apps.example.com/zzz", { ingressClass: "nginx" }).label);
+  assert.match(d.matched, /left out of routing: Ingress apps\/named-traefik \(belongs to IngressClass "traefik"/);
+  assert.match(await page.textContent("#flow .left-out"), /apps\/named-traefik belongs to IngressClass "traefik"/);
+  // Words first, the package's code beside.
+  assert.equal((await page.textContent("#via-words")).trim(), "no rule matched, and no default backend");
+  assert.equal(d.via, "none");
+
+  await pasteManifests(page, `apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: public, namespace: infra}
+spec: {gatewayClassName: example, listeners: [{name: http, port: 80, protocol: HTTP}]}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: api, namespace: infra}
+spec:
+  parentRefs: [{name: public}]
+  rules: [{matches: [{path: {type: PathPrefix, value: /api}}], backendRefs: [{name: api, port: 80}]}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: shop, namespace: shop}
+spec:
+  parentRefs: [{name: public, namespace: infra}]
+  rules: [{backendRefs: [{name: shop, port: 80}]}]
+`);
+  await typeUrl(page, "http://example.com/shop");
+  const g = await decision(page);
+  assert.equal(g.backend, "404");
+  assert.match(g.matched, /not attached here: HTTPRoute shop\/shop \(/);
+  assert.match(await page.textContent("#flow .left-out"), /shop\/shop/);
+});
+
+test("Gateway API: a backendRef refused for want of a ReferenceGrant is named in the decision, with the grant missing", async (page) => {
+  await loadExample(page, "gateway-reference-grant");
+  const d = await decision(page);
+  assert.equal(d.backend, "500");
+  assert.match(d.matched, /backendRef audit\/audit-log:8080 refused: no ReferenceGrant in namespace audit lets HTTPRoutes of namespace shop refer to it \(RefNotPermitted\)/);
+});
+
+test("the example selector says \"(your own)\" once the editor changed, and an example chosen again loads", async (page) => {
+  await loadExample(page, "tls");
+  await page.click(".cm-content");
+  await page.keyboard.press("Control+End");
+  await page.keyboard.insertText("\n# mine");
+  assert.equal(await page.inputValue("#gallery"), "");
+  assert.equal(await page.$eval("#gallery", (s) => s.selectedOptions[0].textContent), "(your own)");
+  await loadExample(page, "tls");
+  assert.equal(await editorText(page), await readFile(galleryFile("tls.yaml"), "utf8"));
+  assert.equal(await page.inputValue("#gallery"), "tls");
+});
+
+/**
+ * The page's clipped content: an element whose content is cut without a scroll bar (overflow
+ * hidden or clip, content taller or wider than the box), or a block whose content spills out of it
+ * sideways. The editor scrolls itself; hidden, screen-reader-only and form fields are left out.
+ */
+function clippedContent() {
+  const bad = [];
+  const name = (el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${[...el.classList].map((c) => `.${c}`).join("")}`;
+  for (const el of document.querySelectorAll("header *, main *, section *")) {
+    if (el.closest(".cm-editor, [hidden], .sr-only, select, input, textarea, svg, details:not([open]) > :not(summary)")) continue;
+    const cs = getComputedStyle(el);
+    if (cs.display === "none" || cs.display === "contents" || cs.display === "inline" || cs.position === "fixed") continue;
+    const cut = (overflow) => overflow === "hidden" || overflow === "clip";
+    const where = `${name(el.parentElement)} > ${name(el)}`;
+    if (cut(cs.overflowY) && el.scrollHeight > el.clientHeight + 1) bad.push(`${where}: ${el.scrollHeight} px of content in ${el.clientHeight}`);
+    else if (cut(cs.overflowX) && el.scrollWidth > el.clientWidth + 1) bad.push(`${where}: ${el.scrollWidth} px wide content in ${el.clientWidth}`);
+    else if (cs.overflowX === "visible" && el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1) {
+      // Text or a child in the flow past the box's right edge (decorations, such as the
+      // picture's arrows between stages, are pseudo-elements and do not count).
+      const right = el.getBoundingClientRect().left + el.clientLeft + el.clientWidth + 1;
+      const out = [...el.childNodes].some((n) => {
+        if (n.nodeType === Node.TEXT_NODE) {
+          if (!n.textContent.trim()) return false;
+          const range = document.createRange();
+          range.selectNodeContents(n);
+          return [...range.getClientRects()].some((r) => r.right > right);
+        }
+        return n.nodeType === Node.ELEMENT_NODE && getComputedStyle(n).position !== "absolute" && n.getBoundingClientRect().right > right;
+      });
+      if (out) bad.push(`${where}: spills ${el.scrollWidth - el.clientWidth} px out of its box`);
+    }
+  }
+  return bad;
+}
+
+for (const scheme of ["light", "dark"]) {
+  for (const width of [390, 1280]) {
+    test(`layout: no panel of any gallery example clips its content (${width} px, ${scheme})`, async (page) => {
+      for (const example of gallery) {
+        const id = example.file.replace(/\.yaml$/, "");
+        await loadExample(page, id);
+        await page.waitForFunction(() => window.playground.settled());
+        const bad = await page.evaluate(clippedContent);
+        assert.deepEqual(bad.slice(0, 8), [], `${id}: ${bad.length} clipped`);
+      }
+    }, { viewport: { width, height: 900 }, colorScheme: scheme });
+  }
+}
 
 // ---- run ----
 
