@@ -855,6 +855,8 @@ export interface Conversion {
   yaml: string;
   /** The Ingresses against the objects written, on the probe requests `migrate()` uses (no `tests`). */
   proof: Omit<MigrationReport, "tests" | "differences">;
+  /** For each difference of the proof (its causes' differences in order), the positions in `translation.notes` of the notes that explain it. */
+  explainedBy: number[][];
   differences: number;
   /** Differences no note of the report explains (0 unless the writer is wrong). */
   unexplained: number;

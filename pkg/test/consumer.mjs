@@ -554,6 +554,10 @@ if (cli && migrateDir) {
     const { yaml, differences, unexplained, ...rest } = converted;
     assert.deepEqual(rest, native, `${file}: convert() and migrate --json`);
     assert.equal(unexplained, 0, `${file}: every difference is explained by the report`);
+    assert.equal(converted.explainedBy.length, differences, file);
+    for (const notes of converted.explainedBy) {
+      assert.ok(notes.length > 0 && notes.every((n) => converted.translation.notes[n].outcome !== "translated"), file);
+    }
     assert.equal(differences, converted.proof.causes.reduce((n, c) => n + c.differences.length, 0), file);
     // The YAML reads back as the objects written.
     assert.equal(compile(yaml).table().ingresses.length, 0, file);

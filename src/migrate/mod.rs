@@ -355,6 +355,9 @@ pub struct Conversion {
     pub translation: Translation,
     /// [`migrate()`] on the input's Ingresses against the objects written.
     pub proof: MigrationReport,
+    /// For each difference of the proof, in cause order, the positions in the translation's
+    /// notes of those that explain it (empty: the writer's fault, not the Gateway API's).
+    pub explained_by: Vec<Vec<usize>>,
 }
 
 impl Conversion {
@@ -364,54 +367,62 @@ impl Conversion {
         self.explanations().into_iter().filter(|(_, notes)| notes.is_empty()).map(|(d, _)| d).collect()
     }
 
-    /// Each difference (in cause order) with the report's notes that explain it: those of the
-    /// Ingress whose rule answered on the ingress-nginx side or whose path the probe came from,
-    /// those of the probe's host, and for HTTPS the Gateway's note on hosts without `tls`.
+    /// Each difference (in cause order) with the report's notes that explain it
+    /// ([`explained_by`](Self::explained_by)).
     pub fn explanations(&self) -> Vec<(&MigrationDifference, Vec<&Note>)> {
-        let mut by_ingress: HashMap<&str, Vec<&Note>> = HashMap::new();
-        let mut by_host: HashMap<String, Vec<&Note>> = HashMap::new();
-        let mut https_notes: Vec<&Note> = Vec::new();
-        let explaining = self
-            .translation
-            .notes
-            .iter()
-            .filter(|n| matches!(n.outcome, Outcome::Partly | Outcome::NotExpressible | Outcome::LeftOut));
-        for note in explaining {
-            if let Some(host) = &note.host {
-                by_host.entry(host.to_ascii_lowercase()).or_default().push(note);
-            } else if note.what == translate::HTTPS_WITHOUT_TLS {
-                https_notes.push(note);
-            } else if !note.ingress.is_empty() {
-                by_ingress.entry(note.ingress.as_str()).or_default().push(note);
-            }
-        }
-        let ingress_of = |text: &str| text.split(' ').next().unwrap_or_default().to_string();
-        self.proof
-            .causes
-            .iter()
-            .flat_map(|c| &c.differences)
-            .map(|d| {
-                let mut notes: Vec<&Note> = Vec::new();
-                let rule = d.ingress.rule.as_deref().and_then(|r| r.strip_prefix("Ingress ")).map(ingress_of);
-                for ingress in rule.into_iter().chain(core::iter::once(ingress_of(&d.probe.from))) {
-                    notes.extend(by_ingress.get(ingress.as_str()).into_iter().flatten());
-                }
-                let host = d.probe.url.split("://").nth(1).and_then(|r| r.split(['/', '?']).next()).unwrap_or_default();
-                let host = host.split(':').next().unwrap_or(host).to_ascii_lowercase();
-                notes.extend(by_host.get(&host).into_iter().flatten());
-                // A wildcard's note covers the hosts under it.
-                for (i, _) in host.match_indices('.') {
-                    notes.extend(by_host.get(&format!("*{}", &host[i..])).into_iter().flatten());
-                }
-                if d.probe.url.starts_with("https://") {
-                    notes.extend(&https_notes);
-                }
-                notes.sort_by_key(|n| *n as *const Note);
-                notes.dedup_by_key(|n| *n as *const Note);
-                (d, notes)
-            })
+        let differences = self.proof.causes.iter().flat_map(|c| &c.differences);
+        differences
+            .zip(&self.explained_by)
+            .map(|(d, notes)| (d, notes.iter().filter_map(|&n| self.translation.notes.get(n)).collect()))
             .collect()
     }
+}
+
+/// For each difference of `proof` (in cause order), the positions in `translation.notes` of the
+/// notes that explain it: those (not translated) of the Ingress whose rule answered on the
+/// ingress-nginx side or whose path the probe came from, those of the probe's host (a wildcard's
+/// note covers the hosts under it), and for HTTPS the Gateway's note on hosts without `tls`.
+fn explanation_indices(translation: &Translation, proof: &MigrationReport) -> Vec<Vec<usize>> {
+    let mut by_ingress: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut by_host: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut https_notes: Vec<usize> = Vec::new();
+    for (i, note) in translation.notes.iter().enumerate() {
+        if note.outcome == Outcome::Translated {
+            continue;
+        }
+        if let Some(host) = &note.host {
+            by_host.entry(host.to_ascii_lowercase()).or_default().push(i);
+        } else if note.what == translate::HTTPS_WITHOUT_TLS {
+            https_notes.push(i);
+        } else if !note.ingress.is_empty() {
+            by_ingress.entry(note.ingress.as_str()).or_default().push(i);
+        }
+    }
+    let ingress_of = |text: &str| text.split(' ').next().unwrap_or_default().to_string();
+    proof
+        .causes
+        .iter()
+        .flat_map(|c| &c.differences)
+        .map(|d| {
+            let mut notes: Vec<usize> = Vec::new();
+            let rule = d.ingress.rule.as_deref().and_then(|r| r.strip_prefix("Ingress ")).map(ingress_of);
+            for ingress in rule.into_iter().chain(core::iter::once(ingress_of(&d.probe.from))) {
+                notes.extend(by_ingress.get(ingress.as_str()).into_iter().flatten());
+            }
+            let host = d.probe.url.split("://").nth(1).and_then(|r| r.split(['/', '?']).next()).unwrap_or_default();
+            let host = host.split(':').next().unwrap_or(host).to_ascii_lowercase();
+            notes.extend(by_host.get(&host).into_iter().flatten());
+            for (i, _) in host.match_indices('.') {
+                notes.extend(by_host.get(&format!("*{}", &host[i..])).into_iter().flatten());
+            }
+            if d.probe.url.starts_with("https://") {
+                notes.extend(&https_notes);
+            }
+            notes.sort_unstable();
+            notes.dedup();
+            notes
+        })
+        .collect()
 }
 
 /// Writes the Gateway API objects for the input's ingress-nginx Ingresses ([`translate()`]; an
@@ -457,7 +468,8 @@ pub fn convert(input: &Input, options: &CompileOptions, migrate_options: &Migrat
     }
     let proof_options = options.clone().with_gateway(Some(translation.gateway.clone()));
     let proof = migrate(&both, &proof_options, Profile::IngressNginx);
-    Conversion { translation, proof }
+    let explained_by = explanation_indices(&translation, &proof);
+    Conversion { translation, proof, explained_by }
 }
 
 /// Routes every probe derived from both sides through the Ingresses of `ingresses` (compiled with

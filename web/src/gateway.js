@@ -318,29 +318,6 @@ function outcomeCell(outcome) {
   return `<span class="outcome" data-outcome="${esc(outcome)}">${esc(OUTCOME_WORDS[outcome] ?? outcome)}</span> <code class="hint">${esc(outcome)}</code>`;
 }
 
-/**
- * The notes of a conversion that concern a difference: those (not translated) of the Ingress
- * whose rule answered or whose path the request was made from, of the request's host, and the
- * note on hosts without tls for an HTTPS request. Read from the words the package wrote (the
- * answer's rule and reason, the probe's origin, each note's host): nothing is routed here.
- */
-function notesOf(notes, difference) {
-  const rule = difference.ingress.rule ?? "";
-  const reason = difference.ingress.reason ?? "";
-  const url = difference.probe.url;
-  const https = url.startsWith("https://");
-  const host = (url.split("://")[1] ?? "").split("/")[0].split(":")[0].toLowerCase();
-  return notes.filter((n) => {
-    if (n.outcome === "translated") return false;
-    if (n.ingress && (rule.includes(`Ingress ${n.ingress} `) || reason.includes(n.ingress) || difference.probe.from.startsWith(`${n.ingress} `))) return true;
-    if (n.host) {
-      const h = n.host.toLowerCase();
-      if (h.startsWith("*") ? host.endsWith(h.slice(1)) : h === host) return true;
-    }
-    return https && n.what === "hosts without tls over HTTPS";
-  });
-}
-
 function noteItem(n) {
   return `<li data-outcome="${esc(n.outcome)}"><strong>${esc(n.ingress || "the Gateway")}</strong> · ${esc(n.what)}: ${esc(OUTCOME_WORDS[n.outcome] ?? n.outcome)}. <span class="reason">${esc(n.detail)}</span></li>`;
 }
@@ -368,12 +345,15 @@ export function renderConversion(el, conversion, error) {
   let proofHtml = `<p class="summary">${esc(proof.probes)} requests tried from the Ingresses (as <code>${esc(proof.from)}</code> routes them) against the objects written: ` +
     `${differ ? `<strong>${esc(differ)} answer${differ === 1 ? "" : "s"} differ</strong>` : "<strong>every answer agrees</strong>"}` +
     `${differ ? `; ${conversion.unexplained ? `<strong class="error-text">${esc(conversion.unexplained)} not explained by a note</strong>` : "each explained by a note of the conversion"}` : ""}.</p>`;
+  // The core ties each difference (in cause order) to the notes that explain it.
+  let k = 0;
   for (const c of proof.causes) {
     const shown = c.differences.slice(0, MAX_MIGRATION_ROWS);
     const explaining = new Set();
-    const rows = shown.map((d) => {
-      const notes = notesOf(t.notes, d);
-      for (const n of notes) explaining.add(n);
+    const first = k;
+    k += c.differences.length;
+    const rows = shown.map((d, i) => {
+      for (const n of conversion.explainedBy[first + i] ?? []) explaining.add(t.notes[n]);
       const p = d.probe;
       const headers = (p.headers ?? []).map(([n, v]) => `${n}: ${v}`).join(", ");
       return `<tr><td data-label="Request"><code>${esc(p.method)} ${esc(p.url)}</code>${headers ? `<br><span class="field">${esc(headers)}</span>` : ""}</td>` +
