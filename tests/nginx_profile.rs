@@ -196,3 +196,19 @@ fn nginx_explains_every_location_and_the_canary() {
     let own = e.candidates.iter().find(|c| c.path == "/checkout/" && c.backend == "checkout:80").unwrap();
     assert!(!own.chosen && own.reason.ends_with("its canary checkout-v2:80 takes the request"), "{own:?}");
 }
+
+/// Issue 33: an `ImplementationSpecific` path keeps its declared type in the decision (ingress-nginx
+/// treats it as `Prefix`, which the explanation says); it was shown as `Prefix`.
+#[test]
+fn implementation_specific_keeps_its_declared_type() {
+    let yaml = "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: docs, namespace: web}\nspec:\n  rules:\n  - host: a.example.com\n    http:\n      paths:\n      - {path: /docs, pathType: ImplementationSpecific, backend: {service: {name: docs, port: {number: 80}}}}\n      - {path: /api, pathType: Prefix, backend: {service: {name: api, port: {number: 80}}}}\n";
+    let input = input::parse("docs.yaml", yaml).unwrap();
+    let router = compile(&input, &nginx());
+    let request = Request::new("a.example.com", "/docs/x");
+    let d = router.route(&request);
+    assert_eq!(d.matched().map(|m| m.path_type.as_str()), Some("ImplementationSpecific"));
+    let api = Request::new("a.example.com", "/api/x");
+    assert_eq!(router.route(&api).matched().map(|m| m.path_type.as_str()), Some("Prefix"));
+    let text = serde_json::to_string(&router.explain(&request)).unwrap();
+    assert!(text.contains("(/docs ImplementationSpecific, which ingress-nginx treats as Prefix)"), "{text}");
+}

@@ -294,6 +294,7 @@ impl Build<'_> {
                         rule: r,
                         path: p,
                         path_type,
+                        declared: path.path_type.as_deref().and_then(PathType::parse).unwrap_or(path_type),
                         ingress_path: path.path.clone().unwrap_or_default(),
                     };
                     let locations = self.servers.get_mut(host).expect("server exists");

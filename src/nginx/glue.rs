@@ -145,11 +145,11 @@ impl Engine {
             BackendRef::new(ns, b)
         };
         let matched = d.location.and_then(|l| match &l.origin {
-            Origin::Path { ingress, rule, path, path_type, ingress_path } => Some(MatchedRule {
+            Origin::Path { ingress, rule, path, declared, ingress_path, .. } => Some(MatchedRule {
                 ingress: IngressRef { namespace: namespace(*ingress), name: &r.ingresses[*ingress].name },
                 host: if d.server.hostname == CATCH_ALL { "" } else { &d.server.hostname },
                 path: ingress_path,
-                path_type: *path_type,
+                path_type: *declared,
                 rule_index: *rule,
                 path_index: *path,
             }),
@@ -313,8 +313,8 @@ impl Engine {
     fn origin(&self, origin: &Origin) -> (String, PathType, String) {
         let key = |i: usize| self.router.ingress_key(i);
         match origin {
-            Origin::Path { ingress, rule, path, path_type, .. } => {
-                (key(*ingress), *path_type, alloc::format!("spec.rules[{rule}].http.paths[{path}]"))
+            Origin::Path { ingress, rule, path, declared, .. } => {
+                (key(*ingress), *declared, alloc::format!("spec.rules[{rule}].http.paths[{path}]"))
             }
             Origin::ServerDefault { ingress } => {
                 (ingress.map(key).unwrap_or_default(), PathType::Prefix, String::new())

@@ -32,7 +32,9 @@ pub enum Modifier {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Origin {
     /// `spec.rules[rule].http.paths[path]` of an Ingress.
-    Path { ingress: usize, rule: usize, path: usize, path_type: PathType, ingress_path: String },
+    /// `path_type` is how ingress-nginx treats it (`Prefix` for `ImplementationSpecific`);
+    /// `declared` is the Ingress's.
+    Path { ingress: usize, rule: usize, path: usize, path_type: PathType, declared: PathType, ingress_path: String },
     /// The `location /` every server gets, which sends to the server's default backend until a
     /// path `/` replaces it. `ingress`: the Ingress whose annotations and `defaultBackend` it took.
     ServerDefault { ingress: Option<usize> },

@@ -436,9 +436,12 @@ impl Handled<'_> {
         }
         if let Some(loc) = self.location {
             let source = match &loc.origin {
-                Origin::Path { ingress, rule, path, path_type, ingress_path } => {
-                    let _ = ingress;
-                    format!("spec.rules[{rule}].http.paths[{path}] ({ingress_path} {})", path_type.as_str())
+                Origin::Path { rule, path, path_type, declared, ingress_path, .. } => {
+                    let treated = match declared == path_type {
+                        true => String::new(),
+                        false => format!(", which ingress-nginx treats as {}", path_type.as_str()),
+                    };
+                    format!("spec.rules[{rule}].http.paths[{path}] ({ingress_path} {}{treated})", declared.as_str())
                 }
                 Origin::ServerDefault { .. } => String::from("the server's default location /"),
             };
