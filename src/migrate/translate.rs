@@ -482,6 +482,7 @@ impl<'a> Writer<'a> {
             Origin::Path { ingress, .. } | Origin::ServerDefault { ingress: Some(ingress) } => Some((root, ingress)),
             Origin::ServerDefault { ingress: None } => None,
         });
+        let facts = ServerFacts::of(server);
         for (ingress, locations) in by_ingress {
             let key = self.ingress_key(ingress);
             if server.hostname.starts_with("*.") {
@@ -512,8 +513,8 @@ impl<'a> Writer<'a> {
                 );
             }
             for loc in &locations {
-                self.location(server, ingress, loc, &mut rules);
-                if let Some(rule) = auto_redirect(server, loc) {
+                self.location(server, &facts, ingress, loc, &mut rules);
+                if let Some(rule) = auto_redirect(&facts, loc) {
                     rules.push(RulePair::both(rule));
                 }
             }
@@ -532,12 +533,19 @@ impl<'a> Writer<'a> {
     }
 
     /// The rules of one location: its own, and a canary's before it.
-    fn location(&mut self, server: &Server, ingress: usize, loc: &Location, rules: &mut Vec<RulePair>) {
+    fn location(
+        &mut self,
+        server: &Server,
+        facts: &ServerFacts,
+        ingress: usize,
+        loc: &Location,
+        rules: &mut Vec<RulePair>,
+    ) {
         let key = self.ingress_key(ingress);
         let namespace = self.ingress_namespace(ingress).to_string();
         let s = &loc.settings;
         let mut filters: Vec<Value> = Vec::new();
-        let prefix_rewrite = prefix_rewrite(server, loc);
+        let prefix_rewrite = prefix_rewrite(facts, loc);
         let matches = match &prefix_rewrite {
             Some((prefix, replacement)) => {
                 filters.push(json!({"type": "URLRewrite", "urlRewrite": {"path": {"type": "ReplacePrefixMatch",
@@ -1116,10 +1124,29 @@ fn annotation_outcome(name: &str, value: &str) -> (Outcome, String) {
     }
 }
 
+/// What the rules of one location need to know of the server's other locations, found once per
+/// server (asking each location's question of every other would be quadratic in its paths).
+struct ServerFacts<'s> {
+    /// The paths of its exact and prefix locations.
+    static_paths: BTreeSet<&'s str>,
+    /// How many of its regex locations have a backend.
+    regexes_with_backend: usize,
+}
+
+impl<'s> ServerFacts<'s> {
+    fn of(server: &'s Server) -> Self {
+        let list = &server.locations.list;
+        ServerFacts {
+            static_paths: list.iter().filter(|l| l.modifier != Modifier::Regex).map(|l| l.path.as_str()).collect(),
+            regexes_with_backend: list.iter().filter(|l| l.modifier == Modifier::Regex && l.backend.is_some()).count(),
+        }
+    }
+}
+
 /// `rewrite-target X/$2` on a regex path `P(/|$)(.*)` (the usual "strip the prefix"), where `P`
 /// is plain text and no other regex location of the server competes: the PathPrefix `P` and the
 /// `ReplacePrefixMatch` replacement `X` (without its trailing `/` unless it is `/`).
-fn prefix_rewrite(server: &Server, loc: &Location) -> Option<(String, String)> {
+fn prefix_rewrite(facts: &ServerFacts, loc: &Location) -> Option<(String, String)> {
     if loc.modifier != Modifier::Regex || !loc.needs_rewrite() {
         return None;
     }
@@ -1130,12 +1157,7 @@ fn prefix_rewrite(server: &Server, loc: &Location) -> Option<(String, String)> {
         return None;
     }
     // The server's own `location /` without a backend answers 404 either way: it does not compete.
-    let others = server
-        .locations
-        .list
-        .iter()
-        .filter(|l| l.modifier == Modifier::Regex && l.backend.is_some() && !core::ptr::eq(*l, loc));
-    if others.count() > 0 {
+    if facts.regexes_with_backend > usize::from(loc.backend.is_some()) {
         return None;
     }
     let replacement = if replacement == "/" { replacement } else { replacement.trim_end_matches('/') };
@@ -1244,12 +1266,12 @@ fn within_route_limits(rules: Vec<Value>) -> Vec<Vec<Value>> {
 
 /// nginx's `auto_redirect`: a URI naming a prefix location `/p/` without its slash is answered
 /// 301 to `/p/` (query kept) when no location is named `/p`: an Exact rule that says so.
-fn auto_redirect(server: &Server, loc: &Location) -> Option<Value> {
+fn auto_redirect(facts: &ServerFacts, loc: &Location) -> Option<Value> {
     if loc.modifier != Modifier::Prefix || loc.path == "/" || !loc.path.ends_with('/') {
         return None;
     }
     let bare = loc.path.trim_end_matches('/');
-    if server.locations.list.iter().any(|l| l.modifier != Modifier::Regex && l.path == bare) {
+    if facts.static_paths.contains(bare) {
         return None;
     }
     Some(json!({"matches": [{"path": {"type": "Exact", "value": bare}}], "filters": [{"type": "RequestRedirect",
