@@ -596,6 +596,12 @@ impl<'a> Writer<'a> {
         {
             merge_rewrite(&mut filters, "hostname", json!(vhost.trim()));
         }
+        if let Some(prefix) =
+            self.find_ingress(ingress).and_then(|i| i.metadata.annotations.get(&format!("{PREFIX}x-forwarded-prefix")))
+        {
+            filters.push(json!({"type": "RequestHeaderModifier",
+                "requestHeaderModifier": {"set": [{"name": "X-Forwarded-Prefix", "value": prefix.trim()}]}}));
+        }
         let http = redirects_http(server, loc);
         if http && !s.preserve_trailing_slash {
             self.note(
@@ -1096,6 +1102,7 @@ fn annotation_outcome(name: &str, value: &str) -> (Outcome, String) {
             translated("rules with header (cookie) matches for the canary, and backendRef weights for the split")
         }
         "upstream-vhost" => translated("URLRewrite hostname"),
+        "x-forwarded-prefix" => translated("a RequestHeaderModifier that sets X-Forwarded-Prefix"),
         "backend-protocol" => match value.trim().to_ascii_uppercase().as_str() {
             "GRPC" | "GRPCS" => translated("GRPCRoutes for the Ingress's paths"),
             "HTTP" => translated("the default"),
