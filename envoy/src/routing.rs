@@ -88,31 +88,56 @@ pub enum Outcome<'t> {
     Local { status: u32, reason: &'static str },
 }
 
-impl Table {
-    /// Reads, validates and compiles the configuration, the table's hashes keyed by `seed`.
-    /// `None` when it cannot serve; the report names every problem, each with its object and
-    /// field (or the configuration key), so that the log says what to fix.
-    pub fn build(config: &PluginConfig, seed: u64) -> (Option<Table>, Report) {
-        let mut report = Report::default();
-        let table = read(config, &mut report).and_then(|input| Table::compile(config, seed, &input, &mut report));
+/// The manifests read ([`Table::read`]) and what reading them found, to be compiled.
+pub struct Read {
+    input: Option<Input>,
+    report: Report,
+}
+
+impl Read {
+    /// [`Table::build`]'s second half. `config`'s manifests are not read again (the filter passes
+    /// [`PluginConfig::without_manifests`]).
+    pub fn compile(self, config: &PluginConfig<'_>, seed: u64) -> (Option<Table>, Report) {
+        let Read { input, mut report } = self;
+        let table = input.and_then(|input| Table::compile_input(config, seed, input, &mut report));
         if !report.errors.is_empty() {
             return (None, report);
         }
         (table, report)
     }
+}
 
-    fn compile(config: &PluginConfig, seed: u64, input: &Input, report: &mut Report) -> Option<Table> {
+impl Table {
+    /// Reads, validates and compiles the configuration, the table's hashes keyed by `seed`.
+    /// `None` when it cannot serve; the report names every problem, each with its object and
+    /// field (or the configuration key), so that the log says what to fix.
+    pub fn build(config: &PluginConfig<'_>, seed: u64) -> (Option<Table>, Report) {
+        Table::read(config).compile(config, seed)
+    }
+
+    /// [`Table::build`]'s first half: the manifests read into the core's input, one at a time.
+    /// The filter then lets go of the configuration's bytes before compiling.
+    pub fn read(config: &PluginConfig<'_>) -> Read {
+        let mut report = Report::default();
+        let input = read(config, &mut report);
+        Read { input, report }
+    }
+
+    fn compile_input(config: &PluginConfig<'_>, seed: u64, input: Input, report: &mut Report) -> Option<Table> {
         if !input.kinds().any(|kind| kind == "Ingress" || kind == "Gateway") && config.options.gateway.is_none() {
             report.errors.push("the manifests hold no Ingress: nothing to route".into());
             return None;
         }
-        let router = match compile_seeded(input, &config.options, seed) {
+        let router = match compile_seeded(&input, &config.options, seed) {
             Ok(router) => router,
             Err(e) => {
                 report.errors.push(e.to_string());
                 return None;
             }
         };
+        // The objects read are the router's now: let them go before the table is rendered.
+        #[cfg(not(any(test, feature = "lint")))]
+        drop(input);
         let view = router.table();
         // An Ingress the apiserver would reject is never half-served: the core leaves it out whole.
         // By default the others serve (one tenant's mistake must not freeze every other tenant's
@@ -149,13 +174,15 @@ impl Table {
         // The linter's warnings and notes with the `lint` feature (the unit tests, run with it,
         // check them); without it, what the table itself says: which Ingresses are left out, and why.
         #[cfg(any(test, feature = "lint"))]
-        for diagnostic in router.lint(input).iter().filter(|d| d.severity != ingress_router::Severity::Error) {
+        for diagnostic in router.lint(&input).iter().filter(|d| d.severity != ingress_router::Severity::Error) {
             if diagnostic.code == ingress_router::Code::InvalidGatewayObject {
                 continue; // reported above, as left out
             }
             let objects: Vec<String> = diagnostic.objects.iter().map(|o| o.to_string()).collect();
             report.warnings.push(format!("{diagnostic} [{}]", objects.join(", ")));
         }
+        #[cfg(any(test, feature = "lint"))]
+        drop(input);
         #[cfg(not(any(test, feature = "lint")))]
         report.warnings.extend(left_out(&view));
         if !report.errors.is_empty() {
@@ -323,23 +350,25 @@ impl Table {
     }
 }
 
-/// The manifests read as one input. `None` when any text cannot be read (the report says where).
-fn read(config: &PluginConfig, report: &mut Report) -> Option<Input> {
-    let texts = match config.manifest_texts() {
-        Ok(texts) => texts,
+/// The manifests read as one input, one manifest at a time (each one's JSON value lives only while
+/// it is read). `None` when any text cannot be read (the report says where).
+fn read(config: &PluginConfig<'_>, report: &mut Report) -> Option<Input> {
+    let manifests = match config.manifests() {
+        Ok(manifests) => manifests,
         Err(e) => {
             report.errors.push(e);
             return None;
         }
     };
     let mut all = Input::default();
-    for (name, text) in &texts {
-        match input::parse(name, text) {
+    for manifest in &manifests {
+        let parsed = manifest.text().and_then(|text| input::parse(&manifest.name, &text).map_err(|e| input_error(&e)));
+        match parsed {
             Ok(parsed) => {
                 report.warnings.extend(parsed.notes.iter().map(|n| n.to_string()));
                 all.extend(parsed);
             }
-            Err(e) => report.errors.push(input_error(&e)),
+            Err(e) => report.errors.push(e),
         }
     }
     report.errors.is_empty().then_some(all)
