@@ -205,12 +205,14 @@ impl RootContext for Root {
         log(
             LogLevel::Info,
             &format!(
-                "serving {}, {} clusters; configured in {} ms ({} bytes, {} ms of them reading the manifests)",
+                "serving {}, {} clusters; configured in {} ms ({} bytes, {} ms of them reading the manifests); \
+                 the VM's memory {} KiB",
                 table.serving,
                 table.clusters.len(),
                 ms(started),
                 size,
                 read.duration_since(started).map_or(0, |d| d.as_millis()),
+                memory_kib(),
             ),
         );
         self.set_tick_period(Duration::from_secs(1));
@@ -398,6 +400,15 @@ impl Filter {
             self.get_http_request_header("x-forwarded-proto").or_else(|| self.get_http_request_header(":scheme"));
         proto.is_some_and(|p| p.split(',').next().is_some_and(|first| first.trim().eq_ignore_ascii_case("https")))
     }
+}
+
+/// The VM's linear memory: its high-water mark, since a WebAssembly memory never shrinks (what a
+/// worker keeps of every configuration it read).
+fn memory_kib() -> usize {
+    #[cfg(target_arch = "wasm32")]
+    return core::arch::wasm32::memory_size(0) * 64;
+    #[cfg(not(target_arch = "wasm32"))]
+    0
 }
 
 /// SplitMix64's finaliser: a 64-bit mixer for seeds and draws.

@@ -58,9 +58,6 @@ pub struct Table {
     pub ingresses: Vec<String>,
     /// What the configuration serves, in words, for the log.
     pub serving: String,
-    /// By answer, what the debug header says: the decision's label (the core's one line), then
-    /// `namespace/name spec.rules[i].http.paths[j]`.
-    matches: Vec<String>,
     /// The request headers the table's decisions read (lower-case).
     header_names: Vec<String>,
 }
@@ -138,7 +135,8 @@ impl Table {
         // The objects read are the router's now: let them go before the table is rendered.
         #[cfg(not(any(test, feature = "lint")))]
         drop(input);
-        let view = router.table();
+        // Without the hosts' paths: as large as the table, and not read here.
+        let view = router.table_summary();
         // An Ingress the apiserver would reject is never half-served: the core leaves it out whole.
         // By default the others serve (one tenant's mistake must not freeze every other tenant's
         // routing); `strict` refuses the update instead, and Envoy keeps the table it has.
@@ -214,6 +212,7 @@ impl Table {
                 format!("{} Ingresses{excluded}", ingresses.len())
             }
         };
+        drop(view);
         match Table::render(router, ingresses, serving, &config.cluster_names) {
             Ok(table) => Some(table),
             Err(e) => {
@@ -229,7 +228,6 @@ impl Table {
         let mut clusters: Vec<String> = Vec::new();
         let mut cluster_index: HashMap<String, u32> = HashMap::new();
         let mut rendered = vec![Rendered { cluster: 0, ingress: None }; router.answer_count()];
-        let mut matches = vec![String::new(); router.answer_count()];
         let mut by_backend: HashMap<String, HashMap<String, Vec<(u16, u32)>>> = HashMap::new();
         let targets = router.targets();
         if targets.iter().filter(|t| t.answer.is_some()).count() != router.answer_count() {
@@ -244,9 +242,9 @@ impl Table {
             match target.answer {
                 Some(answer) => {
                     let decision = router.answer(answer).ok_or("the table numbers its answers with a gap")?;
-                    let (ingress, field) = answer_source(&decision);
-                    rendered[answer] = Rendered { cluster, ingress: rank.get(ingress.as_str()).copied() };
-                    matches[answer] = format!("{decision} {ingress} {field}");
+                    let ingress = decision.matched().map(|m| m.ingress).or(decision.default_from());
+                    let rank = ingress.and_then(|i| rank.get(i.to_string().as_str()).copied());
+                    rendered[answer] = Rendered { cluster, ingress: rank };
                 }
                 None => {
                     let BackendRef::Service { namespace, name, port: Some(ServicePort::Number(port)) } = target.backend
@@ -259,12 +257,16 @@ impl Table {
             }
         }
         let header_names = router.header_names();
-        Ok(Table { router, rendered, by_backend, clusters, ingresses, serving, matches, header_names })
+        Ok(Table { router, rendered, by_backend, clusters, ingresses, serving, header_names })
     }
 
     /// `<label> namespace/name spec.rules[i].http.paths[j]` (or `spec.defaultBackend`) of an answer.
-    pub fn matched(&self, answer: usize) -> &str {
-        self.matches.get(answer).map_or("", String::as_str)
+    /// Written when asked (the debug header), not kept per answer: at 10 000 paths that is a
+    /// megabyte a worker would hold for nothing.
+    pub fn matched(&self, answer: usize) -> String {
+        let Some(decision) = self.router.answer(answer) else { return String::new() };
+        let (ingress, field) = answer_source(&decision);
+        format!("{decision} {ingress} {field}")
     }
 
     /// The request headers the table's decisions read (lower-case; empty with the spec profile):
@@ -340,7 +342,7 @@ impl Table {
     /// numbers it, else the core's view (the Gateway API: status, via, route, rule, match).
     pub fn debug_text(&self, request: &Request<'_>, answer: Option<usize>) -> String {
         if let Some(answer) = answer {
-            return self.matched(answer).to_string();
+            return self.matched(answer);
         }
         let view = self.router.route(request).view(request);
         let place = view.gateway.as_ref().and_then(|g| {
