@@ -514,3 +514,55 @@ fn route_normalized<'r>(
         Err(rejection) => Decision::rejected(rejection),
     }
 }
+
+#[cfg(test)]
+mod summary_tests {
+    use super::*;
+    use crate::input;
+
+    /// Two Ingresses (one invalid, left out) with a default backend, and a Gateway with a route.
+    const INGRESSES: &str = r#"[
+      {"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": {"name": "web", "namespace": "shop"},
+       "spec": {"defaultBackend": {"service": {"name": "fallback", "port": {"number": 80}}},
+                "rules": [{"host": "shop.example.com", "http": {"paths": [
+                  {"path": "/", "pathType": "Prefix", "backend": {"service": {"name": "web", "port": {"number": 80}}}}]}}]}},
+      {"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": {"name": "bad", "namespace": "shop"},
+       "spec": {"rules": [{"host": "bad.example.com", "http": {"paths": [
+                  {"path": "no-slash", "pathType": "Prefix", "backend": {"service": {"name": "web", "port": {"number": 80}}}}]}}]}}
+    ]"#;
+
+    #[cfg(feature = "gateway")]
+    const GATEWAY: &str = r#"[
+      {"apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway", "metadata": {"name": "public", "namespace": "infra"},
+       "spec": {"gatewayClassName": "envoy", "listeners": [{"name": "http", "protocol": "HTTP", "port": 80,
+                "allowedRoutes": {"namespaces": {"from": "All"}}}]}},
+      {"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute", "metadata": {"name": "shop", "namespace": "shop"},
+       "spec": {"parentRefs": [{"name": "public", "namespace": "infra"}], "hostnames": ["shop.example.com"],
+                "rules": [{"backendRefs": [{"name": "web", "port": 80}]}]}}
+    ]"#;
+
+    /// The summary is the whole view less its hosts, whatever the engine.
+    #[test]
+    fn summary_is_the_table_without_its_hosts() {
+        let mut cases = vec![(INGRESSES, CompileOptions::default())];
+        #[cfg(feature = "gateway")]
+        cases.push((GATEWAY, CompileOptions::default()));
+        #[cfg(feature = "nginx")]
+        cases.push((INGRESSES, CompileOptions::default().with_profile(Profile::IngressNginx)));
+        for (text, options) in cases {
+            let input = input::parse("t.json", text).unwrap();
+            let router = compile_seeded(&input, &options, 1).unwrap();
+            let whole = router.table();
+            let summary = router.table_summary();
+            assert!(summary.hosts.is_empty());
+            assert_eq!(summary, TableView { hosts: Vec::new(), ..whole.clone() });
+            assert!(!whole.hosts.is_empty() || whole.gateway.is_some(), "the case has paths to leave out");
+        }
+        // The invalid Ingress is in the summary, the valid one takes part, the default backend shows.
+        let router =
+            compile_seeded(&input::parse("t.json", INGRESSES).unwrap(), &CompileOptions::default(), 1).unwrap();
+        let summary = router.table_summary();
+        assert_eq!((summary.ingresses.len(), summary.excluded.len()), (1, 1));
+        assert!(summary.default_backend.is_some());
+    }
+}

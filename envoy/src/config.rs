@@ -286,6 +286,22 @@ mod tests {
         assert_eq!(c.options.ingress_class.as_deref(), Some("nginx"));
     }
 
+    /// The manifests stay the configuration's bytes until read, one at a time; the settings
+    /// outlive them.
+    #[test]
+    fn manifests_are_read_from_the_bytes() {
+        let bytes = br#"{"manifests": [{"kind": "List"}, "a: 1\nb: 2"], "strict": true}"#;
+        let c = PluginConfig::parse(bytes).unwrap();
+        assert_eq!(c.manifests.get(), r#"[{"kind": "List"}, "a: 1\nb: 2"]"#);
+        let manifests = c.manifests().unwrap();
+        assert!(matches!(manifests[0].text().unwrap(), Cow::Borrowed(r#"{"kind": "List"}"#)));
+        assert_eq!(manifests[1].text().unwrap(), "a: 1\nb: 2", "a JSON string is unescaped");
+        let settings = c.without_manifests();
+        assert!(settings.strict);
+        assert_eq!(settings.manifests.get(), "null");
+        assert!(PluginConfig::parse(b"[]").unwrap_err().contains("a JSON object"));
+    }
+
     /// `regexLimits` is one of the core's options, read as the other homes read it.
     #[test]
     fn regex_limits_are_compile_options() {
