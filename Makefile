@@ -189,12 +189,14 @@ test-envoy: envoy-wasm image-tools grpc-tools
 
 # wrk on loopback: native routes, the no-op filter, its host calls one by one, and this filter, at
 # 10 and 1 000 paths; then ECDS reloads (reload.py): time to the new table, memory across 100 reloads.
-# BENCH_ARGS="--also NAME=WASM" measures another build alongside (see envoy/tools/bench.py).
+# BENCH_ARGS="--also NAME=WASM" measures another build alongside (see envoy/tools/bench.py), and
+# RELOAD_ARGS="--also NAME=WASM" in the reloads, alternated. Ends with one line per table size:
+# envoy: PATHS paths: worker MIB MiB, configure MS ms/VM, push MS ms.
 bench-envoy: envoy-wasm
 	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; } || { sudo apt-get update -qq && sudo apt-get install -y -qq wrk; }
 	$(CARGO) build --locked --release --features cli
 	ENVOY=$(ENVOY) INGRESS_ROUTER=$(CARGO_TARGET)/release/ingress-router python3 envoy/tools/bench.py --wasm $(ENVOY_WASM) --noop-wasm $(NOOP_WASM) $(BENCH_ARGS)
-	ENVOY=$(ENVOY) INGRESS_ROUTER=$(CARGO_TARGET)/release/ingress-router python3 envoy/tools/reload.py --wasm $(ENVOY_WASM)
+	ENVOY=$(ENVOY) INGRESS_ROUTER=$(CARGO_TARGET)/release/ingress-router python3 envoy/tools/reload.py --wasm $(ENVOY_WASM) $(RELOAD_ARGS)
 
 # The filter crate is a workspace member, not the root package: lint it on its own too.
 lint-envoy: prereqs-rust

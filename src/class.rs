@@ -3,6 +3,7 @@
 
 use alloc::string::String;
 use alloc::vec::Vec;
+use core::borrow::Borrow;
 
 use serde::Serialize;
 
@@ -61,10 +62,12 @@ impl Participation {
 }
 
 /// The IngressClass objects of the input, which [`participation`] decides with.
-pub(crate) fn ingress_classes(objects: &[Object]) -> Vec<&IngressClass> {
+/// Generic over how the objects are held ([`Object`]s, or an input's own, which compiling borrows
+/// rather than copies).
+pub(crate) fn ingress_classes<O: Borrow<Object>>(objects: &[O]) -> Vec<&IngressClass> {
     objects
         .iter()
-        .filter_map(|o| match o {
+        .filter_map(|o| match o.borrow() {
             Object::IngressClass(c) => Some(c),
             _ => None,
         })
@@ -83,11 +86,11 @@ pub(crate) enum Admission {
 
 /// Every Ingress of `objects` in input order, with its [`Admission`] when `served` is the served
 /// class (`None`: every class). Both profiles admit Ingresses through this one function.
-pub(crate) fn admit<'a>(objects: &'a [Object], served: Option<&str>) -> Vec<(&'a Ingress, Admission)> {
+pub(crate) fn admit<'a, O: Borrow<Object>>(objects: &'a [O], served: Option<&str>) -> Vec<(&'a Ingress, Admission)> {
     let classes = ingress_classes(objects);
     objects
         .iter()
-        .filter_map(|o| if let Object::Ingress(i) = o { Some(i) } else { None })
+        .filter_map(|o| if let Object::Ingress(i) = o.borrow() { Some(i) } else { None })
         .map(|ingress| {
             let participation = participation(ingress, served, &classes);
             if let Some(reason) = served.and_then(|c| participation.reason(c)) {

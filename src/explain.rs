@@ -317,7 +317,15 @@ impl Table {
                     default_backend: default_view(t.default),
                 })
                 .collect(),
-            default_backend: default_view(self.default),
+            ..self.summary()
+        }
+    }
+
+    /// [`table`](Self::table) without its hosts, whose paths are most of its size.
+    pub fn summary(&self) -> TableView {
+        TableView {
+            hosts: Vec::new(),
+            default_backend: self.default.map(|d| self.default_view(d)),
             ingresses: self.ingresses.clone(),
             excluded: self.excluded.clone(),
             #[cfg(feature = "gateway")]

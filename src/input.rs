@@ -77,6 +77,14 @@ pub(crate) struct SourcedObject {
     pub origin: Origin,
 }
 
+/// Compiling an input reads its objects where they are (a copy would double the memory a proxy
+/// holds while it configures).
+impl core::borrow::Borrow<Object> for SourcedObject {
+    fn borrow(&self) -> &Object {
+        &self.object
+    }
+}
+
 /// A note about the input that is not an error (for example a skipped object of another kind).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct InputNote {
@@ -116,6 +124,12 @@ pub struct Input {
 pub(crate) struct SourcedValue {
     pub value: Value,
     pub origin: Origin,
+}
+
+impl core::borrow::Borrow<Value> for SourcedValue {
+    fn borrow(&self) -> &Value {
+        &self.value
+    }
 }
 
 /// What was read, whatever the sources' bookkeeping: the same objects, notes and errors are the

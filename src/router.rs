@@ -93,15 +93,20 @@ pub fn compile(input: &Input, options: &CompileOptions) -> Result<Router, Compil
 /// the seed only decides which keys could collide, so it must be unpredictable to whoever writes
 /// the Ingresses (a fixed seed lets them compute colliding paths offline).
 pub fn compile_seeded(input: &Input, options: &CompileOptions, seed: u64) -> Result<Router, CompileError> {
-    let objects = input.to_objects();
+    // The input's objects are read where they are: a copy would double what a proxy holds at
+    // once while it configures (the filter's memory per worker is its high-water mark).
     if !routes_gateway_api(input, options) {
-        return Ok(compile_objects_seeded(&objects, options, seed));
+        return Ok(match options.profile {
+            Profile::Spec => Router { engine: spec_engine(&input.objects, options, seed) },
+            #[cfg(feature = "nginx")]
+            Profile::IngressNginx => compile_objects_seeded(&input.to_objects(), options, seed),
+        });
     }
     #[cfg(feature = "gateway")]
     {
         use crate::gateway;
-        let values: Vec<serde_json::Value> = input.gateway_api.iter().map(|v| v.value.clone()).collect();
-        let router = gateway::compile(&gateway::Objects::from_input(&values, &objects), &options.into());
+        let router =
+            gateway::compile(&gateway::Objects::from_held(&input.gateway_api, &input.objects), &options.into());
         let names = || {
             let names: Vec<String> = router
                 .objects()
@@ -150,14 +155,16 @@ pub fn compile_objects(objects: &[Object], options: &CompileOptions) -> Router {
 /// [`compile_objects`] with the seed of the table's hashes given.
 pub fn compile_objects_seeded(objects: &[Object], options: &CompileOptions, seed: u64) -> Router {
     let engine = match options.profile {
-        Profile::Spec => {
-            Engine::Spec { table: table::build(objects, options, seed), normalization: PathNormalization::of(options) }
-        }
+        Profile::Spec => spec_engine(objects, options, seed),
         // nginx's own tables (server names, locations) are keyed by the engine, not by `seed`.
         #[cfg(feature = "nginx")]
         Profile::IngressNginx => Engine::Nginx(alloc::boxed::Box::new(crate::nginx::Engine::new(objects, options))),
     };
     Router { engine }
+}
+
+fn spec_engine<O: core::borrow::Borrow<Object>>(objects: &[O], options: &CompileOptions, seed: u64) -> Engine {
+    Engine::Spec { table: table::build(objects, options, seed), normalization: PathNormalization::of(options) }
 }
 
 /// A fresh 64-bit seed: std's `RandomState` keys come from the operating system, once per
@@ -255,6 +262,21 @@ impl Router {
             Engine::Spec { table, .. } => table.table(),
             #[cfg(feature = "nginx")]
             Engine::Nginx(engine) => engine.table(),
+            #[cfg(feature = "gateway")]
+            Engine::Gateway { router, .. } => crate::gateway::glue::table(router),
+        }
+    }
+
+    /// [`table`](Self::table) without its hosts and their paths (`hosts` is empty): which
+    /// Ingresses take part, which are left out and why, the default backend, the Gateway API's
+    /// listeners and routes. What a proxy reads at every configuration: the paths' view of a large
+    /// table is about as large as the table itself, and a WebAssembly heap keeps its high-water
+    /// mark. (With the ingress-nginx profile it is built whole first, then its hosts dropped.)
+    pub fn table_summary(&self) -> TableView {
+        match &self.engine {
+            Engine::Spec { table, .. } => table.summary(),
+            #[cfg(feature = "nginx")]
+            Engine::Nginx(engine) => TableView { hosts: Vec::new(), ..engine.table() },
             #[cfg(feature = "gateway")]
             Engine::Gateway { router, .. } => crate::gateway::glue::table(router),
         }
@@ -490,5 +512,57 @@ fn route_normalized<'r>(
     match normalize::normalize(request.path, normalization, &mut buf) {
         Ok(path) => table.route(&Request::from_bytes(request.host, path)).decision(),
         Err(rejection) => Decision::rejected(rejection),
+    }
+}
+
+#[cfg(test)]
+mod summary_tests {
+    use super::*;
+    use crate::input;
+
+    /// Two Ingresses (one invalid, left out) with a default backend, and a Gateway with a route.
+    const INGRESSES: &str = r#"[
+      {"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": {"name": "web", "namespace": "shop"},
+       "spec": {"defaultBackend": {"service": {"name": "fallback", "port": {"number": 80}}},
+                "rules": [{"host": "shop.example.com", "http": {"paths": [
+                  {"path": "/", "pathType": "Prefix", "backend": {"service": {"name": "web", "port": {"number": 80}}}}]}}]}},
+      {"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": {"name": "bad", "namespace": "shop"},
+       "spec": {"rules": [{"host": "bad.example.com", "http": {"paths": [
+                  {"path": "no-slash", "pathType": "Prefix", "backend": {"service": {"name": "web", "port": {"number": 80}}}}]}}]}}
+    ]"#;
+
+    #[cfg(feature = "gateway")]
+    const GATEWAY: &str = r#"[
+      {"apiVersion": "gateway.networking.k8s.io/v1", "kind": "Gateway", "metadata": {"name": "public", "namespace": "infra"},
+       "spec": {"gatewayClassName": "envoy", "listeners": [{"name": "http", "protocol": "HTTP", "port": 80,
+                "allowedRoutes": {"namespaces": {"from": "All"}}}]}},
+      {"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute", "metadata": {"name": "shop", "namespace": "shop"},
+       "spec": {"parentRefs": [{"name": "public", "namespace": "infra"}], "hostnames": ["shop.example.com"],
+                "rules": [{"backendRefs": [{"name": "web", "port": 80}]}]}}
+    ]"#;
+
+    /// The summary is the whole view less its hosts, whatever the engine.
+    #[test]
+    fn summary_is_the_table_without_its_hosts() {
+        let mut cases = vec![(INGRESSES, CompileOptions::default())];
+        #[cfg(feature = "gateway")]
+        cases.push((GATEWAY, CompileOptions::default()));
+        #[cfg(feature = "nginx")]
+        cases.push((INGRESSES, CompileOptions::default().with_profile(Profile::IngressNginx)));
+        for (text, options) in cases {
+            let input = input::parse("t.json", text).unwrap();
+            let router = compile_seeded(&input, &options, 1).unwrap();
+            let whole = router.table();
+            let summary = router.table_summary();
+            assert!(summary.hosts.is_empty());
+            assert_eq!(summary, TableView { hosts: Vec::new(), ..whole.clone() });
+            assert!(!whole.hosts.is_empty() || whole.gateway.is_some(), "the case has paths to leave out");
+        }
+        // The invalid Ingress is in the summary, the valid one takes part, the default backend shows.
+        let router =
+            compile_seeded(&input::parse("t.json", INGRESSES).unwrap(), &CompileOptions::default(), 1).unwrap();
+        let summary = router.table_summary();
+        assert_eq!((summary.ingresses.len(), summary.excluded.len()), (1, 1));
+        assert!(summary.default_backend.is_some());
     }
 }

@@ -25,6 +25,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
+use core::borrow::Borrow;
 use core::cmp::Reverse;
 
 use serde::Serialize;
@@ -279,7 +280,9 @@ pub struct Table {
 /// The table's hashes are keyed by `seed`. Routing is the same whatever the seed; the seed only
 /// decides which keys could collide, so it must be unpredictable to whoever writes the Ingresses
 /// (a fixed seed lets them compute colliding paths offline).
-pub fn build(objects: &[Object], options: &CompileOptions, seed: u64) -> Table {
+///
+/// `objects`: [`Object`]s, or an input's own (compiling an input borrows them, not copies them).
+pub fn build<O: Borrow<Object>>(objects: &[O], options: &CompileOptions, seed: u64) -> Table {
     let mut taking_part: Vec<(&Ingress, Participation)> = Vec::new();
     let mut excluded = Vec::new();
     for (ingress, admission) in class::admit(objects, options.ingress_class.as_deref()) {

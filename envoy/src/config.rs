@@ -17,9 +17,14 @@
 //! camelCase names as everywhere else). Unknown keys are errors: a misspelt option silently ignored
 //! would route differently than its author thinks.
 
+use std::borrow::Cow;
+use std::fmt;
+
 use ingress_router::CompileOptions;
 use ingress_router::options::ClusterNames;
-use serde::Deserialize;
+use serde::de::{Error as _, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 pub const DEFAULT_ROUTING_HEADER: &str = "x-ingress-backend";
@@ -29,10 +34,13 @@ pub const DEBUG_HEADER: &str = "x-ingress-router-match";
 const FILTER_KEYS: &str =
     "manifests, routingHeader, clusterTemplate, resourceClusterTemplate, debugHeader, strict, gatewayPort";
 
+/// The plugin configuration, its manifests still the configuration's own bytes (`'a`): they are
+/// read one at a time ([`PluginConfig::manifests`]), never held as one JSON value beside the
+/// objects read from them (a WebAssembly heap keeps its high-water mark for good).
 #[derive(Debug)]
-pub struct PluginConfig {
-    /// YAML or JSON text, one object, or a list of either.
-    pub manifests: Value,
+pub struct PluginConfig<'a> {
+    /// YAML or JSON text, one object, or a list of either, as written in the configuration.
+    pub manifests: &'a RawValue,
     /// The core's compile options, by their own camelCase names (`ingressClass`, `normalizePath`, ...).
     pub options: CompileOptions,
     pub routing_header: String,
@@ -46,12 +54,38 @@ pub struct PluginConfig {
     pub gateway_port: Option<u16>,
 }
 
+/// One entry of `manifests`: its name for messages (`manifests[2]`) and its JSON as written.
+#[derive(Debug)]
+pub struct Manifest<'a> {
+    pub name: String,
+    raw: &'a RawValue,
+}
+
+impl<'a> Manifest<'a> {
+    /// The manifest's text: a JSON string unescaped, an inline object its own JSON text, taken from
+    /// the configuration's bytes as written (read by the same parser as files, without a copy).
+    pub fn text(&self) -> Result<Cow<'a, str>, String> {
+        let raw = self.raw.get();
+        match raw.as_bytes().first() {
+            Some(b'{') => Ok(Cow::Borrowed(raw)),
+            // Borrowed when the string has no escapes (YAML text always has its newlines escaped).
+            Some(b'"') => match serde_json::from_str::<&str>(raw) {
+                Ok(text) => Ok(Cow::Borrowed(text)),
+                Err(_) => {
+                    serde_json::from_str::<String>(raw).map(Cow::Owned).map_err(|e| format!("{}: {e}", self.name))
+                }
+            },
+            _ => Err(format!("plugin configuration: {} must be YAML/JSON text or an object, not {raw}", self.name)),
+        }
+    }
+}
+
 /// The filter's keys; the rest goes to [`CompileOptions`], which refuses unknown names (serde
-/// cannot combine `flatten` with `deny_unknown_fields`, hence the two steps).
+/// cannot combine `flatten` with `deny_unknown_fields`, hence the two steps). `manifests` is read
+/// apart, as written ([`Entries`]).
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Keys {
-    manifests: Value,
     #[serde(default = "default_routing_header")]
     routing_header: String,
     cluster_template: Option<String>,
@@ -69,13 +103,53 @@ fn default_routing_header() -> String {
     DEFAULT_ROUTING_HEADER.into()
 }
 
-impl PluginConfig {
-    /// Reads the configuration bytes; the error names the key and position.
-    pub fn parse(bytes: &[u8]) -> Result<PluginConfig, String> {
+/// The configuration's top-level keys with their values as written: nothing is parsed into a JSON
+/// value yet (the manifests are most of the bytes). A key given twice is refused.
+struct Entries<'a>(Vec<(String, &'a RawValue)>);
+
+impl<'de> Deserialize<'de> for Entries<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Object;
+        impl<'de> Visitor<'de> for Object {
+            type Value = Entries<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Entries<'de>, M::Error> {
+                let mut entries: Vec<(String, &'de RawValue)> = Vec::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    if entries.iter().any(|(k, _)| *k == key) {
+                        return Err(M::Error::custom(format!("duplicate key `{key}`")));
+                    }
+                    entries.push((key, map.next_value()?));
+                }
+                Ok(Entries(entries))
+            }
+        }
+        deserializer.deserialize_map(Object)
+    }
+}
+
+impl<'a> PluginConfig<'a> {
+    /// Reads the configuration bytes; the error names the key and position. The manifests stay
+    /// in `bytes`, unread.
+    pub fn parse(bytes: &'a [u8]) -> Result<PluginConfig<'a>, String> {
         if bytes.is_empty() {
             return Err("the plugin configuration is empty: it needs at least {\"manifests\": ...}".into());
         }
-        let keys: Keys = serde_json::from_slice(bytes).map_err(|e| format!("plugin configuration: {e}"))?;
+        let Entries(entries) = serde_json::from_slice(bytes).map_err(|e| format!("plugin configuration: {e}"))?;
+        let mut manifests = None;
+        let mut rest = Map::new();
+        for (key, raw) in entries {
+            if key == "manifests" {
+                manifests = Some(raw);
+                continue;
+            }
+            let value = serde_json::from_str(raw.get()).map_err(|e| format!("plugin configuration: {key}: {e}"))?;
+            rest.insert(key, value);
+        }
+        let manifests = manifests.ok_or("plugin configuration: missing field `manifests`")?;
+        let keys = Keys::deserialize(Value::Object(rest)).map_err(|e| format!("plugin configuration: {e}"))?;
         let options = CompileOptions::deserialize(Value::Object(keys.options)).map_err(|e| {
             let e = e.to_string();
             let ours = if e.starts_with("unknown field") {
@@ -103,7 +177,7 @@ impl PluginConfig {
                 .map_err(|e| format!("plugin configuration: resourceClusterTemplate: {e}"))?;
         }
         Ok(PluginConfig {
-            manifests: keys.manifests,
+            manifests,
             options,
             routing_header: keys.routing_header,
             cluster_names,
@@ -113,17 +187,40 @@ impl PluginConfig {
         })
     }
 
-    /// The manifest texts, each with a name for messages (`manifests[2]`). Inline objects are
-    /// written back as JSON text, read by the same parser as files.
-    pub fn manifest_texts(&self) -> Result<Vec<(String, String)>, String> {
-        let one = |name: String, value: &Value| match value {
-            Value::String(text) => Ok((name, text.clone())),
-            Value::Object(_) => Ok((name, value.to_string())),
-            other => Err(format!("plugin configuration: {name} must be YAML/JSON text or an object, not {other}")),
+    /// The manifests, each with a name for messages (`manifests[2]`); every entry is checked to
+    /// be text or an object before any is read.
+    pub fn manifests(&self) -> Result<Vec<Manifest<'a>>, String> {
+        let raw = self.manifests.get();
+        let manifests: Vec<Manifest<'a>> = if raw.starts_with('[') {
+            let items: Vec<&'a RawValue> =
+                serde_json::from_str(raw).map_err(|e| format!("plugin configuration: manifests: {e}"))?;
+            items.into_iter().enumerate().map(|(i, raw)| Manifest { name: format!("manifests[{i}]"), raw }).collect()
+        } else {
+            vec![Manifest { name: "manifests".into(), raw: self.manifests }]
         };
-        match &self.manifests {
-            Value::Array(items) => items.iter().enumerate().map(|(i, v)| one(format!("manifests[{i}]"), v)).collect(),
-            value => one("manifests".into(), value).map(|m| vec![m]),
+        if let Some(other) = manifests.iter().find(|m| !m.raw.get().starts_with(['{', '"'])) {
+            return Err(format!(
+                "plugin configuration: {} must be YAML/JSON text or an object, not {}",
+                other.name,
+                other.raw.get()
+            ));
+        }
+        Ok(manifests)
+    }
+
+    /// The settings alone, once the manifests are read: the configuration's bytes can go before
+    /// the table is compiled. Its `manifests` is `null`.
+    pub fn without_manifests(self) -> PluginConfig<'static> {
+        let PluginConfig { manifests: _, options, routing_header, cluster_names, debug_header, strict, gateway_port } =
+            self;
+        PluginConfig {
+            manifests: RawValue::NULL,
+            options,
+            routing_header,
+            cluster_names,
+            debug_header,
+            strict,
+            gateway_port,
         }
     }
 }
@@ -149,7 +246,9 @@ mod tests {
         assert!(!c.strict, "an invalid Ingress is left out by default");
         assert_eq!(c.gateway_port, None, "the Host header's port picks the Gateway listener by default");
         assert_eq!(c.options, CompileOptions::default());
-        assert_eq!(c.manifest_texts().unwrap(), vec![("manifests".to_string(), "kind: List".to_string())]);
+        let manifests = c.manifests().unwrap();
+        assert_eq!(manifests.len(), 1);
+        assert_eq!((manifests[0].name.as_str(), manifests[0].text().unwrap()), ("manifests", "kind: List".into()));
     }
 
     /// The two template keys reach the core's naming, each on its own.
@@ -179,10 +278,28 @@ mod tests {
     #[test]
     fn inline_objects_and_texts() {
         let c = PluginConfig::parse(br#"{"manifests": ["a: 1", {"kind": "List"}], "ingressClass": "nginx"}"#).unwrap();
-        let texts = c.manifest_texts().unwrap();
+        let texts: Vec<(String, String)> =
+            c.manifests().unwrap().iter().map(|m| (m.name.clone(), m.text().unwrap().into_owned())).collect();
         assert_eq!(texts[0], ("manifests[0]".into(), "a: 1".into()));
-        assert_eq!(texts[1], ("manifests[1]".into(), r#"{"kind":"List"}"#.into()));
+        // An inline object is its own text, as written.
+        assert_eq!(texts[1], ("manifests[1]".into(), r#"{"kind": "List"}"#.into()));
         assert_eq!(c.options.ingress_class.as_deref(), Some("nginx"));
+    }
+
+    /// The manifests stay the configuration's bytes until read, one at a time; the settings
+    /// outlive them.
+    #[test]
+    fn manifests_are_read_from_the_bytes() {
+        let bytes = br#"{"manifests": [{"kind": "List"}, "a: 1\nb: 2"], "strict": true}"#;
+        let c = PluginConfig::parse(bytes).unwrap();
+        assert_eq!(c.manifests.get(), r#"[{"kind": "List"}, "a: 1\nb: 2"]"#);
+        let manifests = c.manifests().unwrap();
+        assert!(matches!(manifests[0].text().unwrap(), Cow::Borrowed(r#"{"kind": "List"}"#)));
+        assert_eq!(manifests[1].text().unwrap(), "a: 1\nb: 2", "a JSON string is unescaped");
+        let settings = c.without_manifests();
+        assert!(settings.strict);
+        assert_eq!(settings.manifests.get(), "null");
+        assert!(PluginConfig::parse(b"[]").unwrap_err().contains("a JSON object"));
     }
 
     /// `regexLimits` is one of the core's options, read as the other homes read it.
@@ -215,6 +332,10 @@ mod tests {
         let header = PluginConfig::parse(br#"{"manifests": "", "routingHeader": "X Bad"}"#).unwrap_err();
         assert!(header.contains("routingHeader"), "{header}");
         let c = PluginConfig::parse(br#"{"manifests": 3}"#).unwrap();
-        assert!(c.manifest_texts().unwrap_err().contains("manifests must be"));
+        assert!(c.manifests().unwrap_err().contains("manifests must be"));
+        let c = PluginConfig::parse(br#"{"manifests": ["a: 1", null]}"#).unwrap();
+        assert!(c.manifests().unwrap_err().contains("manifests[1] must be"));
+        let twice = PluginConfig::parse(br#"{"manifests": "", "strict": true, "strict": false}"#).unwrap_err();
+        assert!(twice.contains("duplicate key `strict`"), "{twice}");
     }
 }

@@ -153,6 +153,7 @@ impl RootContext for Root {
         // The log says what a push costs this VM (every worker VM configures on its own).
         let started = self.get_current_time();
         let bytes = self.get_plugin_configuration().unwrap_or_default();
+        let size = bytes.len();
         let config = match PluginConfig::parse(&bytes) {
             Ok(c) => c,
             Err(e) => {
@@ -161,8 +162,13 @@ impl RootContext for Root {
             }
         };
         let seed = self.seed();
+        // The manifests read, the configuration's bytes go before the table is compiled: the
+        // VM's memory keeps its high-water mark, so what is alive at once is what a worker costs.
+        let manifests = Table::read(&config);
         let read = self.get_current_time();
-        let (table, report) = Table::build(&config, seed);
+        let config = config.without_manifests();
+        drop(bytes);
+        let (table, report) = manifests.compile(&config, seed);
         for warning in &report.warnings {
             log(LogLevel::Warn, warning);
         }
@@ -199,12 +205,14 @@ impl RootContext for Root {
         log(
             LogLevel::Info,
             &format!(
-                "serving {}, {} clusters; configured in {} ms ({} bytes, {} ms of them reading the JSON)",
+                "serving {}, {} clusters; configured in {} ms ({} bytes, {} ms of them reading the manifests); \
+                 the VM's memory {} KiB",
                 table.serving,
                 table.clusters.len(),
                 ms(started),
-                bytes.len(),
+                size,
                 read.duration_since(started).map_or(0, |d| d.as_millis()),
+                memory_kib(),
             ),
         );
         self.set_tick_period(Duration::from_secs(1));
@@ -392,6 +400,15 @@ impl Filter {
             self.get_http_request_header("x-forwarded-proto").or_else(|| self.get_http_request_header(":scheme"));
         proto.is_some_and(|p| p.split(',').next().is_some_and(|first| first.trim().eq_ignore_ascii_case("https")))
     }
+}
+
+/// The VM's linear memory: its high-water mark, since a WebAssembly memory never shrinks (what a
+/// worker keeps of every configuration it read).
+fn memory_kib() -> usize {
+    #[cfg(target_arch = "wasm32")]
+    return core::arch::wasm32::memory_size(0) * 64;
+    #[cfg(not(target_arch = "wasm32"))]
+    0
 }
 
 /// SplitMix64's finaliser: a 64-bit mixer for seeds and draws.

@@ -58,9 +58,6 @@ pub struct Table {
     pub ingresses: Vec<String>,
     /// What the configuration serves, in words, for the log.
     pub serving: String,
-    /// By answer, what the debug header says: the decision's label (the core's one line), then
-    /// `namespace/name spec.rules[i].http.paths[j]`.
-    matches: Vec<String>,
     /// The request headers the table's decisions read (lower-case).
     header_names: Vec<String>,
 }
@@ -88,32 +85,58 @@ pub enum Outcome<'t> {
     Local { status: u32, reason: &'static str },
 }
 
-impl Table {
-    /// Reads, validates and compiles the configuration, the table's hashes keyed by `seed`.
-    /// `None` when it cannot serve; the report names every problem, each with its object and
-    /// field (or the configuration key), so that the log says what to fix.
-    pub fn build(config: &PluginConfig, seed: u64) -> (Option<Table>, Report) {
-        let mut report = Report::default();
-        let table = read(config, &mut report).and_then(|input| Table::compile(config, seed, &input, &mut report));
+/// The manifests read ([`Table::read`]) and what reading them found, to be compiled.
+pub struct Read {
+    input: Option<Input>,
+    report: Report,
+}
+
+impl Read {
+    /// [`Table::build`]'s second half. `config`'s manifests are not read again (the filter passes
+    /// [`PluginConfig::without_manifests`]).
+    pub fn compile(self, config: &PluginConfig<'_>, seed: u64) -> (Option<Table>, Report) {
+        let Read { input, mut report } = self;
+        let table = input.and_then(|input| Table::compile_input(config, seed, input, &mut report));
         if !report.errors.is_empty() {
             return (None, report);
         }
         (table, report)
     }
+}
 
-    fn compile(config: &PluginConfig, seed: u64, input: &Input, report: &mut Report) -> Option<Table> {
+impl Table {
+    /// Reads, validates and compiles the configuration, the table's hashes keyed by `seed`.
+    /// `None` when it cannot serve; the report names every problem, each with its object and
+    /// field (or the configuration key), so that the log says what to fix.
+    pub fn build(config: &PluginConfig<'_>, seed: u64) -> (Option<Table>, Report) {
+        Table::read(config).compile(config, seed)
+    }
+
+    /// [`Table::build`]'s first half: the manifests read into the core's input, one at a time.
+    /// The filter then lets go of the configuration's bytes before compiling.
+    pub fn read(config: &PluginConfig<'_>) -> Read {
+        let mut report = Report::default();
+        let input = read(config, &mut report);
+        Read { input, report }
+    }
+
+    fn compile_input(config: &PluginConfig<'_>, seed: u64, input: Input, report: &mut Report) -> Option<Table> {
         if !input.kinds().any(|kind| kind == "Ingress" || kind == "Gateway") && config.options.gateway.is_none() {
             report.errors.push("the manifests hold no Ingress: nothing to route".into());
             return None;
         }
-        let router = match compile_seeded(input, &config.options, seed) {
+        let router = match compile_seeded(&input, &config.options, seed) {
             Ok(router) => router,
             Err(e) => {
                 report.errors.push(e.to_string());
                 return None;
             }
         };
-        let view = router.table();
+        // The objects read are the router's now: let them go before the table is rendered.
+        #[cfg(not(any(test, feature = "lint")))]
+        drop(input);
+        // Without the hosts' paths: as large as the table, and not read here.
+        let view = router.table_summary();
         // An Ingress the apiserver would reject is never half-served: the core leaves it out whole.
         // By default the others serve (one tenant's mistake must not freeze every other tenant's
         // routing); `strict` refuses the update instead, and Envoy keeps the table it has.
@@ -149,13 +172,15 @@ impl Table {
         // The linter's warnings and notes with the `lint` feature (the unit tests, run with it,
         // check them); without it, what the table itself says: which Ingresses are left out, and why.
         #[cfg(any(test, feature = "lint"))]
-        for diagnostic in router.lint(input).iter().filter(|d| d.severity != ingress_router::Severity::Error) {
+        for diagnostic in router.lint(&input).iter().filter(|d| d.severity != ingress_router::Severity::Error) {
             if diagnostic.code == ingress_router::Code::InvalidGatewayObject {
                 continue; // reported above, as left out
             }
             let objects: Vec<String> = diagnostic.objects.iter().map(|o| o.to_string()).collect();
             report.warnings.push(format!("{diagnostic} [{}]", objects.join(", ")));
         }
+        #[cfg(any(test, feature = "lint"))]
+        drop(input);
         #[cfg(not(any(test, feature = "lint")))]
         report.warnings.extend(left_out(&view));
         if !report.errors.is_empty() {
@@ -187,6 +212,7 @@ impl Table {
                 format!("{} Ingresses{excluded}", ingresses.len())
             }
         };
+        drop(view);
         match Table::render(router, ingresses, serving, &config.cluster_names) {
             Ok(table) => Some(table),
             Err(e) => {
@@ -202,7 +228,6 @@ impl Table {
         let mut clusters: Vec<String> = Vec::new();
         let mut cluster_index: HashMap<String, u32> = HashMap::new();
         let mut rendered = vec![Rendered { cluster: 0, ingress: None }; router.answer_count()];
-        let mut matches = vec![String::new(); router.answer_count()];
         let mut by_backend: HashMap<String, HashMap<String, Vec<(u16, u32)>>> = HashMap::new();
         let targets = router.targets();
         if targets.iter().filter(|t| t.answer.is_some()).count() != router.answer_count() {
@@ -217,9 +242,9 @@ impl Table {
             match target.answer {
                 Some(answer) => {
                     let decision = router.answer(answer).ok_or("the table numbers its answers with a gap")?;
-                    let (ingress, field) = answer_source(&decision);
-                    rendered[answer] = Rendered { cluster, ingress: rank.get(ingress.as_str()).copied() };
-                    matches[answer] = format!("{decision} {ingress} {field}");
+                    let ingress = decision.matched().map(|m| m.ingress).or(decision.default_from());
+                    let rank = ingress.and_then(|i| rank.get(i.to_string().as_str()).copied());
+                    rendered[answer] = Rendered { cluster, ingress: rank };
                 }
                 None => {
                     let BackendRef::Service { namespace, name, port: Some(ServicePort::Number(port)) } = target.backend
@@ -232,12 +257,16 @@ impl Table {
             }
         }
         let header_names = router.header_names();
-        Ok(Table { router, rendered, by_backend, clusters, ingresses, serving, matches, header_names })
+        Ok(Table { router, rendered, by_backend, clusters, ingresses, serving, header_names })
     }
 
     /// `<label> namespace/name spec.rules[i].http.paths[j]` (or `spec.defaultBackend`) of an answer.
-    pub fn matched(&self, answer: usize) -> &str {
-        self.matches.get(answer).map_or("", String::as_str)
+    /// Written when asked (the debug header), not kept per answer: at 10 000 paths that is a
+    /// megabyte a worker would hold for nothing.
+    pub fn matched(&self, answer: usize) -> String {
+        let Some(decision) = self.router.answer(answer) else { return String::new() };
+        let (ingress, field) = answer_source(&decision);
+        format!("{decision} {ingress} {field}")
     }
 
     /// The request headers the table's decisions read (lower-case; empty with the spec profile):
@@ -313,7 +342,7 @@ impl Table {
     /// numbers it, else the core's view (the Gateway API: status, via, route, rule, match).
     pub fn debug_text(&self, request: &Request<'_>, answer: Option<usize>) -> String {
         if let Some(answer) = answer {
-            return self.matched(answer).to_string();
+            return self.matched(answer);
         }
         let view = self.router.route(request).view(request);
         let place = view.gateway.as_ref().and_then(|g| {
@@ -323,23 +352,25 @@ impl Table {
     }
 }
 
-/// The manifests read as one input. `None` when any text cannot be read (the report says where).
-fn read(config: &PluginConfig, report: &mut Report) -> Option<Input> {
-    let texts = match config.manifest_texts() {
-        Ok(texts) => texts,
+/// The manifests read as one input, one manifest at a time (each one's JSON value lives only while
+/// it is read). `None` when any text cannot be read (the report says where).
+fn read(config: &PluginConfig<'_>, report: &mut Report) -> Option<Input> {
+    let manifests = match config.manifests() {
+        Ok(manifests) => manifests,
         Err(e) => {
             report.errors.push(e);
             return None;
         }
     };
     let mut all = Input::default();
-    for (name, text) in &texts {
-        match input::parse(name, text) {
+    for manifest in &manifests {
+        let parsed = manifest.text().and_then(|text| input::parse(&manifest.name, &text).map_err(|e| input_error(&e)));
+        match parsed {
             Ok(parsed) => {
                 report.warnings.extend(parsed.notes.iter().map(|n| n.to_string()));
                 all.extend(parsed);
             }
-            Err(e) => report.errors.push(input_error(&e)),
+            Err(e) => report.errors.push(e),
         }
     }
     report.errors.is_empty().then_some(all)

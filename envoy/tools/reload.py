@@ -9,7 +9,10 @@ the ECDS resource's size, the time from the write to the first request the new t
 worker adds at that size (RSS with 2 workers minus with 1), and Envoy's RSS across the reloads (it
 must stay flat: the run fails if it grows by more than a quarter plus 8 MiB).
 
-Usage: reload.py --wasm FILTER.wasm [--paths 10 10000] [--reloads 100]
+Ends with one line per table size, `envoy: PATHS paths: worker MIB MiB, configure MS ms/VM, push MS ms`:
+the memory a worker adds, on_configure per VM (median, 1 worker), write → new table (median, 2 workers).
+
+Usage: reload.py --wasm FILTER.wasm [--paths 10 10000] [--reloads 100] [--also NAME=WASM]
 """
 
 import argparse
@@ -92,48 +95,70 @@ def main():
     parser.add_argument("--wasm", required=True)
     parser.add_argument("--paths", type=int, nargs="+", default=[10, 10000])
     parser.add_argument("--reloads", type=int, default=100)
+    parser.add_argument("--also", action="append", default=[], metavar="NAME=WASM",
+                        help="another build of the filter, measured alternately with this one (each row's "
+                             "runs take turns, the order reversed from one worker count to the next)")
     args = parser.parse_args()
-    wasm = os.path.abspath(args.wasm)
+    builds = {"filter": os.path.abspath(args.wasm)}
+    builds.update((name, os.path.abspath(wasm)) for name, wasm in (a.split("=", 1) for a in args.also))
     workdir = tempfile.mkdtemp(prefix="ingress-router-reload-")
     envoys = Envoys()
-    rows, growth = [], []
+    rows, growth, summary = [], [], {name: [] for name in builds}
     try:
         for paths in args.paths:
-            result = {}
+            result = {name: {} for name in builds}
             for workers in (1, 2):
-                result[workers] = run(wasm, paths, args.reloads, workers, workdir, envoys)
-                r = result[workers]
-                print(f"  {paths} paths, {workers} worker(s): {len(r['latencies'])} reloads, RSS "
-                      f"{r['rss'][0] // 1024} -> {r['rss'][len(r['rss']) // 10] // 1024} -> {r['rss'][-1] // 1024} MiB",
-                      flush=True)
-                if r["rejected"]:
-                    growth.append(f"{paths} paths: {r['rejected']} reloads rejected")
-                first, last = r["rss"][1], r["rss"][-1]
-                if last > first * 1.25 + 8 * 1024:
-                    growth.append(f"{paths} paths, {workers} workers: RSS {first} -> {last} KiB over {args.reloads} reloads")
-            one, two = result[1], result[2]
-            med = lambda r: statistics.median(r["latencies"])
-            configure = statistics.median(t for t, _ in one["configured"]) if one["configured"] else float("nan")
-            read = statistics.median(r for _, r in one["configured"]) if one["configured"] else float("nan")
-            vms = len(one["configured"]) / (args.reloads + 1)
-            rows.append(f"| {paths} | {one['size']:,} | {med(one):.0f} | {max(one['latencies']):.0f} | {med(two):.0f} | "
-                        f"{max(two['latencies']):.0f} | {configure:.0f} ({read:.0f}) | {vms:.1f} | "
-                        f"{(two['rss'][1] - one['rss'][1]) / 1024:.1f} | "
-                        f"{one['rss'][1] / 1024:.0f} → {one['rss'][-1] / 1024:.0f} |")
+                order = list(builds) if workers == 1 else list(reversed(builds))
+                for name in order:
+                    result[name][workers] = run(builds[name], paths, args.reloads, workers, workdir, envoys)
+                    r = result[name][workers]
+                    print(f"  {name + ', ' if len(builds) > 1 else ''}{paths} paths, {workers} worker(s): "
+                          f"{len(r['latencies'])} reloads, RSS {r['rss'][0] // 1024} -> "
+                          f"{r['rss'][len(r['rss']) // 10] // 1024} -> {r['rss'][-1] // 1024} MiB", flush=True)
+                    if r["rejected"]:
+                        growth.append(f"{name}, {paths} paths: {r['rejected']} reloads rejected")
+                    first, last = r["rss"][1], r["rss"][-1]
+                    if last > first * 1.25 + 8 * 1024:
+                        growth.append(f"{name}, {paths} paths, {workers} workers: RSS {first} -> {last} KiB over "
+                                      f"{args.reloads} reloads")
+            for name in builds:
+                one, two = result[name][1], result[name][2]
+                med = lambda r: statistics.median(r["latencies"])
+                configure = statistics.median(t for t, _ in one["configured"]) if one["configured"] else float("nan")
+                read = statistics.median(r for _, r in one["configured"]) if one["configured"] else float("nan")
+                vms = len(one["configured"]) / (args.reloads + 1)
+                worker = (two["rss"][1] - one["rss"][1]) / 1024
+                build = f" {name} |" if len(builds) > 1 else ""
+                rows.append(f"|{build} {paths} | {one['size']:,} | {med(one):.0f} | {max(one['latencies']):.0f} | "
+                            f"{med(two):.0f} | {max(two['latencies']):.0f} | {configure:.0f} ({read:.0f}) | "
+                            f"{vms:.1f} | {worker:.1f} | {one['rss'][1] / 1024:.0f} → {one['rss'][-1] / 1024:.0f} |")
+                summary[name].append(f"{paths} paths: worker {worker:.1f} MiB, configure {configure:.0f} ms/VM, "
+                                     f"push {med(two):.0f} ms")
     finally:
         envoys.stop_all()
     print()
     print(f"ECDS reloads, {args.reloads} per row, alternating two tables; times from the write to the first request "
           "the new table answers")
     print()
-    print("| paths | ECDS resource bytes | 1 worker: median ms | max ms | 2 workers: median ms | max ms "
-          "| on_configure per VM, median ms (reading the JSON) | VMs configured per reload, 1 worker "
+    build = " build |" if len(builds) > 1 else ""
+    print(f"|{build} paths | ECDS resource bytes | 1 worker: median ms | max ms | 2 workers: median ms | max ms "
+          "| on_configure per VM, median ms (reading the configuration) | VMs configured per reload, 1 worker "
           "| MiB per extra worker | RSS MiB, 1 worker, after reload 1 → last |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    print("|---|" if len(builds) > 1 else "|", end="")
+    print("---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     print("\n".join(rows))
     if growth:
         print("\nFAILED: " + "; ".join(growth))
         return 1
+    # The summary, one line per table size: the memory a worker adds (RSS with 2 workers minus 1),
+    # on_configure per VM (median), and a push through ECDS to the new table served with 2 workers
+    # (median); this build's last.
+    print()
+    for name in [*builds][1:]:
+        for line in summary[name]:
+            print(f"{name}: {line}")
+    for line in summary["filter"]:
+        print(f"envoy: {line}")
     return 0
 
 

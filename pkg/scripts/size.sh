@@ -40,3 +40,35 @@ echo
 node pkg/scripts/size.mjs "$TWIGGY" "$named_pkg" 14
 echo
 node pkg/scripts/size.mjs "$TWIGGY" "$named_filter" 14
+
+# The summary, one line per module: `size: NAME RAW_BYTES GZIP_BYTES`, each file gzip -9 on its own
+# (as a server sends them), summed. npm-page: what a page loads to compile and route with the spec
+# profile (browser.js, the modules it imports statically, followed through, and the first .wasm);
+# npm-all: everything under pkg/dist (the package's code; its README, LICENSE and .d.ts aside);
+# envoy-filter: the filter Envoy loads (make envoy-wasm).
+page_files() {
+  node -e 'const fs = require("node:fs"), path = require("node:path");
+    const dir = process.argv[1], seen = new Set(), todo = ["browser.js"];
+    while (todo.length) {
+      const file = todo.pop();
+      if (seen.has(file)) continue;
+      seen.add(file);
+      const text = fs.readFileSync(path.join(dir, file), "utf8");
+      for (const m of text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s*"\.\/([^"]+)"/gm)) todo.push(m[1]);
+    }
+    console.log([...seen, "ingress_router_bg.wasm"].map(f => path.join(dir, f)).join("\n"));' pkg/dist
+}
+summary() { # NAME FILE...
+  local name=$1 raw=0 gz=0 f
+  shift
+  for f in "$@"; do
+    raw=$((raw + $(wc -c < "$f")))
+    gz=$((gz + $(gzip -9 -c "$f" | wc -c)))
+  done
+  echo "size: $name $raw $gz"
+}
+echo
+mapfile -t page < <(page_files)
+summary npm-page "${page[@]}"
+summary npm-all $(find pkg/dist -type f | sort)
+summary envoy-filter "$target/wasm32-wasip1/release/ingress_router_envoy.wasm"

@@ -454,14 +454,16 @@ impl Objects {
     /// ReferenceGrant that the apiserver would refuse (its CRD's schema and CEL rules,
     /// [`validation`](super::validation)) is left out too, its [`Skipped::error`] the apiserver's
     /// answer: a cluster never holds it, so it never routes.
+    // The crate's tests' and benchmarks'; compiling an input reads through `from_held`.
+    #[cfg(any(test, feature = "testing"))]
     pub fn from_checked_values(values: &[Value]) -> Objects {
         Objects::read(values, true)
     }
 
-    fn read(values: &[Value], checked: bool) -> Objects {
+    fn read<V: core::borrow::Borrow<Value>>(values: &[V], checked: bool) -> Objects {
         let mut objects = Objects::default();
         for (index, value) in values.iter().enumerate() {
-            objects.add(index, value, checked);
+            objects.add(index, value.borrow(), checked);
         }
         let kind = |k| objects.routes.iter().any(|r| r.kind == k);
         objects.mixed_route_kinds = kind(RouteType::Http) && kind(RouteType::Grpc);
@@ -472,11 +474,22 @@ impl Objects {
     /// as values) with the Services among its other `objects`, which the routes' backendRefs name;
     /// objects the apiserver would refuse are left out ([`from_checked_values`](Self::from_checked_values)).
     /// [`Skipped::index`] still indexes `gateway_api`.
+    #[cfg(any(test, feature = "testing", all(feature = "nginx", feature = "yaml")))]
     pub fn from_input(gateway_api: &[Value], objects: &[crate::model::Object]) -> Objects {
-        let mut objects_here = Objects::from_checked_values(gateway_api);
+        Objects::from_held(gateway_api, objects)
+    }
+
+    /// `from_input` over the values and objects however held: compiling an input reads them
+    /// where they are, without copying them.
+    pub(crate) fn from_held<V, O>(gateway_api: &[V], objects: &[O]) -> Objects
+    where
+        V: core::borrow::Borrow<Value>,
+        O: core::borrow::Borrow<crate::model::Object>,
+    {
+        let mut objects_here = Objects::read(gateway_api, true);
         for object in objects {
             // As its manifest would be read (`v1` only), without writing it out as a value first.
-            if let crate::model::Object::Service(service) = object
+            if let crate::model::Object::Service(service) = object.borrow()
                 && service.api_version == "v1"
                 && service.kind == "Service"
             {
