@@ -1323,6 +1323,36 @@ function clippedContent() {
   return bad;
 }
 
+/** The words of labels (column names, headings, field labels) split across two lines. */
+function labelsBrokenMidWord() {
+  const out = [];
+  for (const el of document.querySelectorAll("th, h1, h2, h3, h4, label, legend, summary, caption")) {
+    if (el.closest("[hidden], .sr-only, .cm-editor")) continue;
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (n.parentElement.closest("code, select, option, input, textarea, button")) continue;
+      const words = /[A-Za-z]{2,}/g;
+      for (let m = words.exec(n.textContent); m; m = words.exec(n.textContent)) {
+        const range = document.createRange();
+        range.setStart(n, m.index);
+        range.setEnd(n, m.index + m[0].length);
+        const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+        if (lines.size > 1) out.push(`${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}: ${m[0]}`);
+      }
+    }
+  }
+  return out;
+}
+
+test("narrow screen: labels (toolbar, column names, headings) wrap between words, never inside one (390 px)", async (page) => {
+  const broken = new Set();
+  for (const example of gallery) {
+    await loadExample(page, example.file.replace(/\.yaml$/, ""));
+    for (const b of await page.evaluate(labelsBrokenMidWord)) broken.add(`${example.file}: ${b}`);
+  }
+  assert.deepEqual([...broken].slice(0, 10), [], `${broken.size} words broken`);
+}, { viewport: { width: 390, height: 844 } });
+
 for (const scheme of ["light", "dark"]) {
   for (const width of [390, 1280]) {
     test(`layout: no panel of any gallery example clips its content (${width} px, ${scheme})`, async (page) => {
