@@ -1323,6 +1323,47 @@ function clippedContent() {
   return bad;
 }
 
+/**
+ * Each row of the migration tables under `root`: the parts of both answers (status, backend,
+ * location, upstream), which are highlighted, and why the request was tried (words, code).
+ */
+const migrationRows = (page, root) => page.$$eval(`${root} .migration-table tbody tr`, (trs) => trs.map((tr) => {
+  const side = (td) => [...td.querySelectorAll("code.answer [data-part]")].map((p) => ({ key: p.dataset.part, text: p.textContent, marked: p.matches("mark.differs") }));
+  const tds = tr.querySelectorAll("td");
+  return { request: tds[0].textContent, kind: tds[0].querySelector(".probe-kind")?.textContent, code: tds[0].querySelector(".probe-kind + code")?.textContent,
+    ingress: side(tds[1]), gateway: side(tds[2]) };
+}));
+
+function assertHighlighted(rows, where) {
+  assert.ok(rows.length > 0, `${where}: rows`);
+  for (const row of rows) {
+    assert.ok(row.kind && row.code && row.kind !== row.code, `${where}: ${row.request}: why it was tried, in words (${row.kind}) beside the code (${row.code})`);
+    const marked = [...row.ingress, ...row.gateway].filter((p) => p.marked);
+    assert.ok(marked.length > 0, `${where}: ${row.request}: the part that differs is highlighted`);
+    for (const [mine, theirs] of [[row.ingress, row.gateway], [row.gateway, row.ingress]]) {
+      for (const p of mine) {
+        const other = theirs.find((q) => q.key === p.key)?.text;
+        assert.equal(p.marked, other !== p.text, `${where}: ${row.request}: ${p.key} ${p.text} vs ${other}`);
+      }
+    }
+  }
+}
+
+test("migration rows: why each request was tried in words, the differing part of the two answers highlighted, a legend (panel and Convert proof)", async (page) => {
+  await loadExample(page, "migration-ingress-nginx");
+  await page.waitForSelector("#migration-pane:not([hidden]) .cause");
+  assert.match(await page.textContent("#migration .legend"), /status, backend .*upstream.*Highlighted.*differs/s);
+  assertHighlighted(await migrationRows(page, "#migration"), "migrate()");
+  // The upstream path is what differs when the rewrite's capture was dropped; the status is not marked.
+  const dropped = await migrationRows(page, '#migration .cause[data-cause="rewrite-capture-dropped"]');
+  assert.ok(dropped.every((r) => r.ingress.find((p) => p.key === "upstream")?.marked && !r.ingress.find((p) => p.key === "status").marked));
+  await page.click("#convert");
+  await page.waitForSelector(".conversion-proof .cause");
+  assert.match(await page.textContent(".conversion-proof .legend"), /status, backend .*upstream.*Highlighted.*differs/s);
+  assertHighlighted(await migrationRows(page, ".conversion-proof"), "convert() proof");
+  await screenshotOf(page, "#migration-pane", "migration-highlighted");
+});
+
 /** The words of labels (column names, headings, field labels) split across two lines. */
 function labelsBrokenMidWord() {
   const out = [];
