@@ -103,8 +103,13 @@ build-web: web
 web: pkg web-deps
 	cd web && node build.mjs
 
+# npm ci only when package.json or the lock file changed since the install (their hash, stamped in
+# node_modules; a fresh clone has no stamp). The package itself is a link (file:../pkg): always current.
 web-deps: prereqs-node
-	cd web && npm ci --no-audit --no-fund
+	@cd web && want=$$(sha256sum package.json package-lock.json | sha256sum | cut -d' ' -f1) && \
+	  if [[ -f node_modules/.ingress-router-lock.sha256 && $$(<node_modules/.ingress-router-lock.sha256) == "$$want" ]]; then \
+	    echo "web/node_modules: up to date with package-lock.json"; \
+	  else npm ci --no-audit --no-fund && echo "$$want" > node_modules/.ingress-router-lock.sha256; fi
 
 # Browser tests of the playground: Debian's Chromium driven by playwright-core; the exported
 # tests files are run through the CLI.

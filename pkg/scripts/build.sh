@@ -17,13 +17,24 @@ cargo build --locked -p ingress-router-wasm --lib --profile release-wasm --targe
   --no-default-features --target-dir "$first"
 cargo build --locked -p ingress-router-wasm --lib --profile release-wasm --target wasm32-unknown-unknown
 
-assemble_dist "$first/wasm32-unknown-unknown/release-wasm/ingress_router_wasm.wasm" \
-  "$target/wasm32-unknown-unknown/release-wasm/ingress_router_wasm.wasm" dist
-for wasm in dist/ingress_router_bg.wasm dist/ingress_router_engines_bg.wasm; do
-  node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers \
-    --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
-    --enable-reference-types --enable-multivalue \
-    "$wasm" -o "$wasm"
-  echo "pkg/$wasm: $(wc -c < "$wasm") bytes, $(gzip -9 -c "$wasm" | wc -c) bytes gzip -9"
-done
+first_wasm=$first/wasm32-unknown-unknown/release-wasm/ingress_router_wasm.wasm
+second_wasm=$target/wasm32-unknown-unknown/release-wasm/ingress_router_wasm.wasm
+# wasm-bindgen and wasm-opt take half a minute: they run again only when what they read changed (the
+# two .wasm cargo wrote, the glue, the entries, the tools and these scripts, by content) or dist/ is
+# not what they wrote (dist.stamp: tools.sh, dist_key).
+key=$(dist_key "$first_wasm" "$second_wasm")
+if dist_fresh "$key" dist dist.stamp; then
+  echo "pkg/dist: up to date (the same .wasm, glue, entries and tools as the last build)"
+else
+  rm -f dist.stamp
+  assemble_dist "$first_wasm" "$second_wasm" dist
+  for wasm in dist/ingress_router_bg.wasm dist/ingress_router_engines_bg.wasm; do
+    node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers \
+      --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
+      --enable-reference-types --enable-multivalue \
+      "$wasm" -o "$wasm"
+    echo "pkg/$wasm: $(wc -c < "$wasm") bytes, $(gzip -9 -c "$wasm" | wc -c) bytes gzip -9"
+  done
+  write_dist_stamp "$key" dist dist.stamp
+fi
 cp ../LICENSE LICENSE # npm packs a LICENSE at the package root

@@ -28,11 +28,14 @@ ensure_wasm_bindgen() {
   rm -rf "$build"
 }
 
-# npm devDependencies (binaryen's wasm-opt, esbuild, typescript, playwright-core), from the lock file.
+# npm devDependencies (binaryen's wasm-opt, esbuild, typescript, playwright-core), from the lock file:
+# installed again when the lock file's content differs from the one installed (a stamp in node_modules).
 ensure_node_modules() {
-  if [[ ! -f "$PKG/node_modules/.package-lock.json" || "$PKG/package-lock.json" -nt "$PKG/node_modules/.package-lock.json" ]]; then
-    (cd "$PKG" && npm ci --no-audit --no-fund)
-  fi
+  local stamp=$PKG/node_modules/.ingress-router-lock.sha256 want
+  want=$(sha256sum "$PKG/package.json" "$PKG/package-lock.json" | sha256sum | cut -d' ' -f1)
+  if [[ -f $stamp && $(<"$stamp") == "$want" && -x $PKG/node_modules/.bin/wasm-opt ]]; then return; fi
+  (cd "$PKG" && npm ci --no-audit --no-fund)
+  echo "$want" > "$stamp"
 }
 
 # Debian's chromium and chromedriver, for the browser tests.
@@ -55,6 +58,33 @@ assemble_dist() {
   wasm-bindgen --target web --no-typescript --out-dir "$out" --out-name ingress_router_engines "$second"
   for glue in ingress_router ingress_router_engines; do node "$PKG/scripts/glue.mjs" "$out/$glue.js" "$out/$glue.js"; done
   cp "$PKG"/js/* "$out/"
+}
+
+# What pkg/dist is made from, as one hash: the two .wasm cargo built, the glue and entries copied in,
+# the scripts that say how (wasm-opt's flags), and the versions of wasm-bindgen and of the npm tools.
+dist_key() {
+  local first=$1 second=$2
+  {
+    echo "wasm-bindgen $WASM_BINDGEN_VERSION $WASM_BINDGEN_ROOT"
+    (cd "$PKG" && sha256sum package-lock.json scripts/build.sh scripts/tools.sh scripts/glue.mjs js/*)
+    sha256sum "$first" "$second" | sed 's/ .*/ wasm/' # the content, not where the target directory is
+  } | sha256sum | cut -d' ' -f1
+}
+
+# Whether $out is exactly what the build with this key wrote: the stamp names the key and the hash of
+# every file written; a different key, a missing, changed or extra file, or no stamp: not fresh.
+dist_fresh() {
+  local key=$1 out=$2 stamp=$3
+  [[ -f $stamp && -d $out ]] || return 1
+  [[ $(head -n1 "$stamp") == "key $key" ]] || return 1
+  [[ $(tail -n +2 "$stamp" | sed 's/^[0-9a-f]*  //' | sort) == $(cd "$out" && find . -type f | sort) ]] || return 1
+  tail -n +2 "$stamp" | (cd "$out" && sha256sum --check --quiet --strict - >/dev/null 2>&1)
+}
+
+write_dist_stamp() {
+  local key=$1 out=$2 stamp=$3
+  { echo "key $key"; (cd "$out" && find . -type f | sort | xargs -d '\n' sha256sum); } > "$stamp.tmp"
+  mv "$stamp.tmp" "$stamp"
 }
 
 # The cargo target directory (the worktree's, or CARGO_TARGET_DIR).

@@ -257,16 +257,59 @@ export function renderGatewayStatus(el, report, error) {
     (blocks.join("") || `<p class="empty">No GatewayClass, Gateway, HTTPRoute or GRPCRoute.</p>`);
 }
 
-function answerText(a) {
-  if (!a) return "";
-  if (a.redirect) return `${a.status} → ${a.redirect}`;
-  if (a.split) return `${a.status} ${a.split.map(([b, p]) => `${b} ${p}%`).join(" · ")}`;
-  const upstream = a.upstreamPath;
-  return `${a.status}${a.backend ? ` ${a.backend}` : ""}${upstream ? ` · upstream ${upstream}` : ""}`;
+/**
+ * One side's answer as its parts: status, backend (or split), redirect location, upstream path.
+ * Each part has a key, so the two sides of a row compare part by part.
+ */
+function answerParts(a) {
+  if (!a) return [];
+  const parts = [{ key: "status", text: String(a.status) }];
+  if (a.redirect) parts.push({ key: "location", text: `→ ${a.redirect}` });
+  else if (a.split) parts.push({ key: "backend", text: a.split.map(([b, p]) => `${b} ${p}%`).join(" · ") });
+  else if (a.backend) parts.push({ key: "backend", text: a.backend });
+  if (a.upstreamPath) parts.push({ key: "upstream", text: `upstream ${a.upstreamPath}` });
+  return parts;
 }
 
-function sideCell(a, side, index) {
-  return `<td data-label="${side === "ingress" ? "Ingress" : "Gateway API"}"><code class="answer">${esc(answerText(a))}</code>${a.rule ? `<br><span class="field">${esc(a.rule)}</span>` : ""}` +
+const PART_WORDS = { status: "status", location: "redirect location", backend: "backend", upstream: "upstream path" };
+
+/** `a`'s answer, each part that differs from `other`'s (or that `other` lacks) highlighted. */
+function answerHtml(a, other) {
+  const theirs = new Map(answerParts(other).map((p) => [p.key, p.text]));
+  return `<code class="answer">${answerParts(a).map((p) => (p.key === "upstream" ? "· " : "") + (theirs.get(p.key) === p.text
+    ? `<span data-part="${p.key}">${esc(p.text)}</span>`
+    : `<mark class="differs" data-part="${p.key}" title="differs: ${PART_WORDS[p.key]}">${esc(p.text)}</mark>`)).join(" ")}</code>`;
+}
+
+/** Why each request was tried (`probe.kind`), in words; the code stays beside. */
+const PROBE_KINDS = {
+  at: "the path itself",
+  under: "a path under it",
+  beside: "the path with letters added",
+  slash: "its trailing-slash twin",
+  case: "its other letter case",
+  regex: "a corner of its regex",
+  root: "the host's root",
+  default: "a host no rule names",
+  query: "the path with a query",
+  https: "the path over HTTPS",
+  grpc: "a gRPC call under the path",
+  www: "the host's other name (from-to-www-redirect)",
+  canary: "with the canary's header",
+  match: "without the route's conditions",
+};
+
+function probeKind(p) {
+  return `<span class="probe-kind">${esc(PROBE_KINDS[p.kind] ?? p.kind)}</span> <code class="hint">${esc(p.kind)}</code> · from <span class="probe-from">${esc(p.from)}</span>`;
+}
+
+/** The one-line legend above the migration tables. */
+const MIGRATION_LEGEND = `<p class="legend hint">Each row: a request tried (why: the path itself, a path under it, … with the code beside; from which rule), then what each side answers: ` +
+  `status, backend <code>namespace/name:port</code> (or a split, or <code>→</code> a redirect location), <code>upstream</code> the path the backend receives. ` +
+  `<mark class="differs">Highlighted</mark>: the part that differs.</p>`;
+
+function sideCell(a, other, side, index) {
+  return `<td data-label="${side === "ingress" ? "Ingress" : "Gateway API"}">${answerHtml(a, other)}${a.rule ? `<br><span class="field">${esc(a.rule)}</span>` : ""}` +
     `${a.reason ? `<br><span class="reason">${esc(a.reason)}</span>` : ""}<br><button type="button" class="explain-side" data-index="${index}" data-side="${side}">Explain the ${side === "ingress" ? "Ingress" : "Gateway"} side</button></td>`;
 }
 
@@ -290,15 +333,15 @@ export function renderMigration(el, report, error, onPick) {
       const p = d.probe;
       const headers = (p.headers ?? []).map(([n, v]) => `${n}: ${v}`).join(", ");
       return `<tr><td><button type="button" class="load-request" data-index="${i}"><code>${esc(p.method)} ${esc(p.url)}</code></button>` +
-        `${headers ? `<br><span class="field">${esc(headers)}</span>` : ""}<br><span class="field">${esc(p.kind)}: ${esc(p.from)}</span></td>` +
-        sideCell(d.ingress, "ingress", i) + sideCell(d.gateway, "gateway", i) + `</tr>`;
+        `${headers ? `<br><span class="field">${esc(headers)}</span>` : ""}<br><span class="field">${probeKind(p)}</span></td>` +
+        sideCell(d.ingress, d.gateway, "ingress", i) + sideCell(d.gateway, d.ingress, "gateway", i) + `</tr>`;
     });
     const more = c.differences.length - shown.length;
     return `<div class="cause" data-cause="${esc(c.cause)}"><h3>${esc(c.title)} <span class="count">${c.differences.length}</span> <code class="hint">${esc(c.cause)}</code></h3><p class="advice">${esc(c.advice)}</p>` +
       `<table class="migration-table"><caption class="sr-only">${esc(c.title)}: the requests and both answers</caption><thead><tr><th scope="col">Request (choose to load it)</th><th scope="col">Ingress answer</th><th scope="col">Gateway API answer</th></tr></thead><tbody>${rows.join("")}</tbody></table>` +
       (more > 0 ? `<p class="hint">and ${more} more</p>` : "") + `</div>`;
   });
-  el.innerHTML = summary + causes.join("");
+  el.innerHTML = summary + (causes.length ? MIGRATION_LEGEND : "") + causes.join("");
   el.onclick = (event) => {
     const button = event.target.closest("button[data-index]");
     if (!button) return;
@@ -356,9 +399,9 @@ export function renderConversion(el, conversion, error) {
       for (const n of conversion.explainedBy[first + i] ?? []) explaining.add(t.notes[n]);
       const p = d.probe;
       const headers = (p.headers ?? []).map(([n, v]) => `${n}: ${v}`).join(", ");
-      return `<tr><td data-label="Request"><code>${esc(p.method)} ${esc(p.url)}</code>${headers ? `<br><span class="field">${esc(headers)}</span>` : ""}</td>` +
-        `<td data-label="Ingress"><code class="answer">${esc(answerText(d.ingress))}</code>${d.ingress.reason ? `<br><span class="reason">${esc(d.ingress.reason)}</span>` : ""}</td>` +
-        `<td data-label="Gateway API"><code class="answer">${esc(answerText(d.gateway))}</code>${d.gateway.reason ? `<br><span class="reason">${esc(d.gateway.reason)}</span>` : ""}</td></tr>`;
+      return `<tr><td data-label="Request"><code>${esc(p.method)} ${esc(p.url)}</code>${headers ? `<br><span class="field">${esc(headers)}</span>` : ""}<br><span class="field">${probeKind(p)}</span></td>` +
+        `<td data-label="Ingress">${answerHtml(d.ingress, d.gateway)}${d.ingress.reason ? `<br><span class="reason">${esc(d.ingress.reason)}</span>` : ""}</td>` +
+        `<td data-label="Gateway API">${answerHtml(d.gateway, d.ingress)}${d.gateway.reason ? `<br><span class="reason">${esc(d.gateway.reason)}</span>` : ""}</td></tr>`;
     });
     const more = c.differences.length - shown.length;
     const why = explaining.size
@@ -372,7 +415,7 @@ export function renderConversion(el, conversion, error) {
     .filter(([, l]) => l?.length)
     .map(([title, l]) => `<p class="hint">${esc(title)}:</p><ul class="hint">${l.map((x) => `<li>${esc(x)}</li>`).join("")}</ul>`)
     .join("");
-  proofHtml = `<div class="conversion-proof"><h3>Proof <span class="hint">the Ingresses against what was written</span></h3>${proofHtml}${lists}</div>`;
+  proofHtml = `<div class="conversion-proof"><h3>Proof <span class="hint">the Ingresses against what was written</span></h3>${differ ? proofHtml.replace(/<\/p>/, `</p>${MIGRATION_LEGEND}`) : proofHtml}${lists}</div>`;
 
   const byIngress = new Map();
   for (const n of t.notes) {

@@ -1323,6 +1323,77 @@ function clippedContent() {
   return bad;
 }
 
+/**
+ * Each row of the migration tables under `root`: the parts of both answers (status, backend,
+ * location, upstream), which are highlighted, and why the request was tried (words, code).
+ */
+const migrationRows = (page, root) => page.$$eval(`${root} .migration-table tbody tr`, (trs) => trs.map((tr) => {
+  const side = (td) => [...td.querySelectorAll("code.answer [data-part]")].map((p) => ({ key: p.dataset.part, text: p.textContent, marked: p.matches("mark.differs") }));
+  const tds = tr.querySelectorAll("td");
+  return { request: tds[0].textContent, kind: tds[0].querySelector(".probe-kind")?.textContent, code: tds[0].querySelector(".probe-kind + code")?.textContent,
+    ingress: side(tds[1]), gateway: side(tds[2]) };
+}));
+
+function assertHighlighted(rows, where) {
+  assert.ok(rows.length > 0, `${where}: rows`);
+  for (const row of rows) {
+    assert.ok(row.kind && row.code && row.kind !== row.code, `${where}: ${row.request}: why it was tried, in words (${row.kind}) beside the code (${row.code})`);
+    const marked = [...row.ingress, ...row.gateway].filter((p) => p.marked);
+    assert.ok(marked.length > 0, `${where}: ${row.request}: the part that differs is highlighted`);
+    for (const [mine, theirs] of [[row.ingress, row.gateway], [row.gateway, row.ingress]]) {
+      for (const p of mine) {
+        const other = theirs.find((q) => q.key === p.key)?.text;
+        assert.equal(p.marked, other !== p.text, `${where}: ${row.request}: ${p.key} ${p.text} vs ${other}`);
+      }
+    }
+  }
+}
+
+test("migration rows: why each request was tried in words, the differing part of the two answers highlighted, a legend (panel and Convert proof)", async (page) => {
+  await loadExample(page, "migration-ingress-nginx");
+  await page.waitForSelector("#migration-pane:not([hidden]) .cause");
+  assert.match(await page.textContent("#migration .legend"), /status, backend .*upstream.*Highlighted.*differs/s);
+  assertHighlighted(await migrationRows(page, "#migration"), "migrate()");
+  // The upstream path is what differs when the rewrite's capture was dropped; the status is not marked.
+  const dropped = await migrationRows(page, '#migration .cause[data-cause="rewrite-capture-dropped"]');
+  assert.ok(dropped.every((r) => r.ingress.find((p) => p.key === "upstream")?.marked && !r.ingress.find((p) => p.key === "status").marked));
+  await page.click("#convert");
+  await page.waitForSelector(".conversion-proof .cause");
+  assert.match(await page.textContent(".conversion-proof .legend"), /status, backend .*upstream.*Highlighted.*differs/s);
+  assertHighlighted(await migrationRows(page, ".conversion-proof"), "convert() proof");
+  await screenshotOf(page, "#migration-pane", "migration-highlighted");
+});
+
+/** The words of labels (column names, headings, field labels) split across two lines. */
+function labelsBrokenMidWord() {
+  const out = [];
+  for (const el of document.querySelectorAll("th, h1, h2, h3, h4, label, legend, summary, caption")) {
+    if (el.closest("[hidden], .sr-only, .cm-editor")) continue;
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (n.parentElement.closest("code, select, option, input, textarea, button")) continue;
+      const words = /[A-Za-z]{2,}/g;
+      for (let m = words.exec(n.textContent); m; m = words.exec(n.textContent)) {
+        const range = document.createRange();
+        range.setStart(n, m.index);
+        range.setEnd(n, m.index + m[0].length);
+        const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+        if (lines.size > 1) out.push(`${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}: ${m[0]}`);
+      }
+    }
+  }
+  return out;
+}
+
+test("narrow screen: labels (toolbar, column names, headings) wrap between words, never inside one (390 px)", async (page) => {
+  const broken = new Set();
+  for (const example of gallery) {
+    await loadExample(page, example.file.replace(/\.yaml$/, ""));
+    for (const b of await page.evaluate(labelsBrokenMidWord)) broken.add(`${example.file}: ${b}`);
+  }
+  assert.deepEqual([...broken].slice(0, 10), [], `${broken.size} words broken`);
+}, { viewport: { width: 390, height: 844 } });
+
 for (const scheme of ["light", "dark"]) {
   for (const width of [390, 1280]) {
     test(`layout: no panel of any gallery example clips its content (${width} px, ${scheme})`, async (page) => {
