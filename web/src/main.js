@@ -153,6 +153,7 @@ function recompile({ soon = false } = {}) {
   };
   locator = locator ? locator.next(view.state, editsSinceLocator) : new Locator(view.state);
   editsSinceLocator = null;
+  lap("locator");
   router?.free();
   router = null;
   compileError = null;
@@ -172,14 +173,14 @@ function recompile({ soon = false } = {}) {
     excluded = table.excluded ?? [];
     gatewayTable = table.listeners ? table : null;
     if (grpcPresetPending) presetGrpcCall(table);
-    if (changed("table", table)) {
+    if (!deferViews && changed("table", table)) {
       // A Gateway API router's table lists listeners; an Ingress router's, host tiers.
       tableRow = table.listeners ? renderGatewayTable(els.table, table) : renderTable(els.table, table);
       winnerRow?.classList.remove("winner");
       winnerRow = null;
     }
   }
-  fillSuggestions();
+  if (!deferViews) fillSuggestions();
   grpcPresetPending = false;
   lap("table");
   reroute({ sameRequest: true });
@@ -190,7 +191,9 @@ function recompile({ soon = false } = {}) {
   clearTimeout(problemsTimer);
   clearTimeout(statusTimer);
   clearTimeout(migrationTimer);
-  if (soon) {
+  if (deferViews) {
+    settled = opened; // the checks, after the first paint (see the start)
+  } else if (soon) {
     settled = new Promise((resolve) => {
       problemsTimer = setTimeout(() => {
         refreshProblems();
@@ -208,6 +211,13 @@ function recompile({ soon = false } = {}) {
 }
 let problemsTimer = 0;
 let settled = Promise.resolve();
+// Opening: the editor and the decision are painted first; the table, the picture, the suggestions
+// and the checks (problems, status, migration) are drawn right after that paint (see the start).
+let deferViews = false;
+let openedResolve = null;
+const opened = new Promise((resolve) => {
+  openedResolve = resolve;
+});
 
 // The ingress-nginx profile and the Gateway API are in the package's second module, fetched the
 // first time the manifests or options need it (a page showing only spec-profile Ingresses never
@@ -346,7 +356,7 @@ function reroute({ sameRequest = false } = {}) {
     return;
   }
   renderDecision(els.decision, decision, null, excluded);
-  if (!sameRequest || changed("flow", [explanation, excluded])) renderFlow(els.flow, explanation, excluded);
+  if (!deferViews && (!sameRequest || changed("flow", [explanation, excluded]))) renderFlow(els.flow, explanation, excluded);
   if (!sameRequest) delete drawn.flow;
   if (state.requestSource === "url" && state.requestKind === "http") {
     els.host.value = explanation.host;
@@ -358,7 +368,9 @@ function reroute({ sameRequest = false } = {}) {
   winnerRow?.classList.add("winner");
   // The matched path's lines, or the defaultBackend that answered.
   const [ingress, field] = m ? [m.ingress, m.field] : decision.defaultFrom ? [decision.defaultFrom, "spec.defaultBackend"] : [null, null];
-  if (ingress) {
+  if (deferViews) {
+    // Opening: the matched lines are marked after the first paint (reading where they are takes a while).
+  } else if (ingress) {
     const [namespace, name] = ingress.split("/");
     showMatch(view, locator.rangeOf("Ingress", namespace, name, field));
   } else {
@@ -375,12 +387,14 @@ function showGatewayDecision(decision, explanation, request, sameRequest) {
     els.host.value = explanation.host ?? "";
     els.path.value = explanation.path ?? "";
   }
-  if (!sameRequest || changed("flow", explanation)) renderGatewayFlow(els.flow, explanation, request);
+  if (!deferViews && (!sameRequest || changed("flow", explanation))) renderGatewayFlow(els.flow, explanation, request);
   if (!sameRequest) delete drawn.flow;
   winnerRow?.classList.remove("winner");
   winnerRow = decision.route != null && decision.rule != null ? tableRow(ruleKey(decision.listener, decision.route, decision.rule)) : null;
   winnerRow?.classList.add("winner");
-  if (decision.route != null && decision.rule != null) {
+  if (deferViews) {
+    // Opening: marked after the first paint, as for an Ingress.
+  } else if (decision.route != null && decision.rule != null) {
     const [namespace, name] = decision.route.split("/");
     showMatch(view, locator.rangeOf(decision.routeKind ?? "HTTPRoute", namespace, name, `spec.rules[${decision.rule}]`));
   } else {
@@ -712,7 +726,9 @@ async function saveNow() {
 
 async function restoreFromHash() {
   try {
+    const td = performance.now();
     const saved = await decodeState(location.hash);
+    timings.decode = performance.now() - td;
     if (!saved) return false;
     applyState(saved);
     return true;
@@ -890,10 +906,36 @@ els.gallery.innerHTML = gallery.map((g) => `<option value="${g.id}">${g.title}</
 els.version.textContent = `version ${version}`;
 // Opening: the decision first, the problems and the status right after.
 let opening = true;
+deferViews = true;
 if (!(await restoreFromHash())) loadExample(gallery[0].id);
 opening = false;
 timings.started = started;
 timings.interactive = performance.now();
+timings.openParts = { decode: timings.decode, setText: timings.manifests, ...timings.manifestParts };
+// The first paint (the editor and the decision), then the rest of the views.
+await new Promise((resolve) => requestAnimationFrame(() => {
+  timings.painted = performance.now(); // the frame that paints them
+  setTimeout(resolve, 0);
+}));
+deferViews = false;
+if (router) {
+  const table = router.table();
+  if (changed("table", table)) tableRow = table.listeners ? renderGatewayTable(els.table, table) : renderTable(els.table, table);
+}
+fillSuggestions();
+if (router || compileError) {
+  reroute({ sameRequest: true }); // the picture, and the winning row in the table
+  settled = new Promise((resolve) => {
+    problemsTimer = setTimeout(() => {
+      refreshProblems();
+      resolve();
+    }, 0);
+  });
+  statusTimer = setTimeout(refreshStatus, 150);
+  migrationTimer = setTimeout(refreshMigration, 300);
+}
+openedResolve(settled);
+timings.drawn = performance.now();
 document.body.dataset.ready = "true";
 // For the browser tests and the curious: the editor and the last timings.
 // For the tests: the problems as placed in the text ({from, to, severity, title}).
