@@ -93,7 +93,7 @@ pub struct Translation {
 }
 
 impl Translation {
-    /// The objects as one YAML stream, each after a comment saying where it came from.
+    /// The objects as one YAML stream (`---` between them).
     pub fn yaml(&self) -> String {
         let mut out = String::new();
         for (i, object) in self.objects.iter().enumerate() {
@@ -103,13 +103,6 @@ impl Translation {
             out.push_str(&crate::yaml::write(object, FIELD_ORDER));
         }
         out
-    }
-
-    /// Notes the Ingress `namespace/name` has that leave something out.
-    pub fn not_expressible(&self, ingress: &str) -> impl Iterator<Item = &Note> {
-        self.notes
-            .iter()
-            .filter(move |n| n.ingress == ingress && matches!(n.outcome, Outcome::Partly | Outcome::NotExpressible))
     }
 }
 
