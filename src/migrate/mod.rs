@@ -8,7 +8,8 @@
 
 mod translate;
 
-pub use translate::{DEFAULT_GATEWAY, DEFAULT_GATEWAY_CLASS, MigrateOptions, Note, Outcome, Translation, translate};
+pub(crate) use translate::{DEFAULT_GATEWAY_CLASS, translate};
+pub use translate::{MigrateOptions, Note, Outcome, Translation};
 
 use alloc::collections::BTreeMap;
 use alloc::format;

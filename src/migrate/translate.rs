@@ -28,9 +28,9 @@ const REFERENCE_GRANT_API: &str = "gateway.networking.k8s.io/v1beta1";
 const DEFAULT_HTTPS_LISTENER: &str = "https";
 
 /// The Gateway written when no `--gateway` is given.
-pub const DEFAULT_GATEWAY: (&str, &str) = ("ingress-nginx", "ingress-nginx");
+pub(crate) const DEFAULT_GATEWAY: (&str, &str) = ("ingress-nginx", "ingress-nginx");
 /// The `gatewayClassName` written when none is given: NGINX Gateway Fabric's default class.
-pub const DEFAULT_GATEWAY_CLASS: &str = "nginx";
+pub(crate) const DEFAULT_GATEWAY_CLASS: &str = "nginx";
 
 /// The Gateway's note on the HTTPS ingress-nginx served with its default certificate.
 pub(crate) const HTTPS_WITHOUT_TLS: &str = "hosts without tls over HTTPS";
@@ -160,7 +160,7 @@ impl Default for MigrateOptions {
 /// Writes the Gateway API objects for the Ingresses of `objects` that ingress-nginx (with
 /// `options`' class and default backend) serves. `gateway`: an existing Gateway `namespace/name`
 /// to attach to (not written), else [`DEFAULT_GATEWAY`] is written as `migrate` says.
-pub fn translate(
+pub(crate) fn translate(
     objects: &[Object],
     options: &CompileOptions,
     gateway: Option<(&str, &str)>,
