@@ -8,7 +8,9 @@
 
 mod translate;
 
-pub(crate) use translate::{DEFAULT_GATEWAY_CLASS, translate};
+#[cfg(feature = "cli")]
+pub(crate) use translate::DEFAULT_GATEWAY_CLASS;
+pub(crate) use translate::translate;
 pub use translate::{MigrateOptions, Note, Outcome, Translation};
 
 use alloc::collections::BTreeMap;
