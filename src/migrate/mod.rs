@@ -428,7 +428,7 @@ fn explanation_indices(translation: &Translation, proof: &MigrationReport) -> Ve
         .collect()
 }
 
-/// Writes the Gateway API objects for the input's ingress-nginx Ingresses ([`translate()`]; an
+/// Writes the Gateway API objects for the input's ingress-nginx Ingresses (an
 /// existing Gateway when `options.gateway` names one) and proves them: [`migrate()`] on the
 /// Ingresses against what was written.
 pub fn convert(input: &Input, options: &CompileOptions, migrate_options: &MigrateOptions) -> Conversion {
