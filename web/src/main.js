@@ -194,14 +194,7 @@ function recompile({ soon = false } = {}) {
   if (deferViews) {
     settled = opened; // the checks, after the first paint (see the start)
   } else if (soon) {
-    settled = new Promise((resolve) => {
-      problemsTimer = setTimeout(() => {
-        refreshProblems();
-        resolve();
-      }, 0);
-    });
-    statusTimer = setTimeout(refreshStatus, 150);
-    migrationTimer = setTimeout(refreshMigration, 300);
+    settled = scheduleChecks();
   } else {
     refreshProblems();
     refreshStatus();
@@ -211,6 +204,19 @@ function recompile({ soon = false } = {}) {
 }
 let problemsTimer = 0;
 let settled = Promise.resolve();
+// The checks after a paint: problems at once, status and migration a little later (they are
+// slower and less often looked at); settles when the problems are drawn.
+function scheduleChecks() {
+  const checked = new Promise((resolve) => {
+    problemsTimer = setTimeout(() => {
+      refreshProblems();
+      resolve();
+    }, 0);
+  });
+  statusTimer = setTimeout(refreshStatus, 150);
+  migrationTimer = setTimeout(refreshMigration, 300);
+  return checked;
+}
 // Opening: the editor and the decision are painted first; the table, the picture, the suggestions
 // and the checks (problems, status, migration) are drawn right after that paint (see the start).
 let deferViews = false;
@@ -925,14 +931,7 @@ if (router) {
 fillSuggestions();
 if (router || compileError) {
   reroute({ sameRequest: true }); // the picture, and the winning row in the table
-  settled = new Promise((resolve) => {
-    problemsTimer = setTimeout(() => {
-      refreshProblems();
-      resolve();
-    }, 0);
-  });
-  statusTimer = setTimeout(refreshStatus, 150);
-  migrationTimer = setTimeout(refreshMigration, 300);
+  settled = scheduleChecks();
 }
 openedResolve(settled);
 timings.drawn = performance.now();
