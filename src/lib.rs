@@ -278,6 +278,10 @@ pub use router::{CompileError, Router, compile_seeded};
 // Seeds from the OS, so it needs `std`; without it, callers use `compile_seeded`.
 #[cfg(feature = "std")]
 pub use router::compile;
+#[cfg(all(feature = "table-file", feature = "std"))]
+pub use router::load_table;
+#[cfg(feature = "table-file")]
+pub use router::{TableFileError, load_table_seeded};
 #[cfg(feature = "yaml")]
 pub use workspace::Workspace;
 

@@ -168,6 +168,42 @@ fn spec_engine<O: core::borrow::Borrow<Object>>(objects: &[O], options: &Compile
     Engine::Spec { table: table::build(objects, options, seed), normalization: PathNormalization::of(options) }
 }
 
+/// Loads a precompiled table ([`Router::to_table_file`]): the router routes, explains and lists its
+/// table as the one compiled did, without the compiler (the YAML reader, validation, lint). A
+/// table of another format version, or a damaged one, is refused with the reason.
+///
+/// The hashes are keyed by a fresh seed from the operating system, as [`compile`]'s. Needs the
+/// `std` feature; without it, call [`load_table_seeded`].
+///
+/// ```
+/// use ingress_router::{compile, input, load_table, CompileOptions, Request, Via};
+/// let text = r#"{"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": {"name": "shop"},
+///   "spec": {"rules": [{"host": "shop.example.com", "http": {"paths": [{"path": "/cart",
+///     "pathType": "Prefix", "backend": {"service": {"name": "cart-api", "port": {"number": 80}}}}]}}]}}"#;
+/// let compiled = compile(&input::parse("shop.json", text)?, &CompileOptions::default())?;
+/// let bytes = compiled.to_table_file()?; // `ingress-router compile -o table.bin`
+/// let router = load_table(&bytes)?;      // where only routing is wanted
+/// let decision = router.route(&Request::new("shop.example.com", "/cart/items"));
+/// assert_eq!((decision.via(), decision.to_string()), (Via::Rule, "cart-api:80".into()));
+/// assert!(load_table(&bytes[..bytes.len() - 1]).is_err()); // a truncated table is refused
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[cfg(all(feature = "table-file", feature = "std"))]
+pub fn load_table(bytes: &[u8]) -> Result<Router, TableFileError> {
+    load_table_seeded(bytes, os_seed())
+}
+
+/// [`load_table`] with the seed of the table's hashes given (see [`compile_seeded`]).
+#[cfg(feature = "table-file")]
+pub fn load_table_seeded(bytes: &[u8], seed: u64) -> Result<Router, TableFileError> {
+    let table = table::Table::from_file(bytes, seed)?;
+    let normalization = PathNormalization::of(&table.options);
+    Ok(Router { engine: Engine::Spec { table, normalization } })
+}
+
+#[cfg(feature = "table-file")]
+pub use table::file::TableFileError;
+
 /// A fresh 64-bit seed: std's `RandomState` keys come from the operating system, once per
 /// thread, and change with every `RandomState` made.
 #[cfg(feature = "std")]
@@ -179,6 +215,20 @@ fn os_seed() -> u64 {
 }
 
 impl Router {
+    /// The table as a precompiled table file, for [`load_table`]: a versioned binary format
+    /// (the README's "Precompiled tables"). Only the spec profile's Ingress table is written;
+    /// the ingress-nginx profile and the Gateway API are refused.
+    #[cfg(feature = "table-file")]
+    pub fn to_table_file(&self) -> Result<Vec<u8>, TableFileError> {
+        match &self.engine {
+            Engine::Spec { table, .. } => Ok(table.to_file()),
+            #[cfg(feature = "nginx")]
+            Engine::Nginx(_) => Err(TableFileError::Unsupported("the ingress-nginx profile")),
+            #[cfg(feature = "gateway")]
+            Engine::Gateway { .. } => Err(TableFileError::Unsupported("a Gateway API router")),
+        }
+    }
+
     /// Routes one request: never allocates, and costs a few hash probes whatever the size of the
     /// table. With proxy normalisation on, a path that needs it is normalised on the stack first,
     /// and a path the proxy refuses is a [`Via::Rejected`](crate::Via::Rejected) decision.

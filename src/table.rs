@@ -41,6 +41,8 @@ use crate::options::CompileOptions;
 use crate::path::{self, MatchKind, PathType};
 use crate::validation;
 
+#[cfg(feature = "table-file")]
+pub(crate) mod file;
 mod lookup;
 
 use lookup::{EXACT_HOSTS, HostLookup, NONE, Slots, WILDCARD_HOSTS, Winner, key_bit};
@@ -311,13 +313,7 @@ pub fn build<O: Borrow<Object>>(objects: &[O], options: &CompileOptions, seed: u
     });
 
     let mut builder = Builder {
-        router: Table {
-            excluded,
-            options: options.clone(),
-            host_index: KeyIndex::new(KeyHasher::new(seed)),
-            path_index: KeyIndex::new(KeyHasher::new(seed ^ 0x7061_7468_735f_6b65)),
-            ..Table::default()
-        },
+        router: Table { excluded, ..Table::seeded(options.clone(), seed) },
         table_of_host: HashMap::new(),
         any_host: None,
     };
@@ -413,48 +409,58 @@ impl<'a> Builder<'a> {
         {
             router.defaults.push(DefaultBackend { ingress: None, backend: backend.clone() });
         }
+        router.index();
+    }
+}
+
+impl Table {
+    /// Everything a lookup reads that follows from the table's data: the host tables in their
+    /// order, each one's routes in precedence order with their standing and default, the host and
+    /// path indexes. Compiling and loading a precompiled table ([`file`]) both end here, so a
+    /// loaded table routes as the compiled one did.
+    fn index(&mut self) {
         // Exact hosts, then wildcards, then host-less; by host inside a tier (stable views).
-        let mut order: Vec<usize> = (0..router.hosts.len()).collect();
-        order.sort_by(|&a, &b| {
-            let (a, b) = (&router.hosts[a], &router.hosts[b]);
-            a.tier.cmp(&b.tier).then_with(|| a.host.cmp(&b.host))
-        });
-        let mut new_index = vec![0; order.len()];
-        for (new, &old) in order.iter().enumerate() {
-            new_index[old] = new;
-        }
-        let mut hosts: Vec<Option<HostTable>> = core::mem::take(&mut router.hosts).into_iter().map(Some).collect();
-        router.hosts = order.iter().map(|&old| hosts[old].take().expect("each host table moves once")).collect();
+        self.hosts.sort_by(|a, b| a.tier.cmp(&b.tier).then_with(|| a.host.cmp(&b.host)));
 
         // The defaultBackend each Ingress declares, by age rank: one pass, not tables x defaults x Ingresses.
-        let mut default_of: Vec<Option<usize>> = vec![None; router.ingresses.len()];
-        for (d, default) in router.defaults.iter().enumerate() {
+        let mut default_of: Vec<Option<usize>> = vec![None; self.ingresses.len()];
+        for (d, default) in self.defaults.iter().enumerate() {
             if let Some(i) = default.ingress {
                 default_of[i].get_or_insert(d);
             }
         }
-        let routes = &mut router.routes;
-        for (index, table) in router.hosts.iter_mut().enumerate() {
+        let routes = &mut self.routes;
+        for (index, table) in self.hosts.iter_mut().enumerate() {
             // Precedence keys computed once per route, not once per comparison.
             table.routes.sort_by_cached_key(|&r| precedence_key(&routes[r]));
             // The oldest Ingress with a rule for this host that declares a defaultBackend
             // (`table.ingresses` is oldest first).
             table.default = table.ingresses.iter().find_map(|&i| default_of[i]);
             let space = index as u32;
-            router.host_lookups.push(build_slots(space, table, routes, &mut router.path_index));
+            self.host_lookups.push(build_slots(space, table, routes, &mut self.path_index));
             let (tier, key) = match RuleHost::parse(&table.host) {
                 RuleHost::Any => {
-                    router.any_host = Some(space);
+                    self.any_host = Some(space);
                     continue;
                 }
                 RuleHost::Exact(h) => (EXACT_HOSTS, h),
                 RuleHost::Wildcard(suffix) => (WILDCARD_HOSTS, suffix),
             };
-            router.host_index.get_or_insert_with(tier, key.as_bytes(), || space);
+            self.host_index.get_or_insert_with(tier, key.as_bytes(), || space);
         }
-        router.host_index.shrink_to_fit();
-        router.path_index.shrink_to_fit();
-        router.default = (!router.defaults.is_empty()).then_some(0);
+        self.host_index.shrink_to_fit();
+        self.path_index.shrink_to_fit();
+        self.default = (!self.defaults.is_empty()).then_some(0);
+    }
+
+    /// An empty table whose hashes are keyed by `seed`.
+    fn seeded(options: CompileOptions, seed: u64) -> Table {
+        Table {
+            options,
+            host_index: KeyIndex::new(KeyHasher::new(seed)),
+            path_index: KeyIndex::new(KeyHasher::new(seed ^ 0x7061_7468_735f_6b65)),
+            ..Table::default()
+        }
     }
 }
 
