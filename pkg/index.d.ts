@@ -635,7 +635,12 @@ export declare class Router {
   explain(request: RouteRequest): Explanation;
   /** Host tiers and their paths in precedence order (for the Gateway API: listeners, routes, rules). */
   table(): Table;
-  /** What compiling found wrong or worth knowing. */
+  /**
+   * The table as a table file (what `ingress-router compile -o` writes) for `loadTable`: the spec
+   * profile's Ingress table only; an ingress-nginx profile or Gateway API router throws (kind `"table"`).
+   */
+  toTable(): Uint8Array;
+  /** What compiling found wrong or worth knowing (none for a router from `loadTable`). */
   readonly diagnostics: Diagnostic[];
   /**
    * `validate()` of the manifests and options this router was compiled from, without reading the
@@ -695,6 +700,8 @@ export type ErrorKind =
   | "environment"
   /** A bug in ingress-router: the WebAssembly module trapped (a Rust panic) or could not convert a result. After a trap the module is instantiated again. */
   | "internal"
+  /** A table file (`loadTable`) of another format version, damaged or not a table; or `toTable()` of a router that is not the spec profile's Ingress table. */
+  | "table"
   /** The Router was compiled before the WebAssembly module trapped (an "internal" error): compile again. */
   | "lost";
 
@@ -718,6 +725,13 @@ export declare class IngressRouterError extends Error {
  * can be tried again.
  */
 export declare function load(): Promise<void>;
+/**
+ * A router from a precompiled table (`ingress-router compile -o table.bin`, or `router.toTable()`):
+ * it routes, explains and lists its table as the compiled router did; `validate()` throws (no
+ * manifests). The `ingress-router/route-only` entry has it in a small module without the compiler.
+ * Throws IngressRouterError (`"table"`) for a file of another format version, a damaged one, or not a table.
+ */
+export declare function loadTable(bytes: Uint8Array | ArrayBuffer): Router;
 /** Compiles manifests into a routing table. Throws IngressRouterError. With `options.gateway`, the table routes through the Gateway API objects. */
 export declare function compile(manifests: Manifests, options?: CompileOptions): Router;
 /** The apiserver's answer for every Ingress and IngressClass, each error at its line and column, then the diagnostics. */

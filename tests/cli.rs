@@ -1114,3 +1114,55 @@ fn status_of_gateway_api_objects() {
     assert_eq!(v["objects"][0]["status"], json!({"loadBalancer": {"ingress": [{"ip": "198.51.100.7"}]}}));
     assert_eq!(v["objects"][2]["status"]["addresses"], json!([{"type": "IPAddress", "value": "198.51.100.7"}]));
 }
+
+/// `compile -o` writes a table file that `route`, `explain` and `table` load (`-f table.bin`) and
+/// answer from as they do from the manifests; options and manifests beside it, a Gateway API
+/// router and a damaged file are refused with the reason.
+#[test]
+fn a_compiled_table_answers_as_the_manifests() {
+    let dir = TempDir::new("table-file");
+    let table = format!("{}/shop.table", dir.path());
+    let out = run(&["compile", "-f", SHOP, "--ingress-class", "nginx", "--normalize-path", "-o", &table]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.contains("shop.table: ") && out.stderr.contains(" paths of "), "{}", out.stderr);
+    let from_manifests = ["-f", SHOP, "--ingress-class", "nginx", "--normalize-path"];
+    for request in [
+        &["route", "--json", "https://shop.example.com/cart/items"][..],
+        &["route", "--json", "http://shop.example.com/a/../cart/x"],
+        &["route", "--json", "tenant-a.shop.example.com", "/"],
+        &["explain", "--json", "https://api.example.com/v2/orders"],
+        &["table", "--json"],
+    ] {
+        let (command, rest) = request.split_first().unwrap();
+        let loaded = run(&[&[*command, "-f", &table][..], rest].concat());
+        let compiled = run(&[&[*command][..], &from_manifests[..], rest].concat());
+        assert_eq!((loaded.code, compiled.code), (0, 0), "{request:?}: {}", loaded.stderr);
+        let mut compiled = compiled.json();
+        // A table file keeps why an Ingress is left out, not its field errors.
+        for excluded in compiled.get_mut("excluded").and_then(Value::as_array_mut).into_iter().flatten() {
+            excluded.as_object_mut().unwrap().remove("errors");
+        }
+        assert_eq!(loaded.json(), compiled, "{request:?}");
+        assert_eq!(loaded.stderr, "", "a loaded table is not linted again");
+    }
+    let refused = |args: &[&str], why: &str| {
+        let out = run(args);
+        assert_eq!(out.code, 2, "{args:?}");
+        assert!(out.stderr.contains(why), "{args:?}: {}", out.stderr);
+    };
+    refused(
+        &["route", "-f", &table, "--ingress-class", "other", "http://a/"],
+        "options were fixed by `ingress-router compile`",
+    );
+    refused(&["route", "-f", &table, "-f", SHOP, "http://a/"], "give it alone");
+    refused(
+        &["compile", "-f", "examples/gateway/manifests", "--options", r#"{"gateway": "infra/public"}"#, "-o", &table],
+        "cannot precompile a Gateway API router",
+    );
+    refused(&["compile", "-f", SHOP, "--profile", "ingress-nginx", "-o", &table], "only the spec profile");
+    let mut damaged = std::fs::read(&table).unwrap();
+    let last = damaged.len() - 1;
+    damaged[last] ^= 0x55;
+    std::fs::write(&table, damaged).unwrap();
+    refused(&["route", "-f", &table, "http://a/"], "checksum does not match");
+}

@@ -14,9 +14,15 @@ export let version = "";
 let loader = null; // the entry's { load(): Promise<WasmModule>, loadSync?(): WasmModule }
 let loading = null; // load()'s promise, while it runs and after it succeeded
 
-/** Called by the entry once the first module is instantiated, with how to load the second. */
-export function ready(module, secondLoader) {
+/**
+ * Called by an entry once its first module is instantiated, with how to load the second. Both
+ * entries share this state: the main entry's module (which compiles) replaces the route-only
+ * entry's when a page imports both; routers keep the instance that made them.
+ */
+export function ready(module, secondLoader, { routeOnly = false } = {}) {
+  if (modules.first && (routeOnly || !modules.firstRouteOnly)) return;
   modules.first = module;
+  modules.firstRouteOnly = routeOnly;
   loader = secondLoader;
   version = run("version", (glue) => glue.version());
 }
@@ -64,6 +70,14 @@ function run(op, call) {
 
 export function compile(manifests, options) {
   return run("compile", (glue, instance) => new Router(made, glue.compile(manifests, options), instance));
+}
+/**
+ * A router from a precompiled table (`ingress-router compile -o table.bin`, or `router.toTable()`):
+ * `bytes` a Uint8Array (or ArrayBuffer). It routes, explains and lists as the compiled one did.
+ */
+export function loadTable(bytes) {
+  const view = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes;
+  return run("loadTable", (glue, instance) => new Router(made, glue.loadTable(view), instance));
 }
 export function validate(manifests, options) {
   return run("validate", (glue) => glue.validate(manifests, options));
@@ -168,7 +182,7 @@ export class Router {
   #scratch = new Uint8Array(0); // a view of the module's scratch buffer, made on the first call
 
   constructor(key, router, instance) {
-    if (key !== made) throw new TypeError("ingress-router: a Router is made by compile()");
+    if (key !== made) throw new TypeError("ingress-router: a Router is made by compile() or loadTable()");
     this.#router = router;
     this.#instance = instance;
   }
@@ -251,6 +265,11 @@ export class Router {
 
   table() {
     return this.#call("table", (router) => router.table());
+  }
+
+  /** The table as a table file (a Uint8Array) for `loadTable`: the spec profile's Ingress table. */
+  toTable() {
+    return this.#call("toTable", (router) => router.toTable());
   }
 
   validate(options) {

@@ -5,23 +5,8 @@
 // webpack, Parcel, Rollup with a plugin) emit both .wasm files themselves; with esbuild, copy
 // `ingress_router_bg.wasm` and `ingress_router_engines_bg.wasm` next to the bundle.
 import { createGlue } from "./ingress_router.js";
-import { WasmModule } from "./instance.js";
+import { startFrom as start } from "./instance.js";
 import { ready } from "./api.js";
-import { IngressRouterError } from "./error.js";
-
-// Starts a module from `url`; a failure says where the file should be.
-async function start(createGlue, url) {
-  try {
-    return await new WasmModule(createGlue).start(url);
-  } catch (e) {
-    const file = url.pathname.split("/").pop();
-    throw new IngressRouterError(
-      `ingress-router: cannot load ${url}: ${e && e.message}. Serve ${file} beside the module ` +
-        `that imports it, as application/wasm (with esbuild: copy node_modules/ingress-router/dist/${file} next to the bundle).`,
-      { kind: "load", cause: e },
-    );
-  }
-}
 
 ready(await start(createGlue, new URL("ingress_router_bg.wasm", import.meta.url)), {
   load: async () => {

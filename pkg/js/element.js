@@ -1,8 +1,17 @@
 // <ingress-route-demo src="ingress.yaml" url="https://shop.example.com/cart" profile="ingress-nginx">:
 // which backend serves a URL, and why, for documentation pages. Manifests come from `src` or from an
 // inline <script type="application/yaml"> child; `profile` is the compile option of that name.
+// <ingress-route-demo table="shop.table">: a precompiled table (`ingress-router compile -o`),
+// loaded by the package's route-only entry: the page never downloads the compiler.
 // No dependencies; the routing (and the check of the profile's name) is the package's.
-import { compile, load } from "./browser.js";
+
+// The package's entries, each imported the first time an element needs it.
+let mainEntry = null;
+let routeOnlyEntry = null;
+function entry(routeOnly) {
+  if (routeOnly) return (routeOnlyEntry ??= import("./route-only.js"));
+  return (mainEntry ??= import("./browser.js"));
+}
 
 const STYLE = `
 :host { display: block; color-scheme: light dark; font: 14px/1.45 system-ui, sans-serif;
@@ -51,8 +60,10 @@ function el(tag, props = {}, ...children) {
 }
 
 export class IngressRouteDemo extends HTMLElement {
-  static observedAttributes = ["src", "url", "profile"];
+  static observedAttributes = ["src", "table", "url", "profile"];
 
+  #api = null; // the entry the router comes from
+  #bytes = null; // the table last loaded (`table`)
   #router = null;
   #loading = null;
   #text = null; // the manifests last loaded, kept so that a new profile recompiles without fetching again
@@ -90,7 +101,7 @@ export class IngressRouteDemo extends HTMLElement {
 
   attributeChangedCallback(name, before, after) {
     if (before === after || !this.isConnected) return;
-    if (name === "src") this.#load();
+    if (name === "src" || name === "table") this.#load();
     else if (name === "profile") {
       if (this.#text !== null) this.#compile(this.#input.value); // while loading, #load reads the new value
     } else this.route(after ?? "");
@@ -105,7 +116,7 @@ export class IngressRouteDemo extends HTMLElement {
     } catch (error) {
       // The router was lost to an internal error elsewhere (the module was instantiated again):
       // compile the manifests again rather than show it.
-      if (error?.kind === "lost" && this.#text !== null) this.#compile(url);
+      if (error?.kind === "lost" && (this.#text !== null || this.#bytes !== null)) this.#compile(url);
       else this.#fail(error);
     }
   }
@@ -114,28 +125,32 @@ export class IngressRouteDemo extends HTMLElement {
     this.#router?.free();
     this.#router = null;
     this.#text = null;
-    const loading = (this.#loading = this.#manifests());
-    let text;
+    this.#bytes = null;
+    const table = this.getAttribute("table");
+    const loading = (this.#loading = Promise.all([table ? this.#table(table) : this.#manifests(), entry(table !== null)]));
+    let source;
     try {
-      text = await loading;
+      [source, this.#api] = await loading;
     } catch (error) {
       if (loading === this.#loading) this.#fail(error);
       return;
     }
-    if (loading !== this.#loading) return; // a newer src won
+    if (loading !== this.#loading) return; // a newer src or table won
     this.#loading = null;
-    this.#text = text;
+    if (table) this.#bytes = source;
+    else this.#text = source;
     this.#compile(this.getAttribute("url") ?? this.#input.value);
   }
 
-  /** Compiles the loaded manifests with the current profile, then routes `url`. */
+  /** Compiles the loaded manifests with the current profile (or loads the table), then routes `url`. */
   #compile(url) {
     this.#router?.free();
     this.#router = null;
     const profile = this.getAttribute("profile");
+    const { compile, load, loadTable } = this.#api;
     try {
       // Absent: the package's default (`spec`). Any other value goes as written: the package names a bad one.
-      this.#router = compile(this.#text, profile === null ? {} : { profile });
+      this.#router = this.#bytes ? loadTable(this.#bytes) : compile(this.#text, profile === null ? {} : { profile });
     } catch (error) {
       this.#input.value = url;
       if (error?.kind === "engine") {
@@ -152,6 +167,12 @@ export class IngressRouteDemo extends HTMLElement {
       return;
     }
     this.route(url);
+  }
+
+  async #table(table) {
+    const response = await fetch(new URL(table, document.baseURI));
+    if (!response.ok) throw new Error(`cannot load ${table}: HTTP ${response.status}`);
+    return new Uint8Array(await response.arrayBuffer());
   }
 
   async #manifests() {

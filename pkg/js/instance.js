@@ -7,8 +7,42 @@
 // and the failed call throws.
 import { IngressRouterError } from "./error.js";
 
-/** The package's modules: `first`, started by the entry, and `second`, once loaded (api.js). */
-export const modules = { first: null, second: null };
+/**
+ * The package's modules: `first`, started by the entry, and `second`, once loaded (api.js).
+ * `firstRouteOnly`: the first is the route-only module (the `route-only` entry).
+ */
+export const modules = { first: null, second: null, firstRouteOnly: false };
+
+/**
+ * The route-only module's glue, made to answer like the others: each call it lacks (everything that
+ * reads manifests) fails with the `engine` kind, so that api.js runs it in the second module.
+ */
+export function routeOnly(createGlue) {
+  const lacking = ["compile", "validate", "ingressStatus", "serviceStatus", "runTests", "readTests", "gatewayStatus", "migrate", "convert", "Workspace"];
+  return () => {
+    const glue = createGlue();
+    for (const name of lacking) {
+      glue[name] ??= function () {
+        throw new IngressRouterError(`${name} reads manifests: it is not in the route-only module, which loads tables`, { kind: "engine" });
+      };
+    }
+    return glue;
+  };
+}
+
+/** Fetches and starts a module from `url` (browsers, bundlers); a failure says where the file should be. */
+export async function startFrom(createGlue, url) {
+  try {
+    return await new WasmModule(createGlue).start(url);
+  } catch (e) {
+    const file = url.pathname.split("/").pop();
+    throw new IngressRouterError(
+      `ingress-router: cannot load ${url}: ${e && e.message}. Serve ${file} beside the module ` +
+        `that imports it, as application/wasm (with esbuild: copy node_modules/ingress-router/dist/${file} next to the bundle).`,
+      { kind: "load", cause: e },
+    );
+  }
+}
 
 /** One of the package's modules: its compiled WebAssembly.Module and its live instance. */
 export class WasmModule {

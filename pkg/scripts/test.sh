@@ -26,7 +26,7 @@ echo "== a trap in the wasm is contained and the package recovers (a test build 
 if grep -q __panicForTest dist/ingress_router.js; then echo "the package has the test-only __panicForTest"; exit 1; fi
 cargo build --locked -p ingress-router-wasm --lib --target wasm32-unknown-unknown --features test-trap
 trap_wasm=$(target_dir)/wasm32-unknown-unknown/debug/ingress_router_wasm.wasm
-assemble_dist "$trap_wasm" "$trap_wasm" "$work/trap"
+assemble_dist "$trap_wasm" "$trap_wasm" "$trap_wasm" "$work/trap"
 node --expose-gc test/trap.mjs "$work/trap" 2> "$work/trap.log" || { cat "$work/trap.log"; exit 1; }
 
 echo "== consumer: npm pack, install the tarball, Node ESM, tsc --strict"
@@ -50,12 +50,14 @@ done
 # One ingress-nginx behaviour a file, for convert() (migrate).
 mkdir -p "$work/migrate"
 cp ../tests/cases/migrate/*.yaml "$work/migrate/"
-cp test/consumer.mjs test/nginx.yaml test/usage.ts test/must-fail.ts test/tsconfig.json "$work/"
+cp test/consumer.mjs test/route-only.mjs test/nginx.yaml test/usage.ts test/must-fail.ts test/tsconfig.json "$work/"
 (
   cd "$work"
   echo '{"name": "consumer", "private": true, "type": "module"}' > package.json
   npm install --silent --no-audit --no-fund --offline "./$tarball"
   node consumer.mjs shop.yaml invalid.yaml "$cli" routing.json gateway.json migration migrate
+  mkdir -p route-only-scratch
+  node route-only.mjs shop.yaml "$cli" routing.json route-only-scratch
   "$PKG/node_modules/.bin/tsc" -p tsconfig.json
   echo "tsc --strict: usage.ts and the real outputs type-check"
   if "$PKG/node_modules/.bin/tsc" --strict --noEmit --module nodenext --target es2022 --lib es2022,esnext.disposable must-fail.ts > must-fail.log; then

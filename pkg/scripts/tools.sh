@@ -47,27 +47,28 @@ ensure_chromium() {
   $sudo apt-get install -y chromium chromium-driver
 }
 
-# A package folder from the two .wasm files built by cargo (the first module, without the optional
-# engines, and the second, with them): wasm-bindgen's glue of each rewritten as a factory
+# A package folder from the three .wasm files built by cargo (the first module, without the optional
+# engines, the second, with them, and the route-only module): wasm-bindgen's glue of each rewritten as a factory
 # (scripts/glue.mjs: the module can be instantiated again after a trap), and the entries.
 assemble_dist() {
-  local first=$1 second=$2 out=$3
+  local first=$1 second=$2 route=$3 out=$4
   rm -rf "$out"
   mkdir -p "$out"
   wasm-bindgen --target web --no-typescript --out-dir "$out" --out-name ingress_router "$first"
   wasm-bindgen --target web --no-typescript --out-dir "$out" --out-name ingress_router_engines "$second"
-  for glue in ingress_router ingress_router_engines; do node "$PKG/scripts/glue.mjs" "$out/$glue.js" "$out/$glue.js"; done
+  wasm-bindgen --target web --no-typescript --out-dir "$out" --out-name ingress_router_route "$route"
+  for glue in ingress_router ingress_router_engines ingress_router_route; do node "$PKG/scripts/glue.mjs" "$out/$glue.js" "$out/$glue.js"; done
   cp "$PKG"/js/* "$out/"
 }
 
-# What pkg/dist is made from, as one hash: the two .wasm cargo built, the glue and entries copied in,
+# What pkg/dist is made from, as one hash: the three .wasm cargo built, the glue and entries copied in,
 # the scripts that say how (wasm-opt's flags), and the versions of wasm-bindgen and of the npm tools.
 dist_key() {
-  local first=$1 second=$2
+  local first=$1 second=$2 route=$3
   {
     echo "wasm-bindgen $WASM_BINDGEN_VERSION $WASM_BINDGEN_ROOT"
     (cd "$PKG" && sha256sum package-lock.json scripts/build.sh scripts/tools.sh scripts/glue.mjs js/*)
-    sha256sum "$first" "$second" | sed 's/ .*/ wasm/' # the content, not where the target directory is
+    sha256sum "$first" "$second" "$route" | sed 's/ .*/ wasm/' # the content, not where the target directory is
   } | sha256sum | cut -d' ' -f1
 }
 

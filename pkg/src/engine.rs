@@ -1,29 +1,38 @@
 //! The calls into the core: one `Router` whatever the manifests hold (Ingresses with either
 //! profile, or the Gateway API); `gateway.rs` has the Gateway API's own status and migration.
 
+#[cfg(feature = "compiler")]
 use ingress_router::input::{self, Input};
 use ingress_router::options::RequestSpecError;
+#[cfg(feature = "compiler")]
 use ingress_router::status::{self, NoAddress, ServiceView, StatusView};
+#[cfg(feature = "compiler")]
 use ingress_router::tests_file::{self, TestsFile, TestsReport};
+#[cfg(feature = "compiler")]
 use ingress_router::views::{self, ValidationReport};
-use ingress_router::{
-    CompileOptions, DecisionView, Diagnostic, Explanation, Request, RequestSpec, Router, TableView, Workspace,
-};
+#[cfg(feature = "compiler")]
+use ingress_router::{CompileOptions, Diagnostic, RequestSpec, Workspace};
+use ingress_router::{DecisionView, Explanation, Request, Router, TableView};
 
+#[cfg(feature = "compiler")]
 use serde::Deserialize;
 
 use crate::error::Failure;
 
 /// The source name input errors carry (the package reads no files).
+#[cfg(feature = "compiler")]
 pub const SOURCE: &str = "<input>";
 
+#[cfg(feature = "compiler")]
 /// Largest input accepted, in bytes (the core's own limit).
 pub const MAX_INPUT_BYTES: usize = input::DEFAULT_MAX_INPUT_BYTES;
 
+#[cfg(feature = "compiler")]
 pub fn parse(text: &str) -> Result<Input, Failure> {
     Ok(input::parse(SOURCE, text)?)
 }
 
+#[cfg(feature = "compiler")]
 /// The options as JSON text, read by the core's own `Deserialize` (camelCase names, a misspelt
 /// name is an error).
 pub fn compile_options(json: &str) -> Result<CompileOptions, Failure> {
@@ -33,6 +42,7 @@ pub fn compile_options(json: &str) -> Result<CompileOptions, Failure> {
         .map_err(|e| Failure::new("options", format!("options: {e}")).or_engine())
 }
 
+#[cfg(feature = "compiler")]
 /// Compiles with `seed` (from the platform's crypto: the core cannot reach it without `std`'s OS)
 /// whatever `input` holds, as the core chooses.
 pub fn compile(input: &Input, options: &CompileOptions, seed: u64) -> Result<(Router, Vec<Diagnostic>), Failure> {
@@ -41,16 +51,19 @@ pub fn compile(input: &Input, options: &CompileOptions, seed: u64) -> Result<(Ro
     Ok((router, diagnostics))
 }
 
+#[cfg(feature = "compiler")]
 /// An input the core cannot compile: the `engine` kind when this module lacks the engine it needs.
 fn compile_failure(e: ingress_router::CompileError) -> Failure {
     Failure::new("options", format!("{SOURCE}: {e}")).or_engine()
 }
 
+#[cfg(feature = "compiler")]
 /// A workspace for text read again after each edit (see [`update`]).
 pub fn workspace() -> Workspace {
     Workspace::new(SOURCE)
 }
 
+#[cfg(feature = "compiler")]
 /// Reads `text`, reusing the documents `workspace` read before whose text did not change: the
 /// same input as [`parse`] (the first unreadable document is the error), then compiles it with
 /// `seed`, reusing what lint found in each document that did not change.
@@ -67,6 +80,11 @@ pub fn update(
     let input = input.clone();
     let (router, diagnostics) = workspace.compile(options, seed).map_err(compile_failure)?;
     Ok((input, router, diagnostics))
+}
+
+/// Loads a precompiled table with `seed` (a fresh one, as compiling takes).
+pub fn load_table(bytes: &[u8], seed: u64) -> Result<Router, Failure> {
+    ingress_router::load_table_seeded(bytes, seed).map_err(|e| Failure::new("table", format!("table: {e}")))
 }
 
 /// The decision for `request`: its answer slot ([`ingress_router::Decision::answer_slot`]; `None`
@@ -107,17 +125,21 @@ pub fn request_failure(e: RequestSpecError) -> Failure {
     Failure::new(kind, format!("request: {e}"))
 }
 
+#[cfg(feature = "compiler")]
 /// The source name of a tests file given as text.
 const TESTS_SOURCE: &str = "<tests>";
 
+#[cfg(feature = "compiler")]
 pub fn read_tests(text: &str) -> Result<TestsFile, Failure> {
     tests_file::parse(TESTS_SOURCE, text).map_err(|e| Failure::from(e).or_engine())
 }
 
+#[cfg(feature = "compiler")]
 pub fn run_tests(router: &Router, file: &TestsFile) -> TestsReport {
     tests_file::run(router, file)
 }
 
+#[cfg(feature = "compiler")]
 pub fn write_tests(
     router: &Router,
     requests: Vec<(Option<String>, RequestSpec)>,
@@ -127,22 +149,26 @@ pub fn write_tests(
     Ok(tests_file::write(&file, comment))
 }
 
+#[cfg(feature = "compiler")]
 /// `validate --json` for `input` read from `text` (empty when given as objects: no positions).
 pub fn validate(input: &Input, text: &str, stored: &Input, options: &CompileOptions, seed: u64) -> ValidationReport {
     views::validate(input, &[(SOURCE, text)], stored, options, seed)
 }
 
+#[cfg(feature = "compiler")]
 /// `validate --json` for `input` whose table's `diagnostics` are known (a compiled router's).
 pub fn validation(input: &Input, text: &str, stored: &Input, diagnostics: Vec<Diagnostic>) -> ValidationReport {
     views::validation_report(input, &[(SOURCE, text)], stored, diagnostics)
 }
 
+#[cfg(feature = "compiler")]
 pub fn ingress_status(input: &Input, class: Option<&str>, publish_service: &str) -> Result<StatusView, Failure> {
     status::ingress(input, class, publish_service).map_err(|_| {
         Failure::new("argument", format!("publishService {publish_service:?}: expected \"<namespace>/<name>\""))
     })
 }
 
+#[cfg(feature = "compiler")]
 pub fn service_status(input: &Input, service: &str) -> Result<ServiceView, Failure> {
     status::service(input, service).map_err(|e| match e {
         NoAddress::PublishServiceMissing { service } => {

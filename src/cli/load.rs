@@ -65,6 +65,38 @@ pub fn compile(loaded: &Loaded, options: &CompileOptions) -> Result<Router, Fail
     Ok(router)
 }
 
+/// The router of a table file (`ingress-router compile`) when `-f` names one, alone and without
+/// compile options; `None` when `-f` names manifests.
+pub fn table_file(common: &Common, gateway: Option<&str>) -> Result<Option<Router>, Failure> {
+    let is_table = |path: &Path| {
+        let mut head = [0u8; 8];
+        std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok()
+            && &head == crate::table::file::MAGIC
+    };
+    let Some(table) = common.files.iter().find(|p| p.as_os_str() != "-" && p.is_file() && is_table(p)) else {
+        return Ok(None);
+    };
+    let name = table.display();
+    if common.files.len() > 1 {
+        return Err(Failure(format!("{name} is a table file: give it alone (-f once), not with manifests")));
+    }
+    let options = common.options.is_some()
+        || common.ingress_class.is_some()
+        || common.implementation_specific.is_some()
+        || common.profile.is_some()
+        || common.normalize_path
+        || common.merge_slashes
+        || common.escaped_slashes.is_some()
+        || gateway.is_some();
+    if options {
+        return Err(Failure(format!(
+            "{name} is a table file: its options were fixed by `ingress-router compile`; give them there"
+        )));
+    }
+    let bytes = std::fs::read(table).map_err(|e| Failure(format!("{name}: {e}")))?;
+    crate::load_table(&bytes).map(Some).map_err(|e| Failure(format!("{name}: {e}")))
+}
+
 pub fn stderr(line: &dyn Display) {
     use std::io::Write;
     let _ = writeln!(std::io::stderr(), "{line}");

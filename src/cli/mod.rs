@@ -71,6 +71,16 @@ Examples:
   ingress-router table -f manifests/ -f more.yaml --implementation-specific exact --json
   ingress-router table -f examples/gateway/manifests --gateway infra/public";
 
+const COMPILE_EXAMPLES: &str = "\
+The table file holds the spec profile's Ingress table with the options it was compiled with
+(versioned, checksummed: the README's \"Precompiled tables\"). The ingress-nginx profile and Gateway
+API routers are not written. A table file given to `route`, `explain` or `table` with -f is loaded,
+not compiled; compile options are then refused (they were fixed when the table was written).
+
+Examples:
+  ingress-router compile -f examples/shop/manifests --ingress-class nginx -o shop.table
+  ingress-router route -f shop.table https://shop.example.com/cart/items";
+
 const TEST_EXAMPLES: &str = "\
 Tests file (YAML or JSON):
   options:                          # optional; command-line flags win
@@ -144,6 +154,10 @@ enum Command {
     /// Print the compiled routing table.
     #[command(after_help = TABLE_EXAMPLES)]
     Table(TableArgs),
+    /// Compile the manifests once into a table file that `route`, `explain` and `table` (`-f
+    /// table.bin`) and the npm package's route-only module load without compiling.
+    #[command(after_help = COMPILE_EXAMPLES)]
+    Compile(CompileArgs),
     /// Check routes against a tests file (like Envoy's router_check_tool).
     #[command(after_help = TEST_EXAMPLES)]
     Test(TestArgs),
@@ -237,6 +251,15 @@ struct RequestArgs {
 }
 
 #[derive(Args)]
+struct CompileArgs {
+    #[command(flatten)]
+    common: Common,
+    /// Where to write the table file.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    output: PathBuf,
+}
+
+#[derive(Args)]
 struct TableArgs {
     #[command(flatten)]
     common: Common,
@@ -304,6 +327,7 @@ impl Command {
         match self {
             Command::Route(a) | Command::Explain(a) => a.json,
             Command::Table(a) => a.json,
+            Command::Compile(_) => false,
             Command::Validate(a) => a.json(),
             Command::Status(a) => a.json(),
             Command::Test(a) => a.json,
@@ -322,9 +346,30 @@ fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Route(args) => request_command(&args, false),
         Command::Explain(args) => request_command(&args, true),
         Command::Table(args) => {
-            let loaded = load::load(&args.common.files)?;
-            let router = load::router(&loaded, &args.common, &CompileOptions::default(), args.gateway.as_deref())?;
+            let router = match load::table_file(&args.common, args.gateway.as_deref())? {
+                Some(router) => router,
+                None => {
+                    let loaded = load::load(&args.common.files)?;
+                    load::router(&loaded, &args.common, &CompileOptions::default(), args.gateway.as_deref())?
+                }
+            };
             print(&if args.json { show::json(&router.table()) } else { show::table(&router) });
+            Ok(0)
+        }
+        Command::Compile(args) => {
+            let loaded = load::load(&args.common.files)?;
+            let router = load::router(&loaded, &args.common, &CompileOptions::default(), None)?;
+            let bytes = router.to_table_file().map_err(|e| Failure(format!("{}: {e}", loaded.names())))?;
+            std::fs::write(&args.output, &bytes).map_err(|e| Failure(format!("{}: {e}", args.output.display())))?;
+            let table = router.table();
+            load::stderr(&format_args!(
+                "{}: {} bytes: {} paths of {} Ingresses ({} left out)",
+                args.output.display(),
+                bytes.len(),
+                table.hosts.iter().map(|h| h.paths.len()).sum::<usize>(),
+                table.ingresses.len(),
+                table.excluded.len()
+            ));
             Ok(0)
         }
         Command::Test(args) => check::run(&args.common, &args.tests, args.coverage, args.json, args.gateway.as_deref()),
@@ -364,8 +409,13 @@ fn request_command(args: &RequestArgs, explain: bool) -> Result<i32, Failure> {
     spec.grpc = args.grpc.clone();
     spec.port = args.port;
     spec.with(|_| ()).map_err(|e| Failure(e.to_string()))?;
-    let loaded = load::load(&args.common.files)?;
-    let router = load::router(&loaded, &args.common, &CompileOptions::default(), args.gateway.as_deref())?;
+    let router = match load::table_file(&args.common, args.gateway.as_deref())? {
+        Some(router) => router,
+        None => {
+            let loaded = load::load(&args.common.files)?;
+            load::router(&loaded, &args.common, &CompileOptions::default(), args.gateway.as_deref())?
+        }
+    };
     print(&request(&router, &spec, explain, args.json)?);
     Ok(0)
 }

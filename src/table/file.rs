@@ -71,7 +71,9 @@ impl fmt::Display for TableFileError {
             TableFileError::Truncated => f.write_str("table file truncated: fewer bytes than its header says"),
             TableFileError::Checksum => f.write_str("table file damaged: its checksum does not match"),
             TableFileError::Malformed(why) => write!(f, "table file malformed: {why}"),
-            TableFileError::Unsupported(what) => write!(f, "cannot precompile {what}: only the spec profile's Ingress table"),
+            TableFileError::Unsupported(what) => {
+                write!(f, "cannot precompile {what}: only the spec profile's Ingress table")
+            }
         }
     }
 }
@@ -270,7 +272,9 @@ impl Table {
                     ingresses: h.ingresses.iter().map(|&i| i as u32).collect(),
                 })
                 .collect(),
-            defaults: defaults.map(|d| WireDefault { ingress: d.ingress.map(|i| i as u32), backend: (&d.backend).into() }).collect(),
+            defaults: defaults
+                .map(|d| WireDefault { ingress: d.ingress.map(|i| i as u32), backend: (&d.backend).into() })
+                .collect(),
         };
         let payload = postcard::to_allocvec(&wire).expect("postcard writes every Wire to memory");
         let writer = env!("CARGO_PKG_VERSION").as_bytes();
@@ -344,8 +348,8 @@ impl Table {
         table.routes.reserve_exact(wire.routes.len());
         for (r, route) in wire.routes.into_iter().enumerate() {
             let host = host_of[r].ok_or_else(|| malformed(alloc::format!("route {r} is in no host table")))?;
-            let path_type =
-                path_type(route.path_type).ok_or_else(|| malformed(alloc::format!("route {r}: pathType {}", route.path_type)))?;
+            let path_type = path_type(route.path_type)
+                .ok_or_else(|| malformed(alloc::format!("route {r}: pathType {}", route.path_type)))?;
             table.routes.push(Route {
                 host: wire.hosts[host].host.clone(),
                 path: route.path,
