@@ -64,6 +64,8 @@ test-nostd: wasm-target
 	$(CARGO) test --locked -p ingress-router --lib --no-default-features --features std
 	# The ingress-nginx profile (std + regex-lite) builds for the browser too.
 	$(CARGO) build --locked -p ingress-router --lib --no-default-features --features nginx --target wasm32-unknown-unknown
+	# Precompiled tables load without std (the route-only module's core).
+	$(CARGO) build --locked -p ingress-router --lib --no-default-features --features table-file --target wasm32-unknown-unknown
 	# The Gateway API builds without std (the Envoy filter's core has it); without it, the core
 	# keeps Gateway API objects as read and says which engine a build lacks.
 	$(CARGO) build --locked -p ingress-router --lib --no-default-features --features gateway --target wasm32-unknown-unknown
@@ -72,12 +74,14 @@ test-nostd: wasm-target
 lint: prereqs-rust lint-envoy
 	$(CARGO) clippy --locked --all-targets --all-features -- -D warnings
 	$(CARGO) clippy --locked -p ingress-router --lib --no-default-features -- -D warnings
+	$(CARGO) clippy --locked -p ingress-router --lib --no-default-features --features table-file -- -D warnings
 	# The npm package's wasm-bindgen crate, natively and for the browser.
 	$(CARGO) clippy --locked -p ingress-router-wasm --all-targets -- -D warnings
 	$(MAKE) wasm-target
 	$(CARGO) clippy --locked -p ingress-router-wasm --all-targets --target wasm32-unknown-unknown -- -D warnings
-	# The package's first module: without the optional engines.
-	$(CARGO) clippy --locked -p ingress-router-wasm --lib --no-default-features --target wasm32-unknown-unknown -- -D warnings
+	# The package's first module: without the optional engines; and the route-only module.
+	$(CARGO) clippy --locked -p ingress-router-wasm --lib --no-default-features --features compiler --target wasm32-unknown-unknown -- -D warnings
+	$(CARGO) clippy --locked -p ingress-router-wasm --lib --no-default-features --features tables --target wasm32-unknown-unknown -- -D warnings
 	$(CARGO) fmt --all --check
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --locked --no-deps --all-features --document-private-items
 

@@ -269,7 +269,16 @@ export class Router {
 
   /** The table as a table file (a Uint8Array) for `loadTable`: the spec profile's Ingress table. */
   toTable() {
-    return this.#call("toTable", (router) => router.toTable());
+    return this.#call("toTable", (router) => {
+      if (!router.toTable) {
+        throw new IngressRouterError(
+          "ingress-router: toTable(): this router's module writes no tables (the package's first module and the route-only one): " +
+            "`await load()` once before compile() (the second module then compiles, and writes tables)",
+          { kind: "engine" },
+        );
+      }
+      return router.toTable();
+    });
   }
 
   validate(options) {

@@ -5,10 +5,10 @@
 // webpack, Parcel, Rollup with a plugin) emit both .wasm files themselves; with esbuild, copy
 // `ingress_router_bg.wasm` and `ingress_router_engines_bg.wasm` next to the bundle.
 import { createGlue } from "./ingress_router.js";
-import { startFrom as start } from "./instance.js";
+import { answering, startFrom as start } from "./instance.js";
 import { ready } from "./api.js";
 
-ready(await start(createGlue, new URL("ingress_router_bg.wasm", import.meta.url)), {
+ready(await start(answering(createGlue), new URL("ingress_router_bg.wasm", import.meta.url)), {
   load: async () => {
     const glue = await import("./ingress_router_engines.js");
     return start(glue.createGlue, new URL("ingress_router_engines_bg.wasm", import.meta.url));

@@ -14,16 +14,17 @@ import { IngressRouterError } from "./error.js";
 export const modules = { first: null, second: null, firstRouteOnly: false };
 
 /**
- * The route-only module's glue, made to answer like the others: each call it lacks (everything that
- * reads manifests) fails with the `engine` kind, so that api.js runs it in the second module.
+ * A module's glue made to answer like the others': each call its module lacks (the route-only
+ * module reads no manifests; the first loads no tables) fails with the `engine` kind, so that
+ * api.js runs it in the second module, which has every call.
  */
-export function routeOnly(createGlue) {
-  const lacking = ["compile", "validate", "ingressStatus", "serviceStatus", "runTests", "readTests", "gatewayStatus", "migrate", "convert", "Workspace"];
+export function answering(createGlue) {
+  const calls = ["compile", "validate", "ingressStatus", "serviceStatus", "runTests", "readTests", "gatewayStatus", "migrate", "convert", "Workspace", "loadTable"];
   return () => {
     const glue = createGlue();
-    for (const name of lacking) {
+    for (const name of calls) {
       glue[name] ??= function () {
-        throw new IngressRouterError(`${name} reads manifests: it is not in the route-only module, which loads tables`, { kind: "engine" });
+        throw new IngressRouterError(`${name}() is not in this module`, { kind: "engine" });
       };
     }
     return glue;

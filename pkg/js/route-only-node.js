@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { createGlue } from "./ingress_router_route.js";
 import { createGlue as createEnginesGlue } from "./ingress_router_engines.js";
-import { WasmModule, routeOnly } from "./instance.js";
+import { WasmModule, answering } from "./instance.js";
 import { ready } from "./api.js";
 
 // The table's hash seed comes from crypto.getRandomValues: global from Node 19, not in Node 18.
@@ -13,6 +13,6 @@ if (!globalThis.crypto?.getRandomValues) globalThis.crypto = (await import("node
 const compiled = (file) => new WebAssembly.Module(readFileSync(new URL(file, import.meta.url)));
 const loadSync = () => new WasmModule(createEnginesGlue).startSync(compiled("ingress_router_engines_bg.wasm"));
 
-ready(new WasmModule(routeOnly(createGlue)).startSync(compiled("ingress_router_route_bg.wasm")), { loadSync, load: async () => loadSync() }, { routeOnly: true });
+ready(new WasmModule(answering(createGlue)).startSync(compiled("ingress_router_route_bg.wasm")), { loadSync, load: async () => loadSync() }, { routeOnly: true });
 
 export * from "./api.js";

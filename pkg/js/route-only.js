@@ -5,11 +5,11 @@
 // same as the main entry's: a call that reads manifests (compile(), validate(), ...) needs the full
 // module, fetched by `await load()` once, as the main entry's engines are.
 import { createGlue } from "./ingress_router_route.js";
-import { routeOnly, startFrom } from "./instance.js";
+import { answering, startFrom } from "./instance.js";
 import { ready } from "./api.js";
 
 ready(
-  await startFrom(routeOnly(createGlue), new URL("ingress_router_route_bg.wasm", import.meta.url)),
+  await startFrom(answering(createGlue), new URL("ingress_router_route_bg.wasm", import.meta.url)),
   {
     load: async () => {
       const glue = await import("./ingress_router_engines.js");

@@ -22,7 +22,7 @@ cargo build --locked -p ingress-router-wasm --lib --profile release-wasm --targe
 # The route-only module: no compiler (YAML, validation, lint), optimised for speed (ROUTE_OPT_LEVEL;
 # pkg/README.md has the measurement): it is small, and routing is all it does.
 CARGO_PROFILE_RELEASE_WASM_OPT_LEVEL=$ROUTE_OPT_LEVEL cargo build --locked -p ingress-router-wasm --lib \
-  --profile release-wasm --target wasm32-unknown-unknown --no-default-features --target-dir "$route"
+  --profile release-wasm --target wasm32-unknown-unknown --no-default-features --features tables --target-dir "$route"
 
 first_wasm=$first/wasm32-unknown-unknown/release-wasm/ingress_router_wasm.wasm
 second_wasm=$target/wasm32-unknown-unknown/release-wasm/ingress_router_wasm.wasm

@@ -35,6 +35,7 @@ echo "| module | bytes | gzip -9 bytes | brotli -q 11 bytes |"
 echo "|---|---:|---:|---:|"
 sizes pkg/dist/ingress_router_bg.wasm "npm package, first module: spec profile (pkg/dist, after wasm-opt)"
 sizes pkg/dist/ingress_router_engines_bg.wasm "npm package, second module: + ingress-nginx, Gateway API (loaded on demand)"
+sizes pkg/dist/ingress_router_route_bg.wasm "npm package, route-only module: loads precompiled tables (ingress-router/route-only)"
 sizes "$target/wasm32-wasip1/release/ingress_router_envoy.wasm" "Envoy filter (make envoy-wasm)"
 echo
 node pkg/scripts/size.mjs "$TWIGGY" "$named_pkg" 14
@@ -44,11 +45,12 @@ node pkg/scripts/size.mjs "$TWIGGY" "$named_filter" 14
 # The summary, one line per module: `size: NAME RAW_BYTES GZIP_BYTES`, each file gzip -9 on its own
 # (as a server sends them), summed. npm-page: what a page loads to compile and route with the spec
 # profile (browser.js, the modules it imports statically, followed through, and the first .wasm);
+# npm-route-only: the same for the route-only entry (route-only.js and the route-only .wasm);
 # npm-all: everything under pkg/dist (the package's code; its README, LICENSE and .d.ts aside);
 # envoy-filter: the filter Envoy loads (make envoy-wasm).
-page_files() {
+page_files() { # ENTRY WASM
   node -e 'const fs = require("node:fs"), path = require("node:path");
-    const dir = process.argv[1], seen = new Set(), todo = ["browser.js"];
+    const [dir, entry, wasm] = process.argv.slice(1), seen = new Set(), todo = [entry];
     while (todo.length) {
       const file = todo.pop();
       if (seen.has(file)) continue;
@@ -56,7 +58,7 @@ page_files() {
       const text = fs.readFileSync(path.join(dir, file), "utf8");
       for (const m of text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s*"\.\/([^"]+)"/gm)) todo.push(m[1]);
     }
-    console.log([...seen, "ingress_router_bg.wasm"].map(f => path.join(dir, f)).join("\n"));' pkg/dist
+    console.log([...seen, wasm].map(f => path.join(dir, f)).join("\n"));' pkg/dist "$1" "$2"
 }
 summary() { # NAME FILE...
   local name=$1 raw=0 gz=0 f
@@ -68,7 +70,10 @@ summary() { # NAME FILE...
   echo "size: $name $raw $gz"
 }
 echo
-mapfile -t page < <(page_files)
+mapfile -t page < <(page_files browser.js ingress_router_bg.wasm)
 summary npm-page "${page[@]}"
+# npm-route-only: what a page that routes with a precompiled table loads (the route-only entry).
+mapfile -t route_page < <(page_files route-only.js ingress_router_route_bg.wasm)
+summary npm-route-only "${route_page[@]}"
 summary npm-all $(find pkg/dist -type f | sort)
 summary envoy-filter "$target/wasm32-wasip1/release/ingress_router_envoy.wasm"

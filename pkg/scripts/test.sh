@@ -58,6 +58,8 @@ cp test/consumer.mjs test/route-only.mjs test/nginx.yaml test/usage.ts test/must
   node consumer.mjs shop.yaml invalid.yaml "$cli" routing.json gateway.json migration migrate
   mkdir -p route-only-scratch
   node route-only.mjs shop.yaml "$cli" routing.json route-only-scratch
+  # The docs page's table (test/browser/table.html).
+  "$cli" compile -f shop.yaml --ingress-class nginx -o shop.table 2>/dev/null
   "$PKG/node_modules/.bin/tsc" -p tsconfig.json
   echo "tsc --strict: usage.ts and the real outputs type-check"
   if "$PKG/node_modules/.bin/tsc" --strict --noEmit --module nodenext --target es2022 --lib es2022,esnext.disposable must-fail.ts > must-fail.log; then

@@ -82,6 +82,7 @@ pub fn update(
     Ok((input, router, diagnostics))
 }
 
+#[cfg(feature = "tables")]
 /// Loads a precompiled table with `seed` (a fresh one, as compiling takes).
 pub fn load_table(bytes: &[u8], seed: u64) -> Result<Router, Failure> {
     ingress_router::load_table_seeded(bytes, seed).map_err(|e| Failure::new("table", format!("table: {e}")))

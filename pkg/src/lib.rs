@@ -6,6 +6,10 @@
 // A failure ends the call and is converted to a JavaScript error at once: its size never matters.
 #![allow(clippy::result_large_err)]
 
+// Each module of the package makes routers: by compiling, by loading tables, or both.
+#[cfg(not(any(feature = "compiler", feature = "tables")))]
+compile_error!("build ingress-router-wasm with `compiler`, `tables` or both (the default has both)");
+
 mod engine;
 mod error;
 #[cfg(feature = "compiler")]
@@ -186,7 +190,7 @@ impl Router {
 
     /// The table as a table file (`ingress-router compile -o`), for `loadTable`: the spec
     /// profile's Ingress table only (the ingress-nginx profile and the Gateway API are refused).
-    #[cfg(feature = "compiler")]
+    #[cfg(all(feature = "tables", feature = "compiler"))]
     #[wasm_bindgen(js_name = toTable)]
     pub fn to_table(&self) -> Result<Vec<u8>, JsValue> {
         Ok(self.router.to_table_file().map_err(|e| Failure::new("table", format!("table: {e}")))?)
@@ -231,6 +235,7 @@ impl Router {
 /// Loads a precompiled table (`ingress-router compile -o table.bin`, or `Router.toTable()`): a
 /// router that routes, explains and lists its table as the compiled one did, without compiling.
 /// A table of another format version, or a damaged one, is refused with the reason.
+#[cfg(feature = "tables")]
 #[wasm_bindgen(js_name = loadTable)]
 pub fn load_table(bytes: &[u8]) -> Result<Router, JsValue> {
     let router = engine::load_table(bytes, seed()?)?;

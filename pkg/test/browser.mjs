@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { copyFileSync, cpSync, mkdirSync, readFileSync } from "node:fs";
 import { extname, join, normalize } from "node:path";
+import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 import { chromium } from "playwright-core";
 
@@ -15,6 +16,8 @@ cpSync(new URL("bundle.html", here), join(root, "bundle.html"));
 cpSync(new URL("element.html", here), join(root, "element.html"));
 cpSync(new URL("app.js", here), join(root, "app.js"));
 cpSync(new URL("trap.html", here), join(root, "trap.html"));
+cpSync(new URL("table.html", here), join(root, "table.html"));
+cpSync(new URL("manifests.html", here), join(root, "manifests.html"));
 cpSync(new URL("./trap/scenario.js", import.meta.url), join(root, "trap-scenario.js"));
 mkdirSync(join(root, "out"), { recursive: true });
 await build({ entryPoints: [join(root, "app.js")], bundle: true, format: "esm", platform: "browser", outfile: join(root, "out/app.js"), absWorkingDir: root, logLevel: "warning" });
@@ -172,6 +175,50 @@ try {
   await gateway.locator(".backend", { hasText: "app/web:80" }).waitFor();
   assert.deepEqual(errors, []);
   console.log("<ingress-route-demo> with Gateway API manifests in Chromium: ok");
+
+  // ---- a docs page: <ingress-route-demo table> loads only the route-only entry and module; the same
+  // page with the manifests (src) loads the compiler. Each loaded cold (a new browser context, no
+  // cache) three times: the JS and wasm it fetched (each file gzip -9, as a server would send it)
+  // and the time from navigation to the first decision shown.
+  const docsPage = async (file, id) => {
+    const context = await browser.newContext();
+    const docs = await context.newPage();
+    const pageErrors = [];
+    docs.on("pageerror", (e) => pageErrors.push(e.message));
+    const fetched = [];
+    docs.on("response", (r) => fetched.push(r));
+    await docs.goto(`${base}/${file}`);
+    const shownAt = await docs.waitForFunction((id) => {
+      const backend = document.getElementById(id)?.shadowRoot?.querySelector(".backend");
+      return backend && [performance.now(), backend.textContent];
+    }, id, { polling: "raf", timeout: 30_000 });
+    const [ms, backend] = await shownAt.jsonValue();
+    const files = [];
+    let bytes = 0;
+    for (const r of fetched) {
+      const name = new URL(r.url()).pathname.split("/").pop();
+      if (!/\.(js|wasm)$/.test(name)) continue;
+      files.push(name);
+      bytes += gzipSync(await r.body(), { level: 9 }).length;
+    }
+    await context.close();
+    assert.deepEqual(pageErrors, [], file);
+    return { ms, backend, files: files.sort(), bytes };
+  };
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const docsFigures = {};
+  for (const [file, id] of [["table.html", "table"], ["manifests.html", "manifests"]]) {
+    const runs = [];
+    for (let i = 0; i < 3; i++) runs.push(await docsPage(file, id));
+    assert.deepEqual(runs.map((r) => r.backend), ["cart-api:80", "cart-api:80", "cart-api:80"], file);
+    docsFigures[id] = { bytes: runs[0].bytes, files: runs[0].files, ms: median(runs.map((r) => r.ms)) };
+  }
+  assert.ok(docsFigures.table.files.includes("ingress_router_route_bg.wasm"), docsFigures.table.files.join(" "));
+  assert.ok(!docsFigures.table.files.some((f) => /^ingress_router(_engines)?(_bg\.wasm|\.js)$/.test(f)), `the table page loads no compiler: ${docsFigures.table.files.join(" ")}`);
+  assert.ok(docsFigures.manifests.files.includes("ingress_router_bg.wasm"), docsFigures.manifests.files.join(" "));
+  for (const [id, f] of Object.entries(docsFigures)) {
+    console.log(`docs page: ${id}: ${f.bytes} bytes gzip (JS + wasm: ${f.files.join(", ")}), first decision ${f.ms.toFixed(0)} ms after navigation (median of 3)`);
+  }
 
   // ---- a trap in the wasm (the test build): contained, and a fresh instance, synchronously, twice
   await page.goto(`${base}/trap.html`);

@@ -102,4 +102,22 @@ for (const { c, answer, explained } of loaded) {
 assert.deepEqual(wasmRead(), ["ingress_router_route_bg.wasm", "ingress_router_engines_bg.wasm"], "compile() loaded the full module");
 // A profile without a table format is refused by name.
 assert.throws(() => compile(readFileSync(shopFile, "utf8"), { profile: "ingress-nginx" }).toTable(), (e) => e.kind === "table" && /only the spec profile/.test(e.message));
+
+// ---- the main entry: its first module writes and loads no tables; loadTable() runs in the second
+// module (Node loads it on that call), and toTable() says to load the second module before compiling.
+const mainEntry = `
+  import assert from "node:assert/strict";
+  import { readFileSync } from "node:fs";
+  import { compile, load, loadTable } from "ingress-router";
+  const shop = readFileSync(${JSON.stringify(shopFile)}, "utf8");
+  const first = compile(shop, { ingressClass: "nginx" });
+  assert.throws(() => first.toTable(), (e) => e.kind === "engine" && /await load\(\)/.test(e.message));
+  const loaded = loadTable(readFileSync(${JSON.stringify(table)}));
+  assert.deepEqual(loaded.route("https://shop.example.com/cart/x"), first.route("https://shop.example.com/cart/x"));
+  await load();
+  const again = loadTable(compile(shop, { ingressClass: "nginx" }).toTable());
+  assert.deepEqual(again.table(), first.table());
+`;
+execFileSync(process.execPath, ["--input-type=module", "-e", mainEntry], { stdio: "inherit" });
+
 console.log(`route-only entry: ${loaded.length} routing cases loaded from CLI tables answer as compiled; bad tables refused; compile() loads the full module: ok`);
