@@ -86,6 +86,14 @@ pub struct ExcludedIngress {
     pub errors: Vec<validation::FieldError>,
 }
 
+impl ExcludedIngress {
+    /// Whether it is left out because the apiserver would reject it (not for its class). A table
+    /// loaded from a file knows this, not the field errors.
+    pub fn is_invalid(&self) -> bool {
+        self.cause == Exclusion::Invalid
+    }
+}
+
 /// Why an Ingress is left out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Exclusion {

@@ -2,6 +2,7 @@
 //!
 //! ```json
 //! {"manifests": "<YAML or JSON text>" | [<text or object>, ...] | {<object>},
+//!  "table": "<base64 of a table file>",  // instead of manifests and compile options
 //!  "ingressClass": "nginx", "implementationSpecific": "prefix",
 //!  "routingHeader": "x-ingress-backend",
 //!  "clusterTemplate": "{namespace}/{service}:{port}",
@@ -12,6 +13,10 @@
 //!
 //! An invalid Ingress is left out and the others serve (one team's mistake never freezes every
 //! other team's routing); `"strict": true` refuses the whole configuration instead.
+//!
+//! `table` (instead of `manifests`) is a precompiled table (`ingress-router compile`, or
+//! `envoy-config --table`), base64: the filter loads it without reading or compiling manifests.
+//! Its compile options were fixed when it was written: none may be given beside it.
 //!
 //! Every key but the filter's own is one of the core's compile options (`CompileOptions`, the same
 //! camelCase names as everywhere else). Unknown keys are errors: a misspelt option silently ignored
@@ -32,15 +37,18 @@ pub const DEFAULT_ROUTING_HEADER: &str = "x-ingress-backend";
 pub const DEBUG_HEADER: &str = "x-ingress-router-match";
 /// The filter's own keys; every other key is one of the core's compile options.
 const FILTER_KEYS: &str =
-    "manifests, routingHeader, clusterTemplate, resourceClusterTemplate, debugHeader, strict, gatewayPort";
+    "manifests, table, routingHeader, clusterTemplate, resourceClusterTemplate, debugHeader, strict, gatewayPort";
 
 /// The plugin configuration, its manifests still the configuration's own bytes (`'a`): they are
 /// read one at a time ([`PluginConfig::manifests`]), never held as one JSON value beside the
 /// objects read from them (a WebAssembly heap keeps its high-water mark for good).
 #[derive(Debug)]
 pub struct PluginConfig<'a> {
-    /// YAML or JSON text, one object, or a list of either, as written in the configuration.
+    /// YAML or JSON text, one object, or a list of either, as written in the configuration
+    /// (`null` when `table` is given).
     pub manifests: &'a RawValue,
+    /// A precompiled table, base64 (a JSON string as written), instead of `manifests`.
+    pub table: Option<&'a RawValue>,
     /// The core's compile options, by their own camelCase names (`ingressClass`, `normalizePath`, ...).
     pub options: CompileOptions,
     pub routing_header: String,
@@ -139,16 +147,26 @@ impl<'a> PluginConfig<'a> {
         }
         let Entries(entries) = serde_json::from_slice(bytes).map_err(|e| format!("plugin configuration: {e}"))?;
         let mut manifests = None;
+        let mut table = None;
         let mut rest = Map::new();
         for (key, raw) in entries {
             if key == "manifests" {
                 manifests = Some(raw);
                 continue;
             }
+            if key == "table" {
+                table = Some(raw);
+                continue;
+            }
             let value = serde_json::from_str(raw.get()).map_err(|e| format!("plugin configuration: {key}: {e}"))?;
             rest.insert(key, value);
         }
-        let manifests = manifests.ok_or("plugin configuration: missing field `manifests`")?;
+        let manifests = match (manifests, table) {
+            (Some(manifests), None) => manifests,
+            (None, Some(_)) => RawValue::NULL,
+            (Some(_), Some(_)) => return Err("plugin configuration: `manifests` and `table`: give one of them".into()),
+            (None, None) => return Err("plugin configuration: missing field `manifests` (or `table`)".into()),
+        };
         let keys = Keys::deserialize(Value::Object(rest)).map_err(|e| format!("plugin configuration: {e}"))?;
         let options = CompileOptions::deserialize(Value::Object(keys.options)).map_err(|e| {
             let e = e.to_string();
@@ -176,8 +194,14 @@ impl<'a> PluginConfig<'a> {
                 .with_resource_template(template)
                 .map_err(|e| format!("plugin configuration: resourceClusterTemplate: {e}"))?;
         }
+        if table.is_some() && (options != CompileOptions::default() || keys.gateway_port.is_some()) {
+            return Err("plugin configuration: `table` holds the compile options it was compiled with: give them to \
+                        `ingress-router compile` (or envoy-config), not beside the table"
+                .into());
+        }
         Ok(PluginConfig {
             manifests,
+            table,
             options,
             routing_header: keys.routing_header,
             cluster_names,
@@ -185,6 +209,21 @@ impl<'a> PluginConfig<'a> {
             strict: keys.strict,
             gateway_port: keys.gateway_port,
         })
+    }
+
+    /// The table's bytes, when the configuration gives `table` (base64 in a JSON string).
+    pub fn table_bytes(&self) -> Option<Result<Vec<u8>, String>> {
+        use base64::Engine as _;
+        let raw = self.table?;
+        let text: &str = match serde_json::from_str(raw.get()) {
+            Ok(text) => text,
+            Err(_) => return Some(Err("plugin configuration: table must be a string (base64)".into())),
+        };
+        Some(
+            base64::engine::general_purpose::STANDARD
+                .decode(text)
+                .map_err(|e| format!("plugin configuration: table: {e}")),
+        )
     }
 
     /// The manifests, each with a name for messages (`manifests[2]`); every entry is checked to
@@ -211,10 +250,19 @@ impl<'a> PluginConfig<'a> {
     /// The settings alone, once the manifests are read: the configuration's bytes can go before
     /// the table is compiled. Its `manifests` is `null`.
     pub fn without_manifests(self) -> PluginConfig<'static> {
-        let PluginConfig { manifests: _, options, routing_header, cluster_names, debug_header, strict, gateway_port } =
-            self;
+        let PluginConfig {
+            manifests: _,
+            table: _,
+            options,
+            routing_header,
+            cluster_names,
+            debug_header,
+            strict,
+            gateway_port,
+        } = self;
         PluginConfig {
             manifests: RawValue::NULL,
+            table: None,
             options,
             routing_header,
             cluster_names,

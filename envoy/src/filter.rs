@@ -162,20 +162,37 @@ impl RootContext for Root {
             }
         };
         let seed = self.seed();
-        // The manifests read, the configuration's bytes go before the table is compiled: the
-        // VM's memory keeps its high-water mark, so what is alive at once is what a worker costs.
-        let manifests = Table::read(&config);
-        let read = self.get_current_time();
-        let config = config.without_manifests();
-        drop(bytes);
-        let (table, report) = manifests.compile(&config, seed);
+        // The manifests read (or the table decoded), the configuration's bytes go before the
+        // table is compiled: the VM's memory keeps its high-water mark, so what is alive at once
+        // is what a worker costs.
+        let (table, report, read) = match config.table_bytes() {
+            Some(Ok(table)) => {
+                let read = self.get_current_time();
+                let config = config.without_manifests();
+                drop(bytes);
+                let (table, report) = Table::load(&config, &table, seed);
+                (table.map(|t| (t, config)), report, read)
+            }
+            Some(Err(e)) => {
+                log(LogLevel::Error, &format!("configuration refused: {e}; the previous configuration keeps serving"));
+                return false;
+            }
+            None => {
+                let manifests = Table::read(&config);
+                let read = self.get_current_time();
+                let config = config.without_manifests();
+                drop(bytes);
+                let (table, report) = manifests.compile(&config, seed);
+                (table.map(|t| (t, config)), report, read)
+            }
+        };
         for warning in &report.warnings {
             log(LogLevel::Warn, warning);
         }
         for error in &report.errors {
             log(LogLevel::Error, error);
         }
-        let Some(table) = table else {
+        let Some((table, config)) = table else {
             log(
                 LogLevel::Error,
                 &format!(

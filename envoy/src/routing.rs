@@ -186,6 +186,53 @@ impl Table {
         if !report.errors.is_empty() {
             return None;
         }
+        Table::serve(router, view, report, &config.cluster_names)
+    }
+
+    /// Loads a precompiled table (the configuration's `table`), its hashes keyed by `seed`: no
+    /// manifests read, validated or compiled. A table of another format version, or a damaged
+    /// one, is refused with the core's reason (the filter keeps serving what it had).
+    pub fn load(config: &PluginConfig<'_>, bytes: &[u8], seed: u64) -> (Option<Table>, Report) {
+        let mut report = Report::default();
+        let router = match ingress_router::load_table_seeded(bytes, seed) {
+            Ok(router) => router,
+            Err(e) => {
+                report.errors.push(format!("plugin configuration: table: {e}"));
+                return (None, report);
+            }
+        };
+        let view = router.table_summary();
+        for excluded in &view.excluded {
+            let key = format!("{}/{}", excluded.namespace, excluded.name);
+            if !excluded.is_invalid() {
+                report.warnings.push(format!("Ingress {key} is left out: it {}", excluded.reason));
+                continue;
+            }
+            let line = format!("Ingress {key} is invalid (its errors were reported when the table was compiled)");
+            match config.strict {
+                true => report.errors.push(line),
+                false => report.warnings.push(format!("{line}; it is left out, the others serve")),
+            }
+            report.excluded.push(key);
+        }
+        if view.ingresses.is_empty() && view.default_backend.is_none() {
+            report.errors.push("the table has no Ingress and no default backend: nothing would be served".into());
+        }
+        if !report.errors.is_empty() {
+            return (None, report);
+        }
+        let table = Table::serve(router, view, &mut report, &config.cluster_names);
+        (table, report)
+    }
+
+    /// What serves, once the router is made: its Ingresses (or Gateway routes) in words for the
+    /// log, and every target rendered.
+    fn serve(
+        router: Router,
+        view: ingress_router::TableView,
+        report: &mut Report,
+        names: &ClusterNames,
+    ) -> Option<Table> {
         let ingresses: Vec<String> = view.ingresses.iter().map(|i| i.key()).collect();
         let serving = match &view.gateway {
             Some(gateway) => {
@@ -213,7 +260,7 @@ impl Table {
             }
         };
         drop(view);
-        match Table::render(router, ingresses, serving, &config.cluster_names) {
+        match Table::render(router, ingresses, serving, names) {
             Ok(table) => Some(table),
             Err(e) => {
                 report.errors.push(e);
@@ -454,6 +501,59 @@ spec:
             "shop/fallback:http fallback:http shop/storefront spec.defaultBackend true"
         );
         assert_eq!(t.ingresses, vec!["shop/storefront", "api/api"]);
+    }
+
+    /// `table`: the configuration a control plane ships once compiled (`envoy-config --table`)
+    /// serves exactly as the manifests do, every outcome and matched text alike; options beside
+    /// it, both keys, and a damaged or foreign table are refused by name.
+    #[test]
+    fn a_precompiled_table_serves_as_the_manifests() {
+        use base64::Engine as _;
+        let options =
+            r#", "ingressClass": "envoy", "defaultBackend": {"service": {"name": "last", "port": {"number": 1}}}"#;
+        let (compiled, _) = table(options);
+        let compiled = compiled.unwrap();
+        let input = input::parse("shop", SHOP).unwrap();
+        let config = format!(r#"{{"manifests": "" {options}}}"#);
+        let config = PluginConfig::parse(config.as_bytes()).unwrap();
+        let bytes = compile_seeded(&input, &config.options, SEED).unwrap().to_table_file().unwrap();
+        let encoded = base64::engine::general_purpose::STANDARD.encode(&bytes);
+        let config = format!(r#"{{"table": "{encoded}", "debugHeader": true}}"#);
+        let config = PluginConfig::parse(config.as_bytes()).unwrap();
+        let (loaded, report) = Table::load(&config, &config.table_bytes().unwrap().unwrap(), 7);
+        assert!(report.errors.is_empty() && report.warnings.is_empty(), "{report:?}");
+        let loaded = loaded.unwrap();
+        assert_eq!(
+            (&loaded.ingresses, &loaded.clusters, &loaded.serving),
+            (&compiled.ingresses, &compiled.clusters, &compiled.serving)
+        );
+        for (host, path) in
+            [("shop.example.com", "/cart/x"), ("shop.example.com", "/assets"), ("api.example.com", "/v2"), ("x", "/")]
+        {
+            let request = Request::new(host, path);
+            let (a, b) = (compiled.route(&request, 0).outcome, loaded.route(&request, 0).outcome);
+            assert_eq!(a, b, "{host}{path}");
+            if let Outcome::Backend { answer: Some(answer), .. } = a {
+                assert_eq!(compiled.matched(answer), loaded.matched(answer));
+            }
+        }
+        let refused = |config: String, why: &str| {
+            let error = PluginConfig::parse(config.as_bytes()).unwrap_err();
+            assert!(error.contains(why), "{error}");
+        };
+        refused(format!(r#"{{"table": "{encoded}", "ingressClass": "x"}}"#), "give them to `ingress-router compile`");
+        refused(format!(r#"{{"table": "{encoded}", "manifests": []}}"#), "give one of them");
+        refused("{}".into(), "missing field `manifests` (or `table`)");
+        let config = PluginConfig::parse(br#"{"table": "not base64!"}"#).unwrap();
+        assert!(config.table_bytes().unwrap().unwrap_err().contains("plugin configuration: table:"));
+        let mut damaged = bytes.clone();
+        *damaged.last_mut().unwrap() ^= 1;
+        let (none, report) = Table::load(&config, &damaged, 7);
+        assert!(none.is_none());
+        assert_eq!(report.errors, ["plugin configuration: table: table file damaged: its checksum does not match"]);
+        let mut newer = bytes.clone();
+        newer[8] = 9;
+        assert!(Table::load(&config, &newer, 7).1.errors[0].contains("table format 9"));
     }
 
     #[test]

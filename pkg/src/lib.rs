@@ -17,6 +17,9 @@ mod gateway;
 #[cfg(feature = "compiler")]
 mod manifests;
 
+#[cfg(feature = "compiler")]
+pub use manifests::{compile, run_tests, validate};
+
 use std::cell::RefCell;
 
 use ingress_router::{Request, RequestSpec, Router as CoreRouter};
