@@ -435,16 +435,22 @@ fn plugin_of(config: &Value) -> Value {
     serde_json::from_str(value).unwrap()
 }
 
+/// Every manifest file of a folder, read as one input.
+fn folder_input(folder: &str) -> Input {
+    let mut input = Input::default();
+    for file in std::fs::read_dir(folder).unwrap() {
+        let path = file.unwrap().path();
+        input.extend(input::parse(&path.display().to_string(), &std::fs::read_to_string(&path).unwrap()).unwrap());
+    }
+    input
+}
+
 /// The clusters the core's Gateway table names: each valid backendRef of a route attached to the
 /// Gateway, by the default template (`{namespace}/{service}:{port}`).
 fn gateway_clusters(gateway: &str) -> Vec<String> {
     use ingress_router::CompileOptions;
     use ingress_router::decision::{BackendRef, ServicePort};
-    let mut input = input::Input::default();
-    for file in std::fs::read_dir(GATEWAY).unwrap() {
-        let path = file.unwrap().path();
-        input.extend(input::parse(&path.display().to_string(), &std::fs::read_to_string(&path).unwrap()).unwrap());
-    }
+    let input = folder_input(GATEWAY);
     let options = CompileOptions::default().with_gateway(Some(gateway.into()));
     let table = ingress_router::compile(&input, &options).unwrap().table().gateway.expect("a Gateway API table");
     let mut names: Vec<String> = table
@@ -680,4 +686,46 @@ fn gateway_port_reaches_the_filter() {
     let (code, _, stderr) = run(&["envoy-config", "-f", SHOP, "--wasm", "/x.wasm", "--gateway-port", "80"]);
     assert_ne!(code, 0);
     assert!(stderr.contains("--gateway-port"), "{stderr}");
+}
+
+/// `--table`: the plugin configuration carries the compiled table (base64) instead of the
+/// manifests and options, compiled with the options the filter would compile with (Envoy
+/// normalises the path first); it routes as those options do; what a table cannot hold is refused.
+#[test]
+fn table_ships_the_compiled_table_instead_of_the_manifests() {
+    use base64::Engine as _;
+    let options = ["--ingress-class", "nginx", "--normalize-path"];
+    let plugin = bootstrap_plugin(&[&["--table", "--debug-header"][..], &options].concat());
+    let keys: Vec<&str> = plugin.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys, ["debugHeader", "routingHeader", "table"], "no manifests, no compile options beside the table");
+    let bytes = base64::engine::general_purpose::STANDARD.decode(plugin["table"].as_str().unwrap()).unwrap();
+    let loaded = ingress_router::load_table(&bytes).expect("the table loads");
+    let input = folder_input(SHOP);
+    let filter_options = CompileOptions::default().with_ingress_class("nginx");
+    let compiled = compile(&input, &filter_options);
+    for (host, path) in [
+        ("shop.example.com", "/cart/items"),
+        ("api.example.com", "/v2/orders"),
+        ("x.example.com", "/"),
+        ("shop.example.com", "/a/../cart"),
+    ] {
+        let request = ingress_router::Request::new(host, path);
+        assert_eq!(
+            format!("{:?}", loaded.route(&request)),
+            format!("{:?}", compiled.route(&request)),
+            "{host}{path}: the table routes as the filter's options do (no normalisation: Envoy's)"
+        );
+    }
+    for (args, why) in [
+        (&["--table", "--native"][..], "give one of them"),
+        (&["--table", "--profile", "ingress-nginx"][..], "only the spec profile"),
+    ] {
+        let (code, _, stderr) = run(&[&["envoy-config", "-f", SHOP, "--wasm", "/x.wasm"][..], args].concat());
+        assert_eq!(code, 2, "{args:?}");
+        assert!(stderr.contains(why), "{args:?}: {stderr}");
+    }
+    let (code, _, stderr) =
+        run(&["envoy-config", "-f", GATEWAY, "--wasm", "/x.wasm", "--gateway", "public", "--table"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("leave out --table"), "{stderr}");
 }

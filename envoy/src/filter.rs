@@ -222,7 +222,7 @@ impl RootContext for Root {
         log(
             LogLevel::Info,
             &format!(
-                "serving {}, {} clusters; configured in {} ms ({} bytes, {} ms of them reading the manifests); \
+                "serving {}, {} clusters; configured in {} ms ({} bytes, {} ms of them reading the configuration); \
                  the VM's memory {} KiB",
                 table.serving,
                 table.clusters.len(),

@@ -25,6 +25,7 @@ Usage: e2e.py --wasm FILTER.wasm --noop-wasm NOOP.wasm [--soak-seconds 10]
 """
 
 import argparse
+import base64
 import json
 import os
 import re
@@ -278,6 +279,8 @@ def faults(envoys, workdir, wasm, noop_wasm):
     check((status, body) == (200, "public:80"), f"and routes with it: /public/x reaches public:80 ({status} {body})")
     front.dynamic.filter = None  # the next push writes its own
 
+    precompiled_table(front, shop)
+
     # No backend: a local 404 that says why.
     only = only_path(workdir)
     check(front.push(front.config([only])), "narrower manifests applied")
@@ -369,6 +372,47 @@ def faults(envoys, workdir, wasm, noop_wasm):
               f"no Host ({version}): {status} {body!r} is what the core says for an empty host")
 
     fail_open(envoys, workdir, noop_wasm, shop)
+
+
+def plugin_of(config):
+    """The filter's configuration in a bootstrap (the listener's wasm filter), as a dict, and a
+    function writing a changed one back."""
+    for f in config["static_resources"]["listeners"][0]["filter_chains"][0]["filters"][0]["typed_config"]["http_filters"]:
+        if f["name"] == "envoy.filters.http.wasm":
+            holder = f["typed_config"]["config"]["configuration"]
+            return json.loads(holder["value"]), lambda value: holder.update(value=json.dumps(value))
+    raise AssertionError("no wasm filter in the bootstrap")
+
+
+def precompiled_table(front, shop):
+    """`envoy-config --table`: the filter loads the compiled table and routes as with the manifests;
+    a damaged table, or one of another format version, is refused with a log line naming why, and
+    the previous table keeps serving."""
+    config = front.config([shop], ["--table"])
+    plugin, _ = plugin_of(config)
+    check("table" in plugin and "manifests" not in plugin, "envoy-config --table ships a table, not manifests")
+    check(front.push(config), "envoy-config --table: Envoy applies the table")
+    for host, path in [("shop.example.com", "/public/x"), ("shop.example.com", "/admin"), ("nowhere.example.com", "/x"),
+                       ("shop.example.com", "/zzz"), ("SHOP.example.com", "/public")]:
+        status, headers, body = front.get(host, path)
+        want = core_answer(shop, host, path, [])
+        check(answer(status, headers, body) == want, f"table: {host}{path} answers as the manifests "
+                                                     f"({status} {body!r}, core {want!r})")
+    table = bytearray(base64.b64decode(plugin["table"]))
+    for what, damaged, why in [("a damaged table", lambda t: t.__setitem__(-1, t[-1] ^ 1), "checksum does not match"),
+                               ("a table of another format version", lambda t: t.__setitem__(8, 99), "table format 99")]:
+        bad = front.config([shop], ["--table"])
+        value, put = plugin_of(bad)
+        copy = bytearray(table)
+        damaged(copy)
+        value["table"] = base64.b64encode(bytes(copy)).decode()
+        put(value)
+        before = front.envoy.log_text()
+        check(front.push(bad) is False, f"{what} is refused")
+        log = front.envoy.log_text()[len(before):]
+        check(why in log and "plugin configuration: table" in log, f"{what}: the log says why ({why!r})")
+        status, _, body = front.get("shop.example.com", "/public/x")
+        check((status, body) == (200, "public:80"), f"{what}: the previous table keeps serving ({status} {body})")
 
 
 def bad_plugin(config, manifest):

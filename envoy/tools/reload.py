@@ -9,10 +9,14 @@ the ECDS resource's size, the time from the write to the first request the new t
 worker adds at that size (RSS with 2 workers minus with 1), and Envoy's RSS across the reloads (it
 must stay flat: the run fails if it grows by more than a quarter plus 8 MiB).
 
-Ends with one line per table size, `envoy: PATHS paths: worker MIB MiB, configure MS ms/VM, push MS ms`:
-the memory a worker adds, on_configure per VM (median, 1 worker), write → new table (median, 2 workers).
+Each row is measured twice, alternately: the filter given the manifests (`envoy-config`), and the
+same filter given the precompiled table (`envoy-config --table`: each VM only loads it).
 
-Usage: reload.py --wasm FILTER.wasm [--paths 10 10000] [--reloads 100] [--also NAME=WASM]
+Ends with one line per table size, `envoy: PATHS paths: worker MIB MiB, configure MS ms/VM, push MS ms`:
+the memory a worker adds, on_configure per VM (median, 1 worker), write → new table (median, 2 workers),
+for the manifests; the same for the table on lines that start `envoy-table:`.
+
+Usage: reload.py --wasm FILTER.wasm [--paths 10 10000] [--reloads 100] [--also NAME=WASM] [--no-table]
 """
 
 import argparse
@@ -49,12 +53,12 @@ def tables(paths, workdir):
     return out, docs[0]["spec"]["rules"][0]["host"]
 
 
-def run(wasm, paths, reloads, workers, workdir, envoys):
+def run(wasm, extra, paths, reloads, workers, workdir, envoys):
     (plain, marked), host = tables(paths, workdir)
     clusters = ["bench/backend:80", "bench/marker:80"]
     stand_in = envoys.start(f"reload-up-{paths}-{workers}", harness.stand_in_config(clusters, 0, 0), workdir).wait_ready()
     upstream = stand_in.listener_port()
-    configs = [harness.envoy_config([m], wasm, 0, 0, upstream) for m in (plain, marked)]
+    configs = [harness.envoy_config([m], wasm, 0, 0, upstream, extra) for m in (plain, marked)]
     template = configs[1]["static_resources"]["clusters"]
     for c in configs:
         c["static_resources"]["clusters"] = template  # both clusters known from the start
@@ -98,9 +102,13 @@ def main():
     parser.add_argument("--also", action="append", default=[], metavar="NAME=WASM",
                         help="another build of the filter, measured alternately with this one (each row's "
                              "runs take turns, the order reversed from one worker count to the next)")
+    parser.add_argument("--no-table", action="store_true", help="measure the manifests only, not the table too")
     args = parser.parse_args()
-    builds = {"filter": os.path.abspath(args.wasm)}
-    builds.update((name, os.path.abspath(wasm)) for name, wasm in (a.split("=", 1) for a in args.also))
+    # Each build: its filter and what envoy-config is given beside the manifests.
+    builds = {"filter": (os.path.abspath(args.wasm), [])}
+    if not args.no_table:
+        builds["table"] = (os.path.abspath(args.wasm), ["--table"])
+    builds.update((name, (os.path.abspath(wasm), [])) for name, wasm in (a.split("=", 1) for a in args.also))
     workdir = tempfile.mkdtemp(prefix="ingress-router-reload-")
     envoys = Envoys()
     rows, growth, summary = [], [], {name: [] for name in builds}
@@ -110,7 +118,8 @@ def main():
             for workers in (1, 2):
                 order = list(builds) if workers == 1 else list(reversed(builds))
                 for name in order:
-                    result[name][workers] = run(builds[name], paths, args.reloads, workers, workdir, envoys)
+                    wasm, extra = builds[name]
+                    result[name][workers] = run(wasm, extra, paths, args.reloads, workers, workdir, envoys)
                     r = result[name][workers]
                     print(f"  {name + ', ' if len(builds) > 1 else ''}{paths} paths, {workers} worker(s): "
                           f"{len(r['latencies'])} reloads, RSS {r['rss'][0] // 1024} -> "
@@ -156,7 +165,7 @@ def main():
     print()
     for name in [*builds][1:]:
         for line in summary[name]:
-            print(f"{name}: {line}")
+            print(f"{'envoy-table' if name == 'table' else name}: {line}")
     for line in summary["filter"]:
         print(f"envoy: {line}")
     return 0
