@@ -661,6 +661,28 @@ spec:
         );
     }
 
+    /// A table that left an invalid Ingress out: loaded, it serves the others and names the one
+    /// left out; under `strict` it is refused as the manifests would be.
+    #[test]
+    fn a_table_with_an_invalid_ingress_serves_the_others_unless_strict() {
+        use base64::Engine as _;
+        let bad = SHOP.replace("path: /cart,", "path: /cart/../admin,");
+        let input = input::parse("shop", &bad).unwrap();
+        let bytes = compile_seeded(&input, &ingress_router::CompileOptions::default(), SEED).unwrap().to_table_file().unwrap();
+        let encoded = base64::engine::general_purpose::STANDARD.encode(&bytes);
+        let config = format!(r#"{{"table": "{encoded}"}}"#);
+        let config = PluginConfig::parse(config.as_bytes()).unwrap();
+        let (t, report) = Table::load(&config, &bytes, SEED);
+        let t = t.expect("the valid Ingresses serve");
+        assert_eq!(report.excluded, ["shop/storefront"]);
+        assert!(report.warnings.iter().any(|w| w.starts_with("Ingress shop/storefront is invalid")), "{report:?}");
+        assert!(matches!(t.route(&Request::new("api.example.com", "/v1/x"), 0).outcome, Outcome::Backend { .. }));
+        let config = format!(r#"{{"table": "{encoded}", "strict": true}}"#);
+        let (t, report) = Table::load(&PluginConfig::parse(config.as_bytes()).unwrap(), &bytes, SEED);
+        assert!(t.is_none());
+        assert!(report.errors.iter().any(|e| e.starts_with("Ingress shop/storefront is invalid")), "{report:?}");
+    }
+
     /// Only Ingresses, every one invalid, and no default: nothing could serve, so it is refused.
     #[test]
     fn nothing_valid_to_serve_is_refused() {
