@@ -143,6 +143,8 @@ ENVOY ?= $(VENV)/bin/envoy
 CARGO_TARGET ?= $(or $(CARGO_TARGET_DIR),target)
 ENVOY_WASM := $(CARGO_TARGET)/wasm32-wasip1/release/ingress_router_envoy.wasm
 NOOP_WASM := $(CARGO_TARGET)/noop/wasm32-wasip1/release/ingress_router_envoy.wasm
+# The filter without its `manifests` feature: it loads precompiled tables only (envoy-config --table).
+TABLE_WASM := $(CARGO_TARGET)/table-only/wasm32-wasip1/release/ingress_router_envoy.wasm
 # Size-optimised release of the filter ("z": 12% smaller than "s"; the lookup is a few hundred ns
 # either way), without touching the workspace's release profile.
 # Source paths are remapped so the module does not depend on where the clone or cargo's registry is:
@@ -168,7 +170,10 @@ envoy-wasm: envoy-tools
 	$(WASM_PROFILE) $(CARGO) build --locked -p ingress-router-envoy --target wasm32-wasip1 --release
 	bash envoy/tools/wasm-opt.sh $(ENVOY_WASM)
 	$(WASM_PROFILE) $(CARGO) build --locked -p ingress-router-envoy --target wasm32-wasip1 --release --features noop --target-dir $(CARGO_TARGET)/noop
+	$(WASM_PROFILE) $(CARGO) build --locked -p ingress-router-envoy --target wasm32-wasip1 --release --no-default-features --target-dir $(CARGO_TARGET)/table-only
+	bash envoy/tools/wasm-opt.sh $(TABLE_WASM)
 	@ls -l $(ENVOY_WASM) | awk '{print "filter: " $$5 " bytes"}'
+	@ls -l $(TABLE_WASM) | awk '{print "filter, table-only: " $$5 " bytes"}'
 
 # The filter as an OCI image (Wasm "compat" variant) for Istio and Envoy Gateway: a layout folder
 # and an oci-archive tar under $(ENVOY_IMAGE); prints the image digest and the .wasm's sha256.
@@ -189,7 +194,7 @@ test-envoy: envoy-wasm image-tools grpc-tools
 	$(CARGO) test --locked -p ingress-router-envoy
 	$(CARGO) build --locked --features cli
 	python3 envoy/tools/image_test.py --wasm $(ENVOY_WASM)
-	ENVOY=$(ENVOY) python3 envoy/tools/e2e.py --wasm $(ENVOY_WASM) --noop-wasm $(NOOP_WASM)
+	ENVOY=$(ENVOY) python3 envoy/tools/e2e.py --wasm $(ENVOY_WASM) --noop-wasm $(NOOP_WASM) --table-wasm $(TABLE_WASM)
 	ENVOY=$(ENVOY) python3 envoy/tools/e2e_gateway.py --wasm $(ENVOY_WASM)
 	# Issue 30: gRPC calls from a real client through GRPCRoutes to gRPC servers, over HTTP/2.
 	ENVOY=$(ENVOY) $(VENV)/bin/python envoy/tools/e2e_grpc.py --wasm $(ENVOY_WASM)
@@ -205,12 +210,13 @@ bench-envoy: envoy-wasm
 	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; } || { sudo apt-get update -qq && sudo apt-get install -y -qq wrk; }
 	$(CARGO) build --locked --release --features cli
 	ENVOY=$(ENVOY) INGRESS_ROUTER=$(CARGO_TARGET)/release/ingress-router python3 envoy/tools/bench.py --wasm $(ENVOY_WASM) --noop-wasm $(NOOP_WASM) $(BENCH_ARGS)
-	ENVOY=$(ENVOY) INGRESS_ROUTER=$(CARGO_TARGET)/release/ingress-router python3 envoy/tools/reload.py --wasm $(ENVOY_WASM) $(RELOAD_ARGS)
+	ENVOY=$(ENVOY) INGRESS_ROUTER=$(CARGO_TARGET)/release/ingress-router python3 envoy/tools/reload.py --wasm $(ENVOY_WASM) --table-wasm $(TABLE_WASM) $(RELOAD_ARGS)
 
 # The filter crate is a workspace member, not the root package: lint it on its own too.
 lint-envoy: prereqs-rust
 	$(CARGO) clippy --locked -p ingress-router-envoy --all-targets -- -D warnings
 	$(CARGO) clippy --locked -p ingress-router-envoy --all-targets --features noop -- -D warnings
+	$(CARGO) clippy --locked -p ingress-router-envoy --lib --no-default-features -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --locked --no-deps --document-private-items -p ingress-router-envoy
 
 # The npm package in pkg/ (pkg/README.md): build, its tests (Node, headless Chromium, the packed

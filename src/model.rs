@@ -379,8 +379,8 @@ impl Object {
         }
     }
 
-    /// The object's `metadata`.
-    #[cfg_attr(not(feature = "nginx"), allow(dead_code))]
+    /// The object's `metadata` (`migrate` reads it).
+    #[cfg(all(feature = "nginx", feature = "yaml", feature = "gateway"))]
     pub fn metadata(&self) -> &ObjectMeta {
         match self {
             Object::Ingress(o) => &o.metadata,

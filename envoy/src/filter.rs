@@ -177,6 +177,16 @@ impl RootContext for Root {
                 log(LogLevel::Error, &format!("configuration refused: {e}; the previous configuration keeps serving"));
                 return false;
             }
+            #[cfg(not(feature = "manifests"))]
+            None => {
+                log(
+                    LogLevel::Error,
+                    "configuration refused: this build of the filter loads precompiled tables only (`table`, as \
+                     `ingress-router envoy-config --table` writes it); manifests need the full filter",
+                );
+                return false;
+            }
+            #[cfg(feature = "manifests")]
             None => {
                 let manifests = Table::read(&config);
                 let read = self.get_current_time();

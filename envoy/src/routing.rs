@@ -7,22 +7,24 @@ use std::collections::HashMap;
 
 use ingress_router::decision::Modifications;
 use ingress_router::decision::{BackendRef, ServicePort};
-use ingress_router::input::Input;
 use ingress_router::options::ClusterNames;
-use ingress_router::{Decision, Request, Router, Via, compile_seeded, input};
+use ingress_router::{Decision, Request, Router, Via};
+#[cfg(feature = "manifests")]
+use ingress_router::{compile_seeded, input, input::Input};
 
 use crate::config::PluginConfig;
 pub use crate::report::{Report, Routed};
 
 /// The Ingresses the table leaves out for a reason other than an error (another class), in the
 /// core's words: what a filter without the linter logs.
-#[cfg(not(feature = "lint"))]
+#[cfg(all(feature = "manifests", not(feature = "lint")))]
 fn left_out(view: &ingress_router::TableView) -> Vec<String> {
     let excluded = view.excluded.iter().filter(|e| e.errors.is_empty());
     excluded.map(|e| format!("Ingress {}/{} is left out: it {}", e.namespace, e.name, e.reason)).collect()
 }
 
 /// The core's message, and for YAML text given to a filter built without YAML, what to give instead.
+#[cfg(feature = "manifests")]
 fn input_error(e: &input::InputError) -> String {
     match e.kind {
         input::InputErrorKind::YamlUnsupported => format!(
@@ -86,11 +88,13 @@ pub enum Outcome<'t> {
 }
 
 /// The manifests read ([`Table::read`]) and what reading them found, to be compiled.
+#[cfg(feature = "manifests")]
 pub struct Read {
     input: Option<Input>,
     report: Report,
 }
 
+#[cfg(feature = "manifests")]
 impl Read {
     /// [`Table::build`]'s second half. `config`'s manifests are not read again (the filter passes
     /// [`PluginConfig::without_manifests`]).
@@ -108,18 +112,21 @@ impl Table {
     /// Reads, validates and compiles the configuration, the table's hashes keyed by `seed`.
     /// `None` when it cannot serve; the report names every problem, each with its object and
     /// field (or the configuration key), so that the log says what to fix.
+    #[cfg(feature = "manifests")]
     pub fn build(config: &PluginConfig<'_>, seed: u64) -> (Option<Table>, Report) {
         Table::read(config).compile(config, seed)
     }
 
     /// [`Table::build`]'s first half: the manifests read into the core's input, one at a time.
     /// The filter then lets go of the configuration's bytes before compiling.
+    #[cfg(feature = "manifests")]
     pub fn read(config: &PluginConfig<'_>) -> Read {
         let mut report = Report::default();
         let input = read(config, &mut report);
         Read { input, report }
     }
 
+    #[cfg(feature = "manifests")]
     fn compile_input(config: &PluginConfig<'_>, seed: u64, input: Input, report: &mut Report) -> Option<Table> {
         if !input.kinds().any(|kind| kind == "Ingress" || kind == "Gateway") && config.options.gateway.is_none() {
             report.errors.push("the manifests hold no Ingress: nothing to route".into());
@@ -401,6 +408,7 @@ impl Table {
 
 /// The manifests read as one input, one manifest at a time (each one's JSON value lives only while
 /// it is read). `None` when any text cannot be read (the report says where).
+#[cfg(feature = "manifests")]
 fn read(config: &PluginConfig<'_>, report: &mut Report) -> Option<Input> {
     let manifests = match config.manifests() {
         Ok(manifests) => manifests,

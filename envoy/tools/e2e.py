@@ -10,7 +10,9 @@
    a client-supplied routing header never picks the backend (also under FAIL_OPEN with the
    shipped strip, and the same test without the strip shows the hole it closes); dot segments,
    double slashes, escaped dots and slashes, and odd Host headers never reach a backend other than
-   the one the normalised request selects.
+   the one the normalised request selects. A precompiled table (`envoy-config --table`) routes as
+   its manifests; a damaged one, or one of another format version, is refused and the previous
+   table keeps serving; the table-only build serves tables and refuses manifests.
 3. The ingress-nginx profile: every probe `ingress-router diff` derives from the nginx test
    manifests (at, under, beside, case, slash, regex corners; http and https), with and without the
    canaries' headers and cookies, answered by Envoy as the core answers: the backend, the path it
@@ -21,7 +23,7 @@
 5. Soak: the manifests reloaded every second under steady load, through ECDS (the filter's
    configuration alone): no failed request, no connection closed, memory flat.
 
-Usage: e2e.py --wasm FILTER.wasm --noop-wasm NOOP.wasm [--soak-seconds 10]
+Usage: e2e.py --wasm FILTER.wasm --noop-wasm NOOP.wasm --table-wasm TABLE_ONLY.wasm [--soak-seconds 10]
 """
 
 import argparse
@@ -415,6 +417,27 @@ def precompiled_table(front, shop):
         check((status, body) == (200, "public:80"), f"{what}: the previous table keeps serving ({status} {body})")
 
 
+def table_only(envoys, workdir, wasm):
+    """The filter built without its `manifests` feature: it serves a table `envoy-config --table`
+    wrote as the full filter does, and refuses manifests saying which build reads them."""
+    print("table-only filter: loads a precompiled table, refuses manifests")
+    shop = write(workdir, "shop.yaml", SHOP)
+    clusters = clusters_of(harness.envoy_config([shop], wasm, 1, 2, 3)) + ["other/catch-all-v2:80"]
+    front = Front(envoys, workdir, wasm, clusters, name="table-only")
+    front.start(front.config([shop], ["--table"]))
+    for host, path in [("shop.example.com", "/public/x"), ("shop.example.com", "/admin"), ("nowhere.example.com", "/x"),
+                       ("shop.example.com", "/zzz")]:
+        status, headers, body = front.get(host, path)
+        want = core_answer(shop, host, path, [])
+        check(answer(status, headers, body) == want, f"table-only: {host}{path} answers as the manifests "
+                                                     f"({status} {body!r}, core {want!r})")
+    before = front.envoy.log_text()
+    check(front.push(front.config([shop])) is False, "table-only: a configuration with manifests is refused")
+    check("loads precompiled tables only" in front.envoy.log_text()[len(before):], "table-only: the log says why")
+    status, _, body = front.get("shop.example.com", "/public/x")
+    check((status, body) == (200, "public:80"), f"table-only: the table keeps serving ({status} {body})")
+
+
 def bad_plugin(config, manifest):
     """A listener whose filter configuration embeds a manifest file's text as is."""
     with open(manifest) as f:
@@ -692,8 +715,9 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--wasm", required=True)
     parser.add_argument("--noop-wasm", required=True)
+    parser.add_argument("--table-wasm", required=True, help="the filter built without `manifests` (table-only)")
     parser.add_argument("--soak-seconds", type=int, default=10)
-    parser.add_argument("--only", choices=["conformance", "faults", "nginx", "corpus", "soak"])
+    parser.add_argument("--only", choices=["conformance", "faults", "table-only", "nginx", "corpus", "soak"])
     args = parser.parse_args()
     wasm, noop = os.path.abspath(args.wasm), os.path.abspath(args.noop_wasm)
     workdir = tempfile.mkdtemp(prefix="ingress-router-e2e-")
@@ -704,6 +728,9 @@ def main():
             envoys.stop_all()
         if args.only in (None, "faults"):
             faults(envoys, workdir, wasm, noop)
+            envoys.stop_all()
+        if args.only in (None, "table-only"):
+            table_only(envoys, workdir, os.path.abspath(args.table_wasm))
             envoys.stop_all()
         if args.only in (None, "nginx"):
             nginx_profile(envoys, workdir, wasm)

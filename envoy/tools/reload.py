@@ -10,13 +10,15 @@ worker adds at that size (RSS with 2 workers minus with 1), and Envoy's RSS acro
 must stay flat: the run fails if it grows by more than a quarter plus 8 MiB).
 
 Each row is measured twice, alternately: the filter given the manifests (`envoy-config`), and the
-same filter given the precompiled table (`envoy-config --table`: each VM only loads it).
+same filter given the precompiled table (`envoy-config --table`: each VM only loads it), and with
+`--table-wasm` the table-only build (the filter without its `manifests` feature) given the table.
 
 Ends with one line per table size, `envoy: PATHS paths: worker MIB MiB, configure MS ms/VM, push MS ms`:
 the memory a worker adds, on_configure per VM (median, 1 worker), write → new table (median, 2 workers),
-for the manifests; the same for the table on lines that start `envoy-table:`.
+for the manifests; the same for the table on lines that start `envoy-table:` (`envoy-table-only:`).
 
-Usage: reload.py --wasm FILTER.wasm [--paths 10 10000] [--reloads 100] [--also NAME=WASM] [--no-table]
+Usage: reload.py --wasm FILTER.wasm [--table-wasm TABLE_ONLY.wasm] [--paths 10 10000] [--reloads 100]
+                 [--also NAME=WASM] [--no-table]
 """
 
 import argparse
@@ -103,11 +105,14 @@ def main():
                         help="another build of the filter, measured alternately with this one (each row's "
                              "runs take turns, the order reversed from one worker count to the next)")
     parser.add_argument("--no-table", action="store_true", help="measure the manifests only, not the table too")
+    parser.add_argument("--table-wasm", help="the table-only filter (built without `manifests`), measured with the table")
     args = parser.parse_args()
     # Each build: its filter and what envoy-config is given beside the manifests.
     builds = {"filter": (os.path.abspath(args.wasm), [])}
     if not args.no_table:
         builds["table"] = (os.path.abspath(args.wasm), ["--table"])
+        if args.table_wasm:
+            builds["table-only"] = (os.path.abspath(args.table_wasm), ["--table"])
     builds.update((name, (os.path.abspath(wasm), [])) for name, wasm in (a.split("=", 1) for a in args.also))
     workdir = tempfile.mkdtemp(prefix="ingress-router-reload-")
     envoys = Envoys()
@@ -165,7 +170,7 @@ def main():
     print()
     for name in [*builds][1:]:
         for line in summary[name]:
-            print(f"{'envoy-table' if name == 'table' else name}: {line}")
+            print(f"{'envoy-' + name if name in ('table', 'table-only') else name}: {line}")
     for line in summary["filter"]:
         print(f"envoy: {line}")
     return 0

@@ -37,6 +37,7 @@ sizes pkg/dist/ingress_router_bg.wasm "npm package, first module: spec profile (
 sizes pkg/dist/ingress_router_engines_bg.wasm "npm package, second module: + ingress-nginx, Gateway API (loaded on demand)"
 sizes pkg/dist/ingress_router_route_bg.wasm "npm package, route-only module: loads precompiled tables (ingress-router/route-only)"
 sizes "$target/wasm32-wasip1/release/ingress_router_envoy.wasm" "Envoy filter (make envoy-wasm)"
+sizes "$target/table-only/wasm32-wasip1/release/ingress_router_envoy.wasm" "Envoy filter, table-only build (loads envoy-config --table; no manifests reader, validation or compiler)"
 echo
 node pkg/scripts/size.mjs "$TWIGGY" "$named_pkg" 14
 echo

@@ -319,7 +319,8 @@ impl Conf {
         }
     }
 
-    /// The `from-to-www-redirect` names, each with the server it redirects to.
+    /// The `from-to-www-redirect` names, each with the server it redirects to (`migrate` reads them).
+    #[cfg(all(feature = "yaml", feature = "gateway"))]
     pub fn www_redirects(&self) -> impl Iterator<Item = (&str, &Server)> {
         self.www_redirects.iter().map(|(name, &to)| (name.as_str(), &self.servers[to]))
     }

@@ -1,5 +1,5 @@
 // A user's app, bundled by Vite and by webpack with no configuration for the package: the
-// package and its element imported by name; the bundler emits both .wasm files itself, and the
+// package and its element imported by name; the bundler emits the .wasm files itself, and the
 // second (the Gateway API here) is fetched only when the button asks for it.
 import { compile, load } from "ingress-router";
 import "ingress-router/element";
