@@ -258,8 +258,9 @@ export class Router {
   #routeFields(request, url, host, path, method, scheme, headers, port, grpc) {
     return this.#call("route", (router) => {
       const view = this.#scratchView();
+      // One target: a URL and a host together (which the core refuses) take the general path.
       const target = url ?? host;
-      if (target === undefined) return router.route(request);
+      if (target === undefined || (url !== undefined && host !== undefined)) return router.route(request);
       let flags = (url !== undefined ? 1 : 0) | (scheme === "http" ? 16 : scheme === "https" ? 32 : 0) | (port !== undefined ? 64 : 0);
       let at = 0;
       const put = (s, flag) => {
