@@ -272,7 +272,7 @@ pub use diagnostics::{Code, Diagnostic, Severity};
 pub use engines::Engine;
 pub use explain::{Explanation, TableView};
 pub use options::{CompileOptions, Profile};
-pub use request::{Request, RequestSpec, Scheme, UrlError};
+pub use request::{Request, RequestFields, RequestSpec, Scheme, UrlError};
 pub use router::{CompileError, Router, compile_seeded};
 
 // Seeds from the OS, so it needs `std`; without it, callers use `compile_seeded`.

@@ -249,16 +249,49 @@ impl RequestSpec {
     /// assert!(bad.with(|_| ()).unwrap_err().to_string().contains("SERVICE/METHOD"));
     /// ```
     pub fn with<T>(&self, f: impl FnOnce(&Request<'_>) -> T) -> Result<T, RequestSpecError> {
-        let grpc_path = match &self.grpc {
-            Some(call) => Some(grpc_path(call).ok_or_else(|| RequestSpecError::Grpc(call.clone()))?),
+        let headers: Vec<(&str, &str)> = self.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+        RequestFields {
+            url: self.url.as_deref(),
+            host: self.host.as_deref(),
+            path: self.path.as_deref(),
+            method: self.method.as_deref(),
+            scheme: self.scheme,
+            headers: &headers,
+            port: self.port,
+            grpc: self.grpc.as_deref(),
+        }
+        .with(f)
+    }
+}
+
+/// A [`RequestSpec`] borrowed: the same fields as text someone else holds (the npm package reads
+/// them from a buffer JavaScript wrote), read by the same rules. `headers` in the order a
+/// `RequestSpec` holds them: by name, in byte order, each name once. Building one allocates
+/// nothing, and neither does [`with`](Self::with) unless the request is a gRPC call.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RequestFields<'a> {
+    pub url: Option<&'a str>,
+    pub host: Option<&'a str>,
+    pub path: Option<&'a str>,
+    pub method: Option<&'a str>,
+    pub scheme: Option<Scheme>,
+    pub headers: &'a [(&'a str, &'a str)],
+    pub port: Option<u16>,
+    pub grpc: Option<&'a str>,
+}
+
+impl RequestFields<'_> {
+    /// Calls `f` with the request the router reads, as [`RequestSpec::with`] does for the same
+    /// fields (which it calls); an error says what is wrong with them.
+    pub fn with<T>(&self, f: impl FnOnce(&Request<'_>) -> T) -> Result<T, RequestSpecError> {
+        let grpc_path = match self.grpc {
+            Some(call) => Some(grpc_path(call).ok_or_else(|| RequestSpecError::Grpc(call.into()))?),
             None => None,
         };
-        let request = match (&self.url, &self.host, &self.path, &grpc_path) {
-            (Some(url), None, None, None) => {
-                Request::from_url(url).map_err(|e| RequestSpecError::Url(url.clone(), e))?
-            }
+        let request = match (self.url, self.host, self.path, &grpc_path) {
+            (Some(url), None, None, None) => Request::from_url(url).map_err(|e| RequestSpecError::Url(url.into(), e))?,
             (Some(url), None, None, Some(grpc)) => {
-                let request = Request::from_url(url).map_err(|e| RequestSpecError::Url(url.clone(), e))?;
+                let request = Request::from_url(url).map_err(|e| RequestSpecError::Url(url.into(), e))?;
                 if request.path != b"/" {
                     return Err(RequestSpecError::GrpcPath);
                 }
@@ -266,17 +299,22 @@ impl RequestSpec {
             }
             (None, Some(host), None, Some(grpc)) => Request::new(host, grpc),
             (None, Some(_), Some(_), Some(_)) => return Err(RequestSpecError::GrpcPath),
-            (None, Some(host), path, None) => Request::new(host, path.as_deref().unwrap_or("/")),
+            (None, Some(host), path, None) => Request::new(host, path.unwrap_or("/")),
             _ => return Err(RequestSpecError::Target),
         };
         let scheme = self.scheme.unwrap_or(request.scheme);
-        let mut headers: Vec<(&str, &str)> = self.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
         let grpc = self.grpc.is_some();
-        if grpc && !headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("content-type")) {
+        let with_type: Vec<(&str, &str)>;
+        let headers = if grpc && !self.headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("content-type")) {
+            let mut headers = self.headers.to_vec();
             headers.push(("content-type", "application/grpc"));
-        }
-        let method = self.method.as_deref().unwrap_or(if grpc { "POST" } else { "GET" });
-        let mut request = request.with_scheme(scheme).with_headers(&headers).with_method(method);
+            with_type = headers;
+            &with_type
+        } else {
+            self.headers
+        };
+        let method = self.method.unwrap_or(if grpc { "POST" } else { "GET" });
+        let mut request = request.with_scheme(scheme).with_headers(headers).with_method(method);
         if let Some(port) = self.port {
             request = request.with_port(port);
         }

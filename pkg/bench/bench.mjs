@@ -128,8 +128,16 @@ for (const paths of [1000, 10000]) {
   // route({host, path}) less that is the wrapper.
   const urls = reqs.map((r) => `http://${r.host}${r.path}`);
   const general = reqs.map((r) => ({ ...r, method: "GET" }));
+  // The other request forms (issue 32): headers, method and headers, a URL with a method, a gRPC call.
+  const forms = {
+    headers: reqs.map((r) => ({ ...r, headers: { "user-agent": "bench/1", accept: "*/*" } })),
+    methodHeaders: reqs.map((r) => ({ ...r, method: "POST", headers: { "user-agent": "bench/1", accept: "*/*" } })),
+    urlMethod: urls.map((url) => ({ url, method: "PUT" })),
+    grpc: reqs.map((r) => ({ host: r.host, grpc: "bench.v1.Svc/Get" })),
+  };
   const chunks = (list) => Array.from({ length: list.length / CHUNK }, (_, k) => list.slice(k * CHUNK, (k + 1) * CHUNK));
   const [reqChunks, urlChunks, generalChunks] = [chunks(reqs), chunks(urls), chunks(general)];
+  const formChunks = Object.fromEntries(Object.entries(forms).map(([name, list]) => [name, chunks(list)]));
   const variants = {
     parts: (k) => { for (const r of reqChunks[k]) sink += router.route(r).via.length; },
     url: (k) => { for (const u of urlChunks[k]) sink += router.route(u).via.length; },
@@ -155,9 +163,16 @@ for (const paths of [1000, 10000]) {
       }
     },
   };
+  for (const name of Object.keys(forms)) {
+    variants[name] = (k) => { for (const r of formChunks[name][k]) sink += router.route(r).via.length; };
+  }
   if (before) {
     variants.partsBefore = (k) => { for (const r of reqChunks[k]) sink += before.route(r).via.length; };
     variants.urlBefore = (k) => { for (const u of urlChunks[k]) sink += before.route(u).via.length; };
+    variants.generalBefore = (k) => { for (const r of generalChunks[k]) sink += before.route(r).via.length; };
+    for (const name of Object.keys(forms)) {
+      variants[`${name}Before`] = (k) => { for (const r of formChunks[name][k]) sink += before.route(r).via.length; };
+    }
   }
   for (const start = performance.now(); performance.now() - start < 500; ) {
     for (const run of Object.values(variants)) for (let k = 0; k < reqChunks.length; k++) run(k); // warm up
@@ -218,5 +233,19 @@ if (baseline) {
     console.log(
       `| ${f(paths)} | ${f(ns.partsBefore)} | ${f(ns.parts)} | ${x(ns.partsBefore, ns.parts)} | ${f(ns.urlBefore)} | ${f(ns.url)} | ${x(ns.urlBefore, ns.url)} |`,
     );
+  }
+}
+
+// Every request form, this build (and the baseline's, when given) against the native lookup of
+// the same host and path (the spec profile reads no method or header: the same lookup).
+const formNames = [["parts", "{host, path}"], ["url", "url"], ["general", "{host, path, method}"], ["headers", "{host, path, headers}"],
+  ["methodHeaders", "{host, path, method, headers}"], ["urlMethod", "{url, method}"], ["grpc", "{host, grpc}"]];
+console.log(`\nEvery request form, ns per call and ratio to native${baseline ? " (baseline, then this build)" : ""}:\n`);
+console.log(`| form | paths | ${baseline ? "baseline ns | baseline / native | " : ""}ns | / native |`);
+console.log(`|---|---:|${baseline ? "---:|---:|" : ""}---:|---:|`);
+for (const [key, label] of formNames) {
+  for (const { paths, ns } of rows) {
+    const old = ns[`${key}Before`];
+    console.log(`| \`route(${label})\` | ${f(paths)} | ${baseline ? `${f(old)} | ${x(old, ns.native)} | ` : ""}${f(ns[key])} | ${x(ns[key], ns.native)} |`);
   }
 }

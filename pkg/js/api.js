@@ -207,20 +207,92 @@ export class Router {
   route(request) {
     // route(url): the URL goes over as one string; a repeated answer comes back as a number.
     if (typeof request === "string") return this.#routeUrl(request);
-    // route({host, path}) hands the two strings over directly: reading the object from Rust costs
-    // more than the lookup. Anything else (URLs, scheme, method, headers, bad input) takes the general path.
-    if (
-      typeof request === "object" &&
-      request !== null &&
-      typeof request.host === "string" &&
-      typeof request.path === "string" &&
-      request.scheme === undefined &&
-      request.method === undefined &&
-      request.headers === undefined
-    ) {
-      return this.#routeParts(request.host, request.path);
+    if (typeof request === "object" && request !== null && !Array.isArray(request)) {
+      // Every request object is read here once, field by field, and written into the module's
+      // scratch buffer (#routeFields); anything this reading does not know (another property, a
+      // value of another type, non-ASCII text, too long) takes the general path, whose JSON
+      // reading gives the same answer or says what is wrong.
+      let url, host, path, method, scheme, headers, port, grpc;
+      for (const key in request) {
+        const value = request[key];
+        if (value === undefined || value === null) continue; // absent, as JSON reads it
+        switch (key) {
+          case "url": url = value; break;
+          case "host": host = value; break;
+          case "path": path = value; break;
+          case "method": method = value; break;
+          case "scheme": scheme = value; break;
+          case "headers": headers = value; break;
+          case "port": port = value; break;
+          case "grpc": grpc = value; break;
+          default: return this.#routeGeneral(request);
+        }
+      }
+      const text = (v) => v === undefined || typeof v === "string";
+      if (text(url) && text(host) && text(path) && text(method) && text(grpc) &&
+        (scheme === undefined || scheme === "http" || scheme === "https") &&
+        (port === undefined || (Number.isInteger(port) && port >= 0 && port <= 65535)) &&
+        (headers === undefined || (typeof headers === "object" && (Object.getPrototypeOf(headers) === Object.prototype || Object.getPrototypeOf(headers) === null)))) {
+        if (host !== undefined && path !== undefined && url === undefined && method === undefined && scheme === undefined &&
+          headers === undefined && port === undefined && grpc === undefined) {
+          return this.#routeParts(host, path);
+        }
+        if (url !== undefined && host === undefined && path === undefined && method === undefined && scheme === undefined &&
+          headers === undefined && port === undefined && grpc === undefined) {
+          return this.#routeUrl(url);
+        }
+        return this.#routeFields(request, url, host, path, method, scheme, headers, port, grpc);
+      }
     }
+    return this.#routeGeneral(request);
+  }
+
+  #routeGeneral(request) {
     return this.#call("route", (router) => router.route(request));
+  }
+
+  // Any other request object: its fields written into the scratch buffer (the layout is the
+  // module's `fields`, pkg/src/lib.rs): the target, path, method and gRPC call one after the other,
+  // then each header as two 16-bit lengths, its name and its value. The core reads them; what it
+  // refuses, or what does not fit or is not ASCII, takes the general path.
+  #routeFields(request, url, host, path, method, scheme, headers, port, grpc) {
+    return this.#call("route", (router) => {
+      const view = this.#scratchView();
+      // One target: a URL and a host together (which the core refuses) take the general path.
+      const target = url ?? host;
+      if (target === undefined || (url !== undefined && host !== undefined)) return router.route(request);
+      let flags = (url !== undefined ? 1 : 0) | (scheme === "http" ? 16 : scheme === "https" ? 32 : 0) | (port !== undefined ? 64 : 0);
+      let at = 0;
+      const put = (s, flag) => {
+        if (s === undefined) return 0;
+        flags |= flag;
+        if (at + s.length > view.length || !ascii(view, at, s)) return -1;
+        at += s.length;
+        return s.length;
+      };
+      const t = put(target, 0), p = put(path, 2), m = put(method, 4), g = put(grpc, 8);
+      if (t < 0 || p < 0 || m < 0 || g < 0) return router.route(request);
+      const start = at;
+      if (headers !== undefined) {
+        for (const name in headers) {
+          const value = headers[name];
+          if (typeof value !== "string" || at + 4 + name.length + value.length > view.length) return router.route(request);
+          view[at] = name.length & 0xff;
+          view[at + 1] = name.length >> 8;
+          view[at + 2] = value.length & 0xff;
+          view[at + 3] = value.length >> 8;
+          at += 4;
+          if (!ascii(view, at, name) || !ascii(view, at + name.length, value)) return router.route(request);
+          at += name.length + value.length;
+        }
+      }
+      const h = at - start, portNumber = port ?? 0;
+      const slot = router.routeRequestScratch(flags, t, p, m, g, h, portNumber);
+      if (slot === -2) return router.route(request);
+      const decide = () => router.routeRequestScratchView(flags, t, p, m, g, h, portNumber) ?? router.route(request);
+      if (slot < 0) return decide();
+      return (this.#decisions[slot] ??= decide());
+    });
   }
 
   // The fast paths: the strings written into the module's scratch buffer when they fit and are

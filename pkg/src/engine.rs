@@ -97,19 +97,28 @@ pub fn route(
     known: impl FnOnce(usize) -> bool,
 ) -> (Option<usize>, Option<DecisionView>) {
     let decision = router.route(request);
-    let slot = decision.answer_slot();
+    let slot = answer_slot(router, &decision, request);
     let cached = slot.is_some_and(known);
     (slot, (!cached).then(|| decision.view(request)))
 }
 
 /// The answer slot of `request`'s decision (`None`: it depends on the request).
 pub fn slot(router: &Router, request: &Request<'_>) -> Option<usize> {
-    router.route(request).answer_slot()
+    answer_slot(router, &router.route(request), request)
 }
 
-/// How many answer slots a router's decisions use.
+/// The decision's answer slot ([`ingress_router::Decision::answer_slot`]), a gRPC call's in a
+/// second set after the others: its view names the gRPC status its client reads
+/// (`DecisionView::grpc_status`), so it cannot share the object another request with the same
+/// answer gets.
+fn answer_slot(router: &Router, decision: &ingress_router::Decision<'_>, request: &Request<'_>) -> Option<usize> {
+    let slot = decision.answer_slot()?;
+    Some(if request.is_grpc() { router.answer_slots() + slot } else { slot })
+}
+
+/// How many answer slots the adapter uses for a router: the core's, twice (gRPC calls' own).
 pub fn answers(router: &Router) -> usize {
-    router.answer_slots()
+    2 * router.answer_slots()
 }
 
 pub fn explain(router: &Router, request: &Request<'_>) -> Explanation {

@@ -22,7 +22,7 @@ pub use manifests::{compile, run_tests, validate};
 
 use std::cell::RefCell;
 
-use ingress_router::{Request, RequestSpec, Router as CoreRouter};
+use ingress_router::{Request, RequestFields, RequestSpec, Router as CoreRouter, Scheme};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -82,6 +82,86 @@ fn scratch_strings<const N: usize, T>(lengths: [usize; N], f: impl FnOnce([&str;
             rest = tail;
         }
         Some(f(strings))
+    })
+}
+
+/// What `routeRequestScratch`'s `flags` say the scratch buffer holds, and the request's scheme and
+/// port (the entry's fast path for every request object: `pkg/js/api.js`, `#routeFields`). The
+/// buffer holds, one after the other: the URL or the host, the path, the method, the gRPC call
+/// (each when its flag is set), then the headers, each as its name's length and its value's (two
+/// bytes each, little-endian), the name and the value.
+mod fields {
+    pub const URL: u32 = 1;
+    pub const PATH: u32 = 2;
+    pub const METHOD: u32 = 4;
+    pub const GRPC: u32 = 8;
+    pub const HTTP: u32 = 16;
+    pub const HTTPS: u32 = 32;
+    pub const PORT: u32 = 64;
+    /// Every flag: any other bit is a layout this module does not know.
+    pub const ALL: u32 = 127;
+}
+
+/// The most headers the fast path reads (on the stack, not allocated); a request with more takes
+/// the general path.
+const MAX_SCRATCH_HEADERS: usize = 32;
+
+/// The next `length` bytes of `rest`, when they are there and UTF-8.
+fn take<'b>(rest: &mut &'b [u8], length: usize) -> Option<&'b str> {
+    let (head, tail) = rest.split_at_checked(length)?;
+    *rest = tail;
+    std::str::from_utf8(head).ok()
+}
+
+/// [`take`] of a field the flags say is there (`Some(None)` for one that is not, with no bytes).
+fn optional<'b>(rest: &mut &'b [u8], present: bool, length: usize) -> Option<Option<&'b str>> {
+    if present { take(rest, length).map(Some) } else { (length == 0).then_some(None) }
+}
+
+/// The request the entry wrote into the scratch buffer (see [`fields`]): `None` when the lengths
+/// run past the buffer, a string is not UTF-8, the flags are not a layout this module reads, a
+/// header name is there twice, or there are more than [`MAX_SCRATCH_HEADERS`] headers. The
+/// headers are sorted by name, as a [`RequestSpec`]'s map holds them. Allocates nothing.
+fn scratch_fields<T>(
+    flags: u32,
+    [target, path, method, grpc, headers]: [usize; 5],
+    port: u32,
+    f: impl FnOnce(&RequestFields<'_>) -> T,
+) -> Option<T> {
+    use fields::*;
+    if flags & !ALL != 0 || flags & (HTTP | HTTPS) == HTTP | HTTPS {
+        return None;
+    }
+    let port = if flags & PORT != 0 { Some(u16::try_from(port).ok()?) } else { None };
+    let scheme = match flags & (HTTP | HTTPS) {
+        HTTP => Some(Scheme::Http),
+        HTTPS => Some(Scheme::Https),
+        _ => None,
+    };
+    SCRATCH.with_borrow(|bytes| {
+        let mut rest: &[u8] = bytes;
+        let target = take(&mut rest, target)?;
+        let path = optional(&mut rest, flags & PATH != 0, path)?;
+        let method = optional(&mut rest, flags & METHOD != 0, method)?;
+        let grpc = optional(&mut rest, flags & GRPC != 0, grpc)?;
+        let (mut region, _) = rest.split_at_checked(headers)?;
+        let mut pairs = [("", ""); MAX_SCRATCH_HEADERS];
+        let mut count = 0;
+        while !region.is_empty() {
+            let (lengths, tail) = region.split_at_checked(4)?;
+            region = tail;
+            let name = take(&mut region, usize::from(u16::from_le_bytes([lengths[0], lengths[1]])))?;
+            let value = take(&mut region, usize::from(u16::from_le_bytes([lengths[2], lengths[3]])))?;
+            *pairs.get_mut(count)? = (name, value);
+            count += 1;
+        }
+        let pairs = &mut pairs[..count];
+        pairs.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        if pairs.windows(2).any(|w| w[0].0 == w[1].0) {
+            return None;
+        }
+        let (url, host) = if flags & URL != 0 { (Some(target), None) } else { (None, Some(target)) };
+        Some(f(&RequestFields { url, host, path, method, scheme, headers: pairs, port, grpc }))
     })
 }
 
@@ -177,6 +257,53 @@ impl Router {
     #[wasm_bindgen(js_name = routeUrlScratch)]
     pub fn route_url_scratch(&self, len: usize) -> i32 {
         scratch_strings([len], |[url]| self.route_url_slot(url)).unwrap_or(-2)
+    }
+
+    /// Any request object, as the entry wrote it into the scratch buffer (`flags`, the lengths of
+    /// its URL or host, path, method, gRPC call and headers, and its port: see [`fields`]): its
+    /// answer slot as [`route_slot`](Self::route_slot) gives it, `-1` when its decision depends on
+    /// the request (ask [`route_request_scratch_view`](Self::route_request_scratch_view)), or
+    /// `-2` when it is not there or the core refuses it: the entry then takes the general path,
+    /// whose error says why.
+    #[allow(clippy::too_many_arguments)]
+    #[wasm_bindgen(js_name = routeRequestScratch)]
+    pub fn route_request_scratch(
+        &self,
+        flags: u32,
+        target: usize,
+        path: usize,
+        method: usize,
+        grpc: usize,
+        headers: usize,
+        port: u32,
+    ) -> i32 {
+        scratch_fields(flags, [target, path, method, grpc, headers], port, |fields| {
+            fields.with(|request| engine::slot(&self.router, request).map_or(-1, |s| s as i32)).unwrap_or(-2)
+        })
+        .unwrap_or(-2)
+    }
+
+    /// The decision for the request [`route_request_scratch`](Self::route_request_scratch) read
+    /// (the same arguments, the buffer unchanged since): the object `route()` answers, shared per
+    /// answer slot; `undefined` when the request is not there or the core refuses it.
+    #[allow(clippy::too_many_arguments)]
+    #[wasm_bindgen(js_name = routeRequestScratchView)]
+    pub fn route_request_scratch_view(
+        &self,
+        flags: u32,
+        target: usize,
+        path: usize,
+        method: usize,
+        grpc: usize,
+        headers: usize,
+        port: u32,
+    ) -> Result<JsValue, JsValue> {
+        match scratch_fields(flags, [target, path, method, grpc, headers], port, |fields| {
+            fields.with(|request| self.decide(request))
+        }) {
+            Some(Ok(decided)) => Ok(decided?),
+            _ => Ok(JsValue::UNDEFINED),
+        }
     }
 
     #[wasm_bindgen(js_name = routeUrl)]

@@ -331,6 +331,67 @@ function fastPathAgrees(routers) {
   }
 }
 
+// ---- every request form on the fast path (#routeFields: method, headers, scheme, port, grpc
+// written into the scratch buffer) answers as the general path: `{ toJSON: () => request }` is the
+// same request read as JSON by the module (the general path), on a second router of the same
+// manifests, so that neither shares the other's cached answers; and as explain()'s decision (never
+// cached). Non-ASCII, oversize and refused requests fall back with the same answer or error kind.
+{
+  const forms = (host, path) => [
+    { host, path, method: "GET" },
+    { host, path, method: "POST" },
+    { host, path, method: "POST", headers: { "X-Canary": "always", Cookie: "canary=always" } },
+    { host, path, headers: { "content-type": "application/grpc" }, method: "POST" },
+    { host, path, headers: { "Content-Type": "application/grpc+proto", "content-type": "text/plain" }, method: "POST" },
+    { host, grpc: "shop.v1.Cart/Get" },
+    { host, grpc: "shop.v1.Cart/Get", method: "GET" },
+    { host, grpc: "shop.v1.Cart/Get", headers: { "content-type": "application/json" } },
+    { host, grpc: "shop.v1.Cart" },
+    { host, path, grpc: "shop.v1.Cart/Get" },
+    { url: `https://${host}${path}`, method: "DELETE" },
+    { url: `http://${host}/`, grpc: "a.B/C" },
+    { host, path, scheme: "https" },
+    { host, path, scheme: "ftp" },
+    { host, path, port: 8443 },
+    { host, path, port: 70000 },
+    { host, path, port: 1.5 },
+    { host },
+    { host, path, method: "GËT" },
+    { host, path, headers: { "x-ä": "1" } },
+    { host, path, headers: { a: "v".repeat(5000) } },
+    { host, path, headers: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`h${i}`, "v"])) },
+    { host, path, headers: { a: 1 } },
+    { host, path, headers: ["a"] },
+    { host, path, method: "GET", pth: "/x" },
+    { host, path, method: undefined, headers: null, scheme: null },
+    { path, method: "GET" },
+    { url: "http://", method: "GET" },
+  ];
+  const answer = (router, request) => {
+    try { return router.route(request); } catch (e) { return e.kind; }
+  };
+  const nginx = readFileSync("nginx.yaml", "utf8");
+  let compared = 0;
+  for (const [text, options] of [[shop, { ingressClass: "nginx" }], [nginx, { profile: "ingress-nginx" }]]) {
+    const fast = compile(text, options);
+    const general = compile(text, options);
+    for (const [host, path] of [["shop.example.com", "/cart/items"], ["unknown.example.org", "/"], ["SHOP.example.com:443", "/api/x?y=1"]]) {
+      for (const pass of [1, 2]) {
+        for (const request of forms(host, path)) {
+          const why = `${JSON.stringify(request).slice(0, 120)} (pass ${pass})`;
+          const a = answer(fast, request);
+          assert.deepEqual(a, answer(general, { toJSON: () => request }), why);
+          if (typeof a === "object") assert.deepEqual(a, fast.explain({ toJSON: () => request }).decision, `${why}: explain`);
+          compared++;
+        }
+      }
+    }
+    fast.free();
+    general.free();
+  }
+  assert.ok(compared > 300, `${compared} requests compared`);
+}
+
 // ---- free, dispose, use after free
 const disposable = compile(shop);
 assert.equal(typeof disposable[Symbol.dispose], "function");

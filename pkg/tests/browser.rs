@@ -18,3 +18,8 @@ fn bad_input_then_next_call_works() {
 fn scratch_answers_as_the_strings() {
     common::scratch_answers_as_the_strings();
 }
+
+#[wasm_bindgen_test]
+fn request_scratch_answers_as_the_strings() {
+    common::request_scratch_answers_as_the_strings();
+}

@@ -169,3 +169,40 @@ pub fn scratch_answers_as_the_strings() {
     assert_eq!(router.route_scratch(16, 2), -1);
     assert_eq!(router.route_url_scratch(18), -2);
 }
+
+/// `routeRequestScratch`: a request object as the entry writes it into the scratch buffer (see
+/// `fields` in src/lib.rs) answers with the slot of the same request given as strings; a layout
+/// past the buffer's end, unknown flags, both schemes, a port over 65 535, a repeated header name
+/// or bytes that are not UTF-8 send the entry to the general path (`-2`).
+pub fn request_scratch_answers_as_the_strings() {
+    let router = compile(SHOP.into(), JsValue::UNDEFINED).unwrap();
+    let [pointer, length] = scratch()[..] else { panic!("scratch() is [pointer, length]") };
+    let memory = wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>();
+    let write = |bytes: &[u8]| {
+        let view = js_sys::Uint8Array::new_with_byte_offset_and_length(&memory.buffer(), pointer, length);
+        view.subarray(0, bytes.len() as u32).copy_from(bytes);
+    };
+    // host, path, method "POST", one header `a: b`.
+    let mut bytes = b"shop.example.com/cart/1POST".to_vec();
+    bytes.extend([1, 0, 1, 0]);
+    bytes.extend(b"ab");
+    write(&bytes);
+    let slot = router.route_request_scratch(2 | 4, 16, 7, 4, 0, 6, 0);
+    assert!(slot >= 0, "a fixed answer has a slot");
+    assert_eq!(slot, router.route_slot("shop.example.com", "/cart/1"));
+    assert_eq!(router.route_request_scratch(2 | 4 | 128, 16, 7, 4, 0, 6, 0), -2, "an unknown flag");
+    assert_eq!(router.route_request_scratch(2 | 4 | 16 | 32, 16, 7, 4, 0, 6, 0), -2, "both schemes");
+    assert_eq!(router.route_request_scratch(2 | 4 | 64, 16, 7, 4, 0, 6, 70_000), -2, "a port past 65 535");
+    assert_eq!(router.route_request_scratch(2 | 4, 16, 7, 4, 0, length as usize, 0), -2, "past the end");
+    assert_eq!(router.route_request_scratch(2 | 4, 16, 7, 4, 0, 5, 0), -2, "a header cut short");
+    assert_eq!(router.route_request_scratch(2, 16, 7, 4, 0, 0, 0), -2, "a length without its flag");
+    bytes.extend([1, 0, 1, 0]);
+    bytes.extend(b"ac");
+    write(&bytes);
+    assert_eq!(router.route_request_scratch(2 | 4, 16, 7, 4, 0, 12, 0), -2, "a header name twice");
+    write(b"shop.example.com/\xff");
+    assert_eq!(router.route_request_scratch(2, 16, 2, 0, 0, 0, 0), -2, "not UTF-8");
+    // A gRPC call the core refuses (not SERVICE/METHOD): the general path says why.
+    write(b"shop.example.comnoslash");
+    assert_eq!(router.route_request_scratch(8, 16, 0, 0, 7, 0, 0), -2);
+}
