@@ -249,7 +249,7 @@ export function renderGatewayStatus(el, report, error) {
     const notes = (o.notes ?? []).map((n) => `<li>${esc(n)}</li>`).join("");
     const u = o.update;
     const put = u?.action === "put"
-      ? `<details class="put"><summary><code>${esc(u.method)} ${esc(u.path)}</code></summary><pre><code>${esc(`${u.method} ${u.path}\nContent-Type: application/json\n\n${pretty(u.body)}`)}</code></pre></details>`
+      ? `<details class="put"><summary><code>${esc(u.method)} ${esc(u.path)}</code></summary><pre tabindex="0"><code>${esc(`${u.method} ${u.path}\nContent-Type: application/json\n\n${pretty(u.body)}`)}</code></pre></details>`
       : "";
     return `<div class="gw-object" data-kind="${esc(o.kind)}" data-name="${esc(name)}"><h4>${esc(o.kind)} <code>${esc(name)}</code></h4>${body}${notes ? `<ul class="hint">${notes}</ul>` : ""}${put}</div>`;
   });

@@ -144,6 +144,18 @@ function showAllProblems(problems) {
  * keystroke comes first; the status panel, which reads them twice more, a moment later.
  */
 function recompile({ soon = false } = {}) {
+  cancelDeferred();
+  // While the person types (a keystroke, a paste), only the decision is drawn before the next
+  // frame; the table, the picture, the suggestions and the list of requests right after it.
+  deferring = deferViews || (soon && DEFER_TYPING);
+  try {
+    recompileNow(soon);
+  } finally {
+    deferring = false;
+  }
+}
+
+function recompileNow(soon) {
   const parts = {};
   let t = performance.now();
   const lap = (name) => {
@@ -168,24 +180,22 @@ function recompile({ soon = false } = {}) {
   }
   lap("compile");
   document.body.classList.toggle("stale", !router);
+  lastTable = null;
   if (router) {
+    // The table's excluded Ingresses and invalid backends are part of the decision.
     const table = router.table();
+    lastTable = table;
     excluded = table.excluded ?? [];
     gatewayTable = table.listeners ? table : null;
     if (grpcPresetPending) presetGrpcCall(table);
-    if (!deferViews && changed("table", table)) {
-      // A Gateway API router's table lists listeners; an Ingress router's, host tiers.
-      tableRow = table.listeners ? renderGatewayTable(els.table, table) : renderTable(els.table, table);
-      winnerRow?.classList.remove("winner");
-      winnerRow = null;
-    }
+    if (!deferring) drawTable(table);
   }
-  if (!deferViews) fillSuggestions();
+  if (!deferring) fillSuggestions();
   grpcPresetPending = false;
   lap("table");
   reroute({ sameRequest: true });
   lap("request");
-  rerouteBatch();
+  if (!deferring || !DEFER_TYPING) rerouteBatch();
   lap("requests");
   timings.manifestParts = parts;
   clearTimeout(problemsTimer);
@@ -193,6 +203,13 @@ function recompile({ soon = false } = {}) {
   clearTimeout(migrationTimer);
   if (deferViews) {
     settled = opened; // the checks, after the first paint (see the start)
+  } else if (deferring) {
+    settled = new Promise((resolve) => {
+      afterFrame(() => {
+        drawDeferred();
+        resolve(scheduleChecks());
+      });
+    });
   } else if (soon) {
     settled = scheduleChecks();
   } else {
@@ -204,6 +221,53 @@ function recompile({ soon = false } = {}) {
 }
 let problemsTimer = 0;
 let settled = Promise.resolve();
+
+// A measurement switch: `?defer=0` draws every view of a keystroke before the next frame and
+// routes the request again for each view, as the page did before (web/test/speed.mjs alternates both).
+const DEFER_TYPING = new URLSearchParams(location.search).get("defer") !== "0";
+let deferring = false; // the update running draws the decision only (see recompile)
+let lastTable = null; // the table of `router`, as the package returned it
+
+/** The compiled table, unless it is what is drawn already. */
+function drawTable(table) {
+  if (!changed("table", table)) return;
+  // A Gateway API router's table lists listeners; an Ingress router's, host tiers.
+  tableRow = table.listeners ? renderGatewayTable(els.table, table) : renderTable(els.table, table);
+  winnerRow?.classList.remove("winner");
+  winnerRow = null;
+}
+
+// The work after the next frame: `fn` in a task once the frame is painted.
+let deferredFrame = 0;
+let deferredTimer = 0;
+function afterFrame(fn) {
+  cancelDeferred();
+  deferredFrame = requestAnimationFrame(() => {
+    deferredTimer = setTimeout(fn, 0);
+  });
+}
+function cancelDeferred() {
+  cancelAnimationFrame(deferredFrame);
+  clearTimeout(deferredTimer);
+}
+
+/** What a keystroke left for after the frame: the table, the suggestions, the picture, the requests. */
+function drawDeferred() {
+  const parts = timings.manifestParts;
+  let t = performance.now();
+  const lap = (name) => {
+    const now = performance.now();
+    parts[name] = +(now - t).toFixed(2);
+    t = now;
+  };
+  if (lastTable) drawTable(lastTable);
+  fillSuggestions();
+  lap("table (after the frame)");
+  if (router || compileError) reroute({ sameRequest: true });
+  lap("picture (after the frame)");
+  rerouteBatch();
+  lap("requests (after the frame)");
+}
 // The checks after a paint: problems at once, status and migration a little later (they are
 // slower and less often looked at); settles when the problems are drawn.
 function scheduleChecks() {
@@ -230,6 +294,7 @@ const opened = new Promise((resolve) => {
 // downloads it). Until it is ready the page says so; then everything is compiled again.
 let secondModule = null;
 function waitForSecondModule() {
+  cancelDeferred();
   clearTimeout(problemsTimer);
   clearTimeout(statusTimer);
   clearTimeout(migrationTimer);
@@ -326,11 +391,22 @@ function showRequestFields() {
   for (const [key, id] of GRPC_FIELDS) els[id].value = state.grpc[key];
 }
 
+// The parts of the last reroute (ms), for the speed test's breakdown.
+let routeT = 0;
+function routeLap(name) {
+  const now = performance.now();
+  timings.routeParts[name] = +(now - routeT).toFixed(2);
+  routeT = now;
+}
+let routed = { router: null }; // the last request routed: the router, the request (JSON), its decision and explanation
+
 /**
  * The request changed (or, `sameRequest`, the router): route, explain, and redraw the request's
  * views. A new request always changes the explanation; a new router often does not.
  */
 function reroute({ sameRequest = false } = {}) {
+  routeT = performance.now();
+  timings.routeParts = {};
   els.decision.querySelector("#upstream-request").hidden = true; // a Gateway API decision shows it again
   if (!router) {
     // No router and no error: the second module is loading (waitForSecondModule).
@@ -350,8 +426,17 @@ function reroute({ sameRequest = false } = {}) {
   let arg;
   try {
     arg = routedRequest();
-    decision = router.route(arg);
-    explanation = router.explain(arg);
+    // The same router and request (the views drawn after a keystroke's frame): answered already.
+    const key = JSON.stringify(arg);
+    if (DEFER_TYPING && routed.router === router && routed.key === key) {
+      ({ decision, explanation } = routed);
+    } else {
+      routed = { router: null };
+      decision = router.route(arg);
+      explanation = router.explain(arg);
+      routed = { router, key, decision, explanation };
+    }
+    routeLap("route and explain");
   } catch (error) {
     renderDecision(els.decision, null, errorText(error));
     showMatch(view, null);
@@ -362,20 +447,24 @@ function reroute({ sameRequest = false } = {}) {
     return;
   }
   renderDecision(els.decision, decision, null, excluded);
-  if (!deferViews && (!sameRequest || changed("flow", [explanation, excluded]))) renderFlow(els.flow, explanation, excluded);
+  routeLap("decision");
+  if (!deferring && (!sameRequest || changed("flow", [explanation, excluded]))) renderFlow(els.flow, explanation, excluded);
+  routeLap("picture");
   if (!sameRequest) delete drawn.flow;
   if (state.requestSource === "url" && state.requestKind === "http") {
     els.host.value = explanation.host;
     els.path.value = explanation.path;
   }
   const m = decision.matched;
-  winnerRow?.classList.remove("winner");
-  winnerRow = m ? tableRow(rowKey(m.host, m.ingress, m.field)) : null;
-  winnerRow?.classList.add("winner");
+  if (!deferring) {
+    winnerRow?.classList.remove("winner");
+    winnerRow = m ? tableRow(rowKey(m.host, m.ingress, m.field)) : null;
+    winnerRow?.classList.add("winner");
+  }
   // The matched path's lines, or the defaultBackend that answered.
   const [ingress, field] = m ? [m.ingress, m.field] : decision.defaultFrom ? [decision.defaultFrom, "spec.defaultBackend"] : [null, null];
-  if (deferViews) {
-    // Opening: the matched lines are marked after the first paint (reading where they are takes a while).
+  if (deferring) {
+    // Opening or typing: the matched lines are marked after the frame (reading where they are takes a while).
   } else if (ingress) {
     const [namespace, name] = ingress.split("/");
     showMatch(view, locator.rangeOf("Ingress", namespace, name, field));
@@ -388,18 +477,22 @@ function reroute({ sameRequest = false } = {}) {
 function showGatewayDecision(decision, explanation, request, sameRequest) {
   const notAttached = (explanation.routes ?? []).filter((r) => r.notAttached).map((r) => ({ name: `${r.kind ?? "HTTPRoute"} ${r.route}`, reason: r.reason }));
   renderGatewayDecision(els.decision, decision, notAttached, invalidBackends(decision));
+  routeLap("decision");
   if (state.requestSource === "url" && state.requestKind === "http") {
     // The host and path the package read from the URL, as the Ingress view shows them.
     els.host.value = explanation.host ?? "";
     els.path.value = explanation.path ?? "";
   }
-  if (!deferViews && (!sameRequest || changed("flow", explanation))) renderGatewayFlow(els.flow, explanation, request);
+  if (!deferring && (!sameRequest || changed("flow", explanation))) renderGatewayFlow(els.flow, explanation, request);
+  routeLap("picture");
   if (!sameRequest) delete drawn.flow;
-  winnerRow?.classList.remove("winner");
-  winnerRow = decision.route != null && decision.rule != null ? tableRow(ruleKey(decision.listener, decision.route, decision.rule)) : null;
-  winnerRow?.classList.add("winner");
-  if (deferViews) {
-    // Opening: marked after the first paint, as for an Ingress.
+  if (!deferring) {
+    winnerRow?.classList.remove("winner");
+    winnerRow = decision.route != null && decision.rule != null ? tableRow(ruleKey(decision.listener, decision.route, decision.rule)) : null;
+    winnerRow?.classList.add("winner");
+  }
+  if (deferring) {
+    // Opening or typing: marked after the frame, as for an Ingress.
   } else if (decision.route != null && decision.rule != null) {
     const [namespace, name] = decision.route.split("/");
     showMatch(view, locator.rangeOf(decision.routeKind ?? "HTTPRoute", namespace, name, `spec.rules[${decision.rule}]`));
@@ -920,17 +1013,17 @@ timings.interactive = performance.now();
 timings.openParts = { decode: timings.decode, setText: timings.manifests, ...timings.manifestParts };
 // The first paint (the editor and the decision), then the rest of the views.
 await new Promise((resolve) => requestAnimationFrame(() => {
-  timings.painted = performance.now(); // the frame that paints them
-  setTimeout(resolve, 0);
+  setTimeout(() => {
+    timings.painted = performance.now(); // the frame that paints them, painted
+    resolve();
+  }, 0);
 }));
 deferViews = false;
-if (router) {
-  const table = router.table();
-  if (changed("table", table)) tableRow = table.listeners ? renderGatewayTable(els.table, table) : renderTable(els.table, table);
-}
+if (router && lastTable) drawTable(lastTable);
 fillSuggestions();
 if (router || compileError) {
   reroute({ sameRequest: true }); // the picture, and the winning row in the table
+  if (DEFER_TYPING) rerouteBatch();
   settled = scheduleChecks();
 }
 openedResolve(settled);

@@ -85,7 +85,7 @@ function requestView(i) {
     const now = addressText(i.current);
     const change = `${now || "no address"} → ${addressText(i.addresses) || "no address"}`;
     return `<details class="put"><summary><code>${esc(u.method)} ${esc(u.path)}</code> <span class="hint">${esc(key)}: ${esc(change)}</span></summary>` +
-      `<pre><code>${esc(`${u.method} ${u.path}\nContent-Type: application/json\n\n${prettyBody(u.body)}`)}</code></pre></details>`;
+      `<pre tabindex="0"><code>${esc(`${u.method} ${u.path}\nContent-Type: application/json\n\n${prettyBody(u.body)}`)}</code></pre></details>`;
   }
   const why = u.action === "unchanged" ? "no request: the status already holds these addresses" : `no request: ${i.reason ?? "the controller leaves it untouched"}`;
   return `<p class="no-put"><strong>${esc(key)}</strong>: ${esc(why)}</p>`;

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { launch, openPage, screenshot, screenshotOf, shotsDir, startServer, webDir } from "./harness.mjs";
-import { speed } from "./speed.mjs";
+import { aims, speed } from "./speed.mjs";
 import { gatewayAnswerLabel } from "../src/format.js";
 
 const repo = join(webDir, "..");
@@ -1408,6 +1408,150 @@ for (const scheme of ["light", "dark"]) {
   }
 }
 
+// ---- issue 33: axe on every view ----
+
+/**
+ * Opens what a person can open on the page as it stands: every <details> (headers, the paths not
+ * considered, the PUT requests, ...) and every "Show all" of the compiled table.
+ */
+async function openEverything(page) {
+  for (let round = 0; round < 3; round++) {
+    const opened = await page.evaluate(() => {
+      let n = 0;
+      for (const d of document.querySelectorAll("details:not([open])")) {
+        if (d.closest("[hidden]")) continue;
+        d.open = true;
+        n++;
+      }
+      for (const b of document.querySelectorAll("button.show-all")) {
+        if (b.closest("[hidden]") || !b.offsetParent) continue;
+        b.click();
+        n++;
+      }
+      return n;
+    });
+    // Lazy parts are drawn on the toggle event, after this task.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+    if (!opened) break;
+  }
+}
+
+const AXE_SCHEMES = ["light", "dark"];
+const AXE_WIDTHS = [390, 1280];
+
+/**
+ * axe-core on the whole page as it stands, in light and dark mode at 390 and 1280 px (one page,
+ * its media switched): every violation, whatever its impact, named with where it was found.
+ */
+async function axeEverywhere(page, where) {
+  const found = [];
+  let runs = 0;
+  await openEverything(page);
+  for (const scheme of AXE_SCHEMES) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const width of AXE_WIDTHS) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+      const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
+      runs++;
+      for (const v of result.violations) {
+        found.push(`${where} (${scheme}, ${width} px): ${v.id} [${v.impact}] ${v.help}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join("; ")}`);
+      }
+    }
+  }
+  return { found, runs };
+}
+
+test("axe on every view: each gallery example and each panel a person can open, light and dark, 390 and 1280 px, no violation at all", async (page) => {
+  await grantClipboard(page);
+  await page.addScriptTag({ content: axeSource }); // the page is never navigated away: loaded once
+  const violations = [];
+  const views = [];
+  let runs = 0;
+  const check = async (where) => {
+    await settled(page);
+    const r = await axeEverywhere(page, where);
+    violations.push(...r.found);
+    runs += r.runs;
+    views.push(where);
+  };
+  const paneShown = (selector) => page.evaluate((s) => { const el = document.querySelector(s); return Boolean(el && !el.closest("[hidden]") && el.offsetParent); }, selector);
+
+  for (const example of gallery) {
+    const id = example.file.replace(/\.yaml$/, "");
+    await loadExample(page, id);
+    await page.waitForFunction(() => window.playground.settled());
+    // The decision, the candidates ("How it was decided"), the compiled table, Many requests,
+    // the status (and the Gateway API status), the migration panel when it shows.
+    assert.ok(await paneShown("#decision"), `${id}: the decision`);
+    assert.ok((await page.textContent("#flow")).trim().length > 0, `${id}: the candidates`);
+    assert.ok((await page.textContent("#table")).trim().length > 0, `${id}: the compiled table`);
+    await check(id);
+    // The migration panel's "Convert to Gateway API" view (any example with Ingresses).
+    if (await paneShown("#convert")) {
+      await page.click("#convert");
+      await page.waitForSelector("#conversion:not([hidden])");
+      await check(`${id}, Convert to Gateway API`);
+    }
+  }
+
+  // The migration panel comparing the HTTPRoutes with the Ingresses; a row loaded into the request.
+  await loadExample(page, "migration-ingress-nginx");
+  await page.waitForSelector("#migration-compare:not([hidden]) #migration .cause");
+  await page.click("#migration .load-request");
+  assert.notEqual((await page.textContent("#migration-note")).trim(), "", "the row was loaded");
+  await check("migration-ingress-nginx, a row loaded");
+  await page.click("#migration .explain-side");
+  await check("migration-ingress-nginx, explained by one side");
+
+  // The gRPC call request form, on an Ingress example (the HTTP request's host preset).
+  await loadExample(page, "docs-path-matching");
+  await page.check("#kind-grpc");
+  assert.ok(await paneShown("#grpc-service"), "the gRPC fields");
+  await page.fill("#grpc-service", "shop.Cart");
+  await page.fill("#grpc-method", "AddItem");
+  await page.fill("#grpc-metadata", "x-user: 1");
+  await check("docs-path-matching, a gRPC call");
+  await page.check("#kind-http");
+
+  // A URL that names no rule, and the Host and Path fields without a host.
+  await typeUrl(page, "https://nowhere.example.com/zzz");
+  await check("docs-path-matching, no rule matches");
+  await page.fill("#host", "");
+  await page.type("#path", "x");
+  assert.match((await decision(page)).matched, /no host/);
+  await check("docs-path-matching, a request without a host");
+
+  // Many requests: routed lines, lines that are no request (flagged), a line chosen.
+  await loadExample(page, "merged-conflict");
+  await page.fill("#requests", ["https://shop.example.com/api/orders", "not a url at all", "GET https://shop.example.com/apiary", "shop.example.com api"].join("\n"));
+  await page.click('#request-problems button[data-line="2"]');
+  assert.equal(await page.isHidden("#request-problems"), false);
+  await check("merged-conflict, many requests with flagged lines");
+  await page.click("#export");
+  await page.click("#share");
+  await page.waitForFunction(() => document.getElementById("share-note").textContent !== "");
+  await check("merged-conflict, exported and shared (the notes)");
+
+  // The status panel for a publish Service, and for one the manifests do not hold.
+  await loadExample(page, "loadbalancer-status");
+  assert.ok((await page.textContent("#status")).trim().length > 0, "the status panel");
+  await check("loadbalancer-status, status");
+  await page.fill("#publish-service", "nowhere/none");
+  await check("loadbalancer-status, status of a Service the manifests lack");
+
+  // Manifests that cannot be read, and a problem chosen in the list.
+  await pasteManifests(page, "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: a\nspec: [\n");
+  await check("manifests that cannot be read");
+  await loadExample(page, "invalid");
+  await page.click("#problems li button");
+  await check("invalid, a problem chosen");
+
+  console.log(`     axe: ${views.length} views × ${AXE_SCHEMES.length} schemes × ${AXE_WIDTHS.length} widths = ${runs} runs`);
+  assert.equal(runs, views.length * AXE_SCHEMES.length * AXE_WIDTHS.length);
+  assert.deepEqual(violations.slice(0, 25), [], `${violations.length} violations`);
+});
+
 // ---- run ----
 
 const only = process.argv[2];
@@ -1435,6 +1579,11 @@ try {
     const figures = await speed(browser, server.url);
     await writeFile(join(shotsDir, "speed.json"), `${JSON.stringify(figures, null, 2)}\n`);
     console.log(`speed (ms, medians and 95th percentiles in Chromium): ${JSON.stringify(figures)}`);
+    // Issue 33's aims: before (`?defer=0`) and after, alternated.
+    figures.aims = await aims(browser, server.url);
+    await writeFile(join(shotsDir, "speed.json"), `${JSON.stringify(figures, null, 2)}\n`);
+    console.log("aims (ms, medians; before → after):");
+    for (const [k, v] of Object.entries(figures.aims.medians)) console.log(`     ${k}: ${v.before} → ${v.after}`);
   }
 } finally {
   await browser.close();

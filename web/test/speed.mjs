@@ -127,3 +127,118 @@ export async function speed(browser, url) {
     firstLoadGalleryExample: stats(firstLoadSmall),
   };
 }
+
+/**
+ * Issue 33's aims, with 1 000 paths, each update timed in the page and its next frame (a task
+ * posted from the frame's requestAnimationFrame: it runs once the frame is painted):
+ * (a) a share link opened → decision shown, and painted; (b) a keystroke in a path → decision,
+ * → next frame; (c) a 1 000-path manifest pasted → decision, → next frame; (d) a URL keystroke →
+ * decision, → painted. `variants` are query strings of the page (`?defer=0`: the page as before);
+ * they are measured alternately, `rounds` times each, and the medians reported per variant.
+ */
+export async function aims(browser, url, { variants = { before: "?defer=0", after: "" }, rounds = 2 } = {}) {
+  const state = {
+    manifests: thousandPaths(),
+    url: "https://h7.example.com/svc41/v1/items",
+    requestSource: "url",
+    method: "GET",
+    headers: "",
+    requests: Array.from({ length: 20 }, (_, i) => `https://h${i % 10}.example.com/svc${i * 3}/v${i % 4}`).join("\n"),
+    options: { ingressClass: "", implementationSpecific: "prefix", profile: "spec" },
+    publishService: "bench/lb",
+  };
+  const samples = Object.fromEntries(Object.keys(variants).map((v) => [v, {}]));
+  const add = (variant, key, values) => (samples[variant][key] ??= []).push(...values);
+  for (let round = 0; round < rounds; round++) {
+    for (const [variant, query] of Object.entries(variants)) {
+      let page;
+      for (let i = 0; i < 3; i++) {
+        await page?.context().close();
+        page = await openPage(browser, link(`${url}${query}`, state));
+        const t = await page.evaluate(() => window.playground.timings);
+        add(variant, "a: share link → decision", [t.interactive]);
+        add(variant, "a: share link → painted", [t.painted]);
+      }
+      await page.waitForFunction(() => window.playground.timings.complete > 0);
+      const shown = await page.evaluate(() => [document.getElementById("backend").textContent, document.getElementById("problem-count").textContent]);
+      if (shown[0] !== "svc-7-41:80" || shown[1] !== "1000") throw new Error(`aims: the 1 000-path state did not load (${shown})`);
+      const measured = await page.evaluate(async (manifests) => {
+        const { view, timings } = window.playground;
+        const out = {};
+        const push = (key, value) => (out[key] ??= []).push(+value.toFixed(2));
+        // The next frame: a task posted from its requestAnimationFrame runs once it is painted.
+        const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+        const settle = async () => {
+          await window.playground.settled();
+          await frame();
+        };
+        await settle();
+        // (b) a keystroke in a path of the fifth Ingress.
+        for (let i = -3; i < 20; i++) {
+          const text = view.state.doc.toString();
+          const from = text.indexOf("/svc41/v1", text.indexOf("name: app-4")) + "/svc41/v1".length;
+          const t0 = performance.now();
+          view.dispatch({ changes: { from, insert: "x" }, userEvent: "input.type" });
+          const t1 = performance.now();
+          void document.body.offsetHeight;
+          const decided = performance.now();
+          await frame();
+          const painted = performance.now();
+          await settle();
+          if (i < 0) continue;
+          push("b: path keystroke → decision", decided - t0);
+          push("b: path keystroke → next frame", painted - t0);
+          push("b: path keystroke → everything drawn", performance.now() - t0);
+          push("b · editor (CodeMirror's update)", t1 - t0 - timings.manifests);
+          push("b · layout forced after the update", decided - t1);
+          for (const [k, v] of Object.entries(timings.manifestParts)) push(`b · ${k}`, v);
+        }
+        // (c) a 1 000-path manifest pasted over a small one (every document new to the workspace).
+        for (let i = 0; i < 5; i++) {
+          view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: "# a small start\n" }, userEvent: "input.paste" });
+          await settle();
+          const text = manifests.replaceAll("namespace: bench", `namespace: bench${i}`);
+          const t0 = performance.now();
+          view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, userEvent: "input.paste" });
+          void document.body.offsetHeight;
+          const decided = performance.now();
+          await frame();
+          const painted = performance.now();
+          await settle();
+          if (document.getElementById("backend").textContent !== "svc-7-41:80") throw new Error(`paste: ${document.getElementById("backend").textContent}`);
+          push("c: paste 1 000 paths → decision", decided - t0);
+          push("c: paste 1 000 paths → next frame", painted - t0);
+          push("c: paste 1 000 paths → everything drawn", performance.now() - t0);
+        }
+        // (d) a keystroke in the URL.
+        const input = document.getElementById("url");
+        const base = "https://h7.example.com/svc41/v1/items";
+        for (let i = -3; i < 40; i++) {
+          input.value = base.slice(0, base.length - ((i + 12) % 12));
+          const t0 = performance.now();
+          input.dispatchEvent(new Event("input"));
+          const t1 = performance.now();
+          void document.body.offsetHeight;
+          const decided = performance.now();
+          await frame();
+          const painted = performance.now();
+          await frame();
+          if (i < 0) continue;
+          push("d: URL keystroke → decision", decided - t0);
+          push("d: URL keystroke → painted", painted - t0);
+          push("d · layout forced after the update", decided - t1);
+          for (const [k, v] of Object.entries(timings.routeParts)) push(`d · ${k}`, v);
+        }
+        return out;
+      }, state.manifests);
+      for (const [k, v] of Object.entries(measured)) add(variant, k, v);
+      await page.context().close();
+    }
+  }
+  const median = (xs) => +[...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)].toFixed(2);
+  const rows = {};
+  for (const [variant, byKey] of Object.entries(samples)) {
+    for (const [k, v] of Object.entries(byKey)) (rows[k] ??= {})[variant] = median(v);
+  }
+  return { paths: 1000, machine: `${cpus().length} cores, load average ${loadavg()[0].toFixed(1)} when measured`, rounds, variants, medians: rows };
+}
