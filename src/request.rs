@@ -289,7 +289,9 @@ impl RequestFields<'_> {
             None => None,
         };
         let request = match (self.url, self.host, self.path, &grpc_path) {
-            (Some(url), None, None, None) => Request::from_url(url).map_err(|e| RequestSpecError::Url(url.into(), e))?,
+            (Some(url), None, None, None) => {
+                Request::from_url(url).map_err(|e| RequestSpecError::Url(url.into(), e))?
+            }
             (Some(url), None, None, Some(grpc)) => {
                 let request = Request::from_url(url).map_err(|e| RequestSpecError::Url(url.into(), e))?;
                 if request.path != b"/" {

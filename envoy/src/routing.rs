@@ -676,7 +676,8 @@ spec:
         use base64::Engine as _;
         let bad = SHOP.replace("path: /cart,", "path: /cart/../admin,");
         let input = input::parse("shop", &bad).unwrap();
-        let bytes = compile_seeded(&input, &ingress_router::CompileOptions::default(), SEED).unwrap().to_table_file().unwrap();
+        let bytes =
+            compile_seeded(&input, &ingress_router::CompileOptions::default(), SEED).unwrap().to_table_file().unwrap();
         let encoded = base64::engine::general_purpose::STANDARD.encode(&bytes);
         let config = format!(r#"{{"table": "{encoded}"}}"#);
         let config = PluginConfig::parse(config.as_bytes()).unwrap();
