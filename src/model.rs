@@ -379,8 +379,8 @@ impl Object {
         }
     }
 
-    /// The object's `metadata` (`migrate` reads it).
-    #[cfg(all(feature = "nginx", feature = "yaml", feature = "gateway"))]
+    /// The object's `metadata` (`migrate` and the crate's tests read it).
+    #[cfg(any(feature = "testing", all(feature = "nginx", feature = "yaml", feature = "gateway")))]
     pub fn metadata(&self) -> &ObjectMeta {
         match self {
             Object::Ingress(o) => &o.metadata,

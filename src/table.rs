@@ -424,7 +424,7 @@ impl<'a> Builder<'a> {
 impl Table {
     /// Everything a lookup reads that follows from the table's data: the host tables in their
     /// order, each one's routes in precedence order with their standing and default, the host and
-    /// path indexes. Compiling and loading a precompiled table ([`file`]) both end here, so a
+    /// path indexes. Compiling and loading a precompiled table ([`file`](mod@file)) both end here, so a
     /// loaded table routes as the compiled one did.
     fn index(&mut self) {
         // Exact hosts, then wildcards, then host-less; by host inside a tier (stable views).
