@@ -1,7 +1,7 @@
 // The playground: wires the editor, the request fields and the panels to the ingress-router
 // package. Every answer shown comes from the package (a Workspace's update → route / explain /
 // table / diagnostics, validate, ingressStatus, serviceStatus), used exactly as an outside user would.
-import { packageReady, restoring } from "./start.js";
+import { Workspace, convert, gatewayStatus, ingressStatus, load, migrate, readTests, serviceStatus, validate, version } from "ingress-router";
 import "./style.css";
 import { createEditor, editorProblems, reveal, setText, showMatch, showProblems } from "./editor.js";
 import { errorText, esc, gatewayAnswerLabel, isGatewayDecision } from "./format.js";
@@ -14,7 +14,7 @@ import { fromTestsFile, grpcCallOf, grpcSpec, parseHeaders, parseRequestLine, re
 import { decodeState, encodeState } from "./share.js";
 import { renderDecision, renderFlow, renderProblems, renderTable, rowKey } from "./views.js";
 
-const started = performance.now(); // the page's script running (the package's module still loading: start.js)
+const started = performance.now(); // the package is instantiated by now (its module's top-level await)
 const $ = (id) => document.getElementById(id);
 const els = {
   gallery: $("gallery"), ingressClass: $("ingress-class"), classes: $("ingress-classes"),
@@ -69,18 +69,9 @@ let grpcPresetPending = false;
 /** Timings (performance.now(), ms) of the last updates, read by the browser tests. */
 const timings = { route: 0, manifests: 0, interactive: 0, started: 0, complete: 0, manifestParts: {}, migrations: 0 };
 
-// The package's calls, once its first module is instantiated (below, after the editor is made).
-let Workspace, convert, gatewayStatus, ingressStatus, load, migrate, readTests, serviceStatus, validate, version;
-
-// Opening: the editor is made with the shared link's manifests (or the first example's) while the
-// package's module is fetched and compiled; the page goes on once both are ready.
-const restored = await restoring;
-timings.decoded = performance.now();
-const firstText = !restored.saved ? gallery[0].manifests : typeof restored.saved.manifests === "string" ? restored.saved.manifests : "";
-const view = createEditor(els.editor, firstText, (text, typing, changes) => {
-  state.manifests = text;
-  if (!Workspace) return; // typed before the package is ready: the opening compiles the state
+const view = createEditor(els.editor, "", (text, typing, changes) => {
   editsSinceLocator = editsSinceLocator ? editsSinceLocator.compose(changes) : changes;
+  state.manifests = text;
   // Edited away from the example chosen: the selector says so (choosing the example again reloads it).
   if (state.example && text !== gallery.find((g) => g.id === state.example)?.manifests) {
     state.example = "";
@@ -91,9 +82,6 @@ const view = createEditor(els.editor, firstText, (text, typing, changes) => {
   timings.manifests = performance.now() - t0;
   saveSoon();
 });
-timings.editor = performance.now();
-({ Workspace, convert, gatewayStatus, ingressStatus, load, migrate, readTests, serviceStatus, validate, version } = await packageReady);
-timings.packageReady = performance.now();
 
 // The manifests are compiled through a Workspace, made again when the options change: a keystroke
 // reads, validates and lints again only the document it changed.
@@ -785,13 +773,8 @@ function showState() {
   els.requests.value = state.requests;
   els.publishService.value = state.publishService;
   els.defaultCertificate.value = state.defaultCertificate ?? "";
-  if (view.state.doc.toString() !== state.manifests) {
-    setText(view, state.manifests); // recompiles
-  } else {
-    const t0 = performance.now();
-    recompile({ soon: opening });
-    timings.manifests = performance.now() - t0;
-  }
+  if (view.state.doc.toString() !== state.manifests) setText(view, state.manifests); // recompiles
+  else recompile({ soon: opening });
 }
 
 function applyState(saved) {
@@ -842,21 +825,16 @@ async function saveNow() {
 
 async function restoreFromHash() {
   try {
-    return restore({ saved: await decodeState(location.hash) });
+    const td = performance.now();
+    const saved = await decodeState(location.hash);
+    timings.decode = performance.now() - td;
+    if (!saved) return false;
+    applyState(saved);
+    return true;
   } catch (error) {
-    return restore({ error });
-  }
-}
-
-/** Shows a shared link's decoded state (`{ saved }` or `{ error }`, see start.js); false when it holds none. */
-function restore({ saved, error }) {
-  if (error) {
     els.shareNote.textContent = `This link's state could not be read (${error.message}); showing an example instead.`;
     return false;
   }
-  if (!saved) return false;
-  applyState(saved);
-  return true;
 }
 
 // ---- events ----
@@ -1028,18 +1006,11 @@ els.version.textContent = `version ${version}`;
 // Opening: the decision first, the problems and the status right after.
 let opening = true;
 deferViews = true;
-if (!restore(restored)) loadExample(gallery[0].id);
+if (!(await restoreFromHash())) loadExample(gallery[0].id);
 opening = false;
 timings.started = started;
 timings.interactive = performance.now();
-timings.openParts = {
-  "decode (beside the package)": timings.decoded - started,
-  "editor (beside the package)": timings.editor - timings.decoded,
-  "package (the rest of its loading)": timings.packageReady - timings.editor,
-  "state shown": timings.interactive - timings.packageReady - timings.manifests,
-  recompile: timings.manifests,
-  ...timings.manifestParts,
-};
+timings.openParts = { decode: timings.decode, setText: timings.manifests, ...timings.manifestParts };
 // The first paint (the editor and the decision), then the rest of the views.
 await new Promise((resolve) => requestAnimationFrame(() => {
   setTimeout(() => {
