@@ -10,6 +10,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
+use base64::Engine as _;
 use ingress_router_envoy::config::PluginConfig;
 use ingress_router_envoy::routing::Table;
 
@@ -45,6 +46,12 @@ static ALLOCATOR: Peak = Peak;
 /// over 10 hosts, one Ingress per host. Written as text: a JSON value of it would be the
 /// program's own high-water mark.
 fn configuration(paths: usize) -> Vec<u8> {
+    format!(r#"{{"manifests": {}, "routingHeader": "x-ingress-backend", "debugHeader": false}}"#, documents(paths))
+        .into_bytes()
+}
+
+/// The manifests themselves: a JSON array of the Ingresses.
+fn documents(paths: usize) -> String {
     let per_host = (paths / 10).max(1);
     let docs: Vec<String> = (0..10)
         .map(|h| {
@@ -63,8 +70,7 @@ fn configuration(paths: usize) -> Vec<u8> {
             )
         })
         .collect();
-    format!(r#"{{"manifests": [{}], "routingHeader": "x-ingress-backend", "debugHeader": false}}"#, docs.join(", "))
-        .into_bytes()
+    format!("[{}]", docs.join(", "))
 }
 
 fn mib(bytes: usize) -> String {
@@ -72,6 +78,24 @@ fn mib(bytes: usize) -> String {
 }
 
 fn main() {
+    // `configure_memory --load TABLE_FILE`: only the precompiled table's load (for a heap profiler,
+    // whose peak is then the load's, not this program's own writing of the manifests).
+    if let [flag, file] = &std::env::args().skip(1).collect::<Vec<_>>()[..]
+        && flag == "--load"
+    {
+        let file = std::fs::read(file).expect("a table file");
+        let config = PluginConfig::parse(br#"{"table": "", "routingHeader": "x-ingress-backend"}"#).expect("valid");
+        let base = LIVE.load(Relaxed);
+        HIGH.store(base, Relaxed);
+        let table = Table::load(&config.without_manifests(), &file, 1).0.expect("a table");
+        println!(
+            "load: high-water mark {}; the table keeps {}",
+            mib(HIGH.load(Relaxed) - base),
+            mib(LIVE.load(Relaxed) - base)
+        );
+        drop(table);
+        return;
+    }
     let counts: Vec<usize> = std::env::args().skip(1).map(|a| a.parse().expect("a path count")).collect();
     for paths in if counts.is_empty() { vec![10, 10_000] } else { counts } {
         let bytes = configuration(paths);
@@ -94,6 +118,40 @@ fn main() {
             above(read_high),
             above(read_live),
             above(HIGH.load(Relaxed)),
+            above(LIVE.load(Relaxed)),
+        );
+        drop(table);
+
+        // The same table precompiled (`envoy-config --table`): what loading it holds at once.
+        let text = documents(paths);
+        let input = ingress_router::input::parse("bench", &text).expect("manifests");
+        let file = ingress_router::compile_seeded(&input, &Default::default(), 1)
+            .expect("a router")
+            .to_table_file()
+            .expect("a table file");
+        drop((input, text));
+        let encoded = base64::engine::general_purpose::STANDARD.encode(&file);
+        let bytes = format!(r#"{{"table": "{encoded}", "routingHeader": "x-ingress-backend"}}"#).into_bytes();
+        let size = bytes.len();
+        drop((file, encoded));
+        let base = LIVE.load(Relaxed) - size;
+        HIGH.store(base + size, Relaxed);
+        let above = |bytes: usize| mib(bytes - base);
+        // As `on_configure` does: decode the base64, let the bytes go, load.
+        let config = PluginConfig::parse(&bytes).expect("a valid configuration");
+        let file = config.table_bytes().expect("a table").expect("base64");
+        let decode_high = HIGH.load(Relaxed);
+        let config = config.without_manifests();
+        drop(bytes);
+        HIGH.store(LIVE.load(Relaxed), Relaxed);
+        let table = Table::load(&config, &file, 1).0.expect("a table");
+        let load_high = HIGH.load(Relaxed);
+        drop(file);
+        println!(
+            "{paths} paths, precompiled: configuration {size} bytes; decoding: high-water mark {}; \
+             loading: high-water mark {}; the table keeps {}",
+            above(decode_high),
+            above(load_high),
             above(LIVE.load(Relaxed)),
         );
         drop(table);
