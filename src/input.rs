@@ -440,43 +440,55 @@ fn json_message(e: &serde_json::Error) -> String {
 /// `input.errors`, a syntax error (which ends the stream) is returned.
 #[cfg(feature = "yaml")]
 fn parse_yaml_into(input: &mut Input, source: &str, text: &str) -> Result<(), InputError> {
-    // Too deep a nesting is refused for the whole stream, naming the limit, before any document
-    // is read. Flow nesting is at most the number of `[` and `{` in the text: most manifests
-    // (block style) skip the extra pass; deep block nesting is refused by the reader itself.
-    let flow_openers = text.bytes().filter(|b| matches!(b, b'[' | b'{')).count();
-    if flow_openers > MAX_YAML_DEPTH
-        && let Some((line, column)) = nesting_too_deep(text, MAX_YAML_DEPTH)
-    {
-        let mut err = InputError::new(
-            InputErrorKind::Syntax,
-            source,
-            format!("recursion limit exceeded: collections nested more than {MAX_YAML_DEPTH} deep"),
-        );
-        err.line = Some(line);
-        err.column = Some(column);
-        return Err(err);
-    }
-    read_yaml_documents(input, source, text).map(|_| ())
+    // Too deep a nesting is refused for the whole stream, naming the limit: nothing of the stream
+    // is kept. Flow nesting is at most the number of `[` and `{` in the text: most manifests
+    // (block style) are read as they are; deep block nesting is refused by the reader itself.
+    let whole_stream_depth = text.bytes().filter(|b| matches!(b, b'[' | b'{')).count() > MAX_YAML_DEPTH;
+    read_yaml_stream(input, source, text, whole_stream_depth).map(|_| ())
 }
 
-/// Reads the documents of a YAML stream into `input` (without the nesting check of
-/// [`parse_yaml_into`]): how many documents the reader went through, empty ones included (an
-/// empty stream counts as one empty document), or the syntax error that ends the stream.
+/// Reads the documents of a YAML stream into `input`: how many documents the reader went
+/// through, empty ones included (an empty stream counts as one empty document), or the syntax
+/// error that ends the stream. A stream whose collections nest deeper than [`MAX_YAML_DEPTH`]
+/// before its first syntax error is refused whole, `input` left as it was.
 #[cfg(feature = "yaml")]
 pub(crate) fn read_yaml_documents(input: &mut Input, source: &str, text: &str) -> Result<usize, InputError> {
+    read_yaml_stream(input, source, text, true)
+}
+
+#[cfg(feature = "yaml")]
+fn read_yaml_stream(
+    input: &mut Input,
+    source: &str,
+    text: &str,
+    whole_stream_depth: bool,
+) -> Result<usize, InputError> {
+    let before = Lengths::of(input);
+    let mut stream =
+        if whole_stream_depth { crate::yaml::documents_depth_checked(text) } else { crate::yaml::documents(text) };
     let mut documents = 0;
-    for (index, document) in crate::yaml::documents(text).enumerate() {
-        documents = index + 1;
-        let number = index + 1;
-        let yaml = document.map_err(|e| {
-            let mut err = InputError::new(InputErrorKind::Syntax, source, e.message);
-            err.document = Some(number);
-            if let Some((line, column)) = e.place {
-                err.line = Some(line);
-                err.column = Some(column);
+    while let Some(document) = stream.next() {
+        documents += 1;
+        let number = documents;
+        let yaml = match document {
+            Ok(yaml) => yaml,
+            Err(e) => {
+                if let Some((line, column)) = stream.too_deep {
+                    before.restore(input);
+                    let mut err = InputError::new(InputErrorKind::Syntax, source, e.message);
+                    err.line = Some(line);
+                    err.column = Some(column);
+                    return Err(err);
+                }
+                let mut err = InputError::new(InputErrorKind::Syntax, source, e.message);
+                err.document = Some(number);
+                if let Some((line, column)) = e.place {
+                    err.line = Some(line);
+                    err.column = Some(column);
+                }
+                return Err(err);
             }
-            err
-        })?;
+        };
         if yaml.is_null() {
             continue; // an empty document, as between `---` separators
         }
@@ -508,55 +520,34 @@ pub(crate) fn read_yaml_documents(input: &mut Input, source: &str, text: &str) -
 
 /// Deepest nesting the YAML reader accepts (serde_norway's recursion limit, kept by `yaml`).
 #[cfg(feature = "yaml")]
-pub(crate) const MAX_YAML_DEPTH: usize = 128;
+const MAX_YAML_DEPTH: usize = crate::yaml::MAX_DEPTH as usize;
 
-/// Where collections first nest deeper than `limit` (1-based line and column), read with
-/// saphyr-parser's event parser in linear time, before any document is read (the reader applies
-/// the same limit per document, after reading the document's events). A syntax error saphyr
-/// reports for another reason ends the check (the reader then reports it); saphyr refuses flow
-/// nesting deeper than 255 itself, which counts as too deep.
+/// How long each of an [`Input`]'s lists was, to put it back as it was.
 #[cfg(feature = "yaml")]
-fn nesting_too_deep(text: &str, limit: usize) -> Option<(usize, usize)> {
-    match nesting(text, limit) {
-        Nesting::TooDeep(line, column) => Some((line, column)),
-        Nesting::Within | Nesting::Unreadable => None,
+struct Lengths([usize; 6]);
+
+#[cfg(feature = "yaml")]
+impl Lengths {
+    fn of(input: &Input) -> Lengths {
+        Lengths([
+            input.objects.len(),
+            input.notes.len(),
+            input.errors.len(),
+            input.unknown_fields.len(),
+            input.unserved.len(),
+            input.gateway_api.len(),
+        ])
     }
-}
 
-/// What [`nesting_too_deep`]'s reading of a text found.
-#[cfg(feature = "yaml")]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Nesting {
-    /// Read to the end, never deeper than the limit.
-    Within,
-    /// Deeper than the limit at this 1-based line and column.
-    TooDeep(usize, usize),
-    /// A syntax error (other than nesting) ended the reading.
-    Unreadable,
-}
-
-#[cfg(feature = "yaml")]
-pub(crate) fn nesting(text: &str, limit: usize) -> Nesting {
-    use saphyr_parser::{Event, Parser};
-    let mut parser = Parser::new_from_str(text);
-    let mut depth = 0usize;
-    while let Some(next) = parser.next_event() {
-        match next {
-            Ok((Event::MappingStart(..) | Event::SequenceStart(..), span)) => {
-                depth += 1;
-                if depth > limit {
-                    return Nesting::TooDeep(span.start.line(), span.start.col() + 1);
-                }
-            }
-            Ok((Event::MappingEnd | Event::SequenceEnd, _)) => depth = depth.saturating_sub(1),
-            Ok(_) => {}
-            Err(e) if e.info().contains("recursion limit") => {
-                return Nesting::TooDeep(e.marker().line(), e.marker().col() + 1);
-            }
-            Err(_) => return Nesting::Unreadable,
-        }
+    fn restore(&self, input: &mut Input) {
+        let [objects, notes, errors, unknown_fields, unserved, gateway_api] = self.0;
+        input.objects.truncate(objects);
+        input.notes.truncate(notes);
+        input.errors.truncate(errors);
+        input.unknown_fields.truncate(unknown_fields);
+        input.unserved.truncate(unserved);
+        input.gateway_api.truncate(gateway_api);
     }
-    Nesting::Within
 }
 
 #[cfg(not(feature = "yaml"))]

@@ -57,7 +57,7 @@ use std::vec::Vec;
 use hashbrown::HashMap;
 
 use crate::diagnostics::{self, Diagnostic, Memo, Parts};
-use crate::input::{self, Input, MAX_YAML_DEPTH, Nesting};
+use crate::input::{self, Input};
 use crate::model::{Object, Service};
 use crate::options::CompileOptions;
 use crate::router::{CompileError, Router, compile_objects_seeded};
@@ -97,8 +97,6 @@ struct Document {
     documents: usize,
     /// A syntax error ended the reading.
     unreadable: bool,
-    /// The nesting check, run only when the whole text calls for it.
-    nesting: std::sync::OnceLock<Nesting>,
 }
 
 impl Workspace {
@@ -251,15 +249,6 @@ impl Workspace {
             documents.entry(Arc::clone(&key)).or_insert_with(|| Arc::clone(&document));
             parts.push((document, part, line, key));
         }
-        // The reader checks nesting over the whole text when it has this many flow collections;
-        // each document on its own then, and any doubt reads the text whole.
-        if text.bytes().filter(|b| matches!(b, b'[' | b'{')).count() > MAX_YAML_DEPTH
-            && parts.iter().any(|(document, part, _, _)| {
-                *document.nesting.get_or_init(|| input::nesting(part, MAX_YAML_DEPTH)) != Nesting::Within
-            })
-        {
-            return None;
-        }
         let mut input = Input::default();
         let mut before = 0;
         for (document, _, line, _) in &parts {
@@ -283,7 +272,7 @@ impl Document {
             Err(_) => (0, true),
         };
         input::locate_errors(&mut input.errors, text);
-        Document { input, documents, unreadable, nesting: Default::default() }
+        Document { input, documents, unreadable }
     }
 }
 

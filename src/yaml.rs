@@ -24,7 +24,7 @@ use saphyr_parser::{Event, Parser, ScalarStyle, ScanError, Span, Tag};
 use serde_json::{Map, Number, Value};
 
 /// Deepest nesting of collections a document may have (serde_norway's recursion limit).
-const MAX_DEPTH: u8 = 128;
+pub(crate) const MAX_DEPTH: u8 = 128;
 
 /// Why a document cannot be read, and where (1-based line and column) when known.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -120,11 +120,92 @@ pub(crate) struct Documents<'a> {
     text: &'a str,
     parser: Option<Parser<'a, saphyr_parser::StrInput<'a>>>,
     count: usize,
+    /// Whether collections nested deeper than [`MAX_DEPTH`] anywhere in the stream refuse the
+    /// whole stream (see [`Documents::nested_too_deep`]), and the current nesting.
+    whole_stream_depth: bool,
+    depth: usize,
+    /// Where the stream first nests deeper than [`MAX_DEPTH`] (1-based line and column), once
+    /// found; the last item is then an error.
+    pub(crate) too_deep: Option<(usize, usize)>,
 }
 
 /// Reads `text` as a stream of YAML documents.
 pub(crate) fn documents(text: &str) -> Documents<'_> {
-    Documents { text, parser: Some(Parser::new_from_str(text)), count: 0 }
+    Documents {
+        text,
+        parser: Some(Parser::new_from_str(text)),
+        count: 0,
+        whole_stream_depth: false,
+        depth: 0,
+        too_deep: None,
+    }
+}
+
+/// Reads `text` as a stream of YAML documents that is refused whole when its collections nest
+/// deeper than [`MAX_DEPTH`] anywhere before its first syntax error: the events are counted as
+/// they are read (one pass), and after a document the reader cannot decode, the rest of the
+/// stream is still scanned for that nesting (without decoding).
+pub(crate) fn documents_depth_checked(text: &str) -> Documents<'_> {
+    Documents { whole_stream_depth: true, ..documents(text) }
+}
+
+/// How far collections nest from here on; the first place deeper than the limit.
+enum Depth {
+    Within,
+    TooDeep(usize, usize),
+}
+
+impl Documents<'_> {
+    /// Counts one event's nesting (when the whole stream's depth is checked).
+    fn nest(&mut self, event: &Event<'_>, span: &Span) -> Depth {
+        if !self.whole_stream_depth {
+            return Depth::Within;
+        }
+        match event {
+            Event::MappingStart(..) | Event::SequenceStart(..) => {
+                self.depth += 1;
+                if self.depth > usize::from(MAX_DEPTH) {
+                    return Depth::TooDeep(span.start.line(), span.start.col() + 1);
+                }
+            }
+            Event::MappingEnd | Event::SequenceEnd => self.depth = self.depth.saturating_sub(1),
+            _ => {}
+        }
+        Depth::Within
+    }
+
+    /// Ends the stream as nested too deep at `place`.
+    fn nested_too_deep(&mut self, place: (usize, usize)) -> Option<Result<Yaml, YamlError>> {
+        self.parser = None;
+        self.too_deep = Some(place);
+        Some(Err(YamlError {
+            message: alloc::format!("recursion limit exceeded: collections nested more than {MAX_DEPTH} deep"),
+            place: Some(place),
+        }))
+    }
+
+    /// Whether the rest of the stream, not decoded, nests too deep before a syntax error.
+    fn rest_too_deep(&mut self) -> Option<(usize, usize)> {
+        if !self.whole_stream_depth {
+            return None;
+        }
+        while let Some(next) = self.parser.as_mut()?.next_event() {
+            match next {
+                Ok((event, span)) => {
+                    if let Depth::TooDeep(line, column) = self.nest(&event, &span) {
+                        return Some((line, column));
+                    }
+                }
+                Err(e) => return recursion_limit(&e),
+            }
+        }
+        None
+    }
+}
+
+/// saphyr refuses flow nesting deeper than 255 itself: deeper than the limit too.
+fn recursion_limit(e: &ScanError) -> Option<(usize, usize)> {
+    e.info().contains("recursion limit").then(|| (e.marker().line(), e.marker().col() + 1))
 }
 
 impl Iterator for Documents<'_> {
@@ -132,14 +213,19 @@ impl Iterator for Documents<'_> {
     type Item = Result<Yaml, YamlError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let parser = self.parser.as_mut()?;
+        self.parser.as_ref()?;
         let first = self.count == 0;
         self.count += 1;
         let mut document = Document { events: Vec::new(), anchors: hashbrown::HashMap::new(), error: None };
-        loop {
+        while let Some(parser) = self.parser.as_mut() {
             let (event, span) = match parser.next_event() {
                 Some(Ok(next)) => next,
                 Some(Err(e)) => {
+                    if self.whole_stream_depth
+                        && let Some(place) = recursion_limit(&e)
+                    {
+                        return self.nested_too_deep(place);
+                    }
                     // A syntax error ends the stream.
                     document.error = Some(YamlError::scan(&e));
                     self.parser = None;
@@ -153,6 +239,9 @@ impl Iterator for Documents<'_> {
                     return None;
                 }
             };
+            if let Depth::TooDeep(line, column) = self.nest(&event, &span) {
+                return self.nested_too_deep((line, column));
+            }
             match event {
                 Event::StreamStart | Event::DocumentStart(_) | Event::Nothing => continue,
                 Event::StreamEnd => {
@@ -174,7 +263,12 @@ impl Iterator for Documents<'_> {
         }
         let result = decode(&document, self.text);
         if result.is_err() {
-            self.parser = None; // the reader stops at the first error, as serde_norway's callers did
+            // The reader stops at the first error, as serde_norway's callers did; nesting too deep
+            // further on still refuses the whole stream.
+            if let Some(place) = self.rest_too_deep() {
+                return self.nested_too_deep(place);
+            }
+            self.parser = None;
         }
         Some(result)
     }

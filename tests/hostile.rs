@@ -141,6 +141,38 @@ fn deeply_nested_yaml_is_refused_with_a_recursion_error() {
     }
 }
 
+/// Guards the one-pass nesting check (the stream used to be parsed twice when it has more than
+/// 128 flow collections): a later document nested too deep still refuses the whole stream, naming
+/// the limit and where, with nothing of the stream kept; also after a document the reader stops
+/// at (an alias bomb, which ends the reading), and in the `Workspace`, which reads documents one
+/// by one.
+#[test]
+fn a_stream_nested_too_deep_anywhere_is_refused_whole_in_one_pass() {
+    let good = "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: a}\nspec: {defaultBackend: {service: {name: web, port: {number: 80}}}}\n";
+    let mut bomb = String::from("a: &a [x, x, x, x, x, x, x, x, x]\n");
+    for w in ["a", "b", "c", "d", "e", "f", "g", "h", "i"].windows(2) {
+        bomb.push_str(&format!("{}: &{} [{}]\n", w[1], w[1], vec![format!("*{}", w[0]); 9].join(",")));
+    }
+    let deep = format!("{}1{}\n", "[".repeat(200), "]".repeat(200));
+    for (text, line) in [(format!("{good}---\n{deep}"), 6), (format!("{good}---\n{bomb}---\n{deep}"), 16)] {
+        let input = input::parse_all("deep.yaml", &text);
+        assert_eq!(input.len(), 0, "nothing of the stream is kept");
+        let [err] = &input.errors[..] else { panic!("one error: {:?}", input.errors) };
+        assert_eq!(err.kind, InputErrorKind::Syntax, "{err}");
+        assert_eq!(err.message, "recursion limit exceeded: collections nested more than 128 deep");
+        assert_eq!((err.line, err.column, err.document), (Some(line), Some(129), None), "{err}");
+
+        let mut workspace = ingress_router::Workspace::new("deep.yaml");
+        workspace.update(&text);
+        assert_eq!(workspace.input().errors, input.errors, "the workspace reads it as a whole");
+        assert_eq!(workspace.input().len(), 0);
+    }
+    // Within the limit, every document is read.
+    let within = format!("{good}---\n{}1{}\n---\n{good}", "[".repeat(128), "]".repeat(128));
+    let input = input::parse_all("deep.yaml", &within.replace("name: a}", "name: b}"));
+    assert_eq!((input.len(), input.errors.len()), (2, 1), "{:?}", input.errors);
+}
+
 /// Library issue (reported): flow collections nested on one line (`{a: {a: …`) or closed by `:`
 /// on each line (`{a:\n{a:\n…`) make the YAML scan quadratic in the nesting depth before
 /// serde_norway's recursion limit applies (the simple-key walk of unsafe-libyaml-norway's scanner
