@@ -515,6 +515,11 @@ fn plain(text: &str) -> Result<Yaml, String> {
     if let Some(b) = parse_bool(text) {
         return Ok(Yaml::Bool(b));
     }
+    // Most scalars are words: a number (and `.inf`, `.nan`) starts with a digit or `.` after one
+    // sign; Rust's own `inf` and `nan` are not YAML's and stay strings below too.
+    if !matches!(text.strip_prefix(['+', '-']).unwrap_or(text).as_bytes().first(), Some(b'0'..=b'9' | b'.')) {
+        return Ok(Yaml::String(text.to_string()));
+    }
     if let Some(result) = int(text) {
         return result;
     }

@@ -730,3 +730,20 @@ fn strings_that_other_readers_take_for_other_types_are_quoted() {
         assert_eq!(out, s);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 2048,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(17),
+        ..ProptestConfig::default()
+    })]
+
+    /// Guards the plain scalar's shortcut (a number starts with a digit or `.` after one sign):
+    /// scalars of number-like characters resolve as libyaml's reader resolved them.
+    #[test]
+    fn number_like_scalars_resolve_the_same(scalar in "[-+.0-9eExXoObBinfaIN_]{1,7}") {
+        let text = format!("a: {scalar}\n");
+        let (n, o) = (new(&text), old(&text));
+        prop_assert!(same(&n, &o), "{:?}: new {:?}, old {:?}", text, n, o);
+    }
+}
