@@ -1,15 +1,9 @@
 // A CPU profile of opening a 1 000-path share link (main thread), self time by function and by
 // script, to see where issue 33's (a) goes. `node test/cpuprofile-open.mjs [query]`.
-import { deflateRawSync } from "node:zlib";
 import { launch, startServer } from "./harness.mjs";
-import { thousandPaths } from "./speed.mjs";
+import { shareHash, thousandPathsState } from "./speed.mjs";
 
-const state = {
-  manifests: thousandPaths(), url: "https://h7.example.com/svc41/v1/items", requestSource: "url", method: "GET", headers: "",
-  requests: Array.from({ length: 20 }, (_, i) => `https://h${i % 10}.example.com/svc${i * 3}/v${i % 4}`).join("\n"),
-  options: { ingressClass: "", implementationSpecific: "prefix", profile: "spec" }, publishService: "bench/lb",
-};
-const hash = `#s=${deflateRawSync(Buffer.from(JSON.stringify(state))).toString("base64url")}`;
+const hash = shareHash(thousandPathsState());
 const server = await startServer();
 const browser = await launch();
 try {

@@ -1,22 +1,11 @@
 // Where the time of opening a 1 000-path share link goes (issue 33, (a)): resource timing, the
 // page's own timings and marks, in headless Chromium. `node test/profile-open.mjs [rounds] [query…]`.
-import { deflateRawSync } from "node:zlib";
 import { launch, openPage, startServer } from "./harness.mjs";
-import { thousandPaths } from "./speed.mjs";
+import { shareHash, thousandPathsState } from "./speed.mjs";
 
 const rounds = Number(process.argv[2] ?? 5);
 const queries = process.argv.slice(3).length ? process.argv.slice(3) : [""];
-const state = {
-  manifests: thousandPaths(),
-  url: "https://h7.example.com/svc41/v1/items",
-  requestSource: "url",
-  method: "GET",
-  headers: "",
-  requests: Array.from({ length: 20 }, (_, i) => `https://h${i % 10}.example.com/svc${i * 3}/v${i % 4}`).join("\n"),
-  options: { ingressClass: "", implementationSpecific: "prefix", profile: "spec" },
-  publishService: "bench/lb",
-};
-const hash = `#s=${deflateRawSync(Buffer.from(JSON.stringify(state))).toString("base64url")}`;
+const hash = shareHash(thousandPathsState());
 const server = await startServer();
 const browser = await launch();
 const rows = {};

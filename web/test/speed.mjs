@@ -19,19 +19,9 @@ export function thousandPaths() {
   return `# speed: 1 000 paths\n${docs.join("\n---\n")}\n`;
 }
 
-function link(url, state) {
-  const packed = deflateRawSync(Buffer.from(JSON.stringify(state))).toString("base64url");
-  return `${url}#s=${packed}`;
-}
-
-const stats = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const at = (q) => s[Math.min(s.length - 1, Math.floor(q * s.length))];
-  return { median: +at(0.5).toFixed(2), p95: +at(0.95).toFixed(2), n: s.length };
-};
-
-export async function speed(browser, url) {
-  const state = {
+/** The page's state with the 1 000 paths, a request into them and 20 "many requests" lines. */
+export function thousandPathsState() {
+  return {
     manifests: thousandPaths(),
     url: "https://h7.example.com/svc41/v1/items",
     requestSource: "url",
@@ -41,6 +31,25 @@ export async function speed(browser, url) {
     options: { ingressClass: "", implementationSpecific: "prefix", profile: "spec" },
     publishService: "bench/lb",
   };
+}
+
+/** The share link's fragment for `state`, as the page writes it. */
+export function shareHash(state) {
+  return `#s=${deflateRawSync(Buffer.from(JSON.stringify(state))).toString("base64url")}`;
+}
+
+function link(url, state) {
+  return `${url}${shareHash(state)}`;
+}
+
+const stats = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const at = (q) => s[Math.min(s.length - 1, Math.floor(q * s.length))];
+  return { median: +at(0.5).toFixed(2), p95: +at(0.95).toFixed(2), n: s.length };
+};
+
+export async function speed(browser, url) {
+  const state = thousandPathsState();
   const loads = [];
   const started = []; // the page's script running, the package instantiated
   const complete = []; // problems and status drawn too
@@ -137,16 +146,7 @@ export async function speed(browser, url) {
  * they are measured alternately, `rounds` times each, and the medians reported per variant.
  */
 export async function aims(browser, url, { variants = { before: "?defer=0", after: "" }, rounds = 2 } = {}) {
-  const state = {
-    manifests: thousandPaths(),
-    url: "https://h7.example.com/svc41/v1/items",
-    requestSource: "url",
-    method: "GET",
-    headers: "",
-    requests: Array.from({ length: 20 }, (_, i) => `https://h${i % 10}.example.com/svc${i * 3}/v${i % 4}`).join("\n"),
-    options: { ingressClass: "", implementationSpecific: "prefix", profile: "spec" },
-    publishService: "bench/lb",
-  };
+  const state = thousandPathsState();
   const samples = Object.fromEntries(Object.keys(variants).map((v) => [v, {}]));
   const add = (variant, key, values) => (samples[variant][key] ??= []).push(...values);
   for (let round = 0; round < rounds; round++) {
