@@ -473,15 +473,12 @@ fn read_yaml_stream(
         let yaml = match document {
             Ok(yaml) => yaml,
             Err(e) => {
-                if let Some((line, column)) = stream.too_deep {
+                // Nested too deep: the whole stream is refused, not one document.
+                if stream.too_deep {
                     before.restore(input);
-                    let mut err = InputError::new(InputErrorKind::Syntax, source, e.message);
-                    err.line = Some(line);
-                    err.column = Some(column);
-                    return Err(err);
                 }
                 let mut err = InputError::new(InputErrorKind::Syntax, source, e.message);
-                err.document = Some(number);
+                err.document = (!stream.too_deep).then_some(number);
                 if let Some((line, column)) = e.place {
                     err.line = Some(line);
                     err.column = Some(column);

@@ -124,9 +124,8 @@ pub(crate) struct Documents<'a> {
     /// whole stream (see [`Documents::nested_too_deep`]), and the current nesting.
     whole_stream_depth: bool,
     depth: usize,
-    /// Where the stream first nests deeper than [`MAX_DEPTH`] (1-based line and column), once
-    /// found; the last item is then an error.
-    pub(crate) too_deep: Option<(usize, usize)>,
+    /// The stream nests deeper than [`MAX_DEPTH`]: the last item is the error saying where.
+    pub(crate) too_deep: bool,
 }
 
 /// Reads `text` as a stream of YAML documents.
@@ -137,7 +136,7 @@ pub(crate) fn documents(text: &str) -> Documents<'_> {
         count: 0,
         whole_stream_depth: false,
         depth: 0,
-        too_deep: None,
+        too_deep: false,
     }
 }
 
@@ -149,35 +148,30 @@ pub(crate) fn documents_depth_checked(text: &str) -> Documents<'_> {
     Documents { whole_stream_depth: true, ..documents(text) }
 }
 
-/// How far collections nest from here on; the first place deeper than the limit.
-enum Depth {
-    Within,
-    TooDeep(usize, usize),
-}
-
 impl Documents<'_> {
-    /// Counts one event's nesting (when the whole stream's depth is checked).
-    fn nest(&mut self, event: &Event<'_>, span: &Span) -> Depth {
+    /// Counts one event's nesting (when the whole stream's depth is checked): where it goes
+    /// deeper than the limit (1-based line and column), if it does.
+    fn nest(&mut self, event: &Event<'_>, span: &Span) -> Option<(usize, usize)> {
         if !self.whole_stream_depth {
-            return Depth::Within;
+            return None;
         }
         match event {
             Event::MappingStart(..) | Event::SequenceStart(..) => {
                 self.depth += 1;
                 if self.depth > usize::from(MAX_DEPTH) {
-                    return Depth::TooDeep(span.start.line(), span.start.col() + 1);
+                    return Some((span.start.line(), span.start.col() + 1));
                 }
             }
             Event::MappingEnd | Event::SequenceEnd => self.depth = self.depth.saturating_sub(1),
             _ => {}
         }
-        Depth::Within
+        None
     }
 
     /// Ends the stream as nested too deep at `place`.
     fn nested_too_deep(&mut self, place: (usize, usize)) -> Option<Result<Yaml, YamlError>> {
         self.parser = None;
-        self.too_deep = Some(place);
+        self.too_deep = true;
         Some(Err(YamlError {
             message: alloc::format!("recursion limit exceeded: collections nested more than {MAX_DEPTH} deep"),
             place: Some(place),
@@ -192,8 +186,8 @@ impl Documents<'_> {
         while let Some(next) = self.parser.as_mut()?.next_event() {
             match next {
                 Ok((event, span)) => {
-                    if let Depth::TooDeep(line, column) = self.nest(&event, &span) {
-                        return Some((line, column));
+                    if let Some(place) = self.nest(&event, &span) {
+                        return Some(place);
                     }
                 }
                 Err(e) => return recursion_limit(&e),
@@ -239,8 +233,8 @@ impl Iterator for Documents<'_> {
                     return None;
                 }
             };
-            if let Depth::TooDeep(line, column) = self.nest(&event, &span) {
-                return self.nested_too_deep((line, column));
+            if let Some(place) = self.nest(&event, &span) {
+                return self.nested_too_deep(place);
             }
             match event {
                 Event::StreamStart | Event::DocumentStart(_) | Event::Nothing => continue,

@@ -169,7 +169,7 @@ fn a_stream_nested_too_deep_anywhere_is_refused_whole_in_one_pass() {
     }
     // Within the limit, every document is read.
     let within = format!("{good}---\n{}1{}\n---\n{good}", "[".repeat(128), "]".repeat(128));
-    let input = input::parse_all("deep.yaml", &within.replace("name: a}", "name: b}"));
+    let input = input::parse_all("deep.yaml", &within);
     assert_eq!((input.len(), input.errors.len()), (2, 1), "{:?}", input.errors);
 }
 
